@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { loadProfile } from '../lib/auth';
+import { restoreUiLanguage } from '../lib/i18n';
+import { session, syncSessionAcrossTabs } from '../lib/session';
+import { AppRoutes } from './routes';
+import { Splash } from './Splash';
+
+export const SPLASH_LIMIT_MS = 3000;
+
+/**
+ * Ready once the stored session has been checked against the server (the
+ * profile call refreshes an expired token on the way) and the UI language is
+ * loaded; never later than 3 s, whatever the network does.
+ */
+function useStartup(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let active = true;
+    const stopSync = syncSessionAcrossTabs();
+    const known = Promise.all([restoreUiLanguage(), session.peek() ? loadProfile().catch(() => undefined) : undefined]);
+    const limit = new Promise((resolve) => setTimeout(resolve, SPLASH_LIMIT_MS));
+    void Promise.race([known, limit]).then(() => active && setReady(true));
+    return () => {
+      active = false;
+      stopSync();
+    };
+  }, []);
+  return ready;
+}
+
+export function App() {
+  return useStartup() ? <AppRoutes /> : <Splash />;
+}

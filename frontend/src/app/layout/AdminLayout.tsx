@@ -1,0 +1,133 @@
+import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { IconButton } from '../../components/Button';
+import { Icon } from '../../components/icons';
+import { t } from '../../lib/i18n';
+import { layoutConfig } from '../../lib/layoutConfig';
+import { currentUser } from '../../lib/session';
+import { SectionScreen } from '../SectionScreen';
+import { homePath, sectionAt, sections } from '../sections';
+import { AsideMenu } from './AsideMenu';
+import { LanguageMenu } from './LanguageMenu';
+import { UserMenu } from './UserMenu';
+
+const asideColors = { dark: 'bg-slate-900 text-white', light: 'border-r border-slate-200 bg-white text-slate-900' };
+
+function Brand({ minimized }: { minimized?: boolean }) {
+  return (
+    <Link href="/" className="flex h-16 items-center gap-2 px-5 text-lg font-extrabold tracking-tight">
+      <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">p</span>
+      <span className={minimized ? 'sr-only' : ''}>perkdesk</span>
+    </Link>
+  );
+}
+
+/** The signed-in frame: aside menu, header, subheader, the section's screen and the footer, as the layout builder set them. */
+export default function AdminLayout() {
+  useSignals();
+  const config = layoutConfig.value;
+  const user = currentUser.value;
+  const [location] = useLocation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  if (!user) return null;
+
+  const section = sectionAt(location);
+  const asideOnDesktop = config.aside.display;
+  const asideWidth = config.aside.minimized ? 'lg:w-20' : 'lg:w-64';
+
+  return (
+    <div className="flex min-h-full">
+      {asideOnDesktop && (
+        <aside className={`hidden shrink-0 flex-col lg:flex ${asideWidth} ${asideColors[config.aside.theme]} sticky top-0 h-screen`}>
+          <Brand minimized={config.aside.minimized} />
+          <AsideMenu theme={config.aside.theme} minimized={config.aside.minimized} />
+        </aside>
+      )}
+
+      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-50">
+        <DialogBackdrop className="fixed inset-0 bg-slate-900/50" />
+        <DialogPanel className={`fixed inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col ${asideColors[config.aside.theme]}`}>
+          <div className="flex items-center justify-between pr-3">
+            <Brand />
+            <IconButton label={t('header.closeMenu')} onClick={() => setDrawerOpen(false)}>
+              <Icon name="close" />
+            </IconButton>
+          </div>
+          <AsideMenu theme={config.aside.theme} minimized={false} onNavigate={() => setDrawerOpen(false)} />
+        </DialogPanel>
+      </Dialog>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header
+          className={`z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-4 ${config.header.fixed ? 'sticky top-0' : ''}`}
+        >
+          <IconButton label={t('header.openMenu')} className={asideOnDesktop ? 'lg:hidden' : ''} onClick={() => setDrawerOpen(true)}>
+            <Icon name="menu" />
+          </IconButton>
+          <div className="flex-1" />
+          <LanguageMenu />
+          {config.header.greeting && (
+            <p className="hidden text-sm text-slate-600 sm:block">
+              {t('header.greeting', { name: `${user.firstName} ${user.lastName}` })}
+            </p>
+          )}
+          <UserMenu user={user} />
+        </header>
+
+        {config.subheader.display && (
+          <div className="flex h-12 items-center border-b border-slate-200 bg-white/70 px-4 text-sm">
+            {config.subheader.breadcrumbs ? (
+              <nav aria-label="Breadcrumb">
+                <ol className="flex items-center gap-2 text-slate-500">
+                  <li>
+                    <Link href="/" className="hover:text-indigo-600">
+                      {t('breadcrumb.home')}
+                    </Link>
+                  </li>
+                  {section && (
+                    <>
+                      <li aria-hidden="true">/</li>
+                      <li aria-current="page" className="font-medium text-slate-800">
+                        {t(section.title)}
+                      </li>
+                    </>
+                  )}
+                </ol>
+              </nav>
+            ) : (
+              <span className="font-medium text-slate-800">{section ? t(section.title) : ''}</span>
+            )}
+          </div>
+        )}
+
+        <main className={`flex-1 p-4 sm:p-6 ${config.content.width === 'fixed' ? 'mx-auto w-full max-w-6xl' : ''}`}>
+          <Switch>
+            <Route path="/">
+              <Redirect to={homePath(user.roleId)} replace />
+            </Route>
+            {sections.map((entry) => (
+              <Route key={entry.path} path={entry.path}>
+                <SectionScreen section={entry} />
+              </Route>
+            ))}
+          </Switch>
+        </main>
+
+        {config.footer.display && (
+          <footer
+            className={`flex h-14 items-center justify-between gap-4 border-t border-slate-200 bg-white px-4 text-xs text-slate-500 ${
+              config.footer.fixed ? 'sticky bottom-0 z-20' : ''
+            }`}
+          >
+            <span>© {new Date().getFullYear()} perkdesk. {t('footer.rights')}</span>
+            <Link href="/privacy" className="hover:text-indigo-600">
+              {t('footer.privacy')}
+            </Link>
+          </footer>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { Icon, type IconName } from '../../components/icons';
+import { OwnChangePasswordDialog } from '../../features/account/OwnChangePasswordDialog';
+import { t } from '../../lib/i18n';
+import type { UserProfile } from '../../lib/session';
+
+const itemClass = 'flex w-full items-center gap-2 px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-indigo-50';
+
+function ItemContent({ icon, label }: { icon: IconName; label: string }) {
+  return (
+    <>
+      <Icon name={icon} className="size-4 text-slate-400" />
+      {label}
+    </>
+  );
+}
+
+export function UserMenu({ user }: { user: UserProfile }) {
+  useSignals();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const initials = `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase();
+  return (
+    <>
+      <Menu>
+        <MenuButton
+          aria-label={t('header.userMenu')}
+          className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 hover:bg-indigo-200"
+        >
+          {initials || <Icon name="user" className="size-4" />}
+        </MenuButton>
+        <MenuItems anchor="bottom end" className="z-40 w-56 rounded-lg border border-slate-200 bg-white py-1 shadow-lg focus:outline-none">
+          <div className="border-b border-slate-100 px-3 py-2 text-xs text-slate-500">{user.email}</div>
+          <MenuItem>
+            <Link href="/my-page" className={itemClass}>
+              <ItemContent icon="user" label={t('header.myProfile')} />
+            </Link>
+          </MenuItem>
+          <MenuItem>
+            <button type="button" className={itemClass} onClick={() => setChangingPassword(true)}>
+              <ItemContent icon="key" label={t('header.changePassword')} />
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <Link href="/builder" className={itemClass}>
+              <ItemContent icon="layout" label={t('header.layoutBuilder')} />
+            </Link>
+          </MenuItem>
+          <MenuItem>
+            <Link href="/logout" className={itemClass}>
+              <ItemContent icon="logout" label={t('header.signOut')} />
+            </Link>
+          </MenuItem>
+        </MenuItems>
+      </Menu>
+      <OwnChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { lazy, Suspense, useEffect } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { signOut } from '../lib/auth';
+import { ErrorPage } from './ErrorPage';
+import { GuestOnly, RequireAuth } from './guards';
+import { adminPathPattern } from './sections';
+import { Splash } from './Splash';
+
+// Each screen is its own chunk: /auth/login loads none of the admin shell.
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const RegistrationPage = lazy(() => import('../features/auth/RegistrationPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const AgreementPage = lazy(() => import('../features/legal/AgreementPage'));
+const AdminLayout = lazy(() => import('./layout/AdminLayout'));
+
+function Logout() {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    let active = true;
+    void signOut().then(() => active && navigate('/auth/login', { replace: true }));
+    return () => {
+      active = false;
+    };
+  }, [navigate]);
+  return <Splash />;
+}
+
+/** The spec's route table (platform.md section 2). */
+export function AppRoutes() {
+  useSignals();
+  return (
+    <Suspense fallback={<Splash />}>
+      <Switch>
+        <Route path="/auth/login">
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/auth/registration">
+          <GuestOnly>
+            <RegistrationPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/auth/forgot-password">
+          <GuestOnly>
+            <ForgotPasswordPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/auth/reset-password">
+          <GuestOnly>
+            <ResetPasswordPage />
+          </GuestOnly>
+        </Route>
+        <Route path={/^\/auth(?:\/.*)?$/i}>
+          <Redirect to="/auth/login" replace />
+        </Route>
+        <Route path="/privacy">
+          <AgreementPage />
+        </Route>
+        <Route path="/terms">
+          <AgreementPage />
+        </Route>
+        <Route path="/error">
+          <Redirect to="/error/error-v1" replace />
+        </Route>
+        <Route path="/error/:variant">{(params) => <ErrorPage variant={params.variant} />}</Route>
+        <Route path="/logout">
+          <Logout />
+        </Route>
+        <Route path={adminPathPattern}>
+          <RequireAuth>
+            <AdminLayout />
+          </RequireAuth>
+        </Route>
+        <Route>
+          <Redirect to="/error/error-v5" replace />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}

@@ -1,0 +1,62 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { IconName } from '../components/icons';
+import type { MessageKey } from '../lib/i18n';
+import { Role } from '../lib/roles';
+
+export interface Section {
+  path: string;
+  title: MessageKey;
+  icon: IconName;
+  /** Where the aside lists it: the main list (spec order), the Requests group, or nowhere. */
+  menu: 'main' | 'requests' | null;
+  adminOnly?: boolean;
+  /** The screen; sections without one show the shared "coming in a later release" state. */
+  screen?: LazyExoticComponent<ComponentType>;
+}
+
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const ProfilePage = lazy(() => import('../features/account/ProfilePage'));
+const LayoutBuilderPage = lazy(() => import('../features/builder/LayoutBuilderPage'));
+
+/** Every authenticated route of the spec's route table, in the aside's order. */
+export const sections: readonly Section[] = [
+  { path: '/users', title: 'menu.users', icon: 'users', menu: 'main', adminOnly: true, screen: UsersPage },
+  { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main' },
+  { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main' },
+  { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main' },
+  { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main' },
+  { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main' },
+  { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main' },
+  { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main' },
+  { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
+  { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main' },
+  { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },
+  { path: '/complaints', title: 'menu.complaints', icon: 'complaints', menu: 'main' },
+  { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
+  { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main' },
+  { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },
+  { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests' },
+  { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests' },
+  { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
+  { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },
+  { path: '/user-profile', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },
+];
+
+export function canOpen(section: Section, roleId: number | undefined): boolean {
+  return !section.adminOnly || roleId === Role.Admin;
+}
+
+export function homePath(roleId: number | undefined): string {
+  return roleId === Role.Admin ? '/users' : '/dashboard';
+}
+
+/** Matches exactly the authenticated paths (and `/`), so anything else can go to the error page. */
+export const adminPathPattern = new RegExp(
+  `^/(?:${sections.map((section) => section.path.slice(1).replace(/[-/]/g, '\\$&')).join('|')})?/?$`,
+  'i',
+);
+
+export function sectionAt(path: string): Section | undefined {
+  const normalized = path.replace(/\/+$/, '').toLowerCase();
+  return sections.find((section) => section.path === normalized);
+}

@@ -1,0 +1,46 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { Spinner } from './Spinner';
+
+const variants = {
+  primary: 'bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300',
+  secondary: 'border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:text-slate-400',
+  danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300',
+  ghost: 'text-slate-600 hover:bg-slate-100 disabled:text-slate-300',
+} as const;
+
+export type ButtonVariant = keyof typeof variants;
+
+export const buttonClass = (variant: ButtonVariant = 'secondary') =>
+  `inline-flex items-center justify-center gap-2 rounded-lg px-3.5 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed ${variants[variant]}`;
+
+export function Button({
+  variant = 'secondary',
+  busy = false,
+  className = '',
+  children,
+  type = 'button',
+  disabled,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; busy?: boolean }) {
+  return (
+    <button type={type} className={`${buttonClass(variant)} ${className}`} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+      {busy && <Spinner className="size-4" />}
+      {children}
+    </button>
+  );
+}
+
+/** A square icon-only button; the label is its accessible name and tooltip. */
+export function IconButton({ label, className = '', children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      className={`inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600 ${className}`}
+      {...rest}
+    >
+      {children}
+    </button>
+  );
+}

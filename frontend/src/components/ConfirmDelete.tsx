@@ -1,0 +1,51 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { t } from '../lib/i18n';
+import { Alert } from './Alert';
+import { Button } from './Button';
+import { Dialog, DialogActions } from './Dialog';
+
+/** Asks 'Are you sure to delete?'; the dialog stays open with the server's message if the delete fails. */
+export function ConfirmDelete({
+  open,
+  onClose,
+  onConfirm,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+}) {
+  useSignals();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+      onClose();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} title={t('delete.title')} size="sm">
+      <p className="text-sm text-slate-700">{t('delete.question')}</p>
+      {error && (
+        <div className="mt-3">
+          <Alert tone="danger">{error}</Alert>
+        </div>
+      )}
+      <DialogActions>
+        <Button onClick={onClose}>{t('button.no')}</Button>
+        <Button variant="danger" busy={busy} onClick={confirm}>
+          {t('button.yes')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

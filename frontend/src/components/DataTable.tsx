@@ -1,0 +1,167 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { t } from '../lib/i18n';
+import { Icon } from './icons';
+import { Spinner } from './Spinner';
+
+export type LoadStatus = 'loading' | 'ready' | 'error';
+
+export interface TableColumn<Row> {
+  key: string;
+  header: string;
+  /** The API sort field; columns without one (tools, images) do not sort. */
+  sortField?: string;
+  render: (row: Row) => ReactNode;
+  className?: string;
+}
+
+export interface TableSort {
+  field: string;
+  ascending: boolean;
+}
+
+export interface TableSelection {
+  selected: ReadonlySet<number>;
+  onChange: (next: Set<number>) => void;
+}
+
+function SelectAll({ rows, selection }: { rows: { id: number }[]; selection: TableSelection }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const count = rows.filter((row) => selection.selected.has(row.id)).length;
+  const all = rows.length > 0 && count === rows.length;
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label={t('table.selectAll')}
+      className="size-4 rounded border-slate-300"
+      checked={all}
+      disabled={rows.length === 0}
+      onChange={() => selection.onChange(all ? new Set() : new Set(rows.map((row) => row.id)))}
+    />
+  );
+}
+
+function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; sort?: TableSort; onSort: (field: string) => void }) {
+  const field = column.sortField as string;
+  const active = sort?.field === field;
+  const icon = !active ? 'sortNone' : sort.ascending ? 'sortAsc' : 'sortDesc';
+  return (
+    <button
+      type="button"
+      className="inline-flex items-center gap-1 font-semibold hover:text-indigo-600"
+      onClick={() => onSort(field)}
+      aria-label={t('table.sortBy', { column: column.header })}
+    >
+      {column.header}
+      <Icon name={icon} className={`size-3.5 ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
+    </button>
+  );
+}
+
+/** The one table every list uses: selection, sortable headers and the loading/empty/failed states. */
+export function DataTable<Row extends { id: number }>({
+  caption,
+  columns,
+  rows,
+  status,
+  sort,
+  onSort,
+  selection,
+}: {
+  caption: string;
+  columns: TableColumn<Row>[];
+  rows: Row[];
+  status: LoadStatus;
+  sort?: TableSort;
+  onSort?: (field: string) => void;
+  selection?: TableSelection;
+}) {
+  useSignals();
+  const span = columns.length + (selection ? 1 : 0);
+  const toggleRow = (id: number) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    selection.onChange(next);
+  };
+
+  let placeholder: ReactNode = null;
+  if (rows.length === 0) {
+    placeholder =
+      status === 'loading' ? (
+        <Spinner label={t('table.loading')} className="size-6" />
+      ) : status === 'error' ? (
+        <span className="text-red-600">{t('table.connectionLost')}</span>
+      ) : (
+        t('table.empty')
+      );
+  }
+
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-left text-sm" aria-busy={status === 'loading'}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+          <tr>
+            {selection && (
+              <th scope="col" className="w-10 px-4 py-3">
+                <SelectAll rows={rows} selection={selection} />
+              </th>
+            )}
+            {columns.map((column) => (
+              <th
+                key={column.key}
+                scope="col"
+                className={`px-4 py-3 whitespace-nowrap ${column.className ?? ''}`}
+                aria-sort={
+                  column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
+                }
+              >
+                {column.sortField && onSort ? (
+                  <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
+                ) : (
+                  column.header
+                )}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className={`divide-y divide-slate-100 ${status === 'loading' && rows.length > 0 ? 'opacity-60' : ''}`}>
+          {placeholder !== null ? (
+            <tr>
+              <td colSpan={span} className="px-4 py-12 text-center text-slate-500">
+                {placeholder}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50/60' : 'hover:bg-slate-50'}>
+                {selection && (
+                  <td className="px-4 py-3">
+                    <input
+                      type="checkbox"
+                      aria-label={t('table.selectRow', { id: row.id })}
+                      className="size-4 rounded border-slate-300"
+                      checked={selection.selected.has(row.id)}
+                      onChange={() => toggleRow(row.id)}
+                    />
+                  </td>
+                )}
+                {columns.map((column) => (
+                  <td key={column.key} className={`px-4 py-3 align-middle ${column.className ?? ''}`}>
+                    {column.render(row)}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

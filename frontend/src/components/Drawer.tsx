@@ -1,0 +1,54 @@
+import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { ReactNode } from 'react';
+import { t } from '../lib/i18n';
+import { IconButton } from './Button';
+import { Icon } from './icons';
+
+/** The 400 px detail panel on the right; on a phone it takes the whole width. */
+export function Drawer({
+  open,
+  onClose,
+  title,
+  side = 'right',
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  side?: 'left' | 'right';
+  children: ReactNode;
+}) {
+  useSignals();
+  return (
+    <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
+      <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
+      <DialogPanel
+        style={{ width: 'min(400px, 100vw)' }}
+        className={`fixed inset-y-0 flex flex-col bg-white shadow-xl ${side === 'right' ? 'right-0' : 'left-0'}`}
+      >
+        <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
+          <DialogTitle className="text-base font-semibold text-slate-900">{title}</DialogTitle>
+          <IconButton label={t('button.close')} onClick={onClose}>
+            <Icon name="close" />
+          </IconButton>
+        </div>
+        <div className="flex-1 overflow-y-auto px-5 py-4">{children}</div>
+      </DialogPanel>
+    </HeadlessDialog>
+  );
+}
+
+/** Label/value pairs for a drawer body. */
+export function DetailList({ items }: { items: { label: string; value: ReactNode }[] }) {
+  return (
+    <dl className="divide-y divide-slate-100">
+      {items.map((item) => (
+        <div key={item.label} className="grid grid-cols-5 gap-3 py-3 text-sm">
+          <dt className="col-span-2 text-slate-500">{item.label}</dt>
+          <dd className="col-span-3 break-words font-medium text-slate-900">{item.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

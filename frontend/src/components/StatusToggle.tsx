@@ -1,0 +1,54 @@
+import { Switch } from '@headlessui/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { t } from '../lib/i18n';
+
+export function StatusBadge({ active }: { active: boolean }) {
+  useSignals();
+  return (
+    <span
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${
+        active ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600'
+      }`}
+    >
+      {active ? t('table.active') : t('table.inactive')}
+    </span>
+  );
+}
+
+/** Sends the opposite of the current state; the caller reloads the list afterwards. */
+export function StatusToggle({
+  active,
+  label,
+  onToggle,
+}: {
+  active: boolean;
+  /** The accessible name, e.g. "Change status: Jane Doe". */
+  label: string;
+  onToggle: (next: boolean) => Promise<unknown>;
+}) {
+  useSignals();
+  const [busy, setBusy] = useState(false);
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      await onToggle(!active);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="flex items-center gap-2">
+      <Switch
+        checked={active}
+        onChange={toggle}
+        disabled={busy}
+        aria-label={label}
+        className="group relative inline-flex h-5 w-9 shrink-0 rounded-full bg-slate-300 transition-colors data-checked:bg-emerald-500 data-disabled:opacity-60"
+      >
+        <span className="size-4 translate-x-0.5 self-center rounded-full bg-white shadow transition-transform group-data-checked:translate-x-4.5" />
+      </Switch>
+      <StatusBadge active={active} />
+    </div>
+  );
+}

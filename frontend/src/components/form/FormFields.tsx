@@ -1,0 +1,158 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { lazy, Suspense } from 'react';
+import { labelText, t } from '../../lib/i18n';
+import type { PhoneValue } from '../../lib/phone';
+import { Button, IconButton } from '../Button';
+import { Icon } from '../icons';
+import { DateInput, DateTimeInput } from './DateInputs';
+import { ImagePicker, type ImageValue } from './ImagePicker';
+import { errorId, FieldShell, inputClass, Select, TextArea, TextInput } from './inputs';
+import { PhoneInput } from './PhoneInput';
+import type { ControlProps, FieldDef, PickerOption } from './types';
+import type { FormApi } from './useForm';
+
+type AnyField = FieldDef<Record<string, unknown>>;
+
+// The combobox (and its positioning library) loads only when a form has a picker, keeping sign-in light.
+const AsyncPicker = lazy(() => import('./AsyncPicker').then((module) => ({ default: module.AsyncPicker })));
+
+/** Renders one declared field's control; `value` is whatever the form holds for it. */
+function FieldControl({ field, control }: { field: AnyField; control: ControlProps<unknown> }) {
+  const { id, value, onChange, onBlur, invalid, describedBy } = control;
+  const common = { id, onBlur, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
+  switch (field.kind) {
+    case 'text':
+    case 'email':
+    case 'password':
+    case 'number':
+      return (
+        <TextInput
+          {...common}
+          type={field.kind}
+          placeholder={field.placeholder}
+          autoComplete={field.autoComplete}
+          inputMode={field.inputMode}
+          value={String(value ?? '')}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+    case 'textarea':
+      return <TextArea {...common} rows={field.rows ?? 4} value={String(value ?? '')} onChange={(event) => onChange(event.target.value)} />;
+    case 'select':
+      return (
+        <Select {...common} value={String(value ?? '')} onChange={(event) => onChange(event.target.value)}>
+          {field.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {labelText(option.label)}
+            </option>
+          ))}
+        </Select>
+      );
+    case 'checkbox':
+      return (
+        <input
+          {...common}
+          type="checkbox"
+          className="size-4 rounded border-slate-300 text-indigo-600"
+          checked={Boolean(value)}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+    case 'switch':
+      return (
+        <input
+          {...common}
+          type="checkbox"
+          role="switch"
+          className="h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-300 transition-colors before:block before:size-5 before:translate-x-0.5 before:translate-y-0.5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-indigo-600 checked:before:translate-x-5.5"
+          checked={Boolean(value)}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+    case 'phone':
+      return <PhoneInput {...control} value={value as PhoneValue} />;
+    case 'image':
+      return <ImagePicker {...control} value={value as ImageValue} />;
+    case 'date':
+      return <DateInput {...control} value={String(value ?? '')} />;
+    case 'datetime':
+      return <DateTimeInput {...control} value={String(value ?? '')} />;
+    case 'picker':
+      return (
+        <Suspense fallback={<input className={inputClass} disabled aria-label={t('picker.loading')} />}>
+          <AsyncPicker {...control} value={value as PickerOption | null} load={field.load} />
+        </Suspense>
+      );
+    case 'rows':
+      return <RepeatingRows field={field} control={control} />;
+    case 'custom':
+      return field.render(control);
+  }
+}
+
+/** A repeating group (e.g. a partner's city rows): each row renders the group's fields; rows can be added and removed. */
+function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'rows' }>; control: ControlProps<unknown> }) {
+  const rows = (control.value as Record<string, unknown>[] | undefined) ?? [];
+  const update = (index: number, name: string, value: unknown) =>
+    control.onChange(rows.map((row, i) => (i === index ? { ...row, [name]: value } : row)));
+
+  return (
+    <div className="space-y-3" role="group" aria-describedby={control.describedBy}>
+      {rows.map((row, index) => (
+        <fieldset key={index} className="relative grid gap-3 rounded-lg border border-slate-200 p-3 pr-12 sm:grid-cols-2">
+          <legend className="sr-only">{`${labelText(field.label)} ${index + 1}`}</legend>
+          {field.fields.map((sub) => {
+            const id = `${control.id}-${index}-${sub.name}`;
+            return (
+              <FieldShell key={sub.name} id={id} label={labelText(sub.label)} labelAfter={sub.kind === 'checkbox'}>
+                <FieldControl
+                  field={sub}
+                  control={{ id, value: row[sub.name], onChange: (value) => update(index, sub.name, value), onBlur: control.onBlur, invalid: false }}
+                />
+              </FieldShell>
+            );
+          })}
+          <IconButton
+            label={`${t('button.remove')} ${index + 1}`}
+            className="absolute top-2 right-2"
+            onClick={() => control.onChange(rows.filter((_, i) => i !== index))}
+          >
+            <Icon name="trash" className="size-4" />
+          </IconButton>
+        </fieldset>
+      ))}
+      <Button onClick={() => control.onChange([...rows, field.newRow()])}>
+        <Icon name="plus" className="size-4" />
+        {labelText(field.addLabel ?? 'button.add')}
+      </Button>
+    </div>
+  );
+}
+
+/** Lays out a declared form's fields, wiring values, blur and the visible errors to `form`. */
+export function FormFields<V extends object>({ fields, form, idPrefix }: { fields: readonly FieldDef<V>[]; form: FormApi<V>; idPrefix: string }) {
+  useSignals();
+  return (
+    <div className="grid gap-4">
+      {fields.map((field) => {
+        const id = `${idPrefix}-${field.name}`;
+        const error = form.errorFor(field.name);
+        return (
+          <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error} labelAfter={field.kind === 'checkbox'}>
+            <FieldControl
+              field={field as AnyField}
+              control={{
+                id,
+                value: form.values[field.name],
+                onChange: (value) => form.setValue(field.name, value as V[typeof field.name]),
+                onBlur: () => form.touch(field.name),
+                invalid: Boolean(error),
+                describedBy: error ? errorId(id) : undefined,
+              }}
+            />
+          </FieldShell>
+        );
+      })}
+    </div>
+  );
+}

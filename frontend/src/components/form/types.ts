@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import type { Label } from '../../lib/i18n';
+
+export interface PickerOption {
+  id: number;
+  label: string;
+}
+
+/** Loads one page of a server-side picker; `search` is what the user typed. */
+export type PickerLoader = (
+  search: string,
+  skip: number,
+  take: number,
+  signal: AbortSignal,
+) => Promise<{ items: PickerOption[]; total: number }>;
+
+export interface ControlProps<T> {
+  id: string;
+  value: T;
+  onChange: (value: T) => void;
+  onBlur: () => void;
+  invalid: boolean;
+  describedBy?: string;
+}
+
+interface BaseField<V> {
+  name: keyof V & string;
+  label: Label;
+}
+
+/**
+ * One input of a declared form. Values live in the form as the control needs
+ * them (strings for selects, PhoneValue for phones, File | string | null for
+ * images); the form's submit turns them into the API payload.
+ */
+export type FieldDef<V> =
+  | (BaseField<V> & {
+      kind: 'text' | 'email' | 'password' | 'number';
+      placeholder?: string;
+      autoComplete?: string;
+      inputMode?: 'numeric' | 'decimal' | 'text';
+    })
+  | (BaseField<V> & { kind: 'textarea'; rows?: number })
+  | (BaseField<V> & { kind: 'select'; options: { value: string; label: Label }[] })
+  | (BaseField<V> & { kind: 'checkbox' | 'switch' | 'phone' | 'image' | 'date' | 'datetime' })
+  | (BaseField<V> & { kind: 'picker'; load: PickerLoader })
+  | (BaseField<V> & {
+      kind: 'rows';
+      /** The inputs of one row; their names are keys of the row object. */
+      fields: FieldDef<Record<string, unknown>>[];
+      newRow: () => Record<string, unknown>;
+      addLabel?: Label;
+    })
+  | (BaseField<V> & { kind: 'custom'; render: (props: ControlProps<unknown>) => ReactNode });

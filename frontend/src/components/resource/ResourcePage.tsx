@@ -1,0 +1,300 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { api } from '../../lib/api';
+import { formatDate, formatDateTime } from '../../lib/dates';
+import { t } from '../../lib/i18n';
+import {
+  hasActiveFilters,
+  needsPagination,
+  serializeListQuery,
+  toApiQuery,
+  toFilterQuery,
+  withFilters,
+  withPage,
+  withPageSize,
+  withSort,
+} from '../../lib/listQuery';
+import { formatPhone } from '../../lib/phone';
+import { canWrite } from '../../lib/roles';
+import { currentUser } from '../../lib/session';
+import { Alert } from '../Alert';
+import { Button, IconButton } from '../Button';
+import { ConfirmDelete } from '../ConfirmDelete';
+import { DataTable, type TableColumn } from '../DataTable';
+import { DetailList, Drawer } from '../Drawer';
+import { ExportControl } from '../ExportControl';
+import { FilterPanel } from '../FilterPanel';
+import { FormDialog } from '../FormDialog';
+import { Icon } from '../icons';
+import { Pagination } from '../Pagination';
+import { SafeImage } from '../SafeImage';
+import { Spinner } from '../Spinner';
+import { StatusBadge, StatusToggle } from '../StatusToggle';
+import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
+import { useListQueryState } from './useListQueryState';
+import { useListData, useRecord } from './useRemoteData';
+
+type OpenDialog<Row> =
+  | { kind: 'create' }
+  | { kind: 'edit'; row: Row }
+  | { kind: 'view'; row: Row }
+  | { kind: 'delete'; ids: number[] }
+  | { kind: 'tool'; toolId: string; row: Row }
+  | null;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
+  if (column.render) return column.render(row);
+  const value = (row as Record<string, unknown>)[column.field];
+  switch (column.kind) {
+    case 'image':
+      return <SafeImage path={value as string | null} alt="" className="size-10 rounded-md object-cover" />;
+    case 'phone':
+      return formatPhone(value as string);
+    case 'date':
+      return formatDate(value as string);
+    case 'dateTime':
+      return formatDateTime(value as string);
+    case 'yesNo':
+      return value ? t('button.yes') : t('button.no');
+    case 'status':
+      return <StatusBadge active={Boolean(value)} />;
+    default:
+      return value === null || value === undefined || value === '' ? t('table.noValue') : String(value);
+  }
+}
+
+/**
+ * A whole list screen from a declaration: toolbar (create, export, filter
+ * switch, or 'N selected' with bulk delete), filter panel, table, pagination,
+ * the detail drawer and the create/edit/delete/tool dialogs. Page, size, sort
+ * and filters live in the URL.
+ */
+export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: ResourceDeclaration<Row> }) {
+  useSignals();
+  const writable = canWrite(currentUser.value?.roleId);
+  const filters = resource.filters ?? [];
+  const filterNames = useMemo(() => filters.map((filter) => filter.name), [filters]);
+  const filterParams = useMemo(() => Object.fromEntries(filters.map((filter) => [filter.name, filter.param])), [filters]);
+
+  const [query, setQuery] = useListQueryState(filterNames);
+  const filtered = hasActiveFilters(query);
+  const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
+  const list = useListData<Row>(filtered ? `${resource.basePath}/filter` : resource.basePath, toApiQuery(query, filterParams), reloadToken);
+
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [filterOpen, setFilterOpen] = useState(filtered);
+  const [dialog, setDialog] = useState<OpenDialog<Row>>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const closeDialog = () => setDialog(null);
+
+  const queryKey = serializeListQuery(query);
+  useEffect(() => setSelected(new Set()), [queryKey, reloadToken]);
+
+  // A delete can empty the last page: step back to the new last page.
+  useEffect(() => {
+    if (list.status === 'ready' && list.rows.length === 0 && list.totalCount > 0 && query.page > 1) {
+      setQuery(withPage(query, Math.ceil(list.totalCount / query.size)), { replace: true });
+    }
+  }, [list, query, setQuery]);
+
+  const mutated = () => {
+    setNotice(null);
+    reload();
+  };
+  const toggleStatus = async (row: Row, isActive: boolean) => {
+    try {
+      await api.patch(`${resource.basePath}/active`, { id: row.id, isActive });
+      mutated();
+    } catch (error) {
+      setNotice(errorText(error));
+    }
+  };
+
+  const canRemove = writable && Boolean(resource.remove);
+  const tools = (resource.tools ?? []).filter((tool) => writable || !tool.writes);
+  const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
+    key: column.field,
+    header: t(column.label),
+    sortField: column.kind === 'image' || column.sortable === false ? undefined : column.field,
+    render:
+      column.kind === 'status' && resource.toggle && writable
+        ? (row) => (
+            <StatusToggle
+              active={Boolean(row.isActive)}
+              label={`${t('table.toggleStatus')}: ${resource.rowLabel(row)}`}
+              onToggle={(next) => toggleStatus(row, next)}
+            />
+          )
+        : (row) => cellValue(column, row),
+  }));
+  columns.push({
+    key: 'tools',
+    header: t('table.tools'),
+    className: 'text-right',
+    render: (row) => (
+      <div className="flex justify-end gap-1">
+        {resource.view && (
+          <IconButton label={t('button.view')} onClick={() => setDialog({ kind: 'view', row })}>
+            <Icon name="view" className="size-4" />
+          </IconButton>
+        )}
+        {resource.edit && writable && (
+          <IconButton label={t('button.edit')} onClick={() => setDialog({ kind: 'edit', row })}>
+            <Icon name="edit" className="size-4" />
+          </IconButton>
+        )}
+        {tools
+          .filter((tool) => tool.isAvailable?.(row) ?? true)
+          .map((tool) => (
+            <IconButton key={tool.id} label={t(tool.label)} onClick={() => setDialog({ kind: 'tool', toolId: tool.id, row })}>
+              <Icon name={tool.icon} className="size-4" />
+            </IconButton>
+          ))}
+        {canRemove && (
+          <IconButton label={t('button.delete')} onClick={() => setDialog({ kind: 'delete', ids: [row.id] })}>
+            <Icon name="trash" className="size-4" />
+          </IconButton>
+        )}
+      </div>
+    ),
+  });
+
+  const title = t(resource.title);
+  const selecting = selected.size > 0;
+  const detailPath = dialog?.kind === 'edit' || dialog?.kind === 'view' ? `${resource.basePath}/${dialog.row.id}` : null;
+  const detail = useRecord<Row>(detailPath);
+  const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
+
+  return (
+    <section aria-labelledby="resource-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <header className="flex flex-col gap-3 border-b border-slate-200 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
+        <h1 id="resource-title" className="text-lg font-semibold text-slate-900">
+          {title}
+        </h1>
+        <div className="flex flex-wrap items-center gap-2">
+          {selecting ? (
+            <>
+              <span className="text-sm font-medium text-slate-700">{t('table.selected', { count: selected.size })}</span>
+              <Button variant="danger" onClick={() => setDialog({ kind: 'delete', ids: [...selected] })}>
+                <Icon name="trash" className="size-4" />
+                {t('button.delete')}
+              </Button>
+            </>
+          ) : (
+            <>
+              {filters.length > 0 && (
+                <Button variant="ghost" aria-expanded={filterOpen} onClick={() => setFilterOpen((open) => !open)}>
+                  <Icon name="filter" className="size-4" />
+                  {filterOpen ? t('filter.hide') : t('filter.show')}
+                </Button>
+              )}
+              {resource.exportSpec && (
+                <ExportControl spec={resource.exportSpec} basePath={resource.basePath} filterQuery={toFilterQuery(query, filterParams)} />
+              )}
+              {resource.create && writable && (
+                <Button variant="primary" onClick={() => setDialog({ kind: 'create' })}>
+                  <Icon name="plus" className="size-4" />
+                  {t('button.create')}
+                </Button>
+              )}
+            </>
+          )}
+        </div>
+      </header>
+
+      {filterOpen && filters.length > 0 && (
+        <FilterPanel fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
+      )}
+      {notice && (
+        <div className="px-4 pt-4">
+          <Alert tone="danger">{notice}</Alert>
+        </div>
+      )}
+
+      <DataTable
+        caption={title}
+        columns={columns}
+        rows={list.rows}
+        status={list.status}
+        sort={{ field: query.sort, ascending: query.ascending }}
+        onSort={(field) => setQuery(withSort(query, field))}
+        selection={canRemove ? { selected, onChange: setSelected } : undefined}
+      />
+      {needsPagination(list.totalCount, query.size) && (
+        <Pagination
+          page={query.page}
+          size={query.size}
+          total={list.totalCount}
+          onPage={(page) => setQuery(withPage(query, page))}
+          onSize={(size) => setQuery(withPageSize(query, size))}
+        />
+      )}
+
+      {resource.create && (
+        <FormDialog
+          open={dialog?.kind === 'create'}
+          onClose={closeDialog}
+          title={t(resource.create.title)}
+          fields={resource.create.fields}
+          schema={resource.create.schema}
+          initialValues={resource.create.initialValues()}
+          submit={(values) => resource.create!.submit(values)}
+          onSuccess={mutated}
+        />
+      )}
+      {resource.edit && dialog?.kind === 'edit' && (
+        <FormDialog
+          open
+          onClose={closeDialog}
+          title={t(resource.edit.title)}
+          fields={resource.edit.fields}
+          schema={resource.edit.schema}
+          initialValues={detail.data ? resource.edit.initialValues(detail.data) : null}
+          loadError={detail.error}
+          submit={(values) => resource.edit!.submit(values, detail.data ?? dialog.row)}
+          onSuccess={mutated}
+        />
+      )}
+      {resource.view && (
+        <Drawer open={dialog?.kind === 'view'} onClose={closeDialog} title={t(resource.view.title)}>
+          {dialog?.kind === 'view' && <DrawerBody spec={resource.view} row={detail.data ?? dialog.row} loading={!detail.data && !detail.error} error={detail.error} />}
+        </Drawer>
+      )}
+      {canRemove && (
+        <ConfirmDelete
+          open={dialog?.kind === 'delete'}
+          onClose={closeDialog}
+          onConfirm={async () => {
+            if (dialog?.kind !== 'delete') return;
+            await api.delete(resource.basePath, { id: dialog.ids });
+            mutated();
+          }}
+        />
+      )}
+      {activeTool && dialog?.kind === 'tool' && activeTool.render({ row: dialog.row, onClose: closeDialog, onDone: mutated })}
+    </section>
+  );
+}
+
+function DrawerBody<Row>({
+  spec,
+  row,
+  loading,
+  error,
+}: {
+  spec: NonNullable<ResourceDeclaration<Row & ResourceRow>['view']>;
+  row: Row & ResourceRow;
+  loading: boolean;
+  error: string | null;
+}) {
+  useSignals();
+  return (
+    <div className="space-y-4">
+      {loading && <Spinner label={t('app.loading')} className="size-4" />}
+      {error && <Alert tone="danger">{error}</Alert>}
+      {spec.render ? spec.render(row) : <DetailList items={(spec.items ?? []).map((item) => ({ label: t(item.label), value: item.value(row) }))} />}
+    </div>
+  );
+}

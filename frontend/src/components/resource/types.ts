@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import type { MessageKey } from '../../lib/i18n';
+import type { Schema } from '../../lib/validation';
+import type { ExportSpec } from '../ExportControl';
+import type { FilterField } from '../FilterPanel';
+import type { FieldDef } from '../form/types';
+import type { IconName } from '../icons';
+
+export interface ResourceRow {
+  id: number;
+  isActive?: boolean;
+}
+
+export interface ColumnDef<Row> {
+  /** The row property, also the API sort field. */
+  field: string;
+  label: MessageKey;
+  /** How the value shows; image columns never sort, the status column toggles. */
+  kind?: 'text' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
+  sortable?: boolean;
+  render?: (row: Row) => ReactNode;
+}
+
+export interface FormSpec<Row, V extends object> {
+  title: MessageKey;
+  fields: readonly FieldDef<V>[];
+  schema: Schema<V>;
+  /** For edit, `detail` is the record from `GET {basePath}/{id}`. */
+  initialValues: (detail?: Row) => V;
+  /** Sends the form: a JSON body, or FormData built with lib/formData for multipart. */
+  submit: (values: V, detail?: Row) => Promise<unknown>;
+}
+
+/** Each form has its own value type; the page only passes values from the form to its submit. */
+export type AnyFormSpec<Row> = FormSpec<Row, any>;
+
+export interface DrawerSpec<Row> {
+  title: MessageKey;
+  items?: { label: MessageKey; value: (row: Row) => ReactNode }[];
+  /** A custom drawer body instead of the label/value list. */
+  render?: (row: Row) => ReactNode;
+}
+
+export interface ToolContext<Row> {
+  row: Row;
+  onClose: () => void;
+  /** Call after a change so the list reloads. */
+  onDone: () => void;
+}
+
+/** An extra row action (QR code, change password, ...) that opens its own dialog. */
+export interface RowTool<Row> {
+  id: string;
+  label: MessageKey;
+  icon: IconName;
+  /** Tools that change data are hidden from read-only roles. */
+  writes: boolean;
+  isAvailable?: (row: Row) => boolean;
+  render: (context: ToolContext<Row>) => ReactNode;
+}
+
+export interface ResourceFilter extends FilterField {
+  /** The query parameter of `GET {basePath}/filter`, e.g. FirstName. */
+  param: string;
+}
+
+/** Everything a list screen is: the ResourcePage renders it. */
+export interface ResourceDeclaration<Row extends ResourceRow> {
+  title: MessageKey;
+  /** API path without /api, e.g. 'user'. */
+  basePath: string;
+  columns: readonly ColumnDef<Row>[];
+  /** A short human name of a row, used in accessible names ("Change status: Jane Doe"). */
+  rowLabel: (row: Row) => string;
+  filters?: readonly ResourceFilter[];
+  create?: AnyFormSpec<Row>;
+  edit?: AnyFormSpec<Row>;
+  view?: DrawerSpec<Row>;
+  /** Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`. */
+  remove?: boolean;
+  /** The status column toggles through `PATCH {basePath}/active`. */
+  toggle?: boolean;
+  tools?: readonly RowTool<Row>[];
+  exportSpec?: ExportSpec;
+}

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'react';
+import { api, type Query } from '../../lib/api';
+import type { LoadStatus } from '../DataTable';
+
+export interface ListState<Row> {
+  rows: Row[];
+  totalCount: number;
+  status: LoadStatus;
+}
+
+/**
+ * Loads one page whenever the path, the query or `reloadToken` changes; older
+ * answers are aborted. A failure empties the rows and the count.
+ */
+export function useListData<Row>(path: string, query: Query, reloadToken: number): ListState<Row> {
+  const queryKey = JSON.stringify(query);
+  const [state, setState] = useState<ListState<Row>>({ rows: [], totalCount: 0, status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((previous) => ({ ...previous, status: 'loading' }));
+    api.list<Row>(path, JSON.parse(queryKey) as Query, controller.signal).then(
+      (response) => setState({ rows: response.data, totalCount: response.totalCount, status: 'ready' }),
+      () => {
+        if (!controller.signal.aborted) setState({ rows: [], totalCount: 0, status: 'error' });
+      },
+    );
+    return () => controller.abort();
+  }, [path, queryKey, reloadToken]);
+  return state;
+}
+
+/** Fetches one record (`GET path`) while `path` is set; `data` stays null until it arrives. */
+export function useRecord<T>(path: string | null): { data: T | null; error: string | null } {
+  const [state, setState] = useState<{ path: string | null; data: T | null; error: string | null }>({ path: null, data: null, error: null });
+  useEffect(() => {
+    if (!path) return;
+    const controller = new AbortController();
+    api.get<T>(path, undefined, controller.signal).then(
+      (data) => setState({ path, data, error: null }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ path, data: null, error: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [path]);
+  return state.path === path ? state : { data: null, error: null };
+}

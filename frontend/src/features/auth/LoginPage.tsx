@@ -1,0 +1,79 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'wouter';
+import { Alert, type AlertTone } from '../../components/Alert';
+import { Button } from '../../components/Button';
+import { FormFields } from '../../components/form/FormFields';
+import { useForm } from '../../components/form/useForm';
+import { ApiError } from '../../lib/api';
+import { signIn } from '../../lib/auth';
+import { t } from '../../lib/i18n';
+import { AuthLayout } from './AuthLayout';
+import { authNotice } from './authNotice';
+import { signInFields, signInSchema, type SignInValues } from './schemas';
+
+export const LOCKED_MESSAGE = 'You are locked.';
+export const SIGN_IN_FAILED = 'The login detail is incorrect';
+
+/** The error catalogue: a lock is information, anything else a plain "incorrect" (never which factor). */
+export function signInFailure(error: unknown): { tone: AlertTone; text: string } {
+  return error instanceof ApiError && error.message === LOCKED_MESSAGE
+    ? { tone: 'info', text: LOCKED_MESSAGE }
+    : { tone: 'danger', text: SIGN_IN_FAILED };
+}
+
+const initialValues: SignInValues = { userName: '', password: '', otp: '' };
+
+export default function LoginPage() {
+  useSignals();
+  const form = useForm(initialValues, signInSchema);
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<{ tone: AlertTone; text: string } | null>(null);
+  const notice = authNotice.value;
+  const idPrefix = useId();
+
+  // The notice is for this visit only.
+  useEffect(
+    () => () => {
+      authNotice.value = null;
+    },
+    [],
+  );
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSending(true);
+    setFailure(null);
+    authNotice.value = null;
+    try {
+      // Success stores the session; GuestOnly then sends the user on to where they were going.
+      await signIn({ userName: values.userName.trim(), password: values.password.trim(), otp: values.otp.trim() });
+    } catch (error) {
+      setFailure(signInFailure(error));
+      setSending(false);
+    }
+  });
+
+  return (
+    <AuthLayout title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
+      <form noValidate onSubmit={onSubmit} className="space-y-5">
+        {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+        {failure && <Alert tone={failure.tone}>{failure.text}</Alert>}
+        <FormFields fields={signInFields} form={form} idPrefix={idPrefix} />
+        <div className="flex justify-end">
+          <Link href="/auth/forgot-password" className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
+            {t('auth.forgotLink')}
+          </Link>
+        </div>
+        <Button type="submit" variant="primary" className="w-full" busy={sending}>
+          {t('auth.signIn.submit')}
+        </Button>
+        <p className="text-center text-sm text-slate-500">
+          {t('auth.noAccount')}{' '}
+          <Link href="/auth/registration" className="font-medium text-indigo-600 hover:text-indigo-500">
+            {t('auth.signUp')}
+          </Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

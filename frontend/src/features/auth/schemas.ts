@@ -1,0 +1,70 @@
+import type { FieldDef } from '../../components/form/types';
+import { newPasswordSchema, type NewPasswordValues } from '../../lib/passwordRules';
+import { EMAIL_PATTERN, emailRules, matches, maxLength, MESSAGES, minLength, numeric, required, sameAs, type Schema } from '../../lib/validation';
+
+export interface SignInValues {
+  userName: string;
+  password: string;
+  otp: string;
+}
+
+export const signInSchema: Schema<SignInValues> = {
+  userName: [required('Email is required')],
+  password: [required('Required field')],
+  otp: [required('Otp is required'), numeric('Otp must consist of digits')],
+};
+
+export const signInFields: FieldDef<SignInValues>[] = [
+  { name: 'userName', label: 'auth.userName', kind: 'text', placeholder: 'Email and agent number', autoComplete: 'username' },
+  { name: 'password', label: 'auth.password', kind: 'password', autoComplete: 'current-password' },
+  { name: 'otp', label: 'auth.otp', kind: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: '123456' },
+];
+
+export interface RegistrationValues {
+  fullname: string;
+  email: string;
+  username: string;
+  password: string;
+  changepassword: string;
+  acceptTerms: boolean;
+}
+
+/** Registration's own 3-to-50 rule: an empty value already fails it with 'Minimum 3 symbols'. */
+const threeToFifty = <V,>() => [required<V>(MESSAGES.min3), minLength<V>(3), maxLength<V>(50)];
+
+export const registrationSchema: Schema<RegistrationValues> = {
+  fullname: threeToFifty(),
+  email: [...threeToFifty<RegistrationValues>(), matches(EMAIL_PATTERN, 'Wrong email format')],
+  username: threeToFifty(),
+  password: threeToFifty(),
+  changepassword: [
+    required("Password and Confirm Password didn't match"),
+    sameAs('password', "Password and Confirm Password didn't match"),
+  ],
+  acceptTerms: [required('You must accept the terms and conditions')],
+};
+
+export const registrationFields: FieldDef<RegistrationValues>[] = [
+  { name: 'fullname', label: 'auth.fullname', kind: 'text', placeholder: 'Fullname', autoComplete: 'name' },
+  { name: 'email', label: 'auth.userName', kind: 'email', placeholder: 'Email', autoComplete: 'email' },
+  { name: 'username', label: 'auth.username', kind: 'text', placeholder: 'Username', autoComplete: 'username' },
+  { name: 'password', label: 'auth.password', kind: 'password', placeholder: 'Password', autoComplete: 'new-password' },
+  { name: 'changepassword', label: 'auth.confirmPassword', kind: 'password', placeholder: 'Confirm Password', autoComplete: 'new-password' },
+];
+
+export interface ForgotPasswordValues {
+  email: string;
+}
+
+export const forgotPasswordSchema: Schema<ForgotPasswordValues> = { email: emailRules() };
+
+export const forgotPasswordFields: FieldDef<ForgotPasswordValues>[] = [
+  { name: 'email', label: 'auth.userName', kind: 'email', placeholder: 'Email', autoComplete: 'email' },
+];
+
+export const resetPasswordSchema: Schema<NewPasswordValues> = newPasswordSchema();
+
+export const resetPasswordFields: FieldDef<NewPasswordValues>[] = [
+  { name: 'newPassword', label: 'field.newPassword', kind: 'password', autoComplete: 'new-password' },
+  { name: 'newPasswordConfirm', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
+];

@@ -1,0 +1,6 @@
+import { ResourcePage } from '../../components/resource/ResourcePage';
+import { usersResource } from './usersResource';
+
+export default function UsersPage() {
+  return <ResourcePage resource={usersResource} />;
+}

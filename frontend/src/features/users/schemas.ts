@@ -1,0 +1,121 @@
+import type { FieldDef } from '../../components/form/types';
+import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { Role, roleOptions } from '../../lib/roles';
+import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
+
+export interface UserRow {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  roleId: number;
+  isActive: boolean;
+}
+
+interface UserDetailsValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: PhoneValue;
+  /** The select's value; sent as a number. */
+  roleId: string;
+}
+
+export interface CreateUserValues extends UserDetailsValues {
+  password: string;
+  confirmPassword: string;
+}
+
+export type EditUserValues = UserDetailsValues;
+
+export interface AdminPasswordValues {
+  /** The administrator's own current password: re-authentication before changing someone else's. */
+  oldPassword: string;
+  newPassword: string;
+  newPasswordConfirm: string;
+}
+
+const roleSelectOptions = roleOptions.map((option) => ({ value: String(option.value), label: option.labelKey }));
+
+const detailFields: FieldDef<UserDetailsValues>[] = [
+  { name: 'firstName', label: 'field.firstName', kind: 'text', autoComplete: 'off' },
+  { name: 'lastName', label: 'field.lastName', kind: 'text', autoComplete: 'off' },
+  { name: 'email', label: 'field.email', kind: 'email', autoComplete: 'off' },
+  { name: 'phone', label: 'field.phone', kind: 'phone' },
+  { name: 'roleId', label: 'field.role', kind: 'select', options: roleSelectOptions },
+];
+
+export const createUserFields: FieldDef<CreateUserValues>[] = [
+  ...detailFields,
+  { name: 'password', label: 'field.password', kind: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'field.confirmPassword', kind: 'password', autoComplete: 'new-password' },
+];
+
+export const editUserFields: FieldDef<EditUserValues>[] = detailFields;
+
+export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
+  { name: 'oldPassword', label: 'field.yourPassword', kind: 'password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'field.newPassword', kind: 'password', autoComplete: 'new-password' },
+  { name: 'newPasswordConfirm', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
+];
+
+const strongPassword = matches<CreateUserValues>(PATTERNS.strongPassword, MESSAGES.strongPassword);
+const digitPassword = matches<AdminPasswordValues>(PATTERNS.digit, MESSAGES.digit);
+
+export const createUserSchema: Schema<CreateUserValues> = {
+  firstName: [required('Firstname is required')],
+  lastName: [required('Lastname is required')],
+  email: emailRules(),
+  phone: [completePhone(MESSAGES.phoneIncomplete)],
+  password: [required('Password is required'), strongPassword],
+  confirmPassword: [
+    required('Confirm Password is required'),
+    strongPassword,
+    sameAs('password', 'Both password need to be the same'),
+  ],
+};
+
+export const editUserSchema: Schema<EditUserValues> = {
+  firstName: [required('Firstname is required')],
+  lastName: [required('Lastname is required')],
+  email: emailRules(),
+  phone: [required('Phone number is required'), completePhone(MESSAGES.phoneIncomplete)],
+};
+
+export const adminPasswordSchema: Schema<AdminPasswordValues> = {
+  oldPassword: [required('Password is required'), digitPassword],
+  newPassword: [required('Password is required'), digitPassword],
+  newPasswordConfirm: [
+    required('Confirm Password is required'),
+    digitPassword,
+    sameAs('newPassword', 'Both password need to be the same'),
+  ],
+};
+
+export const emptyCreateUser = (): CreateUserValues => ({
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: emptyPhone(),
+  roleId: String(Role.User),
+  password: '',
+  confirmPassword: '',
+});
+
+export const editValuesOf = (user: UserRow): EditUserValues => ({
+  firstName: user.firstName,
+  lastName: user.lastName,
+  email: user.email,
+  phone: fromApiPhone(user.phone),
+  roleId: String(user.roleId),
+});
+
+/** The JSON body shared by create and edit: trimmed text, the 994... phone, a numeric role. */
+export const detailsPayload = (values: UserDetailsValues) => ({
+  firstName: values.firstName.trim(),
+  lastName: values.lastName.trim(),
+  email: values.email.trim(),
+  phone: toApiPhone(values.phone),
+  roleId: Number(values.roleId),
+});

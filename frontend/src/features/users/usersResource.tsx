@@ -1,0 +1,110 @@
+import { FormDialog } from '../../components/FormDialog';
+import type { ResourceDeclaration } from '../../components/resource/types';
+import { StatusBadge } from '../../components/StatusToggle';
+import { api } from '../../lib/api';
+import { t } from '../../lib/i18n';
+import { formatPhone } from '../../lib/phone';
+import { roleOptions } from '../../lib/roles';
+import { QrCodeDialog } from './QrCodeDialog';
+import {
+  adminPasswordFields,
+  adminPasswordSchema,
+  createUserFields,
+  createUserSchema,
+  detailsPayload,
+  editUserFields,
+  editUserSchema,
+  editValuesOf,
+  emptyCreateUser,
+  type CreateUserValues,
+  type EditUserValues,
+  type UserRow,
+} from './schemas';
+
+const fullName = (user: UserRow) => `${user.firstName} ${user.lastName}`;
+const roleName = (roleId: number) => {
+  const role = roleOptions.find((option) => option.value === roleId);
+  return role ? t(role.labelKey) : String(roleId);
+};
+
+/** The Users screen (platform.md, Users screen), as a ResourcePage declaration. */
+export const usersResource: ResourceDeclaration<UserRow> = {
+  title: 'users.title',
+  basePath: 'user',
+  rowLabel: fullName,
+  columns: [
+    { field: 'firstName', label: 'field.firstName' },
+    { field: 'lastName', label: 'field.lastName' },
+    { field: 'email', label: 'field.email' },
+    { field: 'phone', label: 'field.phone', kind: 'phone' },
+    { field: 'isActive', label: 'field.status', kind: 'status' },
+  ],
+  filters: [
+    { name: 'firstName', param: 'FirstName', label: 'field.firstName' },
+    { name: 'lastName', param: 'LastName', label: 'field.lastName' },
+    { name: 'email', param: 'Email', label: 'field.email' },
+    {
+      name: 'roleId',
+      param: 'RoleId',
+      label: 'field.role',
+      kind: 'select',
+      options: roleOptions.map((option) => ({ value: String(option.value), label: option.labelKey })),
+    },
+  ],
+  create: {
+    title: 'users.create',
+    fields: createUserFields,
+    schema: createUserSchema,
+    initialValues: emptyCreateUser,
+    submit: (values: CreateUserValues) =>
+      api.post('user/register', { ...detailsPayload(values), password: values.password, confirmPassword: values.confirmPassword }),
+  },
+  edit: {
+    title: 'users.edit',
+    fields: editUserFields,
+    schema: editUserSchema,
+    initialValues: (user?: UserRow) => editValuesOf(user as UserRow),
+    submit: (values: EditUserValues, user?: UserRow) => api.put('user', { id: user?.id, ...detailsPayload(values) }),
+  },
+  view: {
+    title: 'users.details',
+    items: [
+      { label: 'field.firstName', value: (user) => user.firstName },
+      { label: 'field.lastName', value: (user) => user.lastName },
+      { label: 'field.email', value: (user) => user.email },
+      { label: 'field.status', value: (user) => <StatusBadge active={user.isActive} /> },
+      { label: 'field.phone', value: (user) => formatPhone(user.phone) || t('table.noValue') },
+      { label: 'field.role', value: (user) => roleName(user.roleId) },
+    ],
+  },
+  remove: true,
+  toggle: true,
+  tools: [
+    {
+      id: 'change-password',
+      label: 'users.changePassword',
+      icon: 'key',
+      writes: true,
+      render: ({ row, onClose, onDone }) => (
+        <FormDialog
+          open
+          onClose={onClose}
+          title={t('users.changePassword')}
+          fields={adminPasswordFields}
+          schema={adminPasswordSchema}
+          initialValues={{ oldPassword: '', newPassword: '', newPasswordConfirm: '' }}
+          submit={(values) => api.put('user/changePassword', { id: row.id, ...values })}
+          onSuccess={onDone}
+        />
+      ),
+    },
+    {
+      id: 'qr-code',
+      label: 'users.qrCode',
+      icon: 'qr',
+      writes: false,
+      render: ({ row, onClose }) => <QrCodeDialog userId={row.id} name={fullName(row)} onClose={onClose} />,
+    },
+  ],
+  exportSpec: { fileName: 'Users.xlsx' },
+};

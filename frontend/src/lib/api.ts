@@ -1,0 +1,198 @@
+import { contentLanguage } from './i18n';
+import {
+  adoptSession,
+  clearSession,
+  isExpired,
+  readStoredSession,
+  session,
+  storeTokens,
+  type Session,
+  type TokenResponse,
+} from './session';
+
+export const API_BASE = '/api';
+/** The one 401 message that means "wrong password or code", never "token stale". */
+export const INVALID_CREDENTIALS = 'Invalid credentials.';
+export const CONNECTION_LOST = "We've lost the connection";
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: Record<string, string>;
+
+  constructor(status: number, message: string, errors: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+export interface ListResponse<Row> {
+  data: Row[];
+  totalCount: number;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: Method;
+  query?: Query;
+  /** A plain object is sent as JSON; FormData as multipart. */
+  body?: unknown;
+  /** List reads carry the content language (Accept-Language 1 Az, 2 En, 3 Ru). */
+  list?: boolean;
+  signal?: AbortSignal;
+  /** Public auth endpoints: no bearer token, no refresh. */
+  anonymous?: boolean;
+  /** Sends the current token as it is and never refreshes (sign-out). */
+  skipRefresh?: boolean;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}/${path.replace(/^\/+/, '')}${search ? `?${search}` : ''}`;
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let message = `Request failed (${response.status})`;
+  let errors: Record<string, string> = {};
+  try {
+    const body = (await response.json()) as { message?: unknown; errors?: unknown };
+    if (typeof body.message === 'string' && body.message) message = body.message;
+    if (body.errors && typeof body.errors === 'object') errors = body.errors as Record<string, string>;
+  } catch {
+    // Not JSON (a proxy error page, an empty body): the status line is all we have.
+  }
+  return new ApiError(response.status, message, errors);
+}
+
+async function fetchOrLost(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, CONNECTION_LOST);
+  }
+}
+
+// ---- token refresh -------------------------------------------------------
+
+let refreshInFlight: Promise<Session> | null = null;
+
+/**
+ * Runs `task` while holding a lock shared by every tab of this origin. Refresh
+ * tokens are single use and a spent one revokes the whole session, so two tabs
+ * refreshing at once would log each other out.
+ */
+function exclusiveAcrossTabs<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks?.request) return locks.request('perkdesk-refresh', task) as Promise<T>;
+  return task();
+}
+
+async function rotateTokens(seenRefreshToken: string): Promise<Session> {
+  // Another tab may have rotated (or ended) the session while we waited for the lock.
+  const stored = readStoredSession();
+  if (!stored) {
+    adoptSession(null);
+    throw new ApiError(401, 'Your session has ended.');
+  }
+  if (stored.refreshToken !== seenRefreshToken && !isExpired(stored)) {
+    adoptSession(stored);
+    return stored;
+  }
+  const response = await fetchOrLost(buildUrl('auth/refreshToken'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-requestid': crypto.randomUUID() },
+    body: JSON.stringify({ refreshToken: stored.refreshToken }),
+  });
+  if (!response.ok) {
+    const error = await errorFrom(response);
+    clearSession();
+    throw error;
+  }
+  storeTokens((await response.json()) as TokenResponse);
+  return session.peek() as Session;
+}
+
+/**
+ * Exchanges the refresh token once for every caller that saw `seenRefreshToken`
+ * (single flight within the tab, a Web Lock across tabs). A refused refresh
+ * clears the session, which sends the guards to /auth/login.
+ */
+export function refreshSession(seenRefreshToken: string): Promise<Session> {
+  refreshInFlight ??= exclusiveAcrossTabs(() => rotateTokens(seenRefreshToken)).finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+// ---- requests ------------------------------------------------------------
+
+function buildInit(options: RequestOptions, token: string | undefined, requestId: string | undefined): RequestInit {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.list) headers['Accept-Language'] = String(contentLanguage.peek());
+  if (requestId) headers['x-requestid'] = requestId;
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  return { method: options.method ?? 'GET', headers, body, signal: options.signal };
+}
+
+async function messageOf(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends a request with the session rules applied and returns the successful Response. */
+export async function send(path: string, options: RequestOptions = {}): Promise<Response> {
+  const url = buildUrl(path, options.query);
+  const method = options.method ?? 'GET';
+  // One id per logical mutation: a retry after a refresh is the same request.
+  const requestId = method === 'GET' ? undefined : crypto.randomUUID();
+
+  let current = options.anonymous ? null : session.peek();
+  const mayRefresh = current !== null && !options.skipRefresh;
+  if (current && mayRefresh && isExpired(current)) current = await refreshSession(current.refreshToken);
+
+  let response = await fetchOrLost(url, buildInit(options, current?.authToken, requestId));
+  if (response.status === 401 && current && mayRefresh && (await messageOf(response)) !== INVALID_CREDENTIALS) {
+    current = await refreshSession(current.refreshToken);
+    response = await fetchOrLost(url, buildInit(options, current.authToken, requestId));
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return response;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>(path, { query, signal }),
+  list: <Row>(path: string, query: Query, signal?: AbortSignal) =>
+    request<ListResponse<Row>>(path, { query, signal, list: true }),
+  post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
+  put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body }),
+  delete: <T>(path: string, body?: unknown) => request<T>(path, { method: 'DELETE', body }),
+};

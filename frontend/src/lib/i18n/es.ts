@@ -1,0 +1,2 @@
+import type { Translation } from './en';
+export const es: Partial<Translation> = {};

@@ -1,0 +1,2 @@
+import type { Translation } from './en';
+export const fr: Partial<Translation> = {};

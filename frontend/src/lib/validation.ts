@@ -1,0 +1,101 @@
+import { isPhoneComplete, isPhoneEmpty, type PhoneValue } from './phone';
+
+/**
+ * A rule returns its message when the value breaks it. Rules of one field run
+ * in order and the first message wins, so `required` goes first and the
+ * format rules skip empty values.
+ */
+export type Rule<V> = (value: unknown, values: V) => string | undefined;
+export type Schema<V> = { readonly [K in keyof V]?: readonly Rule<V>[] };
+export type Errors<V> = Partial<Record<keyof V & string, string>>;
+
+export function validate<V extends object>(schema: Schema<V>, values: V): Errors<V> {
+  const errors: Errors<V> = {};
+  for (const field of Object.keys(schema) as (keyof V & string)[]) {
+    for (const rule of schema[field] ?? []) {
+      const message = rule(values[field], values);
+      if (message) {
+        errors[field] = message;
+        break;
+      }
+    }
+  }
+  return errors;
+}
+
+export function hasErrors<V>(errors: Errors<V>): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
+function isPhoneValue(value: unknown): value is PhoneValue {
+  return typeof value === 'object' && value !== null && 'code' in value && 'number' in value;
+}
+
+export function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  if (isPhoneValue(value)) return isPhoneEmpty(value);
+  return false;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+export const required =
+  <V>(message: string): Rule<V> =>
+  (value) =>
+    isBlank(value) || value === false ? message : undefined;
+
+export const minLength =
+  <V>(min: number, message = MESSAGES.min3): Rule<V> =>
+  (value) =>
+    !isBlank(value) && text(value).length < min ? message : undefined;
+
+export const maxLength =
+  <V>(max: number, message = MESSAGES.max50): Rule<V> =>
+  (value) =>
+    !isBlank(value) && text(value).length > max ? message : undefined;
+
+export const matches =
+  <V>(pattern: RegExp, message: string): Rule<V> =>
+  (value) =>
+    !isBlank(value) && !pattern.test(text(value)) ? message : undefined;
+
+export const sameAs =
+  <V>(field: keyof V, message: string): Rule<V> =>
+  (value, values) =>
+    !isBlank(value) && value !== values[field] ? message : undefined;
+
+export const numeric = <V>(message: string): Rule<V> => matches(/^\d+$/, message);
+
+export const completePhone =
+  <V>(message: string): Rule<V> =>
+  (value) =>
+    isPhoneValue(value) && !isPhoneEmpty(value) && !isPhoneComplete(value) ? message : undefined;
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PATTERNS = {
+  /** 8+ with a lowercase and an uppercase letter, a digit and one of !@#$%^&*_- */
+  strongPassword: /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*_-]).{8,}$/,
+  /** 8+ with a letter and a digit. */
+  letterAndDigit: /^(?=.*[A-Za-z])(?=.*\d).{8,}$/,
+  /** 8+ with a digit. */
+  digit: /^(?=.*\d).{8,}$/,
+};
+
+/** The specification's messages, verbatim; they are not translated. */
+export const MESSAGES = {
+  min3: 'Minimum 3 symbols',
+  max50: 'Maximum 50 symbols',
+  emailRequired: 'Email is required',
+  emailFormat: 'Wrong email format. E.g. name@example.com',
+  phoneIncomplete: 'Phone number must consist of 7 digits',
+  strongPassword: 'Password must consist of an uppercase letter, a lowercase letter, a number and a character.',
+  letterAndDigit: 'Password must consist of a letter, a number.',
+  digit: 'Password must consist of a number.',
+} as const;
+
+/** "Email as above": required, 3 to 50 characters, valid format. */
+export function emailRules<V>(formatMessage: string = MESSAGES.emailFormat): Rule<V>[] {
+  return [required(MESSAGES.emailRequired), minLength(3), maxLength(50), matches(EMAIL_PATTERN, formatMessage)];
+}
