@@ -1,0 +1,56 @@
+//! Builds the React admin panel into frontend/dist so `cargo build` yields a complete binary.
+//! PERKDESK_SKIP_FRONTEND=1 skips it (the binary then says the UI was not built).
+
+use std::path::Path;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=PERKDESK_SKIP_FRONTEND");
+    let frontend = Path::new("frontend");
+    let dist = frontend.join("dist");
+    for input in [
+        "src",
+        "public",
+        "index.html",
+        "package.json",
+        "package-lock.json",
+        "vite.config.ts",
+        "tsconfig.json",
+    ] {
+        println!("cargo:rerun-if-changed=frontend/{input}");
+    }
+    let skip = std::env::var("PERKDESK_SKIP_FRONTEND").is_ok_and(|v| v == "1");
+    if skip || !frontend.join("package.json").exists() {
+        if let Err(error) = std::fs::create_dir_all(&dist) {
+            panic!("cannot create {}: {error}", dist.display());
+        }
+        return;
+    }
+    let installed = frontend.join("node_modules/.package-lock.json");
+    let lock = frontend.join("package-lock.json");
+    let stale = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {
+        (Ok(i), Ok(l)) => match (i.modified(), l.modified()) {
+            (Ok(i), Ok(l)) => l > i,
+            _ => true,
+        },
+        _ => true,
+    };
+    if stale {
+        npm(frontend, &["ci", "--no-audit", "--no-fund"]);
+    }
+    npm(frontend, &["run", "build"]);
+}
+
+fn npm(dir: &Path, args: &[&str]) {
+    let status = Command::new("npm").args(args).current_dir(dir).status();
+    match status {
+        Ok(status) if status.success() => {}
+        Ok(status) => panic!(
+            "`npm {}` in frontend/ failed ({status}); set PERKDESK_SKIP_FRONTEND=1 to build without the UI",
+            args.join(" ")
+        ),
+        Err(error) => panic!(
+            "cannot run npm ({error}); install Node.js and npm, or set PERKDESK_SKIP_FRONTEND=1"
+        ),
+    }
+}

@@ -1,0 +1,161 @@
+//! `app(state)`: the whole HTTP surface, used by `serve` and by the router tests alike.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, Method, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde::Serialize;
+use tower::ServiceExt;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+use utoipa::ToSchema;
+
+use crate::api::{Api, Doc};
+use crate::error::AppResult;
+use crate::state::AppState;
+
+pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
+const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// Every API endpoint: the resources' routes plus health and the OpenAPI document.
+pub fn api() -> Api {
+    crate::resources::api()
+        .merge(crate::files::routes())
+        .add(
+            Method::GET,
+            "/api/health",
+            get(health),
+            Doc::new("Operations", "Ready when the database answers").returns::<Health>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/openapi.json",
+            get(openapi),
+            Doc::new("Operations", "This OpenAPI document"),
+        )
+}
+
+pub fn app(state: AppState) -> Router {
+    let (api_router, openapi) = api().into_parts();
+    let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
+    let behind_tls = state.settings.behind_tls;
+    let mut router = api_router
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::idempotency::middleware,
+        ))
+        .layer(axum::Extension(OpenApiJson(openapi_json)))
+        .fallback(crate::web::fallback)
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request| {
+                    let request_id = request
+                        .headers()
+                        .get(crate::idempotency::HEADER)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("")
+                        .to_string();
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = %request.uri().path(),
+                        request_id,
+                        user_id = tracing::field::Empty,
+                    )
+                })
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
+        .with_state(state);
+    if behind_tls {
+        router = router.layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000; includeSubDomains"),
+        ));
+    }
+    // Paths under /api are case-insensitive (the specification calls `Notification/export`):
+    // they are lower-cased before routing; everything else keeps its case (hashed asset names).
+    Router::new().fallback_service(router.map_request(lowercase_api_path))
+}
+
+fn lowercase_api_path(mut request: Request) -> Request {
+    let uri = request.uri();
+    let path = uri.path();
+    if path.len() >= 4
+        && path[..4].eq_ignore_ascii_case("/api")
+        && path.chars().any(|c| c.is_ascii_uppercase())
+    {
+        let lowered = match uri.query() {
+            Some(query) => format!("{}?{query}", path.to_ascii_lowercase()),
+            None => path.to_ascii_lowercase(),
+        };
+        if let Ok(path_and_query) = lowered.parse() {
+            let mut parts = uri.clone().into_parts();
+            parts.path_and_query = Some(path_and_query);
+            if let Ok(new_uri) = axum::http::Uri::from_parts(parts) {
+                *request.uri_mut() = new_uri;
+            }
+        }
+    }
+    request
+}
+
+#[derive(Clone)]
+struct OpenApiJson(Arc<str>);
+
+async fn openapi(
+    axum::Extension(OpenApiJson(json)): axum::Extension<OpenApiJson>,
+) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json.to_string(),
+    )
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Health {
+    status: &'static str,
+    schema_version: i64,
+}
+
+async fn health(State(state): State<AppState>) -> AppResult<axum::Json<Health>> {
+    let schema_version = state
+        .db
+        .run(|conn| {
+            Ok(
+                conn.query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
+                    r.get(0)
+                })?,
+            )
+        })
+        .await?;
+    Ok(axum::Json(Health {
+        status: "ok",
+        schema_version,
+    }))
+}
+
+/// How long in-flight requests may take to finish after a shutdown signal.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);

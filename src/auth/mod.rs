@@ -1,0 +1,153 @@
+//! Authentication and authorisation: who is calling, and may they.
+
+pub mod password;
+pub mod routes;
+pub mod sessions;
+pub mod tokens;
+pub mod totp;
+
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use rusqlite::OptionalExtension;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+/// Back-office roles, as stored in `users.role_id`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub enum Role {
+    Admin = 0,
+    User = 1,
+    CallCenter = 2,
+}
+
+impl Role {
+    pub fn from_id(id: i64) -> Option<Role> {
+        match id {
+            0 => Some(Role::Admin),
+            1 => Some(Role::User),
+            2 => Some(Role::CallCenter),
+            _ => None,
+        }
+    }
+}
+
+/// A set of roles allowed to make a call.
+#[derive(Clone, Copy, Debug)]
+pub struct Roles(&'static [Role]);
+
+impl Roles {
+    pub const ADMIN: Roles = Roles(&[Role::Admin]);
+    /// Admin and User: everyone who may change data outside the Users screen.
+    pub const EDITORS: Roles = Roles(&[Role::Admin, Role::User]);
+    /// Every signed-in role, Call Center included (read-only screens).
+    pub const ANYONE: Roles = Roles(&[Role::Admin, Role::User, Role::CallCenter]);
+
+    pub fn allows(self, role: Role) -> bool {
+        self.0.contains(&role)
+    }
+
+    pub fn names(self) -> Vec<&'static str> {
+        self.0
+            .iter()
+            .map(|r| match r {
+                Role::Admin => "Admin",
+                Role::User => "User",
+                Role::CallCenter => "Call Center",
+            })
+            .collect()
+    }
+}
+
+/// The signed-in back-office user behind a request, checked against the live session.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentUser {
+    pub id: i64,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone: String,
+    pub role_id: i64,
+    pub is_active: bool,
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub role: Role,
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub session_id: String,
+}
+
+impl CurrentUser {
+    pub fn require(&self, roles: Roles) -> AppResult<()> {
+        if roles.allows(self.role) {
+            Ok(())
+        } else {
+            Err(AppError::forbidden())
+        }
+    }
+}
+
+pub const SIGN_IN_REQUIRED: &str = "Sign in to continue.";
+pub const SESSION_ENDED: &str = "Your session has ended. Sign in again.";
+
+pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> AppResult<Self> {
+        if let Some(user) = parts.extensions.get::<CurrentUser>() {
+            return Ok(user.clone());
+        }
+        let token = bearer_token(&parts.headers)
+            .ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
+        let claims = state
+            .keys
+            .verify(token)
+            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        let user = state
+            .db
+            .run(move |conn| {
+                conn.query_row(
+                    "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id
+                     FROM sessions s JOIN users u ON u.id = s.user_id
+                     WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL
+                       AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
+                    (&claims.session_id, claims.user_id),
+                    |row| {
+                        let role_id: i64 = row.get(5)?;
+                        Ok(CurrentUser {
+                            id: row.get(0)?,
+                            first_name: row.get(1)?,
+                            last_name: row.get(2)?,
+                            email: row.get(3)?,
+                            phone: row.get(4)?,
+                            role_id,
+                            is_active: true,
+                            role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
+                            session_id: claims.session_id.clone(),
+                        })
+                    },
+                )
+                .optional()
+                .map_err(AppError::from)
+            })
+            .await?
+            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        tracing::Span::current().record("user_id", user.id);
+        parts.extensions.insert(user.clone());
+        Ok(user)
+    }
+}

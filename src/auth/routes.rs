@@ -1,0 +1,514 @@
+//! Sign-in, token refresh, profile, logout, registration and password reset.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, header::USER_AGENT};
+use axum::routing::{get, post, put};
+use rusqlite::OptionalExtension;
+use serde::{Deserialize, Serialize};
+use time::{Duration, OffsetDateTime};
+use utoipa::ToSchema;
+
+use super::sessions::{self, Refresh, TokenPair};
+use super::tokens::{hash_token, new_opaque_token};
+use super::{CurrentUser, SESSION_ENDED, password, totp};
+use crate::api::{Api, Doc};
+use crate::auth::Roles;
+use crate::db::{format_iso, now_iso};
+use crate::error::{AppError, AppResult, is_constraint_violation};
+use crate::extract::{ApiJson, ClientIp};
+use crate::state::AppState;
+use crate::validation::{self, Validator};
+
+pub fn routes() -> Api {
+    const TAG: &str = "Authentication";
+    Api::new()
+        .add(
+            Method::POST,
+            "/api/auth/admin/token",
+            post(sign_in),
+            Doc::new(TAG, "Sign in with e-mail, password and a TOTP code")
+                .json_body::<SignIn>()
+                .returns::<TokenPair>(200),
+        )
+        .add(
+            Method::POST,
+            "/api/auth/refreshToken",
+            post(refresh),
+            Doc::new(
+                TAG,
+                "Exchange a refresh token for a new pair (the old one is spent)",
+            )
+            .json_body::<RefreshRequest>()
+            .returns::<TokenPair>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/auth/profile",
+            get(profile),
+            Doc::new(TAG, "The signed-in user")
+                .roles(Roles::ANYONE)
+                .returns::<CurrentUser>(200),
+        )
+        .add(
+            Method::POST,
+            "/api/auth/logout",
+            post(logout),
+            Doc::new(
+                TAG,
+                "End the session named by the bearer token or the refresh token",
+            )
+            .json_body::<RefreshRequest>()
+            .no_content(),
+        )
+        .add(
+            Method::GET,
+            "/api/auth/settings",
+            get(public_settings),
+            Doc::new(TAG, "Public sign-in settings").returns::<PublicSettings>(200),
+        )
+        .add(
+            Method::POST,
+            "/api/auth/register",
+            post(register),
+            Doc::new(
+                TAG,
+                "Request an account (inactive until an Admin activates it; off unless enabled)",
+            )
+            .json_body::<Registration>()
+            .returns::<MessageBody>(201),
+        )
+        .add(
+            Method::PUT,
+            "/api/auth/reset-password",
+            put(request_reset),
+            Doc::new(TAG, "Send a password-reset link (always answers 200)")
+                .json_body::<ResetRequest>()
+                .returns::<MessageBody>(200),
+        )
+        .add(
+            Method::POST,
+            "/api/user/forgotPassword",
+            post(request_reset),
+            Doc::new(TAG, "Same as PUT /api/auth/reset-password")
+                .json_body::<ResetRequest>()
+                .returns::<MessageBody>(200),
+        )
+        .add(
+            Method::POST,
+            "/api/auth/reset-password/confirm",
+            post(confirm_reset),
+            Doc::new(TAG, "Set a new password with a reset link's token")
+                .json_body::<ResetConfirm>()
+                .returns::<MessageBody>(200),
+        )
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SignIn {
+    /// The e-mail address (case-insensitive).
+    user_name: String,
+    password: String,
+    /// The current 6-digit code from the authenticator app.
+    otp: String,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RefreshRequest {
+    refresh_token: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicSettings {
+    allow_registration: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MessageBody {
+    pub message: String,
+}
+
+impl MessageBody {
+    pub fn json(message: impl Into<String>) -> Json<MessageBody> {
+        Json(MessageBody {
+            message: message.into(),
+        })
+    }
+}
+
+fn user_agent(headers: &HeaderMap) -> String {
+    headers
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect()
+}
+
+fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
+    state.sign_in_limiter.check_key(&ip).map_err(|not_until| {
+        let wait = not_until.wait_time_from(governor::clock::Clock::now(
+            &governor::clock::DefaultClock::default(),
+        ));
+        let seconds = wait.as_secs().max(1);
+        AppError::TooManyRequests {
+            message: format!(
+                "Too many attempts from your address. Try again in {seconds} seconds."
+            ),
+            retry_after_secs: seconds,
+        }
+    })
+}
+
+struct Candidate {
+    id: i64,
+    password_hash: String,
+    totp_secret: String,
+    totp_last_step: i64,
+    locked_until: Option<String>,
+    is_active: bool,
+}
+
+async fn sign_in(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<SignIn>,
+) -> AppResult<Json<TokenPair>> {
+    throttle(&state, ip)?;
+    let mut v = Validator::new();
+    v.required("userName", &body.user_name, "Email is required")
+        .required("password", &body.password, "Required field")
+        .required("otp", &body.otp, "Otp is required");
+    v.finish()?;
+    let email = body.user_name.trim().to_string();
+    let user_agent = user_agent(&headers);
+    let keys = state.keys.clone();
+    state
+        .db
+        .run(move |conn| {
+            let candidate = conn
+                .query_row(
+                    "SELECT id, password_hash, totp_secret, totp_last_step, locked_until, is_active
+                     FROM users WHERE email = ?1 AND kind = 'staff' AND deleted_at IS NULL",
+                    [&email],
+                    |r| {
+                        Ok(Candidate {
+                            id: r.get(0)?,
+                            password_hash: r.get(1)?,
+                            totp_secret: r.get(2)?,
+                            totp_last_step: r.get(3)?,
+                            locked_until: r.get(4)?,
+                            is_active: r.get(5)?,
+                        })
+                    },
+                )
+                .optional()?;
+            let Some(user) = candidate else {
+                password::verify_nothing(&body.password);
+                return Err(AppError::invalid_credentials());
+            };
+            if sessions::is_locked(user.locked_until.as_deref()) {
+                return Err(sessions::locked_error());
+            }
+            let password_ok = password::verify(&user.password_hash, &body.password);
+            let step = totp::accepted_step(&user.totp_secret, &body.otp, user.totp_last_step);
+            // A failed attempt must be recorded even though the call fails, so the failure is
+            // the committed transaction's value and is raised only after the commit.
+            crate::db::write_tx(conn, |tx| -> AppResult<AppResult<TokenPair>> {
+                match (password_ok, step) {
+                    (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
+                        "Your account is not active yet. Ask an administrator to activate it."
+                            .into(),
+                    ))),
+                    (true, Some(step)) => {
+                        sessions::clear_failures(tx, user.id)?;
+                        tx.execute(
+                            "UPDATE users SET totp_last_step = ?2 WHERE id = ?1",
+                            (user.id, step),
+                        )?;
+                        Ok(Ok(sessions::start_session(
+                            tx,
+                            &keys,
+                            user.id,
+                            &ip.to_string(),
+                            &user_agent,
+                        )?))
+                    }
+                    _ if sessions::record_failure(tx, user.id)? => {
+                        Ok(Err(sessions::locked_error()))
+                    }
+                    _ => Ok(Err(AppError::invalid_credentials())),
+                }
+            })?
+        })
+        .await
+        .map(Json)
+}
+
+async fn refresh(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<RefreshRequest>,
+) -> AppResult<Json<TokenPair>> {
+    if body.refresh_token.trim().is_empty() {
+        return Err(AppError::field("refreshToken", "Refresh token is required"));
+    }
+    let keys = state.keys.clone();
+    let outcome = state
+        .db
+        .write(move |tx| sessions::rotate(tx, &keys, body.refresh_token.trim()))
+        .await?;
+    match outcome {
+        Refresh::Rotated(pair) => Ok(Json(pair)),
+        Refresh::ReuseDetected => {
+            tracing::warn!("a spent refresh token was presented again; its session was revoked");
+            Err(AppError::Unauthorized(SESSION_ENDED.into()))
+        }
+        Refresh::Refused => Err(AppError::Unauthorized(SESSION_ENDED.into())),
+    }
+}
+
+async fn profile(user: CurrentUser) -> Json<CurrentUser> {
+    Json(user)
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> AppResult<StatusCode> {
+    let refresh_token = serde_json::from_slice::<RefreshRequest>(&body)
+        .map(|b| b.refresh_token)
+        .unwrap_or_default();
+    let bearer_session = super::bearer_token(&headers)
+        .and_then(|token| state.keys.verify(token))
+        .map(|claims| claims.session_id);
+    state
+        .db
+        .write(move |tx| {
+            let by_refresh = match refresh_token.trim() {
+                "" => None,
+                token => sessions::session_of_refresh_token(tx, token)?,
+            };
+            for session_id in bearer_session.iter().chain(by_refresh.iter()) {
+                sessions::revoke_session(tx, session_id, "logout")?;
+            }
+            Ok(())
+        })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn public_settings(State(state): State<AppState>) -> Json<PublicSettings> {
+    Json(PublicSettings {
+        allow_registration: state.settings.allow_registration,
+    })
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Registration {
+    email: String,
+    fullname: String,
+    username: String,
+    password: String,
+}
+
+pub const REGISTRATION_CLOSED: &str =
+    "Registration is closed. Ask an administrator for an account.";
+
+async fn register(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<Registration>,
+) -> AppResult<(StatusCode, Json<MessageBody>)> {
+    if !state.settings.allow_registration {
+        return Err(AppError::Forbidden(REGISTRATION_CLOSED.into()));
+    }
+    throttle(&state, ip)?;
+    let email = body.email.trim().to_string();
+    let fullname = body.fullname.trim().to_string();
+    let mut v = Validator::new();
+    v.required("fullname", &fullname, "Fullname is required")
+        .length("fullname", &fullname, 3, 50)
+        .required("email", &email, "Email is required")
+        .check("email", validation::is_email(&email), "Wrong email format")
+        .length("email", &email, 3, 50)
+        .required("username", body.username.trim(), "Username is required")
+        .length("username", body.username.trim(), 3, 50)
+        .required("password", &body.password, "Password is required")
+        .length("password", &body.password, 3, 50);
+    v.finish()?;
+    let (first_name, last_name) = match fullname.split_once(' ') {
+        Some((first, last)) => (first.to_string(), last.trim().to_string()),
+        None => (fullname.clone(), String::new()),
+    };
+    let password_hash = password::hash(&body.password)?;
+    state
+        .db
+        .write(move |tx| {
+            tx.execute(
+                "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
+                 VALUES ('staff', ?1, ?2, ?3, 1, ?4, ?5, 0)",
+                (&first_name, &last_name, &email, &password_hash, totp::new_secret()),
+            )
+            .map_err(|e| {
+                if is_constraint_violation(&e) {
+                    AppError::Conflict(crate::resources::users::DUPLICATE_EMAIL.into())
+                } else {
+                    e.into()
+                }
+            })?;
+            Ok(())
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        MessageBody::json(
+            "Your account has been created. An administrator must activate it before you can sign in.",
+        ),
+    ))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ResetRequest {
+    email: String,
+}
+
+pub const RESET_SENT: &str =
+    "If the e-mail belongs to an account, a reset link has been sent to it.";
+const RESET_LINK_LIFETIME: Duration = Duration::minutes(30);
+
+async fn request_reset(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<ResetRequest>,
+) -> AppResult<Json<MessageBody>> {
+    throttle(&state, ip)?;
+    let email = body.email.trim().to_string();
+    let mut v = Validator::new();
+    v.email("email", &email, "Email is required");
+    v.finish()?;
+    let lookup_email = email.clone();
+    let token = state
+        .db
+        .write(move |tx| {
+            let user_id: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM users WHERE email = ?1 AND kind = 'staff' AND is_active = 1 AND deleted_at IS NULL",
+                    [&lookup_email],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let Some(user_id) = user_id else { return Ok(None) };
+            let (token, token_hash) = new_opaque_token();
+            tx.execute(
+                "INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?1, ?2, ?3)",
+                (&token_hash, user_id, format_iso(OffsetDateTime::now_utc() + RESET_LINK_LIFETIME)),
+            )?;
+            Ok(Some(token))
+        })
+        .await?;
+    if let Some(token) = token {
+        let link = format!(
+            "{}/auth/reset-password?token={token}",
+            state.settings.public_url.trim_end_matches('/')
+        );
+        let body = format!(
+            "Someone asked to reset the perkdesk password of {email}.\n\nOpen this link within 30 minutes to choose a new password:\n{link}\n\nIf it was not you, ignore this message."
+        );
+        if let Err(error) = state
+            .mailer
+            .send(&email, "Reset your perkdesk password", body)
+            .await
+        {
+            tracing::error!(
+                error = format!("{error:#}"),
+                "cannot send the password-reset e-mail"
+            );
+        }
+    }
+    Ok(MessageBody::json(RESET_SENT))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ResetConfirm {
+    token: String,
+    new_password: String,
+    new_password_confirm: String,
+}
+
+pub const RESET_LINK_INVALID: &str =
+    "This reset link is invalid or has expired. Ask for a new one.";
+
+/// The own-password rules: also used by the own change-password form.
+pub fn validate_new_password(v: &mut Validator, new_password: &str, confirm: &str) {
+    v.required("newPassword", new_password, "New password is required")
+        .check(
+            "newPassword",
+            validation::has_letter_and_number(new_password),
+            validation::LETTER_AND_NUMBER_PASSWORD,
+        )
+        .required(
+            "newPasswordConfirm",
+            confirm,
+            "Confirm password is required",
+        )
+        .check(
+            "newPasswordConfirm",
+            validation::has_number(confirm),
+            validation::NUMBER_PASSWORD,
+        )
+        .check(
+            "newPasswordConfirm",
+            confirm == new_password,
+            "Both new password need to be the same",
+        );
+}
+
+async fn confirm_reset(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ResetConfirm>,
+) -> AppResult<Json<MessageBody>> {
+    let mut v = Validator::new();
+    v.required("token", &body.token, RESET_LINK_INVALID);
+    validate_new_password(&mut v, &body.new_password, &body.new_password_confirm);
+    v.finish()?;
+    let new_hash = password::hash(&body.new_password)?;
+    state
+        .db
+        .write(move |tx| {
+            let user_id: Option<i64> = tx
+                .query_row(
+                    "SELECT r.user_id FROM password_resets r JOIN users u ON u.id = r.user_id
+                     WHERE r.token_hash = ?1 AND r.used_at IS NULL AND r.expires_at > ?2
+                       AND u.deleted_at IS NULL AND u.is_active = 1",
+                    (hash_token(body.token.trim()), now_iso()),
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let user_id = user_id.ok_or_else(|| AppError::BadRequest(RESET_LINK_INVALID.into()))?;
+            tx.execute(
+                "UPDATE password_resets SET used_at = ?2 WHERE token_hash = ?1",
+                (hash_token(body.token.trim()), now_iso()),
+            )?;
+            tx.execute(
+                "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
+                (user_id, &new_hash, now_iso()),
+            )?;
+            sessions::clear_failures(tx, user_id)?;
+            sessions::revoke_user_sessions(tx, &[user_id], "password reset", None)?;
+            Ok(())
+        })
+        .await?;
+    Ok(MessageBody::json(
+        "Your password has been changed. Sign in with the new password.",
+    ))
+}

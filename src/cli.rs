@@ -1,0 +1,439 @@
+//! The operators' command line: every flag is also an environment variable, and every failure
+//! ends the process non-zero with one line.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::builder::BoolishValueParser;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::auth::{password, totp};
+use crate::db::{Db, SCHEMA_VERSION};
+use crate::mail::Mailer;
+use crate::state::{AppState, Settings};
+use crate::validation;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "perkdesk",
+    version,
+    about = "Back-office panel for a discount and perks marketplace"
+)]
+pub struct Cli {
+    /// Log level or filter, e.g. `info` or `perkdesk=debug,tower_http=info` (RUST_LOG also works).
+    #[arg(
+        long,
+        env = "PERKDESK_LOG_LEVEL",
+        default_value = "info",
+        global = true
+    )]
+    log_level: String,
+    #[arg(long, env = "PERKDESK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    log_format: LogFormat,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the API and the admin panel (the default command).
+    Serve(ServeArgs),
+    /// Create or reuse ./perkdesk-demo.db with demo data, print the demo admin's sign-in, and serve it.
+    Demo(DemoArgs),
+    /// Create an Admin account and print its authenticator QR code.
+    CreateAdmin(CreateAdminArgs),
+    /// Print a user's current 6-digit sign-in code (for operators with shell access).
+    Otp(OtpArgs),
+    /// Write a consistent copy of the database while the server keeps running.
+    Backup(BackupArgs),
+    /// Write Reports-count.xlsx and Reports-name.xlsx to a folder.
+    ExportReports(ExportReportsArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+struct DbArg {
+    /// The SQLite database file.
+    #[arg(long, env = "PERKDESK_DB", default_value = "perkdesk.db")]
+    db: PathBuf,
+}
+
+#[derive(Args, Debug, Clone)]
+struct ServeOptions {
+    /// Address to listen on.
+    #[arg(long, env = "PERKDESK_BIND", default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// Let visitors request accounts at /auth/registration (created inactive).
+    #[arg(long, env = "PERKDESK_ALLOW_REGISTRATION", value_parser = BoolishValueParser::new(), default_value = "false", num_args = 0..=1, default_missing_value = "true")]
+    allow_registration: bool,
+    /// A proxy in front terminates TLS: send Strict-Transport-Security.
+    #[arg(long, env = "PERKDESK_BEHIND_TLS", value_parser = BoolishValueParser::new(), default_value = "false", num_args = 0..=1, default_missing_value = "true")]
+    behind_tls: bool,
+    /// Public address used in password-reset links (default: http://<bind>).
+    #[arg(long, env = "PERKDESK_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// SMTP server for password-reset mail, e.g. smtps://user:pass@mail.example.az:465 (default: log the link).
+    #[arg(long, env = "PERKDESK_SMTP_URL")]
+    smtp_url: Option<String>,
+    /// Sender of password-reset mail.
+    #[arg(
+        long,
+        env = "PERKDESK_MAIL_FROM",
+        default_value = "perkdesk <no-reply@perkdesk.local>"
+    )]
+    mail_from: String,
+    /// Sign-in, registration and reset attempts allowed per client address per minute.
+    #[arg(long, env = "PERKDESK_SIGN_IN_PER_MINUTE", default_value_t = 10)]
+    sign_in_per_minute: u32,
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    #[command(flatten)]
+    db: DbArg,
+    #[command(flatten)]
+    options: ServeOptions,
+}
+
+#[derive(Args, Debug)]
+struct DemoArgs {
+    /// The demo database file (created with demo data when missing, reused otherwise).
+    #[arg(long, env = "PERKDESK_DEMO_DB", default_value = "perkdesk-demo.db")]
+    db: PathBuf,
+    #[command(flatten)]
+    options: ServeOptions,
+}
+
+#[derive(Args, Debug)]
+struct CreateAdminArgs {
+    #[command(flatten)]
+    db: DbArg,
+    #[arg(long, env = "PERKDESK_ADMIN_EMAIL")]
+    email: Option<String>,
+    #[arg(long, env = "PERKDESK_ADMIN_FIRST_NAME")]
+    first_name: Option<String>,
+    #[arg(long, env = "PERKDESK_ADMIN_LAST_NAME")]
+    last_name: Option<String>,
+    /// Read the password from the first line of standard input instead of prompting.
+    #[arg(long, env = "PERKDESK_PASSWORD_STDIN", value_parser = BoolishValueParser::new(), default_value = "false", num_args = 0..=1, default_missing_value = "true")]
+    password_stdin: bool,
+}
+
+#[derive(Args, Debug)]
+struct OtpArgs {
+    #[command(flatten)]
+    db: DbArg,
+    #[arg(long, env = "PERKDESK_OTP_EMAIL")]
+    email: String,
+}
+
+#[derive(Args, Debug)]
+struct BackupArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// Where to write the copy (must not exist yet).
+    dest: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct ExportReportsArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// Folder to write the spreadsheets to.
+    #[arg(long, env = "PERKDESK_REPORTS_OUT")]
+    out: PathBuf,
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let command = cli.command.unwrap_or_else(|| {
+        Command::Serve(ServeArgs {
+            db: DbArg::parse_default(),
+            options: ServeOptions::parse_default(),
+        })
+    });
+    let serving = matches!(command, Command::Serve(_) | Command::Demo(_));
+    init_logging(
+        if serving { &cli.log_level } else { "warn" },
+        cli.log_format,
+    );
+    match command {
+        Command::Serve(args) => {
+            runtime()?.block_on(serve(Db::open(&args.db.db)?, args.options, None))
+        }
+        Command::Demo(args) => demo(args),
+        Command::CreateAdmin(args) => create_admin(args),
+        Command::Otp(args) => otp(args),
+        Command::Backup(args) => backup(args),
+        Command::ExportReports(args) => export_reports(args),
+    }
+}
+
+impl DbArg {
+    fn parse_default() -> DbArg {
+        DbArg {
+            db: std::env::var_os("PERKDESK_DB")
+                .map_or_else(|| PathBuf::from("perkdesk.db"), PathBuf::from),
+        }
+    }
+}
+
+impl ServeOptions {
+    /// The options as `perkdesk serve` with no flags would read them (environment included).
+    fn parse_default() -> ServeOptions {
+        #[derive(Parser)]
+        struct Only {
+            #[command(flatten)]
+            options: ServeOptions,
+        }
+        Only::parse_from(["perkdesk"]).options
+    }
+}
+
+fn init_logging(level: &str, format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+fn open_existing(path: &Path) -> anyhow::Result<Db> {
+    anyhow::ensure!(
+        path.exists(),
+        "the database {} does not exist (use --db or PERKDESK_DB)",
+        path.display()
+    );
+    Db::open(path)
+}
+
+/// Binds `bind`; the demo falls back to a free port when its default one is taken.
+async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio::net::TcpListener> {
+    let addr: SocketAddr = bind
+        .parse()
+        .with_context(|| format!("'{bind}' is not an address like 127.0.0.1:8080"))?;
+    match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => Ok(listener),
+        Err(error) if fall_back && error.kind() == std::io::ErrorKind::AddrInUse => {
+            eprintln!("{addr} is in use; serving on a free port instead.");
+            Ok(tokio::net::TcpListener::bind(SocketAddr::new(addr.ip(), 0)).await?)
+        }
+        Err(error) => Err(error).with_context(|| format!("cannot listen on {addr}")),
+    }
+}
+
+/// Serves until SIGTERM or Ctrl-C, lets in-flight requests finish, then checkpoints the WAL.
+/// Printed once the server listens, with its URL.
+type Banner = Box<dyn FnOnce(&str) + Send>;
+
+async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow::Result<()> {
+    let listener = listen(&options.bind, banner.is_some()).await?;
+    let local = listener.local_addr()?;
+    let url = format!("http://{local}");
+    let settings = Settings {
+        allow_registration: options.allow_registration,
+        behind_tls: options.behind_tls,
+        public_url: options.public_url.clone().unwrap_or_else(|| url.clone()),
+        sign_in_per_minute: options.sign_in_per_minute,
+    };
+    let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
+    let state = AppState::new(db.clone(), settings, mailer)?;
+    tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
+    if let Some(banner) = banner {
+        banner(&url);
+    }
+    let app = crate::app::app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .context("the server stopped")?;
+    tracing::info!("shutting down: checkpointing the database");
+    db.checkpoint()?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
+
+fn demo(args: DemoArgs) -> anyhow::Result<()> {
+    let fresh = !args.db.exists();
+    let db = Db::open(&args.db)?;
+    if fresh {
+        eprintln!("Creating the demo database {} ...", args.db.display());
+    }
+    let admin = crate::demo::prepare(&db, fresh)?;
+    let db_path = args.db.display().to_string();
+    let banner = move |url: &str| {
+        let uri = totp::otpauth_uri(&admin.totp_secret, &admin.email).unwrap_or_default();
+        println!();
+        println!("perkdesk demo is running at {url}");
+        println!();
+        println!("  E-mail:   {}", admin.email);
+        println!("  Password: {}", admin.password);
+        println!();
+        println!("Scan this QR code with an authenticator app for the sign-in code:");
+        println!("{}", crate::qr::terminal(&uri).unwrap_or_default());
+        println!("  {uri}");
+        println!();
+        println!(
+            "Or print the current code: perkdesk otp --db {db_path} --email {}",
+            admin.email
+        );
+        println!("Stop with Ctrl-C.");
+        let _ = std::io::stdout().flush();
+    };
+    runtime()?.block_on(serve(db, args.options, Some(Box::new(banner))))
+}
+
+fn prompt(label: &str, given: Option<String>, flag: &str) -> anyhow::Result<String> {
+    if let Some(value) = given {
+        return Ok(value.trim().to_string());
+    }
+    if !std::io::stdin().is_terminal() {
+        bail!("{flag} is required when not running interactively");
+    }
+    eprint!("{label}: ");
+    std::io::stderr().flush()?;
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    Ok(line.trim().to_string())
+}
+
+fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
+    let db = Db::open(&args.db.db)?;
+    let email = prompt("E-mail", args.email, "--email")?;
+    let first_name = prompt("First name", args.first_name, "--first-name")?;
+    let last_name = prompt("Last name", args.last_name, "--last-name")?;
+    let password = if args.password_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("cannot read the password from standard input")?;
+        line.trim_end_matches(['\r', '\n']).to_string()
+    } else {
+        anyhow::ensure!(
+            std::io::stdin().is_terminal(),
+            "use --password-stdin when not running interactively"
+        );
+        let first = rpassword::prompt_password("Password: ")?;
+        let again = rpassword::prompt_password("Repeat the password: ")?;
+        anyhow::ensure!(first == again, "the passwords do not match");
+        first
+    };
+    anyhow::ensure!(!first_name.is_empty(), "Firstname is required");
+    anyhow::ensure!(!last_name.is_empty(), "Lastname is required");
+    anyhow::ensure!(
+        validation::is_email(&email) && (3..=50).contains(&email.chars().count()),
+        "{}",
+        validation::EMAIL_FORMAT
+    );
+    anyhow::ensure!(
+        validation::is_strong_password(&password),
+        "{}",
+        validation::STRONG_PASSWORD
+    );
+    let secret = totp::new_secret();
+    let hash = password::hash(&password)?;
+    let conn = db.conn()?;
+    let inserted = conn.execute(
+        "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)
+         VALUES ('staff', ?1, ?2, ?3, 0, ?4, ?5)",
+        (&first_name, &last_name, &email, &hash, &secret),
+    );
+    match inserted {
+        Err(error) if crate::error::is_constraint_violation(&error) => {
+            bail!("a user with the e-mail {email} already exists")
+        }
+        other => other.context("cannot create the admin")?,
+    };
+    let uri = totp::otpauth_uri(&secret, &email)?;
+    println!("Created the Admin {first_name} {last_name} <{email}>.");
+    println!("Scan this QR code with an authenticator app:");
+    println!("{}", crate::qr::terminal(&uri)?);
+    println!("{uri}");
+    Ok(())
+}
+
+fn otp(args: OtpArgs) -> anyhow::Result<()> {
+    let db = open_existing(&args.db.db)?;
+    let secret: Option<String> = {
+        use rusqlite::OptionalExtension;
+        db.conn()?
+            .query_row(
+                "SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL",
+                [args.email.trim()],
+                |r| r.get(0),
+            )
+            .optional()?
+    };
+    let secret = secret.with_context(|| format!("no user has the e-mail {}", args.email.trim()))?;
+    println!("{}", totp::current_code(&secret)?);
+    Ok(())
+}
+
+fn backup(args: BackupArgs) -> anyhow::Result<()> {
+    let db = open_existing(&args.db.db)?;
+    eprintln!(
+        "Backing up {} to {} ...",
+        args.db.db.display(),
+        args.dest.display()
+    );
+    db.backup_to(&args.dest)?;
+    let size = std::fs::metadata(&args.dest).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "Backup written to {} ({:.1} MB).",
+        args.dest.display(),
+        size as f64 / 1_048_576.0
+    );
+    Ok(())
+}
+
+fn export_reports(args: ExportReportsArgs) -> anyhow::Result<()> {
+    let _db = open_existing(&args.db.db)?;
+    anyhow::ensure!(
+        args.out.is_dir(),
+        "the folder {} does not exist",
+        args.out.display()
+    );
+    bail!(
+        "the reports arrive with the dashboard and reports release; nothing was written to {}",
+        args.out.display()
+    )
+}

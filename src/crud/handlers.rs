@@ -1,0 +1,367 @@
+//! The generic handlers every resource gets from its declaration.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method};
+use axum::routing::{delete, get, patch};
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as JsonValue};
+use utoipa::ToSchema;
+use utoipa::openapi::schema::Type;
+
+use super::query::{json_value, select_sql};
+use super::{Change, Language, ListQuery, Resource, schema};
+use crate::api::{Api, Doc};
+use crate::auth::CurrentUser;
+use crate::db::now_iso;
+use crate::error::{AppError, AppResult};
+use crate::extract::{ApiJson, PathId, QueryMap};
+use crate::state::AppState;
+
+/// The list, filter, detail, export, delete and toggle routes of `resource`.
+pub fn routes(resource: &'static Resource) -> Api {
+    let base = format!("/api/{}", resource.path);
+    let list_doc = |summary: String| {
+        let mut doc = Doc::new(resource.tag, summary)
+            .roles(resource.read)
+            .query("Skip", "Rows to skip (default 0)", Type::Integer)
+            .query(
+                "Take",
+                "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)",
+                Type::Integer,
+            )
+            .query("SortField", "A field of the row (default id)", Type::String)
+            .query("OrderBy", "true = ascending (default false)", Type::Boolean);
+        for filter in resource.filters {
+            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
+        }
+        doc.returns_schema(200, schema::list(resource))
+    };
+    let mut api = Api::new()
+        .add(
+            Method::GET,
+            &base,
+            get(move |s, u, q, h| list(resource, s, u, q, h)),
+            list_doc(format!("List {}", resource.tag.to_lowercase())),
+        )
+        .add(
+            Method::GET,
+            &format!("{base}/filter"),
+            get(move |s, u, q, h| list(resource, s, u, q, h)),
+            list_doc(format!(
+                "List {} narrowed by filters",
+                resource.tag.to_lowercase()
+            )),
+        )
+        .add(
+            Method::GET,
+            &format!("{base}/{{id}}"),
+            get(move |s, u, id, h| detail(resource, s, u, id, h)),
+            Doc::new(
+                resource.tag,
+                format!("One {}", resource.name.to_lowercase()),
+            )
+            .roles(resource.read)
+            .returns_schema(200, schema::row(resource)),
+        );
+    if let Some(export) = resource.export {
+        let mut doc = Doc::new(
+            resource.tag,
+            format!("Download {} (the list's filters apply)", export.file_name),
+        )
+        .roles(resource.read)
+        .returns_file();
+        for filter in resource.filters {
+            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
+        }
+        api = api.add(
+            Method::GET,
+            &format!("{base}/export"),
+            get(move |s, u, q, h| super::export::export(resource, s, u, q, h)),
+            doc,
+        );
+    }
+    if resource.delete {
+        api = api.add(
+            Method::DELETE,
+            &base,
+            delete(move |s, u, b| soft_delete(resource, s, u, b)),
+            Doc::new(
+                resource.tag,
+                format!("Delete {} (by id list)", resource.tag.to_lowercase()),
+            )
+            .roles(resource.write)
+            .json_body::<IdList>()
+            .returns::<Deleted>(200),
+        );
+    }
+    if resource.toggle {
+        api = api.add(
+            Method::PATCH,
+            &format!("{base}/active"),
+            patch(move |s, u, b| toggle(resource, s, u, b)),
+            Doc::new(
+                resource.tag,
+                format!("Activate or deactivate a {}", resource.name.to_lowercase()),
+            )
+            .roles(resource.write)
+            .json_body::<ActiveChange>()
+            .returns::<ActiveChange>(200),
+        );
+    }
+    api
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListPage {
+    pub data: Vec<JsonValue>,
+    pub total_count: i64,
+}
+
+async fn list(
+    resource: &'static Resource,
+    State(state): State<AppState>,
+    user: CurrentUser,
+    query: QueryMap,
+    headers: HeaderMap,
+) -> AppResult<Json<ListPage>> {
+    user.require(resource.read)?;
+    let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
+    state
+        .db
+        .run(move |conn| fetch_page(conn, resource, &query))
+        .await
+        .map(Json)
+}
+
+pub fn fetch_page(
+    conn: &Connection,
+    resource: &Resource,
+    query: &ListQuery,
+) -> AppResult<ListPage> {
+    let columns: Vec<_> = resource.list_columns().collect();
+    let sql = format!(
+        "SELECT {} FROM {} {} {} LIMIT {} OFFSET {}",
+        select_sql(columns.iter().copied(), query.language),
+        resource.from,
+        query.where_sql(resource),
+        query.order_sql(resource),
+        query.take,
+        query.skip,
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let data = stmt
+        .query_map(params_from_iter(query.params.iter()), |row| {
+            let mut object = Map::with_capacity(columns.len());
+            for (index, column) in columns.iter().enumerate() {
+                object.insert(
+                    column.field.to_string(),
+                    json_value(row, index, column.kind)?,
+                );
+            }
+            Ok(JsonValue::Object(object))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let total_count = total(conn, resource, query)?;
+    Ok(ListPage { data, total_count })
+}
+
+/// The row total: a maintained counter when nothing narrows the list, else an indexed COUNT.
+fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
+    if let (Some(key), false) = (resource.total_key, query.is_filtered()) {
+        let n: Option<i64> = conn
+            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?;
+        return Ok(n.unwrap_or(0));
+    }
+    let sql = format!(
+        "SELECT COUNT(*) FROM {} {}",
+        resource.from,
+        query.where_sql(resource)
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row(params_from_iter(query.params.iter()), |r| r.get(0))?)
+}
+
+async fn detail(
+    resource: &'static Resource,
+    State(state): State<AppState>,
+    user: CurrentUser,
+    PathId(id): PathId,
+    headers: HeaderMap,
+) -> AppResult<Json<JsonValue>> {
+    user.require(resource.read)?;
+    let language = Language::from_headers(&headers);
+    state
+        .db
+        .run(move |conn| {
+            fetch_detail(conn, resource, id, language)?.ok_or_else(|| resource.not_found())
+        })
+        .await
+        .map(Json)
+}
+
+/// Every column of one row as a JSON object, or `None` when it is not in the resource.
+pub fn fetch_detail(
+    conn: &Connection,
+    resource: &Resource,
+    id: i64,
+    language: Language,
+) -> AppResult<Option<JsonValue>> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE {} AND {} = ?1",
+        select_sql(resource.columns.iter(), language),
+        resource.from,
+        resource.scope,
+        resource.id
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([id], |row| {
+            let mut object = Map::with_capacity(resource.columns.len());
+            for (index, column) in resource.columns.iter().enumerate() {
+                object.insert(
+                    column.field.to_string(),
+                    json_value(row, index, column.kind)?,
+                );
+            }
+            Ok(JsonValue::Object(object))
+        })
+        .optional()?)
+}
+
+/// `{"id": [1, 2]}`, `{"ids": [...]}` or a bare `[1, 2]`.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum IdList {
+    Object {
+        #[serde(alias = "ids")]
+        id: Vec<i64>,
+    },
+    Bare(Vec<i64>),
+}
+
+impl IdList {
+    pub fn into_ids(self) -> AppResult<Vec<i64>> {
+        let mut ids = match self {
+            IdList::Object { id } | IdList::Bare(id) => id,
+        };
+        ids.sort_unstable();
+        ids.dedup();
+        match ids.len() {
+            0 => Err(AppError::BadRequest(
+                "Select at least one record to delete.".into(),
+            )),
+            n if n > 1000 => Err(AppError::BadRequest(
+                "Delete at most 1000 records at a time.".into(),
+            )),
+            _ => Ok(ids),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    pub deleted: usize,
+}
+
+async fn soft_delete(
+    resource: &'static Resource,
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<IdList>,
+) -> AppResult<Json<Deleted>> {
+    user.require(resource.write)?;
+    let ids = body.into_ids()?;
+    state
+        .db
+        .write(move |tx| {
+            let placeholders = vec!["?"; ids.len()].join(", ");
+            let found: i64 = tx.query_row(
+                &format!(
+                    "SELECT COUNT(*) FROM {} WHERE {} AND {} IN ({placeholders})",
+                    resource.from, resource.scope, resource.id
+                ),
+                params_from_iter(ids.iter()),
+                |r| r.get(0),
+            )?;
+            if found as usize != ids.len() {
+                return Err(AppError::NotFound(match ids.len() {
+                    1 => format!("{} not found.", resource.name),
+                    n => format!(
+                        "{} of the {n} selected records were not found; nothing was deleted.",
+                        n - found as usize
+                    ),
+                }));
+            }
+            let now = now_iso();
+            let mut stmt = tx.prepare_cached(&format!(
+                "UPDATE {} SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+                resource.table
+            ))?;
+            for id in &ids {
+                stmt.execute((id, &now))?;
+            }
+            if let Some(hook) = resource.on_change {
+                hook(tx, &user, &Change::Deleted(&ids))?;
+            }
+            Ok(Deleted { deleted: ids.len() })
+        })
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize, Serialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ActiveChange {
+    pub id: i64,
+    pub is_active: bool,
+}
+
+async fn toggle(
+    resource: &'static Resource,
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<ActiveChange>,
+) -> AppResult<Json<ActiveChange>> {
+    user.require(resource.write)?;
+    state
+        .db
+        .write(move |tx| {
+            let exists = tx
+                .query_row(
+                    &format!(
+                        "SELECT 1 FROM {} WHERE {} AND {} = ?1",
+                        resource.from, resource.scope, resource.id
+                    ),
+                    [body.id],
+                    |_| Ok(()),
+                )
+                .optional()?;
+            exists.ok_or_else(|| resource.not_found())?;
+            tx.execute(
+                &format!(
+                    "UPDATE {} SET is_active = ?2, updated_at = ?3 WHERE id = ?1",
+                    resource.table
+                ),
+                (body.id, body.is_active, now_iso()),
+            )?;
+            if let Some(hook) = resource.on_change {
+                hook(
+                    tx,
+                    &user,
+                    &Change::Toggled {
+                        id: body.id,
+                        active: body.is_active,
+                    },
+                )?;
+            }
+            Ok(body)
+        })
+        .await
+        .map(Json)
+}

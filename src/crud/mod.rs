@@ -1,0 +1,246 @@
+//! The generic list mechanism. A resource declares where its rows come from, which fields sort
+//! and filter, and what its export holds; from that declaration come list, filter, detail,
+//! soft delete, the active toggle and the .xlsx export, with their OpenAPI descriptions.
+
+mod export;
+mod handlers;
+mod query;
+mod schema;
+
+use rusqlite::Transaction;
+
+use crate::auth::{CurrentUser, Roles};
+use crate::error::AppResult;
+
+pub use handlers::{fetch_detail, routes};
+pub use query::{Language, ListQuery, MAX_PAGE, UNPAGED_LIMIT};
+
+/// A resource's declaration.
+pub struct Resource {
+    /// Path under `/api`, spelled as in the specification (`user`, `humanResource`).
+    pub path: &'static str,
+    /// OpenAPI tag and export sheet name, e.g. `Users`.
+    pub tag: &'static str,
+    /// Singular, capitalised, for messages and schema names: `User` → "User not found."
+    pub name: &'static str,
+    /// The table that soft delete and the active toggle write to.
+    pub table: &'static str,
+    /// `FROM` clause: the table (aliased) and any joins the columns need.
+    pub from: &'static str,
+    /// Condition every row of this resource meets (live rows, kind).
+    pub scope: &'static str,
+    /// The row id expression, e.g. `u.id`.
+    pub id: &'static str,
+    /// `row_counts` key holding the unfiltered total, maintained by triggers.
+    pub total_key: Option<&'static str>,
+    pub columns: &'static [Column],
+    pub filters: &'static [Filter],
+    pub export: Option<Export>,
+    /// Who may read lists, details and exports.
+    pub read: Roles,
+    /// Who may delete and toggle.
+    pub write: Roles,
+    /// Offer `PATCH {path}/active`.
+    pub toggle: bool,
+    /// Offer `DELETE {path}` (soft delete of an id list).
+    pub delete: bool,
+    /// Runs inside the delete/toggle transaction after the generic update; an error rolls back.
+    pub on_change: Option<ChangeHook>,
+}
+
+pub type ChangeHook = fn(&Transaction, &CurrentUser, &Change) -> AppResult<()>;
+
+#[derive(Debug)]
+pub enum Change<'a> {
+    Deleted(&'a [i64]),
+    Toggled { id: i64, active: bool },
+}
+
+/// The SQL behind a field: one expression, or one per content language (Az, En, Ru).
+#[derive(Clone, Copy, Debug)]
+pub enum Sql {
+    Expr(&'static str),
+    Localized([&'static str; 3]),
+}
+
+impl Sql {
+    pub fn for_language(self, language: Language) -> &'static str {
+        match self {
+            Sql::Expr(sql) => sql,
+            Sql::Localized(by_language) => by_language[language as usize - 1],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    Float,
+    Text,
+    Bool,
+    /// ISO 8601 text in the database; an Excel date-time in exports.
+    DateTime,
+    /// A `cdn/...` path to an uploaded image; never sortable.
+    File,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// camelCase field name in JSON and the `SortField` value.
+    pub field: &'static str,
+    pub sql: Sql,
+    pub kind: Kind,
+    pub sortable: bool,
+    /// Shown in list rows (detail always has every column).
+    pub in_list: bool,
+}
+
+impl Column {
+    pub const fn new(field: &'static str, sql: &'static str, kind: Kind) -> Column {
+        Column {
+            field,
+            sql: Sql::Expr(sql),
+            kind,
+            sortable: !matches!(kind, Kind::File),
+            in_list: true,
+        }
+    }
+
+    pub const fn localized(field: &'static str, sql: [&'static str; 3]) -> Column {
+        Column {
+            field,
+            sql: Sql::Localized(sql),
+            kind: Kind::Text,
+            sortable: true,
+            in_list: true,
+        }
+    }
+
+    pub const fn unsorted(self) -> Column {
+        Column {
+            sortable: false,
+            ..self
+        }
+    }
+
+    pub const fn detail_only(self) -> Column {
+        Column {
+            in_list: false,
+            sortable: false,
+            ..self
+        }
+    }
+}
+
+/// A query parameter that narrows a list.
+#[derive(Clone, Copy, Debug)]
+pub struct Filter {
+    /// The parameter name as the specification spells it (matched case-insensitively).
+    pub param: &'static str,
+    pub kind: FilterKind,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum FilterKind {
+    /// Case-insensitive substring; through the trigram index when one is named.
+    Contains {
+        sql: &'static str,
+        search: Option<Search>,
+    },
+    Equals {
+        sql: &'static str,
+        value: ValueKind,
+    },
+    /// The date-time expression falls on the given day.
+    OnDate(&'static str),
+    /// On or after the given day (or instant).
+    From(&'static str),
+    /// On or before the given day (or instant), inclusive.
+    To(&'static str),
+}
+
+/// A trigram FTS5 table that answers a `Contains` filter: `key IN (SELECT rowid FROM table
+/// WHERE table MATCH 'columns : "term"')`.
+#[derive(Clone, Copy, Debug)]
+pub struct Search {
+    pub key: &'static str,
+    pub table: &'static str,
+    pub columns: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Int,
+    Bool,
+    Text,
+}
+
+impl Filter {
+    pub const fn contains(param: &'static str, sql: &'static str) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::Contains { sql, search: None },
+        }
+    }
+
+    pub const fn searched(param: &'static str, sql: &'static str, search: Search) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::Contains {
+                sql,
+                search: Some(search),
+            },
+        }
+    }
+
+    pub const fn equals(param: &'static str, sql: &'static str, value: ValueKind) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::Equals { sql, value },
+        }
+    }
+
+    pub const fn on_date(param: &'static str, sql: &'static str) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::OnDate(sql),
+        }
+    }
+
+    pub const fn from(param: &'static str, sql: &'static str) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::From(sql),
+        }
+    }
+
+    pub const fn to(param: &'static str, sql: &'static str) -> Filter {
+        Filter {
+            param,
+            kind: FilterKind::To(sql),
+        }
+    }
+}
+
+/// The spreadsheet a resource exports: its file name and (header, field) columns.
+#[derive(Clone, Copy, Debug)]
+pub struct Export {
+    pub file_name: &'static str,
+    pub columns: &'static [(&'static str, &'static str)],
+}
+
+impl Resource {
+    pub fn column(&self, field: &str) -> Option<&Column> {
+        self.columns
+            .iter()
+            .find(|c| c.field.eq_ignore_ascii_case(field))
+    }
+
+    pub fn list_columns(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| c.in_list)
+    }
+
+    pub fn not_found(&self) -> crate::error::AppError {
+        crate::error::AppError::NotFound(format!("{} not found.", self.name))
+    }
+}

@@ -1,0 +1,251 @@
+//! Numbered SQL migrations, embedded in the binary and applied at start, each in its own transaction.
+
+use anyhow::Context;
+use rusqlite::{Connection, TransactionBehavior};
+
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+/// Every migration in order. A landed migration is never edited; changes come as a new one.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "init",
+    sql: include_str!("../../migrations/0001_init.sql"),
+}];
+
+pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
+
+/// Applies the migrations the database has not seen yet and returns the resulting schema version.
+pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    INTEGER PRIMARY KEY,
+             name       TEXT NOT NULL,
+             applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+         )",
+    )?;
+    let current: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+        [],
+        |row| row.get(0),
+    )?;
+    anyhow::ensure!(
+        current <= SCHEMA_VERSION,
+        "the database has schema version {current}, newer than this binary knows ({SCHEMA_VERSION}); use a newer perkdesk"
+    );
+    for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(migration.sql).with_context(|| {
+            format!(
+                "migration {:04}_{} failed",
+                migration.version, migration.name
+            )
+        })?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+            (migration.version, migration.name),
+        )?;
+        tx.commit()?;
+    }
+    Ok(SCHEMA_VERSION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table_names(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        stmt.query_map([], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn each_migration_applies_on_an_empty_database_and_only_once() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        let applied: i64 = conn
+            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(applied, MIGRATIONS.len() as i64);
+        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        let again: i64 = conn
+            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(again, applied);
+        let fk_problems: i64 = conn
+            .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(fk_problems, 0);
+    }
+
+    #[test]
+    fn the_schema_covers_every_entity_of_the_specification() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply_migrations(&mut conn).unwrap();
+        let tables = table_names(&conn);
+        for expected in [
+            "users",
+            "sessions",
+            "refresh_tokens",
+            "login_failures",
+            "password_resets",
+            "idempotency_keys",
+            "files",
+            "cities",
+            "assets",
+            "hr_accounts",
+            "partners",
+            "partner_cities",
+            "merchants",
+            "campaign_categories",
+            "campaigns",
+            "campaign_assets",
+            "employees",
+            "wish_list_requests",
+            "merchant_applications",
+            "merchant_application_cities",
+            "usage_history",
+            "notifications",
+            "complaint_reasons",
+            "complaints",
+            "promo_codes",
+            "row_counts",
+            "app_settings",
+        ] {
+            assert!(
+                tables.iter().any(|t| t == expected),
+                "missing table {expected}"
+            );
+        }
+        let cities: Vec<String> = conn
+            .prepare("SELECT name_en FROM cities")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for city in [
+            "Baku",
+            "Ganja",
+            "Sumgait",
+            "Mingachevir",
+            "Lankaran",
+            "Shaki",
+            "Nakhchivan",
+        ] {
+            assert!(cities.iter().any(|c| c == city), "missing city {city}");
+        }
+    }
+
+    #[test]
+    fn a_database_from_a_newer_binary_is_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply_migrations(&mut conn).unwrap();
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (?1, 'future')",
+            [SCHEMA_VERSION + 1],
+        )
+        .unwrap();
+        let error = apply_migrations(&mut conn).unwrap_err().to_string();
+        assert!(error.contains("newer than this binary"), "{error}");
+    }
+
+    fn count(conn: &Connection, name: &str) -> i64 {
+        conn.query_row(
+            "SELECT COALESCE((SELECT n FROM row_counts WHERE name = ?1), 0)",
+            [name],
+            |r| r.get(0),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn row_counts_follow_inserts_soft_deletes_restores_and_hard_deletes() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply_migrations(&mut conn).unwrap();
+        let insert_user = |conn: &Connection, email: &str, kind: &str| {
+            conn.execute(
+                "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
+                 VALUES (?1, 'A', 'B', ?2, 'x', 'y')",
+                (kind, email),
+            )
+            .unwrap();
+        };
+        insert_user(&conn, "a@x.az", "staff");
+        insert_user(&conn, "b@x.az", "staff");
+        insert_user(&conn, "c@x.az", "hr");
+        assert_eq!(count(&conn, "users:staff"), 2);
+        assert_eq!(count(&conn, "users:hr"), 1);
+        conn.execute(
+            "UPDATE users SET deleted_at = 'now' WHERE email = 'a@x.az'",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count(&conn, "users:staff"), 1);
+        conn.execute(
+            "UPDATE users SET first_name = 'Z' WHERE email = 'a@x.az'",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count(&conn, "users:staff"), 1);
+        conn.execute(
+            "UPDATE users SET deleted_at = NULL WHERE email = 'a@x.az'",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count(&conn, "users:staff"), 2);
+        conn.execute("DELETE FROM users WHERE email = 'b@x.az'", [])
+            .unwrap();
+        assert_eq!(count(&conn, "users:staff"), 1);
+
+        conn.execute(
+            "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
+             VALUES ('A', 'B', '994501234567', 'a@b.az', 'AB1')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(count(&conn, "assets"), 1);
+        conn.execute("UPDATE assets SET deleted_at = 'x'", [])
+            .unwrap();
+        conn.execute("UPDATE assets SET deleted_at = 'y'", [])
+            .unwrap();
+        assert_eq!(count(&conn, "assets"), 0);
+    }
+
+    #[test]
+    fn the_trigram_index_finds_substrings_and_follows_updates() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply_migrations(&mut conn).unwrap();
+        conn.execute(
+            "INSERT INTO users (first_name, last_name, email, password_hash, totp_secret)
+             VALUES ('Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y')",
+            [],
+        )
+        .unwrap();
+        let hits = |q: &str| -> i64 {
+            conn.query_row(
+                "SELECT COUNT(*) FROM users_search WHERE users_search MATCH ?1",
+                [q],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(hits("first_name : \"yse\""), 1);
+        assert_eq!(hits("email : \"PERK\""), 1);
+        conn.execute("UPDATE users SET first_name = 'Leyla'", [])
+            .unwrap();
+        assert_eq!(hits("first_name : \"yse\""), 0);
+        assert_eq!(hits("first_name : \"eyl\""), 1);
+    }
+}

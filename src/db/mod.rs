@@ -1,0 +1,146 @@
+//! SQLite behind an r2d2 pool: PRAGMAs on every connection, WAL before migrations,
+//! blocking work off the async runtime, and write transactions that take the lock up front.
+
+mod migrations;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use crate::error::{AppError, AppResult};
+
+pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
+
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool,
+    path: PathBuf,
+}
+
+/// Per-connection settings. The page cache is bounded so memory stays small under load.
+fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "PRAGMA foreign_keys = ON;
+         PRAGMA busy_timeout = 5000;
+         PRAGMA synchronous = NORMAL;
+         PRAGMA cache_size = -8192;
+         PRAGMA temp_store = MEMORY;",
+    )
+}
+
+impl Db {
+    /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
+    pub fn open(path: &Path) -> anyhow::Result<Db> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            anyhow::ensure!(
+                parent.is_dir(),
+                "the folder {} does not exist",
+                parent.display()
+            );
+        }
+        {
+            let mut conn = Connection::open(path)
+                .with_context(|| format!("cannot open the database {}", path.display()))?;
+            configure(&mut conn)?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            apply_migrations(&mut conn).context("cannot apply the database migrations")?;
+        }
+        let manager = SqliteConnectionManager::file(path).with_init(configure);
+        let pool = r2d2::Pool::builder()
+            .max_size(8)
+            .connection_timeout(Duration::from_secs(10))
+            .build(manager)
+            .context("cannot open the connection pool")?;
+        Ok(Db {
+            pool,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A connection for synchronous callers (CLI commands, tests).
+    pub fn conn(&self) -> AppResult<PooledConnection> {
+        Ok(self.pool.get()?)
+    }
+
+    /// Runs blocking SQLite work on the blocking thread pool.
+    pub async fn run<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            work(&mut conn)
+        })
+        .await?
+    }
+
+    /// Runs `work` in one IMMEDIATE transaction: all of it is written, or none of it.
+    pub async fn write<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
+    {
+        self.run(move |conn| write_tx(conn, work)).await
+    }
+
+    /// Copies the live database to `dest` as one consistent snapshot, while others keep writing.
+    pub fn backup_to(&self, dest: &Path) -> anyhow::Result<()> {
+        anyhow::ensure!(!dest.exists(), "{} already exists", dest.display());
+        let dest_text = dest
+            .to_str()
+            .context("the backup path is not valid UTF-8")?;
+        let conn = self.pool.get()?;
+        conn.execute("VACUUM INTO ?1", [dest_text])
+            .with_context(|| format!("cannot write {}", dest.display()))?;
+        Ok(())
+    }
+
+    /// Folds the WAL back into the main file; called on shutdown.
+    pub fn checkpoint(&self) -> anyhow::Result<()> {
+        let conn = self.pool.get()?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+/// The synchronous form of [`Db::write`].
+pub fn write_tx<T>(
+    conn: &mut Connection,
+    work: impl FnOnce(&Transaction) -> AppResult<T>,
+) -> AppResult<T> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let value = work(&tx)?;
+    tx.commit().map_err(AppError::from)?;
+    Ok(value)
+}
+
+/// The current time as stored in the database.
+pub fn now_iso() -> String {
+    format_iso(time::OffsetDateTime::now_utc())
+}
+
+pub fn format_iso(at: time::OffsetDateTime) -> String {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        at.millisecond()
+    )
+}

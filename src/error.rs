@@ -1,0 +1,146 @@
+//! One error type for every handler; it renders as `{ "message", "errors" }` and never leaks internals.
+
+use std::collections::BTreeMap;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+pub type AppResult<T> = Result<T, AppError>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: BTreeMap<String, String>,
+    },
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{0}")]
+    Locked(String),
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after_secs: u64,
+    },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+pub const INVALID_CREDENTIALS: &str = "Invalid credentials.";
+pub const LOCKED: &str = "You are locked.";
+pub const FORBIDDEN: &str = "You do not have permission to do this.";
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<&'a BTreeMap<String, String>>,
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::Validation { .. } | AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Locked(_) => StatusCode::LOCKED,
+            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn forbidden() -> Self {
+        AppError::Forbidden(FORBIDDEN.into())
+    }
+
+    pub fn invalid_credentials() -> Self {
+        AppError::Unauthorized(INVALID_CREDENTIALS.into())
+    }
+
+    /// A single-field validation failure.
+    pub fn field(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        AppError::Validation {
+            errors: BTreeMap::from([(field.to_string(), message.clone())]),
+            message,
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let (message, errors) = match &self {
+            AppError::Internal(error) => {
+                tracing::error!(error = format!("{error:#}"), "request failed");
+                (
+                    "Something went wrong on our side. Please try again.".to_string(),
+                    None,
+                )
+            }
+            AppError::Validation { message, errors } => (message.clone(), Some(errors)),
+            other => (other.to_string(), None),
+        };
+        let body = ErrorBody {
+            message: &message,
+            errors,
+        };
+        let mut response = (status, axum::Json(body)).into_response();
+        if let AppError::TooManyRequests {
+            retry_after_secs, ..
+        } = self
+        {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}
+
+impl From<rusqlite::Error> for AppError {
+    fn from(error: rusqlite::Error) -> Self {
+        AppError::Internal(error.into())
+    }
+}
+
+impl From<r2d2::Error> for AppError {
+    fn from(error: r2d2::Error) -> Self {
+        AppError::Internal(error.into())
+    }
+}
+
+impl From<tokio::task::JoinError> for AppError {
+    fn from(error: tokio::task::JoinError) -> Self {
+        AppError::Internal(error.into())
+    }
+}
+
+/// True when a statement failed on a UNIQUE or other constraint, so callers can answer 409.
+pub fn is_constraint_violation(error: &rusqlite::Error) -> bool {
+    matches!(
+        error,
+        rusqlite::Error::SqliteFailure(e, _) if e.code == rusqlite::ErrorCode::ConstraintViolation
+    )
+}

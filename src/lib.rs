@@ -1,0 +1,19 @@
+//! perkdesk: the back-office panel of a discount and perks marketplace, as one binary.
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod crud;
+pub mod db;
+pub mod demo;
+pub mod error;
+pub mod extract;
+pub mod files;
+pub mod idempotency;
+pub mod mail;
+pub mod qr;
+pub mod resources;
+pub mod state;
+pub mod validation;
+pub mod web;

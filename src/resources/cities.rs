@@ -1,0 +1,37 @@
+//! Cities: seeded reference data for partner branches, named in the caller's language.
+
+use crate::api::Api;
+use crate::auth::Roles;
+use crate::crud::{self, Column, Filter, Kind, Resource};
+
+pub static CITIES: Resource = Resource {
+    path: "city",
+    tag: "Cities",
+    name: "City",
+    table: "cities",
+    from: "cities c",
+    scope: "1 = 1",
+    id: "c.id",
+    total_key: None,
+    columns: &[
+        Column::new("id", "c.id", Kind::Int),
+        Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]),
+        Column::new("nameAz", "c.name_az", Kind::Text).detail_only(),
+        Column::new("nameEn", "c.name_en", Kind::Text).detail_only(),
+        Column::new("nameRu", "c.name_ru", Kind::Text).detail_only(),
+    ],
+    filters: &[Filter::contains(
+        "Name",
+        "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)",
+    )],
+    export: None,
+    read: Roles::ANYONE,
+    write: Roles::ADMIN,
+    toggle: false,
+    delete: false,
+    on_change: None,
+};
+
+pub fn routes() -> Api {
+    crud::routes(&CITIES)
+}

@@ -1,0 +1,194 @@
+//! Field validation with the specification's exact messages. A validator collects the first
+//! failure of each field; the response's `message` is the first failure of the form.
+
+use std::collections::BTreeMap;
+
+use crate::error::{AppError, AppResult};
+
+pub const EMAIL_FORMAT: &str = "Wrong email format. E.g. name@example.com";
+pub const STRONG_PASSWORD: &str =
+    "Password must consist of an uppercase letter, a lowercase letter, a number and a character.";
+pub const LETTER_AND_NUMBER_PASSWORD: &str = "Password must consist of a letter, a number.";
+pub const NUMBER_PASSWORD: &str = "Password must consist of a number.";
+pub const PHONE_FORMAT: &str = "Wrong phone format. E.g. 994501234567";
+
+/// Mobile operator codes, without their leading zero as they appear after 994.
+pub const OPERATOR_CODES: [&str; 7] = ["50", "51", "55", "70", "77", "99", "10"];
+const PASSWORD_SYMBOLS: &str = "!@#$%^&*_-";
+
+#[derive(Default)]
+pub struct Validator {
+    order: Vec<String>,
+    errors: BTreeMap<String, String>,
+}
+
+impl Validator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records `message` for `field` unless `ok`, keeping only the field's first failure.
+    pub fn check(&mut self, field: &str, ok: bool, message: &str) -> &mut Self {
+        if !ok && !self.errors.contains_key(field) {
+            self.order.push(field.to_string());
+            self.errors.insert(field.to_string(), message.to_string());
+        }
+        self
+    }
+
+    pub fn has(&self, field: &str) -> bool {
+        self.errors.contains_key(field)
+    }
+
+    pub fn required(&mut self, field: &str, value: &str, message: &str) -> &mut Self {
+        self.check(field, !value.trim().is_empty(), message)
+    }
+
+    /// The specification's e-mail rule: required, valid, 3 to 50 characters.
+    pub fn email(&mut self, field: &str, value: &str, required_message: &str) -> &mut Self {
+        let value = value.trim();
+        self.required(field, value, required_message)
+            .check(field, is_email(value), EMAIL_FORMAT)
+            .length(field, value, 3, 50)
+    }
+
+    pub fn length(&mut self, field: &str, value: &str, min: usize, max: usize) -> &mut Self {
+        let count = value.chars().count();
+        self.check(field, count >= min, &format!("Minimum {min} symbols"))
+            .check(field, count <= max, &format!("Maximum {max} symbols"))
+    }
+
+    /// A phone that is optional but, when given, must be 994 + operator code + 7 digits.
+    pub fn phone(&mut self, field: &str, value: &str) -> &mut Self {
+        self.check(field, value.is_empty() || is_phone(value), PHONE_FORMAT)
+    }
+
+    pub fn finish(self) -> AppResult<()> {
+        match self.order.first() {
+            None => Ok(()),
+            Some(first) => Err(AppError::Validation {
+                message: self.errors[first].clone(),
+                errors: self.errors,
+            }),
+        }
+    }
+}
+
+/// A pragmatic address check: one `@`, a non-empty local part, a dotted domain, no spaces.
+pub fn is_email(value: &str) -> bool {
+    let Some((local, domain)) = value.split_once('@') else {
+        return false;
+    };
+    let domain_ok = domain.split('.').count() >= 2
+        && domain.split('.').all(|label| {
+            !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        });
+    !local.is_empty()
+        && !domain.contains('@')
+        && !value.chars().any(char::is_whitespace)
+        && domain_ok
+}
+
+pub fn is_phone(value: &str) -> bool {
+    value.len() == 12
+        && value.starts_with("994")
+        && OPERATOR_CODES.contains(&&value[3..5])
+        && value.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Create-user rule: 8+ characters with a lowercase and an uppercase letter, a digit and a symbol.
+pub fn is_strong_password(value: &str) -> bool {
+    value.chars().count() >= 8
+        && value.chars().any(|c| c.is_lowercase())
+        && value.chars().any(|c| c.is_uppercase())
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| PASSWORD_SYMBOLS.contains(c))
+}
+
+/// Own-change-password and HR rule: 8+ characters with a letter and a digit.
+pub fn has_letter_and_number(value: &str) -> bool {
+    value.chars().count() >= 8
+        && value.chars().any(|c| c.is_alphabetic())
+        && value.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Admin-change-password rule: 8+ characters with a digit.
+pub fn has_number(value: &str) -> bool {
+    value.chars().count() >= 8 && value.chars().any(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails() {
+        assert!(is_email("aysel@perk.az"));
+        assert!(is_email("a.b-c@mail.example.com"));
+        for bad in [
+            "",
+            "aysel",
+            "aysel@",
+            "@perk.az",
+            "a@b",
+            "a b@perk.az",
+            "a@@perk.az",
+            "a@perk..az",
+        ] {
+            assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn phones() {
+        assert!(is_phone("994501234567"));
+        assert!(is_phone("994101234567"));
+        assert!(!is_phone("994521234567"));
+        assert!(!is_phone("99450123456"));
+        assert!(!is_phone("0501234567"));
+        assert!(!is_phone("99450123456a"));
+    }
+
+    #[test]
+    fn password_rules() {
+        assert!(is_strong_password("Secret-123"));
+        assert!(!is_strong_password("secret-123"));
+        assert!(!is_strong_password("SECRET-123"));
+        assert!(!is_strong_password("Secret1234"));
+        assert!(!is_strong_password("Sec-12"));
+        assert!(has_letter_and_number("secret123"));
+        assert!(!has_letter_and_number("12345678"));
+        assert!(has_number("12345678"));
+        assert!(!has_number("abcdefgh"));
+    }
+
+    #[test]
+    fn first_failure_per_field_and_first_field_is_the_message() {
+        let mut v = Validator::new();
+        v.required("firstName", "", "Firstname is required")
+            .email("email", "", "Email is required")
+            .required("firstName", "", "other");
+        let AppError::Validation { message, errors } = v.finish().unwrap_err() else {
+            panic!()
+        };
+        assert_eq!(message, "Firstname is required");
+        assert_eq!(errors["firstName"], "Firstname is required");
+        assert_eq!(errors["email"], "Email is required");
+        let mut v = Validator::new();
+        v.email("email", "ab", "Email is required");
+        let AppError::Validation { message, .. } = v.finish().unwrap_err() else {
+            panic!()
+        };
+        assert_eq!(message, EMAIL_FORMAT);
+        let mut v = Validator::new();
+        v.email(
+            "email",
+            &format!("{}@perk.az", "a".repeat(50)),
+            "Email is required",
+        );
+        let AppError::Validation { message, .. } = v.finish().unwrap_err() else {
+            panic!()
+        };
+        assert_eq!(message, "Maximum 50 symbols");
+    }
+}
