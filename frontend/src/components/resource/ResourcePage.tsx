@@ -173,7 +173,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         <h1 id="resource-title" className="text-lg font-semibold text-slate-900">
           {title}
         </h1>
-        <div className="flex flex-wrap items-center gap-2">
+        <div role="group" aria-label={t('table.actions')} className="flex flex-wrap items-center gap-2">
           {selecting ? (
             <>
               <span className="text-sm font-medium text-slate-700">{t('table.selected', { count: selected.size })}</span>

@@ -69,6 +69,7 @@ export const de: Translation = {
   'table.selectAll': 'Alle Zeilen auswählen',
   'table.selectRow': 'Zeile {id} auswählen',
   'table.tools': 'Aktionen',
+  'table.actions': 'Tabellenaktionen',
   'table.loading': 'Wird geladen…',
   'table.empty': 'Keine Informationen gefunden',
   'table.connectionLost': 'Die Verbindung wurde unterbrochen',

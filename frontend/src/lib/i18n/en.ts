@@ -76,6 +76,7 @@ export const en = {
   'table.selectAll': 'Select all rows',
   'table.selectRow': 'Select row {id}',
   'table.tools': 'Tools',
+  'table.actions': 'Table actions',
   'table.loading': 'Loading…',
   'table.empty': 'No information found',
   'table.connectionLost': "We've lost the connection",

@@ -69,6 +69,7 @@ export const es: Translation = {
   'table.selectAll': 'Seleccionar todas las filas',
   'table.selectRow': 'Seleccionar fila {id}',
   'table.tools': 'Acciones',
+  'table.actions': 'Acciones de la tabla',
   'table.loading': 'Cargando…',
   'table.empty': 'No se encontró información',
   'table.connectionLost': 'Se ha perdido la conexión',

@@ -69,6 +69,7 @@ export const fr: Translation = {
   'table.selectAll': 'Sélectionner toutes les lignes',
   'table.selectRow': 'Sélectionner la ligne {id}',
   'table.tools': 'Actions',
+  'table.actions': 'Actions du tableau',
   'table.loading': 'Chargement…',
   'table.empty': 'Aucune information trouvée',
   'table.connectionLost': 'La connexion a été perdue',

@@ -69,6 +69,7 @@ export const ja: Translation = {
   'table.selectAll': 'すべての行を選択',
   'table.selectRow': '行 {id} を選択',
   'table.tools': '操作',
+  'table.actions': 'テーブルの操作',
   'table.loading': '読み込み中…',
   'table.empty': '情報が見つかりません',
   'table.connectionLost': '接続が失われました',

@@ -69,6 +69,7 @@ export const zh: Translation = {
   'table.selectAll': '选择所有行',
   'table.selectRow': '选择第 {id} 行',
   'table.tools': '操作',
+  'table.actions': '表格操作',
   'table.loading': '加载中…',
   'table.empty': '未找到信息',
   'table.connectionLost': '连接已断开',
