@@ -8,15 +8,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PERKDESK_SKIP_FRONTEND");
     let frontend = Path::new("frontend");
     let dist = frontend.join("dist");
-    for input in [
-        "src",
-        "public",
-        "index.html",
-        "package.json",
-        "package-lock.json",
-        "vite.config.ts",
-        "tsconfig.json",
-    ] {
+    for input in ["src", "public", "index.html", "package.json", "package-lock.json", "vite.config.ts", "tsconfig.json"]
+    {
         println!("cargo:rerun-if-changed=frontend/{input}");
     }
     let skip = std::env::var("PERKDESK_SKIP_FRONTEND").is_ok_and(|v| v == "1");
@@ -49,8 +42,6 @@ fn npm(dir: &Path, args: &[&str]) {
             "`npm {}` in frontend/ failed ({status}); set PERKDESK_SKIP_FRONTEND=1 to build without the UI",
             args.join(" ")
         ),
-        Err(error) => panic!(
-            "cannot run npm ({error}); install Node.js and npm, or set PERKDESK_SKIP_FRONTEND=1"
-        ),
+        Err(error) => panic!("cannot run npm ({error}); install Node.js and npm, or set PERKDESK_SKIP_FRONTEND=1"),
     }
 }

@@ -9,8 +9,8 @@ use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
-    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, Ref, RefOr,
-    Required, ResponseBuilder, Schema,
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, Ref, RefOr, Required,
+    ResponseBuilder, Schema,
 };
 use utoipa::{PartialSchema, ToSchema};
 
@@ -69,8 +69,7 @@ impl Doc {
     }
 
     pub fn query(mut self, name: &str, description: &str, kind: Type) -> Doc {
-        self.query
-            .push((name.to_string(), description.to_string(), kind));
+        self.query.push((name.to_string(), description.to_string(), kind));
         self
     }
 
@@ -86,11 +85,9 @@ impl Doc {
     }
 
     pub fn returns_file(mut self) -> Doc {
-        let binary = ObjectBuilder::new().schema_type(Type::String).format(Some(
-            utoipa::openapi::schema::SchemaFormat::KnownFormat(
-                utoipa::openapi::KnownFormat::Binary,
-            ),
-        ));
+        let binary = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Binary)));
         self.response = (200, Some((XLSX, RefOr::T(Schema::Object(binary.build())))));
         self
     }
@@ -120,19 +117,9 @@ impl Api {
         Api::default()
     }
 
-    pub fn add(
-        mut self,
-        method: Method,
-        path: &str,
-        handler: MethodRouter<AppState>,
-        doc: Doc,
-    ) -> Api {
+    pub fn add(mut self, method: Method, path: &str, handler: MethodRouter<AppState>, doc: Doc) -> Api {
         self.router = self.router.route(&path.to_ascii_lowercase(), handler);
-        self.endpoints.push(Endpoint {
-            method,
-            path: path.to_string(),
-            doc,
-        });
+        self.endpoints.push(Endpoint { method, path: path.to_string(), doc });
         self
     }
 
@@ -144,10 +131,7 @@ impl Api {
 
     /// (method, path) of every endpoint, as documented.
     pub fn endpoints(&self) -> Vec<(String, String)> {
-        self.endpoints
-            .iter()
-            .map(|e| (e.method.to_string(), e.path.clone()))
-            .collect()
+        self.endpoints.iter().map(|e| (e.method.to_string(), e.path.clone())).collect()
     }
 
     pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
@@ -177,21 +161,14 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         )
         .security_scheme(
             "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
         for (name, schema) in doc.schemas {
             components = components.schema(name, schema);
         }
-        let mut op = OperationBuilder::new()
-            .summary(Some(doc.summary))
-            .tag(doc.tag);
+        let mut op = OperationBuilder::new().summary(Some(doc.summary)).tag(doc.tag);
         if let Some(roles) = doc.roles {
             op = op
                 .description(Some(format!("Roles: {}.", roles.names().join(", "))))
@@ -225,25 +202,16 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             op = op
                 .request_body(Some(
                     RequestBodyBuilder::new()
-                        .content(
-                            content_type,
-                            ContentBuilder::new().schema(Some(schema)).build(),
-                        )
+                        .content(content_type, ContentBuilder::new().schema(Some(schema)).build())
                         .required(Some(Required::True))
                         .build(),
                 ))
-                .response(
-                    "400",
-                    error_response("Validation failed; `errors` names the fields"),
-                );
+                .response("400", error_response("Validation failed; `errors` names the fields"));
         }
         let (status, body) = doc.response;
         let mut response = ResponseBuilder::new().description("Success");
         if let Some((content_type, schema)) = body {
-            response = response.content(
-                content_type,
-                ContentBuilder::new().schema(Some(schema)).build(),
-            );
+            response = response.content(content_type, ContentBuilder::new().schema(Some(schema)).build());
         }
         op = op.response(status.to_string(), response.build());
         let method = match method {
@@ -256,16 +224,11 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         paths.add_path_operation(path, vec![method], op.build());
     }
     OpenApiBuilder::new()
-        .info(
-            InfoBuilder::new()
-                .title("perkdesk API")
-                .version(env!("CARGO_PKG_VERSION"))
-                .description(Some(
-                    "Back-office API. Lists take Skip, Take, SortField and OrderBy (true = ascending) and \
+        .info(InfoBuilder::new().title("perkdesk API").version(env!("CARGO_PKG_VERSION")).description(Some(
+            "Back-office API. Lists take Skip, Take, SortField and OrderBy (true = ascending) and \
                      answer {data, totalCount}. Mutations may carry x-requestid for safe retries. \
                      Paths and query names are case-insensitive.",
-                )),
-        )
+        )))
         .paths(paths)
         .components(Some(components.build()))
         .build()
@@ -274,9 +237,6 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
 fn error_response(description: &str) -> utoipa::openapi::Response {
     ResponseBuilder::new()
         .description(description)
-        .content(
-            JSON,
-            ContentBuilder::new().schema(Some(error_schema())).build(),
-        )
+        .content(JSON, ContentBuilder::new().schema(Some(error_schema())).build())
         .build()
 }

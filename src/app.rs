@@ -16,11 +16,12 @@ use tracing::Level;
 use utoipa::ToSchema;
 
 use crate::api::{Api, Doc};
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
-const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const CSP: &str =
+    "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// Every API endpoint: the resources' routes plus health and the OpenAPI document.
 pub fn api() -> Api {
@@ -32,12 +33,7 @@ pub fn api() -> Api {
             get(health),
             Doc::new("Operations", "Ready when the database answers").returns::<Health>(200),
         )
-        .add(
-            Method::GET,
-            "/api/openapi.json",
-            get(openapi),
-            Doc::new("Operations", "This OpenAPI document"),
-        )
+        .add(Method::GET, "/api/openapi.json", get(openapi), Doc::new("Operations", "This OpenAPI document"))
 }
 
 pub fn app(state: AppState) -> Router {
@@ -45,25 +41,17 @@ pub fn app(state: AppState) -> Router {
     let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::idempotency::middleware,
-        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::middleware))
         .layer(axum::Extension(OpenApiJson(openapi_json)))
         .fallback(crate::web::fallback)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("same-origin"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        ))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|request: &Request| {
@@ -99,10 +87,7 @@ pub fn app(state: AppState) -> Router {
 fn lowercase_api_path(mut request: Request) -> Request {
     let uri = request.uri();
     let path = uri.path();
-    if path.len() >= 4
-        && path[..4].eq_ignore_ascii_case("/api")
-        && path.chars().any(|c| c.is_ascii_uppercase())
-    {
+    if path.len() >= 4 && path[..4].eq_ignore_ascii_case("/api") && path.chars().any(|c| c.is_ascii_uppercase()) {
         let lowered = match uri.query() {
             Some(query) => format!("{}?{query}", path.to_ascii_lowercase()),
             None => path.to_ascii_lowercase(),
@@ -118,19 +103,15 @@ fn lowercase_api_path(mut request: Request) -> Request {
     request
 }
 
+async fn method_not_allowed() -> AppError {
+    AppError::MethodNotAllowed
+}
+
 #[derive(Clone)]
 struct OpenApiJson(Arc<str>);
 
-async fn openapi(
-    axum::Extension(OpenApiJson(json)): axum::Extension<OpenApiJson>,
-) -> impl IntoResponse {
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        json.to_string(),
-    )
+async fn openapi(axum::Extension(OpenApiJson(json)): axum::Extension<OpenApiJson>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], json.to_string())
 }
 
 #[derive(Serialize, ToSchema)]
@@ -143,18 +124,9 @@ pub struct Health {
 async fn health(State(state): State<AppState>) -> AppResult<axum::Json<Health>> {
     let schema_version = state
         .db
-        .run(|conn| {
-            Ok(
-                conn.query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
-                    r.get(0)
-                })?,
-            )
-        })
+        .run(|conn| Ok(conn.query_row("SELECT MAX(version) FROM schema_migrations", [], |r| r.get(0))?))
         .await?;
-    Ok(axum::Json(Health {
-        status: "ok",
-        schema_version,
-    }))
+    Ok(axum::Json(Health { status: "ok", schema_version }))
 }
 
 /// How long in-flight requests may take to finish after a shutdown signal.

@@ -16,19 +16,10 @@ use crate::state::{AppState, Settings};
 use crate::validation;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "perkdesk",
-    version,
-    about = "Back-office panel for a discount and perks marketplace"
-)]
+#[command(name = "perkdesk", version, about = "Back-office panel for a discount and perks marketplace")]
 pub struct Cli {
     /// Log level or filter, e.g. `info` or `perkdesk=debug,tower_http=info` (RUST_LOG also works).
-    #[arg(
-        long,
-        env = "PERKDESK_LOG_LEVEL",
-        default_value = "info",
-        global = true
-    )]
+    #[arg(long, env = "PERKDESK_LOG_LEVEL", default_value = "info", global = true)]
     log_level: String,
     #[arg(long, env = "PERKDESK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -83,11 +74,7 @@ struct ServeOptions {
     #[arg(long, env = "PERKDESK_SMTP_URL")]
     smtp_url: Option<String>,
     /// Sender of password-reset mail.
-    #[arg(
-        long,
-        env = "PERKDESK_MAIL_FROM",
-        default_value = "perkdesk <no-reply@perkdesk.local>"
-    )]
+    #[arg(long, env = "PERKDESK_MAIL_FROM", default_value = "perkdesk <no-reply@perkdesk.local>")]
     mail_from: String,
     /// Sign-in, registration and reset attempts allowed per client address per minute.
     #[arg(long, env = "PERKDESK_SIGN_IN_PER_MINUTE", default_value_t = 10)]
@@ -153,20 +140,12 @@ struct ExportReportsArgs {
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let command = cli.command.unwrap_or_else(|| {
-        Command::Serve(ServeArgs {
-            db: DbArg::parse_default(),
-            options: ServeOptions::parse_default(),
-        })
+        Command::Serve(ServeArgs { db: DbArg::parse_default(), options: ServeOptions::parse_default() })
     });
     let serving = matches!(command, Command::Serve(_) | Command::Demo(_));
-    init_logging(
-        if serving { &cli.log_level } else { "warn" },
-        cli.log_format,
-    );
+    init_logging(if serving { &cli.log_level } else { "warn" }, cli.log_format);
     match command {
-        Command::Serve(args) => {
-            runtime()?.block_on(serve(Db::open(&args.db.db)?, args.options, None))
-        }
+        Command::Serve(args) => runtime()?.block_on(serve(Db::open(&args.db.db)?, args.options, None)),
         Command::Demo(args) => demo(args),
         Command::CreateAdmin(args) => create_admin(args),
         Command::Otp(args) => otp(args),
@@ -177,10 +156,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 
 impl DbArg {
     fn parse_default() -> DbArg {
-        DbArg {
-            db: std::env::var_os("PERKDESK_DB")
-                .map_or_else(|| PathBuf::from("perkdesk.db"), PathBuf::from),
-        }
+        DbArg { db: std::env::var_os("PERKDESK_DB").map_or_else(|| PathBuf::from("perkdesk.db"), PathBuf::from) }
     }
 }
 
@@ -200,9 +176,7 @@ fn init_logging(level: &str, format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
@@ -210,26 +184,17 @@ fn init_logging(level: &str, format: LogFormat) {
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
 }
 
 fn open_existing(path: &Path) -> anyhow::Result<Db> {
-    anyhow::ensure!(
-        path.exists(),
-        "the database {} does not exist (use --db or PERKDESK_DB)",
-        path.display()
-    );
+    anyhow::ensure!(path.exists(), "the database {} does not exist (use --db or PERKDESK_DB)", path.display());
     Db::open(path)
 }
 
 /// Binds `bind`; the demo falls back to a free port when its default one is taken.
 async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio::net::TcpListener> {
-    let addr: SocketAddr = bind
-        .parse()
-        .with_context(|| format!("'{bind}' is not an address like 127.0.0.1:8080"))?;
+    let addr: SocketAddr = bind.parse().with_context(|| format!("'{bind}' is not an address like 127.0.0.1:8080"))?;
     match tokio::net::TcpListener::bind(addr).await {
         Ok(listener) => Ok(listener),
         Err(error) if fall_back && error.kind() == std::io::ErrorKind::AddrInUse => {
@@ -261,10 +226,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         banner(&url);
     }
     let app = crate::app::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("the server stopped")?;
+    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await.context("the server stopped")?;
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())
@@ -311,10 +273,7 @@ fn demo(args: DemoArgs) -> anyhow::Result<()> {
         println!("{}", crate::qr::terminal(&uri).unwrap_or_default());
         println!("  {uri}");
         println!();
-        println!(
-            "Or print the current code: perkdesk otp --db {db_path} --email {}",
-            admin.email
-        );
+        println!("Or print the current code: perkdesk otp --db {db_path} --email {}", admin.email);
         println!("Stop with Ctrl-C.");
         let _ = std::io::stdout().flush();
     };
@@ -342,16 +301,10 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     let last_name = prompt("Last name", args.last_name, "--last-name")?;
     let password = if args.password_stdin {
         let mut line = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .context("cannot read the password from standard input")?;
+        std::io::stdin().lock().read_line(&mut line).context("cannot read the password from standard input")?;
         line.trim_end_matches(['\r', '\n']).to_string()
     } else {
-        anyhow::ensure!(
-            std::io::stdin().is_terminal(),
-            "use --password-stdin when not running interactively"
-        );
+        anyhow::ensure!(std::io::stdin().is_terminal(), "use --password-stdin when not running interactively");
         let first = rpassword::prompt_password("Password: ")?;
         let again = rpassword::prompt_password("Repeat the password: ")?;
         anyhow::ensure!(first == again, "the passwords do not match");
@@ -364,11 +317,7 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
         "{}",
         validation::EMAIL_FORMAT
     );
-    anyhow::ensure!(
-        validation::is_strong_password(&password),
-        "{}",
-        validation::STRONG_PASSWORD
-    );
+    anyhow::ensure!(validation::is_strong_password(&password), "{}", validation::STRONG_PASSWORD);
     let secret = totp::new_secret();
     let hash = password::hash(&password)?;
     let conn = db.conn()?;
@@ -410,30 +359,15 @@ fn otp(args: OtpArgs) -> anyhow::Result<()> {
 
 fn backup(args: BackupArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
-    eprintln!(
-        "Backing up {} to {} ...",
-        args.db.db.display(),
-        args.dest.display()
-    );
+    eprintln!("Backing up {} to {} ...", args.db.db.display(), args.dest.display());
     db.backup_to(&args.dest)?;
     let size = std::fs::metadata(&args.dest).map(|m| m.len()).unwrap_or(0);
-    println!(
-        "Backup written to {} ({:.1} MB).",
-        args.dest.display(),
-        size as f64 / 1_048_576.0
-    );
+    println!("Backup written to {} ({:.1} MB).", args.dest.display(), size as f64 / 1_048_576.0);
     Ok(())
 }
 
 fn export_reports(args: ExportReportsArgs) -> anyhow::Result<()> {
     let _db = open_existing(&args.db.db)?;
-    anyhow::ensure!(
-        args.out.is_dir(),
-        "the folder {} does not exist",
-        args.out.display()
-    );
-    bail!(
-        "the reports arrive with the dashboard and reports release; nothing was written to {}",
-        args.out.display()
-    )
+    anyhow::ensure!(args.out.is_dir(), "the folder {} does not exist", args.out.display());
+    bail!("the reports arrive with the dashboard and reports release; nothing was written to {}", args.out.display())
 }

@@ -18,9 +18,8 @@ pub struct DemoAdmin {
 }
 
 const FIRST_NAMES: [&str; 24] = [
-    "Aysel", "Rəşad", "Günel", "Elvin", "Nigar", "Tural", "Leyla", "Orxan", "Səbinə", "Kamran",
-    "Aygün", "Fərid", "Nərmin", "Ramil", "Lalə", "Vüqar", "Könül", "Emin", "Sevinc", "Murad",
-    "Zəhra", "Anar", "Fidan", "Elnur",
+    "Aysel", "Rəşad", "Günel", "Elvin", "Nigar", "Tural", "Leyla", "Orxan", "Səbinə", "Kamran", "Aygün", "Fərid",
+    "Nərmin", "Ramil", "Lalə", "Vüqar", "Könül", "Emin", "Sevinc", "Murad", "Zəhra", "Anar", "Fidan", "Elnur",
 ];
 const LAST_NAMES: [&str; 24] = [
     "Məmmədova",
@@ -65,18 +64,11 @@ const LATIN: [(&str, &str); 12] = [
 const OPERATORS: [&str; 7] = ["50", "51", "55", "70", "77", "99", "10"];
 
 fn ascii(name: &str) -> String {
-    LATIN
-        .iter()
-        .fold(name.to_string(), |text, (from, to)| text.replace(from, to))
-        .to_lowercase()
+    LATIN.iter().fold(name.to_string(), |text, (from, to)| text.replace(from, to)).to_lowercase()
 }
 
 pub fn phone(rng: &mut StdRng) -> String {
-    format!(
-        "994{}{:07}",
-        OPERATORS[rng.random_range(0..OPERATORS.len())],
-        rng.random_range(1_000_000..9_999_999)
-    )
+    format!("994{}{:07}", OPERATORS[rng.random_range(0..OPERATORS.len())], rng.random_range(1_000_000..9_999_999))
 }
 
 /// Fills a fresh database and makes sure the demo admin can sign in with the printed password.
@@ -85,11 +77,7 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     let tx = conn.transaction()?;
     let hash = password::hash(ADMIN_PASSWORD)?;
     let existing: Option<String> = tx
-        .query_row(
-            "SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL",
-            [ADMIN_EMAIL],
-            |r| r.get(0),
-        )
+        .query_row("SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| r.get(0))
         .optional()?;
     let totp_secret = match existing {
         Some(secret) => {
@@ -113,11 +101,7 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
         fill(&tx).context("cannot write the demo data")?;
     }
     tx.commit()?;
-    Ok(DemoAdmin {
-        email: ADMIN_EMAIL.into(),
-        password: ADMIN_PASSWORD.into(),
-        totp_secret,
-    })
+    Ok(DemoAdmin { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into(), totp_secret })
 }
 
 fn fill(tx: &Transaction) -> anyhow::Result<()> {

@@ -11,10 +11,7 @@ pub type AppResult<T> = Result<T, AppError>;
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("{message}")]
-    Validation {
-        message: String,
-        errors: BTreeMap<String, String>,
-    },
+    Validation { message: String, errors: BTreeMap<String, String> },
     #[error("{0}")]
     BadRequest(String),
     #[error("{0}")]
@@ -23,6 +20,8 @@ pub enum AppError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    #[error("This method is not allowed here.")]
+    MethodNotAllowed,
     #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
@@ -34,10 +33,7 @@ pub enum AppError {
     #[error("{0}")]
     Locked(String),
     #[error("{message}")]
-    TooManyRequests {
-        message: String,
-        retry_after_secs: u64,
-    },
+    TooManyRequests { message: String, retry_after_secs: u64 },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -60,6 +56,7 @@ impl AppError {
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -81,10 +78,7 @@ impl AppError {
     /// A single-field validation failure.
     pub fn field(field: &str, message: impl Into<String>) -> Self {
         let message = message.into();
-        AppError::Validation {
-            errors: BTreeMap::from([(field.to_string(), message.clone())]),
-            message,
-        }
+        AppError::Validation { errors: BTreeMap::from([(field.to_string(), message.clone())]), message }
     }
 }
 
@@ -94,26 +88,15 @@ impl IntoResponse for AppError {
         let (message, errors) = match &self {
             AppError::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "request failed");
-                (
-                    "Something went wrong on our side. Please try again.".to_string(),
-                    None,
-                )
+                ("Something went wrong on our side. Please try again.".to_string(), None)
             }
             AppError::Validation { message, errors } => (message.clone(), Some(errors)),
             other => (other.to_string(), None),
         };
-        let body = ErrorBody {
-            message: &message,
-            errors,
-        };
+        let body = ErrorBody { message: &message, errors };
         let mut response = (status, axum::Json(body)).into_response();
-        if let AppError::TooManyRequests {
-            retry_after_secs, ..
-        } = self
-        {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        if let AppError::TooManyRequests { retry_after_secs, .. } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         response
     }

@@ -28,9 +28,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 
 fn json_rejection(rejection: JsonRejection) -> AppError {
     match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            AppError::PayloadTooLarge("The request body is too large.".into())
-        }
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge("The request body is too large.".into()),
         StatusCode::UNSUPPORTED_MEDIA_TYPE => {
             AppError::UnsupportedMediaType("Send the request body as application/json.".into())
         }
@@ -57,9 +55,7 @@ impl QueryMap {
     pub fn parse(query: Option<&str>) -> QueryMap {
         let pairs = query
             .map(|q| {
-                form_urlencoded::parse(q.as_bytes())
-                    .map(|(k, v)| (k.to_ascii_lowercase(), v.into_owned()))
-                    .collect()
+                form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.to_ascii_lowercase(), v.into_owned())).collect()
             })
             .unwrap_or_default();
         QueryMap(pairs)
@@ -67,19 +63,13 @@ impl QueryMap {
 
     /// The trimmed value, `None` when missing or blank.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .get(&name.to_ascii_lowercase())
-            .map(|v| v.trim())
-            .filter(|v| !v.is_empty())
+        self.0.get(&name.to_ascii_lowercase()).map(|v| v.trim()).filter(|v| !v.is_empty())
     }
 
     /// A whole number, or a 400 naming the parameter.
     pub fn int(&self, name: &str) -> Result<Option<i64>, AppError> {
         self.get(name)
-            .map(|v| {
-                v.parse::<i64>()
-                    .map_err(|_| AppError::BadRequest(format!("{name} must be a whole number.")))
-            })
+            .map(|v| v.parse::<i64>().map_err(|_| AppError::BadRequest(format!("{name} must be a whole number."))))
             .transpose()
     }
 
@@ -88,9 +78,7 @@ impl QueryMap {
             .map(|v| match v.to_ascii_lowercase().as_str() {
                 "true" | "1" => Ok(true),
                 "false" | "0" => Ok(false),
-                _ => Err(AppError::BadRequest(format!(
-                    "{name} must be true or false."
-                ))),
+                _ => Err(AppError::BadRequest(format!("{name} must be true or false."))),
             })
             .transpose()
     }
@@ -127,12 +115,9 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
-        let axum::extract::Path(raw) =
-            axum::extract::Path::<String>::from_request_parts(parts, state)
-                .await
-                .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
-        raw.parse::<i64>()
-            .map(PathId)
-            .map_err(|_| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
+        let axum::extract::Path(raw) = axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
+        raw.parse::<i64>().map(PathId).map_err(|_| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
     }
 }

@@ -22,10 +22,7 @@ pub fn routes() -> Api {
         Method::GET,
         "/cdn/{file}",
         get(serve),
-        Doc::new(
-            "Files",
-            "An uploaded image, e.g. /cdn/12.png (public, cached)",
-        ),
+        Doc::new("Files", "An uploaded image, e.g. /cdn/12.png (public, cached)"),
     )
 }
 
@@ -48,13 +45,7 @@ pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
     let (content_type, ext) = sniff(bytes)?;
     tx.execute(
         "INSERT INTO files (content_type, ext, size, sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5)",
-        (
-            content_type,
-            ext,
-            bytes.len() as i64,
-            hex::encode(Sha256::digest(bytes)),
-            bytes,
-        ),
+        (content_type, ext, bytes.len() as i64, hex::encode(Sha256::digest(bytes)), bytes),
     )?;
     Ok(tx.last_insert_rowid())
 }
@@ -64,37 +55,23 @@ pub fn path_of(id: i64, ext: &str) -> String {
     format!("cdn/{id}.{ext}")
 }
 
-async fn serve(
-    State(state): State<AppState>,
-    Path(file): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let Some(id) = file
-        .split_once('.')
-        .and_then(|(id, _)| id.parse::<i64>().ok())
-    else {
+async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let Some(id) = file.split_once('.').and_then(|(id, _)| id.parse::<i64>().ok()) else {
         return (StatusCode::NOT_FOUND, "Not found").into_response();
     };
-    let wanted_ext = file
-        .split_once('.')
-        .map(|(_, ext)| ext.to_ascii_lowercase())
-        .unwrap_or_default();
+    let wanted_ext = file.split_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).unwrap_or_default();
     let found = state
         .db
         .run(move |conn| {
             Ok(conn
-                .query_row(
-                    "SELECT content_type, ext, sha256, bytes FROM files WHERE id = ?1",
-                    [id],
-                    |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, String>(2)?,
-                            r.get::<_, Vec<u8>>(3)?,
-                        ))
-                    },
-                )
+                .query_row("SELECT content_type, ext, sha256, bytes FROM files WHERE id = ?1", [id], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, Vec<u8>>(3)?,
+                    ))
+                })
                 .optional()?)
         })
         .await;
@@ -104,20 +81,13 @@ async fn serve(
         Err(error) => return error.into_response(),
     };
     let etag = format!("\"{sha}\"");
-    let mut response = if headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        == Some(etag.as_str())
-    {
+    let mut response = if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         Response::new(Body::from(bytes))
     };
     let out = response.headers_mut();
-    out.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
     for (name, value) in [(header::CONTENT_TYPE, content_type), (header::ETAG, etag)] {
         if let Ok(value) = HeaderValue::from_str(&value) {
             out.insert(name, value);
@@ -132,12 +102,7 @@ mod tests {
 
     #[test]
     fn only_real_images_pass() {
-        assert_eq!(
-            sniff(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])
-                .unwrap()
-                .1,
-            "png"
-        );
+        assert_eq!(sniff(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).unwrap().1, "png");
         assert_eq!(sniff(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0]).unwrap().1, "jpg");
         assert_eq!(sniff(b"GIF89a....").unwrap().1, "gif");
         assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 ").unwrap().1, "webp");

@@ -24,20 +24,13 @@ const MAX_STORED_RESPONSE: usize = 1024 * 1024;
 
 enum Claim {
     New,
-    Done {
-        status: u16,
-        content_type: Option<String>,
-        body: Vec<u8>,
-    },
+    Done { status: u16, content_type: Option<String>, body: Vec<u8> },
     OtherPayload,
     Running,
 }
 
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let is_mutation = matches!(
-        *request.method(),
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
-    );
+    let is_mutation = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
     let request_id = request
         .headers()
         .get(HEADER)
@@ -48,8 +41,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return next.run(request).await;
     };
     if request_id.len() > 100 {
-        return AppError::BadRequest("x-requestid must be at most 100 characters.".into())
-            .into_response();
+        return AppError::BadRequest("x-requestid must be at most 100 characters.".into()).into_response();
     }
     let user_id = crate::auth::bearer_token(request.headers())
         .and_then(|token| state.keys.verify(token))
@@ -62,49 +54,30 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let path = parts.uri.path().to_string();
     let payload_hash = {
         let mut hasher = Sha256::new();
-        for part in [
-            method.as_bytes(),
-            path.as_bytes(),
-            parts.uri.query().unwrap_or("").as_bytes(),
-            &bytes,
-        ] {
+        for part in [method.as_bytes(), path.as_bytes(), parts.uri.query().unwrap_or("").as_bytes(), &bytes] {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part);
         }
         hex::encode(hasher.finalize())
     };
     let claim = {
-        let (request_id, method, path, payload_hash) =
-            (request_id.clone(), method, path, payload_hash);
-        state
-            .db
-            .write(move |tx| claim(tx, &request_id, user_id, &method, &path, &payload_hash))
-            .await
+        let (request_id, method, path, payload_hash) = (request_id.clone(), method, path, payload_hash);
+        state.db.write(move |tx| claim(tx, &request_id, user_id, &method, &path, &payload_hash)).await
     };
     match claim {
         Err(error) => return error.into_response(),
-        Ok(Claim::Done {
-            status,
-            content_type,
-            body,
-        }) => return replay(status, content_type, body),
+        Ok(Claim::Done { status, content_type, body }) => return replay(status, content_type, body),
         Ok(Claim::OtherPayload) => {
-            return AppError::Unprocessable(
-                "This x-requestid was already used for a different request.".into(),
-            )
-            .into_response();
+            return AppError::Unprocessable("This x-requestid was already used for a different request.".into())
+                .into_response();
         }
         Ok(Claim::Running) => {
-            return AppError::Conflict(
-                "A request with this x-requestid is still being processed.".into(),
-            )
-            .into_response();
+            return AppError::Conflict("A request with this x-requestid is still being processed.".into())
+                .into_response();
         }
         Ok(Claim::New) => {}
     }
-    let response = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
+    let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
     let (parts, body) = response.into_parts();
     if !parts.status.is_success() {
         // Nothing was done: a retry with this id may run again.
@@ -113,16 +86,9 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     }
     let Ok(stored_body) = to_bytes(body, MAX_STORED_RESPONSE).await else {
         release(&state, request_id, user_id).await;
-        return AppError::Internal(anyhow::anyhow!(
-            "a mutation answered more than can be stored"
-        ))
-        .into_response();
+        return AppError::Internal(anyhow::anyhow!("a mutation answered more than can be stored")).into_response();
     };
-    let content_type = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
+    let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
     let (status, stored) = (parts.status.as_u16(), stored_body.to_vec());
     let saved = state
         .db
@@ -145,10 +111,7 @@ async fn release(state: &AppState, request_id: String, user_id: i64) {
     let released = state
         .db
         .write(move |tx| {
-            tx.execute(
-                "DELETE FROM idempotency_keys WHERE request_id = ?1 AND user_id = ?2",
-                (&request_id, user_id),
-            )?;
+            tx.execute("DELETE FROM idempotency_keys WHERE request_id = ?1 AND user_id = ?2", (&request_id, user_id))?;
             Ok(())
         })
         .await;
@@ -166,10 +129,7 @@ fn claim(
     payload_hash: &str,
 ) -> Result<Claim, AppError> {
     let now = OffsetDateTime::now_utc();
-    tx.execute(
-        "DELETE FROM idempotency_keys WHERE created_at < ?1",
-        [format_iso(now - KEEP_FOR)],
-    )?;
+    tx.execute("DELETE FROM idempotency_keys WHERE created_at < ?1", [format_iso(now - KEEP_FOR)])?;
     let existing = tx
         .query_row(
             "SELECT payload_hash, status, content_type, body, created_at FROM idempotency_keys
@@ -188,14 +148,10 @@ fn claim(
         .optional()?;
     match existing {
         Some((hash, _, _, _, _)) if hash != payload_hash => Ok(Claim::OtherPayload),
-        Some((_, Some(status), content_type, body, _)) => Ok(Claim::Done {
-            status,
-            content_type,
-            body: body.unwrap_or_default(),
-        }),
-        Some((_, None, _, _, created_at)) if created_at > format_iso(now - ABANDONED_AFTER) => {
-            Ok(Claim::Running)
+        Some((_, Some(status), content_type, body, _)) => {
+            Ok(Claim::Done { status, content_type, body: body.unwrap_or_default() })
         }
+        Some((_, None, _, _, created_at)) if created_at > format_iso(now - ABANDONED_AFTER) => Ok(Claim::Running),
         _ => {
             tx.execute(
                 "INSERT OR REPLACE INTO idempotency_keys (request_id, user_id, method, path, payload_hash, created_at)
@@ -213,8 +169,6 @@ fn replay(status: u16, content_type: Option<String>, body: Vec<u8>) -> Response 
     if let Some(value) = content_type.and_then(|c| HeaderValue::from_str(&c).ok()) {
         response.headers_mut().insert(header::CONTENT_TYPE, value);
     }
-    response
-        .headers_mut()
-        .insert("x-idempotent-replay", HeaderValue::from_static("true"));
+    response.headers_mut().insert("x-idempotent-replay", HeaderValue::from_static("true"));
     response
 }

@@ -15,9 +15,5 @@ fn main() -> ExitCode {
 
 /// The error and its causes on one line, for operators.
 fn one_line(error: &anyhow::Error) -> String {
-    error
-        .chain()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(": ")
+    error.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }

@@ -45,15 +45,8 @@ impl Deref for AppState {
 impl AppState {
     pub fn new(db: Db, settings: Settings, mailer: Mailer) -> anyhow::Result<AppState> {
         let keys = JwtKeys::load_or_create(&*db.conn()?)?;
-        let per_minute =
-            NonZeroU32::new(settings.sign_in_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        let per_minute = NonZeroU32::new(settings.sign_in_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         let sign_in_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
-        Ok(AppState(Arc::new(Shared {
-            db,
-            keys,
-            settings,
-            mailer,
-            sign_in_limiter,
-        })))
+        Ok(AppState(Arc::new(Shared { db, keys, settings, mailer, sign_in_limiter })))
     }
 }

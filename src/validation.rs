@@ -54,8 +54,11 @@ impl Validator {
 
     pub fn length(&mut self, field: &str, value: &str, min: usize, max: usize) -> &mut Self {
         let count = value.chars().count();
-        self.check(field, count >= min, &format!("Minimum {min} symbols"))
-            .check(field, count <= max, &format!("Maximum {max} symbols"))
+        self.check(field, count >= min, &format!("Minimum {min} symbols")).check(
+            field,
+            count <= max,
+            &format!("Maximum {max} symbols"),
+        )
     }
 
     /// A phone that is optional but, when given, must be 994 + operator code + 7 digits.
@@ -66,10 +69,7 @@ impl Validator {
     pub fn finish(self) -> AppResult<()> {
         match self.order.first() {
             None => Ok(()),
-            Some(first) => Err(AppError::Validation {
-                message: self.errors[first].clone(),
-                errors: self.errors,
-            }),
+            Some(first) => Err(AppError::Validation { message: self.errors[first].clone(), errors: self.errors }),
         }
     }
 }
@@ -80,13 +80,8 @@ pub fn is_email(value: &str) -> bool {
         return false;
     };
     let domain_ok = domain.split('.').count() >= 2
-        && domain.split('.').all(|label| {
-            !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '-')
-        });
-    !local.is_empty()
-        && !domain.contains('@')
-        && !value.chars().any(char::is_whitespace)
-        && domain_ok
+        && domain.split('.').all(|label| !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '-'));
+    !local.is_empty() && !domain.contains('@') && !value.chars().any(char::is_whitespace) && domain_ok
 }
 
 pub fn is_phone(value: &str) -> bool {
@@ -107,9 +102,7 @@ pub fn is_strong_password(value: &str) -> bool {
 
 /// Own-change-password and HR rule: 8+ characters with a letter and a digit.
 pub fn has_letter_and_number(value: &str) -> bool {
-    value.chars().count() >= 8
-        && value.chars().any(|c| c.is_alphabetic())
-        && value.chars().any(|c| c.is_ascii_digit())
+    value.chars().count() >= 8 && value.chars().any(|c| c.is_alphabetic()) && value.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Admin-change-password rule: 8+ characters with a digit.
@@ -125,16 +118,7 @@ mod tests {
     fn emails() {
         assert!(is_email("aysel@perk.az"));
         assert!(is_email("a.b-c@mail.example.com"));
-        for bad in [
-            "",
-            "aysel",
-            "aysel@",
-            "@perk.az",
-            "a@b",
-            "a b@perk.az",
-            "a@@perk.az",
-            "a@perk..az",
-        ] {
+        for bad in ["", "aysel", "aysel@", "@perk.az", "a@b", "a b@perk.az", "a@@perk.az", "a@perk..az"] {
             assert!(!is_email(bad), "{bad}");
         }
     }
@@ -165,30 +149,22 @@ mod tests {
     #[test]
     fn first_failure_per_field_and_first_field_is_the_message() {
         let mut v = Validator::new();
-        v.required("firstName", "", "Firstname is required")
-            .email("email", "", "Email is required")
-            .required("firstName", "", "other");
-        let AppError::Validation { message, errors } = v.finish().unwrap_err() else {
-            panic!()
-        };
+        v.required("firstName", "", "Firstname is required").email("email", "", "Email is required").required(
+            "firstName",
+            "",
+            "other",
+        );
+        let AppError::Validation { message, errors } = v.finish().unwrap_err() else { panic!() };
         assert_eq!(message, "Firstname is required");
         assert_eq!(errors["firstName"], "Firstname is required");
         assert_eq!(errors["email"], "Email is required");
         let mut v = Validator::new();
         v.email("email", "ab", "Email is required");
-        let AppError::Validation { message, .. } = v.finish().unwrap_err() else {
-            panic!()
-        };
+        let AppError::Validation { message, .. } = v.finish().unwrap_err() else { panic!() };
         assert_eq!(message, EMAIL_FORMAT);
         let mut v = Validator::new();
-        v.email(
-            "email",
-            &format!("{}@perk.az", "a".repeat(50)),
-            "Email is required",
-        );
-        let AppError::Validation { message, .. } = v.finish().unwrap_err() else {
-            panic!()
-        };
+        v.email("email", &format!("{}@perk.az", "a".repeat(50)), "Email is required");
+        let AppError::Validation { message, .. } = v.finish().unwrap_err() else { panic!() };
         assert_eq!(message, "Maximum 50 symbols");
     }
 }

@@ -37,26 +37,13 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     }
     match Ui::get("index.html") {
         Some(index) => asset("index.html", index, "no-cache", &headers),
-        None => (
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-            NOT_BUILT,
-        )
-            .into_response(),
+        None => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], NOT_BUILT).into_response(),
     }
 }
 
-fn asset(
-    name: &str,
-    content: rust_embed::EmbeddedFile,
-    cache: &'static str,
-    headers: &HeaderMap,
-) -> Response {
+fn asset(name: &str, content: rust_embed::EmbeddedFile, cache: &'static str, headers: &HeaderMap) -> Response {
     let etag = format!("\"{}\"", hex::encode(content.metadata.sha256_hash()));
-    let mut response = if headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        == Some(etag.as_str())
-    {
+    let mut response = if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         Response::new(Body::from(content.data))

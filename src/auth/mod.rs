@@ -83,11 +83,7 @@ pub struct CurrentUser {
 
 impl CurrentUser {
     pub fn require(&self, roles: Roles) -> AppResult<()> {
-        if roles.allows(self.role) {
-            Ok(())
-        } else {
-            Err(AppError::forbidden())
-        }
+        if roles.allows(self.role) { Ok(()) } else { Err(AppError::forbidden()) }
     }
 }
 
@@ -95,13 +91,7 @@ pub const SIGN_IN_REQUIRED: &str = "Sign in to continue.";
 pub const SESSION_ENDED: &str = "Your session has ended. Sign in again.";
 
 pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
-    headers
-        .get(AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
+    headers.get(AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty())
 }
 
 impl FromRequestParts<AppState> for CurrentUser {
@@ -111,12 +101,8 @@ impl FromRequestParts<AppState> for CurrentUser {
         if let Some(user) = parts.extensions.get::<CurrentUser>() {
             return Ok(user.clone());
         }
-        let token = bearer_token(&parts.headers)
-            .ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
-        let claims = state
-            .keys
-            .verify(token)
-            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
+        let claims = state.keys.verify(token).ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         let user = state
             .db
             .run(move |conn| {

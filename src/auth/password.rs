@@ -1,9 +1,7 @@
 //! Password hashing with argon2id (m = 19456 KiB, t = 2, p = 1: the argon2 crate's defaults).
 
 use argon2::Argon2;
-use argon2::password_hash::{
-    PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
-};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
 use std::sync::LazyLock;
 
 pub fn hash(password: &str) -> anyhow::Result<String> {
@@ -16,11 +14,7 @@ pub fn hash(password: &str) -> anyhow::Result<String> {
 
 pub fn verify(stored_hash: &str, password: &str) -> bool {
     PasswordHash::new(stored_hash)
-        .map(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
-        })
+        .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
         .unwrap_or(false)
 }
 

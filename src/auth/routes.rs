@@ -36,31 +36,23 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/auth/refreshToken",
             post(refresh),
-            Doc::new(
-                TAG,
-                "Exchange a refresh token for a new pair (the old one is spent)",
-            )
-            .json_body::<RefreshRequest>()
-            .returns::<TokenPair>(200),
+            Doc::new(TAG, "Exchange a refresh token for a new pair (the old one is spent)")
+                .json_body::<RefreshRequest>()
+                .returns::<TokenPair>(200),
         )
         .add(
             Method::GET,
             "/api/auth/profile",
             get(profile),
-            Doc::new(TAG, "The signed-in user")
-                .roles(Roles::ANYONE)
-                .returns::<CurrentUser>(200),
+            Doc::new(TAG, "The signed-in user").roles(Roles::ANYONE).returns::<CurrentUser>(200),
         )
         .add(
             Method::POST,
             "/api/auth/logout",
             post(logout),
-            Doc::new(
-                TAG,
-                "End the session named by the bearer token or the refresh token",
-            )
-            .json_body::<RefreshRequest>()
-            .no_content(),
+            Doc::new(TAG, "End the session named by the bearer token or the refresh token")
+                .json_body::<RefreshRequest>()
+                .no_content(),
         )
         .add(
             Method::GET,
@@ -72,12 +64,9 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/auth/register",
             post(register),
-            Doc::new(
-                TAG,
-                "Request an account (inactive until an Admin activates it; off unless enabled)",
-            )
-            .json_body::<Registration>()
-            .returns::<MessageBody>(201),
+            Doc::new(TAG, "Request an account (inactive until an Admin activates it; off unless enabled)")
+                .json_body::<Registration>()
+                .returns::<MessageBody>(201),
         )
         .add(
             Method::PUT,
@@ -134,32 +123,20 @@ pub struct MessageBody {
 
 impl MessageBody {
     pub fn json(message: impl Into<String>) -> Json<MessageBody> {
-        Json(MessageBody {
-            message: message.into(),
-        })
+        Json(MessageBody { message: message.into() })
     }
 }
 
 fn user_agent(headers: &HeaderMap) -> String {
-    headers
-        .get(USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .chars()
-        .take(200)
-        .collect()
+    headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(200).collect()
 }
 
 fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
     state.sign_in_limiter.check_key(&ip).map_err(|not_until| {
-        let wait = not_until.wait_time_from(governor::clock::Clock::now(
-            &governor::clock::DefaultClock::default(),
-        ));
+        let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
         let seconds = wait.as_secs().max(1);
         AppError::TooManyRequests {
-            message: format!(
-                "Too many attempts from your address. Try again in {seconds} seconds."
-            ),
+            message: format!("Too many attempts from your address. Try again in {seconds} seconds."),
             retry_after_secs: seconds,
         }
     })
@@ -223,26 +200,14 @@ async fn sign_in(
             crate::db::write_tx(conn, |tx| -> AppResult<AppResult<TokenPair>> {
                 match (password_ok, step) {
                     (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
-                        "Your account is not active yet. Ask an administrator to activate it."
-                            .into(),
+                        "Your account is not active yet. Ask an administrator to activate it.".into(),
                     ))),
                     (true, Some(step)) => {
                         sessions::clear_failures(tx, user.id)?;
-                        tx.execute(
-                            "UPDATE users SET totp_last_step = ?2 WHERE id = ?1",
-                            (user.id, step),
-                        )?;
-                        Ok(Ok(sessions::start_session(
-                            tx,
-                            &keys,
-                            user.id,
-                            &ip.to_string(),
-                            &user_agent,
-                        )?))
+                        tx.execute("UPDATE users SET totp_last_step = ?2 WHERE id = ?1", (user.id, step))?;
+                        Ok(Ok(sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)?))
                     }
-                    _ if sessions::record_failure(tx, user.id)? => {
-                        Ok(Err(sessions::locked_error()))
-                    }
+                    _ if sessions::record_failure(tx, user.id)? => Ok(Err(sessions::locked_error())),
                     _ => Ok(Err(AppError::invalid_credentials())),
                 }
             })?
@@ -251,18 +216,12 @@ async fn sign_in(
         .map(Json)
 }
 
-async fn refresh(
-    State(state): State<AppState>,
-    ApiJson(body): ApiJson<RefreshRequest>,
-) -> AppResult<Json<TokenPair>> {
+async fn refresh(State(state): State<AppState>, ApiJson(body): ApiJson<RefreshRequest>) -> AppResult<Json<TokenPair>> {
     if body.refresh_token.trim().is_empty() {
         return Err(AppError::field("refreshToken", "Refresh token is required"));
     }
     let keys = state.keys.clone();
-    let outcome = state
-        .db
-        .write(move |tx| sessions::rotate(tx, &keys, body.refresh_token.trim()))
-        .await?;
+    let outcome = state.db.write(move |tx| sessions::rotate(tx, &keys, body.refresh_token.trim())).await?;
     match outcome {
         Refresh::Rotated(pair) => Ok(Json(pair)),
         Refresh::ReuseDetected => {
@@ -277,17 +236,10 @@ async fn profile(user: CurrentUser) -> Json<CurrentUser> {
     Json(user)
 }
 
-async fn logout(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> AppResult<StatusCode> {
-    let refresh_token = serde_json::from_slice::<RefreshRequest>(&body)
-        .map(|b| b.refresh_token)
-        .unwrap_or_default();
-    let bearer_session = super::bearer_token(&headers)
-        .and_then(|token| state.keys.verify(token))
-        .map(|claims| claims.session_id);
+async fn logout(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> AppResult<StatusCode> {
+    let refresh_token = serde_json::from_slice::<RefreshRequest>(&body).map(|b| b.refresh_token).unwrap_or_default();
+    let bearer_session =
+        super::bearer_token(&headers).and_then(|token| state.keys.verify(token)).map(|claims| claims.session_id);
     state
         .db
         .write(move |tx| {
@@ -305,9 +257,7 @@ async fn logout(
 }
 
 async fn public_settings(State(state): State<AppState>) -> Json<PublicSettings> {
-    Json(PublicSettings {
-        allow_registration: state.settings.allow_registration,
-    })
+    Json(PublicSettings { allow_registration: state.settings.allow_registration })
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -319,8 +269,7 @@ pub struct Registration {
     password: String,
 }
 
-pub const REGISTRATION_CLOSED: &str =
-    "Registration is closed. Ask an administrator for an account.";
+pub const REGISTRATION_CLOSED: &str = "Registration is closed. Ask an administrator for an account.";
 
 async fn register(
     State(state): State<AppState>,
@@ -369,9 +318,7 @@ async fn register(
         .await?;
     Ok((
         StatusCode::CREATED,
-        MessageBody::json(
-            "Your account has been created. An administrator must activate it before you can sign in.",
-        ),
+        MessageBody::json("Your account has been created. An administrator must activate it before you can sign in."),
     ))
 }
 
@@ -381,8 +328,7 @@ pub struct ResetRequest {
     email: String,
 }
 
-pub const RESET_SENT: &str =
-    "If the e-mail belongs to an account, a reset link has been sent to it.";
+pub const RESET_SENT: &str = "If the e-mail belongs to an account, a reset link has been sent to it.";
 const RESET_LINK_LIFETIME: Duration = Duration::minutes(30);
 
 async fn request_reset(
@@ -416,22 +362,12 @@ async fn request_reset(
         })
         .await?;
     if let Some(token) = token {
-        let link = format!(
-            "{}/auth/reset-password?token={token}",
-            state.settings.public_url.trim_end_matches('/')
-        );
+        let link = format!("{}/auth/reset-password?token={token}", state.settings.public_url.trim_end_matches('/'));
         let body = format!(
             "Someone asked to reset the perkdesk password of {email}.\n\nOpen this link within 30 minutes to choose a new password:\n{link}\n\nIf it was not you, ignore this message."
         );
-        if let Err(error) = state
-            .mailer
-            .send(&email, "Reset your perkdesk password", body)
-            .await
-        {
-            tracing::error!(
-                error = format!("{error:#}"),
-                "cannot send the password-reset e-mail"
-            );
+        if let Err(error) = state.mailer.send(&email, "Reset your perkdesk password", body).await {
+            tracing::error!(error = format!("{error:#}"), "cannot send the password-reset e-mail");
         }
     }
     Ok(MessageBody::json(RESET_SENT))
@@ -445,32 +381,15 @@ pub struct ResetConfirm {
     new_password_confirm: String,
 }
 
-pub const RESET_LINK_INVALID: &str =
-    "This reset link is invalid or has expired. Ask for a new one.";
+pub const RESET_LINK_INVALID: &str = "This reset link is invalid or has expired. Ask for a new one.";
 
 /// The own-password rules: also used by the own change-password form.
 pub fn validate_new_password(v: &mut Validator, new_password: &str, confirm: &str) {
     v.required("newPassword", new_password, "New password is required")
-        .check(
-            "newPassword",
-            validation::has_letter_and_number(new_password),
-            validation::LETTER_AND_NUMBER_PASSWORD,
-        )
-        .required(
-            "newPasswordConfirm",
-            confirm,
-            "Confirm password is required",
-        )
-        .check(
-            "newPasswordConfirm",
-            validation::has_number(confirm),
-            validation::NUMBER_PASSWORD,
-        )
-        .check(
-            "newPasswordConfirm",
-            confirm == new_password,
-            "Both new password need to be the same",
-        );
+        .check("newPassword", validation::has_letter_and_number(new_password), validation::LETTER_AND_NUMBER_PASSWORD)
+        .required("newPasswordConfirm", confirm, "Confirm password is required")
+        .check("newPasswordConfirm", validation::has_number(confirm), validation::NUMBER_PASSWORD)
+        .check("newPasswordConfirm", confirm == new_password, "Both new password need to be the same");
 }
 
 async fn confirm_reset(
@@ -508,7 +427,5 @@ async fn confirm_reset(
             Ok(())
         })
         .await?;
-    Ok(MessageBody::json(
-        "Your password has been changed. Sign in with the new password.",
-    ))
+    Ok(MessageBody::json("Your password has been changed. Sign in with the new password."))
 }

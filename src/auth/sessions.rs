@@ -23,27 +23,14 @@ pub struct TokenPair {
     pub refresh_token: String,
 }
 
-fn issue_pair(
-    tx: &Transaction,
-    keys: &JwtKeys,
-    user_id: i64,
-    session_id: &str,
-) -> AppResult<TokenPair> {
+fn issue_pair(tx: &Transaction, keys: &JwtKeys, user_id: i64, session_id: &str) -> AppResult<TokenPair> {
     let (refresh_token, refresh_hash) = new_opaque_token();
     tx.execute(
         "INSERT INTO refresh_tokens (token_hash, session_id, expires_at) VALUES (?1, ?2, ?3)",
-        (
-            &refresh_hash,
-            session_id,
-            format_iso(OffsetDateTime::now_utc() + REFRESH_TOKEN_LIFETIME),
-        ),
+        (&refresh_hash, session_id, format_iso(OffsetDateTime::now_utc() + REFRESH_TOKEN_LIFETIME)),
     )?;
     let (token, expires_at) = keys.issue(user_id, session_id)?;
-    Ok(TokenPair {
-        token,
-        expires_at: format_iso(expires_at),
-        refresh_token,
-    })
+    Ok(TokenPair { token, expires_at: format_iso(expires_at), refresh_token })
 }
 
 pub fn start_session(
@@ -102,16 +89,8 @@ pub fn rotate(tx: &Transaction, keys: &JwtKeys, refresh_token: &str) -> AppResul
     if !fresh || !live || !user_ok {
         return Ok(Refresh::Refused);
     }
-    tx.execute(
-        "UPDATE refresh_tokens SET used_at = ?2 WHERE token_hash = ?1",
-        (hash_token(refresh_token), now_iso()),
-    )?;
-    Ok(Refresh::Rotated(issue_pair(
-        tx,
-        keys,
-        user_id,
-        &session_id,
-    )?))
+    tx.execute("UPDATE refresh_tokens SET used_at = ?2 WHERE token_hash = ?1", (hash_token(refresh_token), now_iso()))?;
+    Ok(Refresh::Rotated(issue_pair(tx, keys, user_id, &session_id)?))
 }
 
 pub fn revoke_session(conn: &Connection, session_id: &str, reason: &str) -> AppResult<()> {
@@ -123,26 +102,16 @@ pub fn revoke_session(conn: &Connection, session_id: &str, reason: &str) -> AppR
 }
 
 /// The session a refresh token belongs to, for logout by refresh token.
-pub fn session_of_refresh_token(
-    conn: &Connection,
-    refresh_token: &str,
-) -> AppResult<Option<String>> {
+pub fn session_of_refresh_token(conn: &Connection, refresh_token: &str) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
-            "SELECT session_id FROM refresh_tokens WHERE token_hash = ?1",
-            [hash_token(refresh_token)],
-            |r| r.get(0),
-        )
+        .query_row("SELECT session_id FROM refresh_tokens WHERE token_hash = ?1", [hash_token(refresh_token)], |r| {
+            r.get(0)
+        })
         .optional()?)
 }
 
 /// Ends every session of the users, except `keep` (the caller's own, after a password change).
-pub fn revoke_user_sessions(
-    conn: &Connection,
-    user_ids: &[i64],
-    reason: &str,
-    keep: Option<&str>,
-) -> AppResult<()> {
+pub fn revoke_user_sessions(conn: &Connection, user_ids: &[i64], reason: &str, keep: Option<&str>) -> AppResult<()> {
     let mut stmt = conn.prepare_cached(
         "UPDATE sessions SET revoked_at = ?2, revoked_reason = ?3
          WHERE user_id = ?1 AND revoked_at IS NULL AND id IS NOT ?4",
@@ -162,20 +131,14 @@ pub fn is_locked(locked_until: Option<&str>) -> bool {
 /// Returns true when the account is now locked.
 pub fn record_failure(tx: &Transaction, user_id: i64) -> AppResult<bool> {
     let now = OffsetDateTime::now_utc();
-    tx.execute(
-        "INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)",
-        (user_id, format_iso(now)),
-    )?;
+    tx.execute("INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)", (user_id, format_iso(now)))?;
     let recent: i64 = tx.query_row(
         "SELECT COUNT(*) FROM login_failures WHERE user_id = ?1 AND at > ?2",
         (user_id, format_iso(now - FAILURE_WINDOW)),
         |r| r.get(0),
     )?;
     if recent >= LOCK_AFTER_FAILURES {
-        tx.execute(
-            "UPDATE users SET locked_until = ?2 WHERE id = ?1",
-            (user_id, format_iso(now + LOCK_DURATION)),
-        )?;
+        tx.execute("UPDATE users SET locked_until = ?2 WHERE id = ?1", (user_id, format_iso(now + LOCK_DURATION)))?;
         return Ok(true);
     }
     Ok(false)
@@ -183,10 +146,7 @@ pub fn record_failure(tx: &Transaction, user_id: i64) -> AppResult<bool> {
 
 pub fn clear_failures(tx: &Transaction, user_id: i64) -> AppResult<()> {
     tx.execute("DELETE FROM login_failures WHERE user_id = ?1", [user_id])?;
-    tx.execute(
-        "UPDATE users SET locked_until = NULL WHERE id = ?1",
-        [user_id],
-    )?;
+    tx.execute("UPDATE users SET locked_until = NULL WHERE id = ?1", [user_id])?;
     Ok(())
 }
 

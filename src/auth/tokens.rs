@@ -38,11 +38,7 @@ impl JwtKeys {
     /// Loads the signing key kept in the database, generating it on first start.
     pub fn load_or_create(conn: &Connection) -> anyhow::Result<JwtKeys> {
         let stored: Option<String> = conn
-            .query_row(
-                "SELECT value FROM app_settings WHERE key = 'jwt_signing_key'",
-                [],
-                |r| r.get(0),
-            )
+            .query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| r.get(0))
             .optional()?;
         let secret = match stored {
             Some(hex_key) => hex::decode(hex_key)?,
@@ -53,25 +49,15 @@ impl JwtKeys {
                      ON CONFLICT (key) DO NOTHING",
                     [hex::encode(&key)],
                 )?;
-                let kept: String = conn.query_row(
-                    "SELECT value FROM app_settings WHERE key = 'jwt_signing_key'",
-                    [],
-                    |r| r.get(0),
-                )?;
+                let kept: String =
+                    conn.query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| r.get(0))?;
                 hex::decode(kept)?
             }
         };
-        Ok(JwtKeys {
-            encoding: EncodingKey::from_secret(&secret),
-            decoding: DecodingKey::from_secret(&secret),
-        })
+        Ok(JwtKeys { encoding: EncodingKey::from_secret(&secret), decoding: DecodingKey::from_secret(&secret) })
     }
 
-    pub fn issue(
-        &self,
-        user_id: i64,
-        session_id: &str,
-    ) -> anyhow::Result<(String, OffsetDateTime)> {
+    pub fn issue(&self, user_id: i64, session_id: &str) -> anyhow::Result<(String, OffsetDateTime)> {
         let now = OffsetDateTime::now_utc();
         let expires_at = now + ACCESS_TOKEN_LIFETIME;
         let claims = Claims {
@@ -89,13 +75,8 @@ impl JwtKeys {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
-        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
-            .ok()?
-            .claims;
-        Some(Verified {
-            user_id: claims.sub.parse().ok()?,
-            session_id: claims.sid,
-        })
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).ok()?.claims;
+        Some(Verified { user_id: claims.sub.parse().ok()?, session_id: claims.sid })
     }
 }
 
@@ -144,8 +125,7 @@ mod tests {
         let keys = keys();
         let (token, _) = keys.issue(7, "s1").unwrap();
         let payload = token.split('.').nth(1).unwrap();
-        let header = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(r#"{"alg":"none","typ":"JWT"}"#);
+        let header = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#);
         assert!(keys.verify(&format!("{header}.{payload}.")).is_none());
         let other = super::JwtKeys::load_or_create(&{
             let mut c = Connection::open_in_memory().unwrap();

@@ -16,23 +16,12 @@ fn totp(secret_base32: &str, account: &str) -> anyhow::Result<TOTP> {
     let bytes = Secret::Encoded(secret_base32.to_string())
         .to_bytes()
         .map_err(|e| anyhow::anyhow!("the stored TOTP secret is not valid base32: {e:?}"))?;
-    TOTP::new(
-        Algorithm::SHA1,
-        6,
-        0,
-        STEP_SECONDS,
-        bytes,
-        Some(ISSUER.to_string()),
-        account.to_string(),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot build the TOTP generator: {e}"))
+    TOTP::new(Algorithm::SHA1, 6, 0, STEP_SECONDS, bytes, Some(ISSUER.to_string()), account.to_string())
+        .map_err(|e| anyhow::anyhow!("cannot build the TOTP generator: {e}"))
 }
 
 fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
 /// The time step `code` belongs to, if it is valid now and newer than `last_used_step`.
@@ -71,10 +60,7 @@ mod tests {
     #[test]
     fn the_uri_names_issuer_and_account() {
         let uri = otpauth_uri(&new_secret(), "aysel@perk.az").unwrap();
-        assert!(
-            uri.starts_with("otpauth://totp/perkdesk:aysel%40perk.az?"),
-            "{uri}"
-        );
+        assert!(uri.starts_with("otpauth://totp/perkdesk:aysel%40perk.az?"), "{uri}");
         assert!(uri.contains("issuer=perkdesk"));
     }
 }

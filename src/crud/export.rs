@@ -34,9 +34,7 @@ pub async fn export(
                 .columns
                 .iter()
                 .map(|(_, field)| {
-                    resource
-                        .column(field)
-                        .ok_or_else(|| anyhow::anyhow!("export column {field} is not declared"))
+                    resource.column(field).ok_or_else(|| anyhow::anyhow!("export column {field} is not declared"))
                 })
                 .collect::<Result<_, _>>()?;
             let sql = format!(
@@ -74,19 +72,11 @@ impl SheetWriter {
         sheet.set_name(sheet_name).map_err(xlsx_error)?;
         for (index, header) in headers.iter().enumerate() {
             let col = index as u16;
-            sheet
-                .set_column_width(col, (header.chars().count() as f64 + 4.0).max(18.0))
-                .map_err(xlsx_error)?;
-            sheet
-                .write_with_format(0, col, *header, &bold)
-                .map_err(xlsx_error)?;
+            sheet.set_column_width(col, (header.chars().count() as f64 + 4.0).max(18.0)).map_err(xlsx_error)?;
+            sheet.write_with_format(0, col, *header, &bold).map_err(xlsx_error)?;
         }
         sheet.set_freeze_panes(1, 0).map_err(xlsx_error)?;
-        Ok(SheetWriter {
-            workbook,
-            row: 0,
-            date_format: Format::new().set_num_format("dd-mm-yyyy hh:mm"),
-        })
+        Ok(SheetWriter { workbook, row: 0, date_format: Format::new().set_num_format("dd-mm-yyyy hh:mm") })
     }
 
     pub fn write_row(&mut self, row: &rusqlite::Row, columns: &[&Column]) -> AppResult<()> {
@@ -97,27 +87,18 @@ impl SheetWriter {
             match column.kind {
                 Kind::Int | Kind::Float => {
                     if let Some(number) = row.get::<_, Option<f64>>(index)? {
-                        sheet
-                            .write_number(self.row, col, number)
-                            .map_err(xlsx_error)?;
+                        sheet.write_number(self.row, col, number).map_err(xlsx_error)?;
                     }
                 }
                 Kind::Bool => {
                     if let Some(flag) = row.get::<_, Option<bool>>(index)? {
-                        sheet
-                            .write_boolean(self.row, col, flag)
-                            .map_err(xlsx_error)?;
+                        sheet.write_boolean(self.row, col, flag).map_err(xlsx_error)?;
                     }
                 }
                 Kind::DateTime => {
                     if let Some(text) = row.get::<_, Option<String>>(index)? {
                         match ExcelDateTime::parse_from_str(text.trim_end_matches('Z')) {
-                            Ok(at) => sheet.write_datetime_with_format(
-                                self.row,
-                                col,
-                                &at,
-                                &self.date_format,
-                            ),
+                            Ok(at) => sheet.write_datetime_with_format(self.row, col, &at, &self.date_format),
                             Err(_) => sheet.write_string(self.row, col, &text),
                         }
                         .map_err(xlsx_error)?;
@@ -125,9 +106,7 @@ impl SheetWriter {
                 }
                 Kind::Text | Kind::File => {
                     if let Some(text) = row.get::<_, Option<String>>(index)? {
-                        sheet
-                            .write_string(self.row, col, &text)
-                            .map_err(xlsx_error)?;
+                        sheet.write_string(self.row, col, &text).map_err(xlsx_error)?;
                     }
                 }
             }
@@ -151,10 +130,7 @@ fn xlsx_error(error: rust_xlsxwriter::XlsxError) -> AppError {
 
 /// Sends a finished spreadsheet as a download with its length, so browsers can show progress.
 pub async fn file_response(file: std::fs::File, file_name: &str) -> AppResult<Response> {
-    let length = file
-        .metadata()
-        .map_err(|e| AppError::Internal(e.into()))?
-        .len();
+    let length = file.metadata().map_err(|e| AppError::Internal(e.into()))?.len();
     let stream = tokio_util::io::ReaderStream::new(tokio::fs::File::from_std(file));
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
         .map_err(|e| AppError::Internal(e.into()))?;

@@ -26,11 +26,7 @@ pub fn routes(resource: &'static Resource) -> Api {
         let mut doc = Doc::new(resource.tag, summary)
             .roles(resource.read)
             .query("Skip", "Rows to skip (default 0)", Type::Integer)
-            .query(
-                "Take",
-                "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)",
-                Type::Integer,
-            )
+            .query("Take", "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)", Type::Integer)
             .query("SortField", "A field of the row (default id)", Type::String)
             .query("OrderBy", "true = ascending (default false)", Type::Boolean);
         for filter in resource.filters {
@@ -49,29 +45,20 @@ pub fn routes(resource: &'static Resource) -> Api {
             Method::GET,
             &format!("{base}/filter"),
             get(move |s, u, q, h| list(resource, s, u, q, h)),
-            list_doc(format!(
-                "List {} narrowed by filters",
-                resource.tag.to_lowercase()
-            )),
+            list_doc(format!("List {} narrowed by filters", resource.tag.to_lowercase())),
         )
         .add(
             Method::GET,
             &format!("{base}/{{id}}"),
             get(move |s, u, id, h| detail(resource, s, u, id, h)),
-            Doc::new(
-                resource.tag,
-                format!("One {}", resource.name.to_lowercase()),
-            )
-            .roles(resource.read)
-            .returns_schema(200, schema::row(resource)),
+            Doc::new(resource.tag, format!("One {}", resource.name.to_lowercase()))
+                .roles(resource.read)
+                .returns_schema(200, schema::row(resource)),
         );
     if let Some(export) = resource.export {
-        let mut doc = Doc::new(
-            resource.tag,
-            format!("Download {} (the list's filters apply)", export.file_name),
-        )
-        .roles(resource.read)
-        .returns_file();
+        let mut doc = Doc::new(resource.tag, format!("Download {} (the list's filters apply)", export.file_name))
+            .roles(resource.read)
+            .returns_file();
         for filter in resource.filters {
             doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
         }
@@ -87,13 +74,10 @@ pub fn routes(resource: &'static Resource) -> Api {
             Method::DELETE,
             &base,
             delete(move |s, u, b| soft_delete(resource, s, u, b)),
-            Doc::new(
-                resource.tag,
-                format!("Delete {} (by id list)", resource.tag.to_lowercase()),
-            )
-            .roles(resource.write)
-            .json_body::<IdList>()
-            .returns::<Deleted>(200),
+            Doc::new(resource.tag, format!("Delete {} (by id list)", resource.tag.to_lowercase()))
+                .roles(resource.write)
+                .json_body::<IdList>()
+                .returns::<Deleted>(200),
         );
     }
     if resource.toggle {
@@ -101,13 +85,10 @@ pub fn routes(resource: &'static Resource) -> Api {
             Method::PATCH,
             &format!("{base}/active"),
             patch(move |s, u, b| toggle(resource, s, u, b)),
-            Doc::new(
-                resource.tag,
-                format!("Activate or deactivate a {}", resource.name.to_lowercase()),
-            )
-            .roles(resource.write)
-            .json_body::<ActiveChange>()
-            .returns::<ActiveChange>(200),
+            Doc::new(resource.tag, format!("Activate or deactivate a {}", resource.name.to_lowercase()))
+                .roles(resource.write)
+                .json_body::<ActiveChange>()
+                .returns::<ActiveChange>(200),
         );
     }
     api
@@ -129,18 +110,10 @@ async fn list(
 ) -> AppResult<Json<ListPage>> {
     user.require(resource.read)?;
     let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
-    state
-        .db
-        .run(move |conn| fetch_page(conn, resource, &query))
-        .await
-        .map(Json)
+    state.db.run(move |conn| fetch_page(conn, resource, &query)).await.map(Json)
 }
 
-pub fn fetch_page(
-    conn: &Connection,
-    resource: &Resource,
-    query: &ListQuery,
-) -> AppResult<ListPage> {
+pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<ListPage> {
     let columns: Vec<_> = resource.list_columns().collect();
     let sql = format!(
         "SELECT {} FROM {} {} {} LIMIT {} OFFSET {}",
@@ -156,10 +129,7 @@ pub fn fetch_page(
         .query_map(params_from_iter(query.params.iter()), |row| {
             let mut object = Map::with_capacity(columns.len());
             for (index, column) in columns.iter().enumerate() {
-                object.insert(
-                    column.field.to_string(),
-                    json_value(row, index, column.kind)?,
-                );
+                object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
             }
             Ok(JsonValue::Object(object))
         })?
@@ -177,14 +147,8 @@ fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult
             .optional()?;
         return Ok(n.unwrap_or(0));
     }
-    let sql = format!(
-        "SELECT COUNT(*) FROM {} {}",
-        resource.from,
-        query.where_sql(resource)
-    );
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row(params_from_iter(query.params.iter()), |r| r.get(0))?)
+    let sql = format!("SELECT COUNT(*) FROM {} {}", resource.from, query.where_sql(resource));
+    Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(query.params.iter()), |r| r.get(0))?)
 }
 
 async fn detail(
@@ -198,9 +162,7 @@ async fn detail(
     let language = Language::from_headers(&headers);
     state
         .db
-        .run(move |conn| {
-            fetch_detail(conn, resource, id, language)?.ok_or_else(|| resource.not_found())
-        })
+        .run(move |conn| fetch_detail(conn, resource, id, language)?.ok_or_else(|| resource.not_found()))
         .await
         .map(Json)
 }
@@ -224,10 +186,7 @@ pub fn fetch_detail(
         .query_row([id], |row| {
             let mut object = Map::with_capacity(resource.columns.len());
             for (index, column) in resource.columns.iter().enumerate() {
-                object.insert(
-                    column.field.to_string(),
-                    json_value(row, index, column.kind)?,
-                );
+                object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
             }
             Ok(JsonValue::Object(object))
         })
@@ -253,12 +212,8 @@ impl IdList {
         ids.sort_unstable();
         ids.dedup();
         match ids.len() {
-            0 => Err(AppError::BadRequest(
-                "Select at least one record to delete.".into(),
-            )),
-            n if n > 1000 => Err(AppError::BadRequest(
-                "Delete at most 1000 records at a time.".into(),
-            )),
+            0 => Err(AppError::BadRequest("Select at least one record to delete.".into())),
+            n if n > 1000 => Err(AppError::BadRequest("Delete at most 1000 records at a time.".into())),
             _ => Ok(ids),
         }
     }
@@ -334,31 +289,18 @@ async fn toggle(
         .write(move |tx| {
             let exists = tx
                 .query_row(
-                    &format!(
-                        "SELECT 1 FROM {} WHERE {} AND {} = ?1",
-                        resource.from, resource.scope, resource.id
-                    ),
+                    &format!("SELECT 1 FROM {} WHERE {} AND {} = ?1", resource.from, resource.scope, resource.id),
                     [body.id],
                     |_| Ok(()),
                 )
                 .optional()?;
             exists.ok_or_else(|| resource.not_found())?;
             tx.execute(
-                &format!(
-                    "UPDATE {} SET is_active = ?2, updated_at = ?3 WHERE id = ?1",
-                    resource.table
-                ),
+                &format!("UPDATE {} SET is_active = ?2, updated_at = ?3 WHERE id = ?1", resource.table),
                 (body.id, body.is_active, now_iso()),
             )?;
             if let Some(hook) = resource.on_change {
-                hook(
-                    tx,
-                    &user,
-                    &Change::Toggled {
-                        id: body.id,
-                        active: body.is_active,
-                    },
-                )?;
+                hook(tx, &user, &Change::Toggled { id: body.id, active: body.is_active })?;
             }
             Ok(body)
         })

@@ -97,38 +97,19 @@ pub struct Column {
 
 impl Column {
     pub const fn new(field: &'static str, sql: &'static str, kind: Kind) -> Column {
-        Column {
-            field,
-            sql: Sql::Expr(sql),
-            kind,
-            sortable: !matches!(kind, Kind::File),
-            in_list: true,
-        }
+        Column { field, sql: Sql::Expr(sql), kind, sortable: !matches!(kind, Kind::File), in_list: true }
     }
 
     pub const fn localized(field: &'static str, sql: [&'static str; 3]) -> Column {
-        Column {
-            field,
-            sql: Sql::Localized(sql),
-            kind: Kind::Text,
-            sortable: true,
-            in_list: true,
-        }
+        Column { field, sql: Sql::Localized(sql), kind: Kind::Text, sortable: true, in_list: true }
     }
 
     pub const fn unsorted(self) -> Column {
-        Column {
-            sortable: false,
-            ..self
-        }
+        Column { sortable: false, ..self }
     }
 
     pub const fn detail_only(self) -> Column {
-        Column {
-            in_list: false,
-            sortable: false,
-            ..self
-        }
+        Column { in_list: false, sortable: false, ..self }
     }
 }
 
@@ -177,48 +158,27 @@ pub enum ValueKind {
 
 impl Filter {
     pub const fn contains(param: &'static str, sql: &'static str) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::Contains { sql, search: None },
-        }
+        Filter { param, kind: FilterKind::Contains { sql, search: None } }
     }
 
     pub const fn searched(param: &'static str, sql: &'static str, search: Search) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::Contains {
-                sql,
-                search: Some(search),
-            },
-        }
+        Filter { param, kind: FilterKind::Contains { sql, search: Some(search) } }
     }
 
     pub const fn equals(param: &'static str, sql: &'static str, value: ValueKind) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::Equals { sql, value },
-        }
+        Filter { param, kind: FilterKind::Equals { sql, value } }
     }
 
     pub const fn on_date(param: &'static str, sql: &'static str) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::OnDate(sql),
-        }
+        Filter { param, kind: FilterKind::OnDate(sql) }
     }
 
     pub const fn from(param: &'static str, sql: &'static str) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::From(sql),
-        }
+        Filter { param, kind: FilterKind::From(sql) }
     }
 
     pub const fn to(param: &'static str, sql: &'static str) -> Filter {
-        Filter {
-            param,
-            kind: FilterKind::To(sql),
-        }
+        Filter { param, kind: FilterKind::To(sql) }
     }
 }
 
@@ -231,9 +191,7 @@ pub struct Export {
 
 impl Resource {
     pub fn column(&self, field: &str) -> Option<&Column> {
-        self.columns
-            .iter()
-            .find(|c| c.field.eq_ignore_ascii_case(field))
+        self.columns.iter().find(|c| c.field.eq_ignore_ascii_case(field))
     }
 
     pub fn list_columns(&self) -> impl Iterator<Item = &Column> {

@@ -56,11 +56,7 @@ pub struct ListQuery {
 }
 
 impl ListQuery {
-    pub fn parse(
-        resource: &Resource,
-        query: &QueryMap,
-        language: Language,
-    ) -> AppResult<ListQuery> {
+    pub fn parse(resource: &Resource, query: &QueryMap, language: Language) -> AppResult<ListQuery> {
         let skip = query.int("Skip")?.unwrap_or(0);
         if skip < 0 {
             return Err(AppError::BadRequest("Skip must be 0 or more.".into()));
@@ -70,9 +66,7 @@ impl ListQuery {
             None => UNPAGED_LIMIT,
             Some(take) if (1..=MAX_PAGE).contains(&take) => take,
             Some(_) => {
-                return Err(AppError::BadRequest(format!(
-                    "Take must be between 1 and {MAX_PAGE}."
-                )));
+                return Err(AppError::BadRequest(format!("Take must be between 1 and {MAX_PAGE}.")));
             }
         };
         let sort_sql = match query.get("SortField") {
@@ -81,15 +75,7 @@ impl ListQuery {
             Some(field) => Some(sort_column(resource, field)?.sql.for_language(language)),
         };
         let ascending = query.bool("OrderBy")?.unwrap_or(false);
-        let mut list = ListQuery {
-            skip,
-            take,
-            sort_sql,
-            ascending,
-            language,
-            conditions: vec![],
-            params: vec![],
-        };
+        let mut list = ListQuery { skip, take, sort_sql, ascending, language, conditions: vec![], params: vec![] };
         for filter in resource.filters {
             if let Some(raw) = query.get(filter.param) {
                 list.add_filter(filter.param, filter.kind, raw)?;
@@ -107,16 +93,14 @@ impl ListQuery {
             FilterKind::Contains { sql, search } => self.add_contains(sql, search, raw),
             FilterKind::Equals { sql, value } => {
                 let value = match value {
-                    ValueKind::Int => Value::Integer(raw.parse().map_err(|_| {
-                        AppError::BadRequest(format!("{param} must be a whole number."))
-                    })?),
+                    ValueKind::Int => Value::Integer(
+                        raw.parse().map_err(|_| AppError::BadRequest(format!("{param} must be a whole number.")))?,
+                    ),
                     ValueKind::Bool => Value::Integer(match raw.to_ascii_lowercase().as_str() {
                         "true" | "1" => 1,
                         "false" | "0" => 0,
                         _ => {
-                            return Err(AppError::BadRequest(format!(
-                                "{param} must be true or false."
-                            )));
+                            return Err(AppError::BadRequest(format!("{param} must be true or false.")));
                         }
                     }),
                     ValueKind::Text => Value::Text(raw.to_string()),
@@ -146,22 +130,13 @@ impl ListQuery {
             Some(search) if term.chars().count() >= 3 => {
                 let phrase = format!("{} : \"{}\"", search.columns, term.replace('"', "\"\""));
                 self.push(
-                    format!(
-                        "{} IN (SELECT rowid FROM {} WHERE {} MATCH ?)",
-                        search.key, search.table, search.table
-                    ),
+                    format!("{} IN (SELECT rowid FROM {} WHERE {} MATCH ?)", search.key, search.table, search.table),
                     Value::Text(phrase),
                 );
             }
             _ => {
-                let escaped = term
-                    .replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_");
-                self.push(
-                    format!("{sql} LIKE ? ESCAPE '\\'"),
-                    Value::Text(format!("%{escaped}%")),
-                );
+                let escaped = term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+                self.push(format!("{sql} LIKE ? ESCAPE '\\'"), Value::Text(format!("%{escaped}%")));
             }
         }
     }
@@ -191,20 +166,10 @@ impl ListQuery {
 }
 
 fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column> {
-    resource
-        .column(field)
-        .filter(|c| c.sortable && c.in_list)
-        .ok_or_else(|| {
-            let allowed: Vec<&str> = resource
-                .list_columns()
-                .filter(|c| c.sortable)
-                .map(|c| c.field)
-                .collect();
-            AppError::BadRequest(format!(
-                "Cannot sort by '{field}'. Sort by one of: {}.",
-                allowed.join(", ")
-            ))
-        })
+    resource.column(field).filter(|c| c.sortable && c.in_list).ok_or_else(|| {
+        let allowed: Vec<&str> = resource.list_columns().filter(|c| c.sortable).map(|c| c.field).collect();
+        AppError::BadRequest(format!("Cannot sort by '{field}'. Sort by one of: {}.", allowed.join(", ")))
+    })
 }
 
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant
@@ -224,28 +189,17 @@ fn day_bounds(param: &str, raw: &str) -> AppResult<(String, String)> {
 
 /// The SELECT list for the given columns, in the given language.
 pub fn select_sql<'a>(columns: impl Iterator<Item = &'a Column>, language: Language) -> String {
-    columns
-        .map(|c| c.sql.for_language(language))
-        .collect::<Vec<_>>()
-        .join(", ")
+    columns.map(|c| c.sql.for_language(language)).collect::<Vec<_>>().join(", ")
 }
 
 /// Reads column `index` of a row as JSON according to its kind.
-pub fn json_value(
-    row: &rusqlite::Row,
-    index: usize,
-    kind: Kind,
-) -> rusqlite::Result<serde_json::Value> {
+pub fn json_value(row: &rusqlite::Row, index: usize, kind: Kind) -> rusqlite::Result<serde_json::Value> {
     use serde_json::Value as J;
     Ok(match kind {
         Kind::Int => row.get::<_, Option<i64>>(index)?.map_or(J::Null, J::from),
         Kind::Float => row.get::<_, Option<f64>>(index)?.map_or(J::Null, J::from),
-        Kind::Bool => row
-            .get::<_, Option<i64>>(index)?
-            .map_or(J::Null, |v| J::Bool(v != 0)),
-        Kind::Text | Kind::DateTime | Kind::File => row
-            .get::<_, Option<String>>(index)?
-            .map_or(J::Null, J::from),
+        Kind::Bool => row.get::<_, Option<i64>>(index)?.map_or(J::Null, |v| J::Bool(v != 0)),
+        Kind::Text | Kind::DateTime | Kind::File => row.get::<_, Option<String>>(index)?.map_or(J::Null, J::from),
     })
 }
 
@@ -257,16 +211,10 @@ mod tests {
     fn day_bounds_cover_one_day_or_one_instant() {
         assert_eq!(
             day_bounds("D", "2026-02-28").unwrap(),
-            (
-                "2026-02-28T00:00:00.000Z".into(),
-                "2026-03-01T00:00:00.000Z".into()
-            )
+            ("2026-02-28T00:00:00.000Z".into(), "2026-03-01T00:00:00.000Z".into())
         );
         let (start, end) = day_bounds("D", "2026-11-22T00:00:00+04:00").unwrap();
-        assert_eq!(
-            (start.as_str(), end.as_str()),
-            ("2026-11-21T20:00:00.000Z", "2026-11-21T20:00:00.000Z")
-        );
+        assert_eq!((start.as_str(), end.as_str()), ("2026-11-21T20:00:00.000Z", "2026-11-21T20:00:00.000Z"));
         assert!(day_bounds("StartDate", "22.11.2026").is_err());
     }
 }

@@ -12,19 +12,15 @@ fn column_schema(column: &Column) -> ObjectBuilder {
         Kind::Float => builder.schema_type(Type::Number),
         Kind::Bool => builder.schema_type(Type::Boolean),
         Kind::Text => builder.schema_type(Type::String),
-        Kind::DateTime => builder
-            .schema_type(Type::String)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
-        Kind::File => builder
-            .schema_type(Type::String)
-            .description(Some("Image path, e.g. cdn/12.png")),
+        Kind::DateTime => {
+            builder.schema_type(Type::String).format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+        }
+        Kind::File => builder.schema_type(Type::String).description(Some("Image path, e.g. cdn/12.png")),
     }
 }
 
 fn object<'a>(columns: impl Iterator<Item = &'a Column>) -> ObjectBuilder {
-    columns.fold(ObjectBuilder::new(), |object, column| {
-        object.property(column.field, column_schema(column))
-    })
+    columns.fold(ObjectBuilder::new(), |object, column| object.property(column.field, column_schema(column)))
 }
 
 pub fn row(resource: &Resource) -> RefOr<Schema> {
@@ -36,10 +32,7 @@ pub fn list(resource: &Resource) -> RefOr<Schema> {
     RefOr::T(Schema::Object(
         ObjectBuilder::new()
             .property("data", rows)
-            .property(
-                "totalCount",
-                ObjectBuilder::new().schema_type(Type::Integer),
-            )
+            .property("totalCount", ObjectBuilder::new().schema_type(Type::Integer))
             .required("data")
             .required("totalCount")
             .build(),

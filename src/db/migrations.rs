@@ -10,11 +10,8 @@ pub struct Migration {
 }
 
 /// Every migration in order. A landed migration is never edited; changes come as a new one.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "init",
-    sql: include_str!("../../migrations/0001_init.sql"),
-}];
+pub const MIGRATIONS: &[Migration] =
+    &[Migration { version: 1, name: "init", sql: include_str!("../../migrations/0001_init.sql") }];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
@@ -27,23 +24,16 @@ pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
              applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
          )",
     )?;
-    let current: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-        [],
-        |row| row.get(0),
-    )?;
+    let current: i64 =
+        conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |row| row.get(0))?;
     anyhow::ensure!(
         current <= SCHEMA_VERSION,
         "the database has schema version {current}, newer than this binary knows ({SCHEMA_VERSION}); use a newer perkdesk"
     );
     for migration in MIGRATIONS.iter().filter(|m| m.version > current) {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute_batch(migration.sql).with_context(|| {
-            format!(
-                "migration {:04}_{} failed",
-                migration.version, migration.name
-            )
-        })?;
+        tx.execute_batch(migration.sql)
+            .with_context(|| format!("migration {:04}_{} failed", migration.version, migration.name))?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
             (migration.version, migration.name),
@@ -58,13 +48,8 @@ mod tests {
     use super::*;
 
     fn table_names(conn: &Connection) -> Vec<String> {
-        let mut stmt = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .unwrap();
-        stmt.query_map([], |row| row.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+        let mut stmt = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").unwrap();
+        stmt.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
     }
 
     #[test]
@@ -72,20 +57,13 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
         assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
-        let applied: i64 = conn
-            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
-            .unwrap();
+        let applied: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(applied, MIGRATIONS.len() as i64);
         assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
-        let again: i64 = conn
-            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
-            .unwrap();
+        let again: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(again, applied);
-        let fk_problems: i64 = conn
-            .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
+        let fk_problems: i64 =
+            conn.query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| r.get(0)).unwrap();
         assert_eq!(fk_problems, 0);
     }
 
@@ -123,10 +101,7 @@ mod tests {
             "row_counts",
             "app_settings",
         ] {
-            assert!(
-                tables.iter().any(|t| t == expected),
-                "missing table {expected}"
-            );
+            assert!(tables.iter().any(|t| t == expected), "missing table {expected}");
         }
         let cities: Vec<String> = conn
             .prepare("SELECT name_en FROM cities")
@@ -135,15 +110,7 @@ mod tests {
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        for city in [
-            "Baku",
-            "Ganja",
-            "Sumgait",
-            "Mingachevir",
-            "Lankaran",
-            "Shaki",
-            "Nakhchivan",
-        ] {
+        for city in ["Baku", "Ganja", "Sumgait", "Mingachevir", "Lankaran", "Shaki", "Nakhchivan"] {
             assert!(cities.iter().any(|c| c == city), "missing city {city}");
         }
     }
@@ -152,22 +119,14 @@ mod tests {
     fn a_database_from_a_newer_binary_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         apply_migrations(&mut conn).unwrap();
-        conn.execute(
-            "INSERT INTO schema_migrations (version, name) VALUES (?1, 'future')",
-            [SCHEMA_VERSION + 1],
-        )
-        .unwrap();
+        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?1, 'future')", [SCHEMA_VERSION + 1])
+            .unwrap();
         let error = apply_migrations(&mut conn).unwrap_err().to_string();
         assert!(error.contains("newer than this binary"), "{error}");
     }
 
     fn count(conn: &Connection, name: &str) -> i64 {
-        conn.query_row(
-            "SELECT COALESCE((SELECT n FROM row_counts WHERE name = ?1), 0)",
-            [name],
-            |r| r.get(0),
-        )
-        .unwrap()
+        conn.query_row("SELECT COALESCE((SELECT n FROM row_counts WHERE name = ?1), 0)", [name], |r| r.get(0)).unwrap()
     }
 
     #[test]
@@ -187,26 +146,13 @@ mod tests {
         insert_user(&conn, "c@x.az", "hr");
         assert_eq!(count(&conn, "users:staff"), 2);
         assert_eq!(count(&conn, "users:hr"), 1);
-        conn.execute(
-            "UPDATE users SET deleted_at = 'now' WHERE email = 'a@x.az'",
-            [],
-        )
-        .unwrap();
+        conn.execute("UPDATE users SET deleted_at = 'now' WHERE email = 'a@x.az'", []).unwrap();
         assert_eq!(count(&conn, "users:staff"), 1);
-        conn.execute(
-            "UPDATE users SET first_name = 'Z' WHERE email = 'a@x.az'",
-            [],
-        )
-        .unwrap();
+        conn.execute("UPDATE users SET first_name = 'Z' WHERE email = 'a@x.az'", []).unwrap();
         assert_eq!(count(&conn, "users:staff"), 1);
-        conn.execute(
-            "UPDATE users SET deleted_at = NULL WHERE email = 'a@x.az'",
-            [],
-        )
-        .unwrap();
+        conn.execute("UPDATE users SET deleted_at = NULL WHERE email = 'a@x.az'", []).unwrap();
         assert_eq!(count(&conn, "users:staff"), 2);
-        conn.execute("DELETE FROM users WHERE email = 'b@x.az'", [])
-            .unwrap();
+        conn.execute("DELETE FROM users WHERE email = 'b@x.az'", []).unwrap();
         assert_eq!(count(&conn, "users:staff"), 1);
 
         conn.execute(
@@ -216,10 +162,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(count(&conn, "assets"), 1);
-        conn.execute("UPDATE assets SET deleted_at = 'x'", [])
-            .unwrap();
-        conn.execute("UPDATE assets SET deleted_at = 'y'", [])
-            .unwrap();
+        conn.execute("UPDATE assets SET deleted_at = 'x'", []).unwrap();
+        conn.execute("UPDATE assets SET deleted_at = 'y'", []).unwrap();
         assert_eq!(count(&conn, "assets"), 0);
     }
 
@@ -234,17 +178,11 @@ mod tests {
         )
         .unwrap();
         let hits = |q: &str| -> i64 {
-            conn.query_row(
-                "SELECT COUNT(*) FROM users_search WHERE users_search MATCH ?1",
-                [q],
-                |r| r.get(0),
-            )
-            .unwrap()
+            conn.query_row("SELECT COUNT(*) FROM users_search WHERE users_search MATCH ?1", [q], |r| r.get(0)).unwrap()
         };
         assert_eq!(hits("first_name : \"yse\""), 1);
         assert_eq!(hits("email : \"PERK\""), 1);
-        conn.execute("UPDATE users SET first_name = 'Leyla'", [])
-            .unwrap();
+        conn.execute("UPDATE users SET first_name = 'Leyla'", []).unwrap();
         assert_eq!(hits("first_name : \"yse\""), 0);
         assert_eq!(hits("first_name : \"eyl\""), 1);
     }

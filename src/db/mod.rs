@@ -38,15 +38,11 @@ impl Db {
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
     pub fn open(path: &Path) -> anyhow::Result<Db> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            anyhow::ensure!(
-                parent.is_dir(),
-                "the folder {} does not exist",
-                parent.display()
-            );
+            anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
         }
         {
-            let mut conn = Connection::open(path)
-                .with_context(|| format!("cannot open the database {}", path.display()))?;
+            let mut conn =
+                Connection::open(path).with_context(|| format!("cannot open the database {}", path.display()))?;
             configure(&mut conn)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             apply_migrations(&mut conn).context("cannot apply the database migrations")?;
@@ -57,10 +53,7 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open the connection pool")?;
-        Ok(Db {
-            pool,
-            path: path.to_path_buf(),
-        })
+        Ok(Db { pool, path: path.to_path_buf() })
     }
 
     pub fn path(&self) -> &Path {
@@ -98,12 +91,9 @@ impl Db {
     /// Copies the live database to `dest` as one consistent snapshot, while others keep writing.
     pub fn backup_to(&self, dest: &Path) -> anyhow::Result<()> {
         anyhow::ensure!(!dest.exists(), "{} already exists", dest.display());
-        let dest_text = dest
-            .to_str()
-            .context("the backup path is not valid UTF-8")?;
+        let dest_text = dest.to_str().context("the backup path is not valid UTF-8")?;
         let conn = self.pool.get()?;
-        conn.execute("VACUUM INTO ?1", [dest_text])
-            .with_context(|| format!("cannot write {}", dest.display()))?;
+        conn.execute("VACUUM INTO ?1", [dest_text]).with_context(|| format!("cannot write {}", dest.display()))?;
         Ok(())
     }
 
@@ -116,10 +106,7 @@ impl Db {
 }
 
 /// The synchronous form of [`Db::write`].
-pub fn write_tx<T>(
-    conn: &mut Connection,
-    work: impl FnOnce(&Transaction) -> AppResult<T>,
-) -> AppResult<T> {
+pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> AppResult<T>) -> AppResult<T> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let value = work(&tx)?;
     tx.commit().map_err(AppError::from)?;

@@ -20,10 +20,7 @@ pub static CITIES: Resource = Resource {
         Column::new("nameEn", "c.name_en", Kind::Text).detail_only(),
         Column::new("nameRu", "c.name_ru", Kind::Text).detail_only(),
     ],
-    filters: &[Filter::contains(
-        "Name",
-        "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)",
-    )],
+    filters: &[Filter::contains("Name", "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)")],
     export: None,
     read: Roles::ANYONE,
     write: Roles::ADMIN,

@@ -8,9 +8,7 @@ use crate::crud::Resource;
 
 /// Every API route of the product.
 pub fn api() -> Api {
-    crate::auth::routes::routes()
-        .merge(users::routes())
-        .merge(cities::routes())
+    crate::auth::routes::routes().merge(users::routes()).merge(cities::routes())
 }
 
 /// Every declared resource, for the contract tests.

@@ -22,11 +22,7 @@ use crate::validation::{self, Validator};
 pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 
 const fn search(columns: &'static str) -> Search {
-    Search {
-        key: "u.id",
-        table: "users_search",
-        columns,
-    }
+    Search { key: "u.id", table: "users_search", columns }
 }
 
 pub static USERS: Resource = Resource {
@@ -82,16 +78,14 @@ pub static USERS: Resource = Resource {
 /// deleted or deactivated user's sessions end at once.
 fn guard_and_revoke(tx: &Transaction, user: &CurrentUser, change: &Change) -> AppResult<()> {
     match change {
-        Change::Deleted(ids) if ids.contains(&user.id) => Err(AppError::Conflict(
-            "You cannot delete your own account.".into(),
-        )),
-        Change::Toggled { id, active: false } if *id == user.id => Err(AppError::Conflict(
-            "You cannot deactivate your own account.".into(),
-        )),
-        Change::Deleted(ids) => sessions::revoke_user_sessions(tx, ids, "user deleted", None),
-        Change::Toggled { id, active: false } => {
-            sessions::revoke_user_sessions(tx, &[*id], "user deactivated", None)
+        Change::Deleted(ids) if ids.contains(&user.id) => {
+            Err(AppError::Conflict("You cannot delete your own account.".into()))
         }
+        Change::Toggled { id, active: false } if *id == user.id => {
+            Err(AppError::Conflict("You cannot deactivate your own account.".into()))
+        }
+        Change::Deleted(ids) => sessions::revoke_user_sessions(tx, ids, "user deleted", None),
+        Change::Toggled { id, active: false } => sessions::revoke_user_sessions(tx, &[*id], "user deactivated", None),
         Change::Toggled { .. } => Ok(()),
     }
 }
@@ -103,43 +97,31 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/user/register",
             post(create),
-            Doc::new(TAG, "Create a user")
-                .roles(Roles::ADMIN)
-                .json_body::<NewUser>()
-                .returns::<UserRow>(201),
+            Doc::new(TAG, "Create a user").roles(Roles::ADMIN).json_body::<NewUser>().returns::<UserRow>(201),
         )
         .add(
             Method::PUT,
             "/api/user",
             put(update),
-            Doc::new(TAG, "Edit a user")
-                .roles(Roles::ADMIN)
-                .json_body::<UserEdit>()
-                .returns::<UserRow>(200),
+            Doc::new(TAG, "Edit a user").roles(Roles::ADMIN).json_body::<UserEdit>().returns::<UserRow>(200),
         )
         .add(
             Method::PUT,
             "/api/user/changePassword",
             put(change_password),
-            Doc::new(
-                TAG,
-                "Change the own password, or (Admin, with id) another user's",
-            )
-            .roles(Roles::ANYONE)
-            .json_body::<PasswordChange>()
-            .returns::<crate::auth::routes::MessageBody>(200),
+            Doc::new(TAG, "Change the own password, or (Admin, with id) another user's")
+                .roles(Roles::ANYONE)
+                .json_body::<PasswordChange>()
+                .returns::<crate::auth::routes::MessageBody>(200),
         )
         .add(
             Method::GET,
             "/api/user/get-qr",
             get(qr_code),
-            Doc::new(
-                TAG,
-                "The user's authenticator QR code as a PNG data URL (HR accounts too)",
-            )
-            .roles(Roles::EDITORS)
-            .query("id", "The user id", Type::Integer)
-            .returns::<QrCode>(200),
+            Doc::new(TAG, "The user's authenticator QR code as a PNG data URL (HR accounts too)")
+                .roles(Roles::EDITORS)
+                .query("id", "The user id", Type::Integer)
+                .returns::<QrCode>(200),
         )
 }
 
@@ -190,20 +172,12 @@ pub struct NewUser {
 
 fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
     let role_id = role_id.unwrap_or(Role::User as i64);
-    v.check(
-        "roleId",
-        Role::from_id(role_id).is_some(),
-        "Role must be Admin, User or Call Center",
-    );
+    v.check("roleId", Role::from_id(role_id).is_some(), "Role must be Admin, User or Call Center");
     role_id
 }
 
 fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) {
-        AppError::Conflict(DUPLICATE_EMAIL.into())
-    } else {
-        error.into()
-    }
+    if is_constraint_violation(&error) { AppError::Conflict(DUPLICATE_EMAIL.into()) } else { error.into() }
 }
 
 async fn create(
@@ -218,23 +192,11 @@ async fn create(
         .email("email", &body.email, "Email is required")
         .phone("phone", body.phone.trim())
         .required("password", &body.password, "Password is required")
-        .check(
-            "password",
-            validation::is_strong_password(&body.password),
-            validation::STRONG_PASSWORD,
-        );
+        .check("password", validation::is_strong_password(&body.password), validation::STRONG_PASSWORD);
     if let Some(confirm) = &body.confirm_password {
         v.required("confirmPassword", confirm, "Confirm Password is required")
-            .check(
-                "confirmPassword",
-                validation::is_strong_password(confirm),
-                validation::STRONG_PASSWORD,
-            )
-            .check(
-                "confirmPassword",
-                *confirm == body.password,
-                "Both password need to be the same",
-            );
+            .check("confirmPassword", validation::is_strong_password(confirm), validation::STRONG_PASSWORD)
+            .check("confirmPassword", *confirm == body.password, "Both password need to be the same");
     }
     let role_id = role_or_default(body.role_id, &mut v);
     v.finish()?;
@@ -342,31 +304,15 @@ async fn change_password(
     let mut v = Validator::new();
     match target {
         None => {
-            v.required(
-                "oldPassword",
-                &body.old_password,
-                "Old password is required",
-            );
-            crate::auth::routes::validate_new_password(
-                &mut v,
-                &body.new_password,
-                &body.new_password_confirm,
-            );
+            v.required("oldPassword", &body.old_password, "Old password is required");
+            crate::auth::routes::validate_new_password(&mut v, &body.new_password, &body.new_password_confirm);
         }
         Some(_) => {
             user.require(Roles::ADMIN)?;
             v.required("oldPassword", &body.old_password, "Password is required")
                 .required("newPassword", &body.new_password, "Password is required")
-                .check(
-                    "newPassword",
-                    validation::has_number(&body.new_password),
-                    validation::NUMBER_PASSWORD,
-                )
-                .required(
-                    "newPasswordConfirm",
-                    &body.new_password_confirm,
-                    "Confirm Password is required",
-                )
+                .check("newPassword", validation::has_number(&body.new_password), validation::NUMBER_PASSWORD)
+                .required("newPasswordConfirm", &body.new_password_confirm, "Confirm Password is required")
                 .check(
                     "newPasswordConfirm",
                     validation::has_number(&body.new_password_confirm),
@@ -383,20 +329,10 @@ async fn change_password(
     let user_id = user.id;
     let own_hash: String = state
         .db
-        .run(move |conn| {
-            Ok(conn.query_row(
-                "SELECT password_hash FROM users WHERE id = ?1",
-                [user_id],
-                |r| r.get(0),
-            )?)
-        })
+        .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
         .await?;
     if !password::verify(&own_hash, &body.old_password) {
-        let message = if target.is_some() {
-            "Your password is incorrect."
-        } else {
-            "Old password is incorrect."
-        };
+        let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
         return Err(AppError::field("oldPassword", message));
     }
     let new_hash = password::hash(&body.new_password)?;
@@ -418,9 +354,7 @@ async fn change_password(
             Ok(())
         })
         .await?;
-    Ok(crate::auth::routes::MessageBody::json(
-        "The password has been changed.",
-    ))
+    Ok(crate::auth::routes::MessageBody::json("The password has been changed."))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -429,34 +363,25 @@ pub struct QrCode {
     data: String,
 }
 
-async fn qr_code(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    query: QueryMap,
-) -> AppResult<Json<QrCode>> {
+async fn qr_code(State(state): State<AppState>, user: CurrentUser, query: QueryMap) -> AppResult<Json<QrCode>> {
     user.require(Roles::EDITORS)?;
-    let id = query
-        .int("id")?
-        .ok_or_else(|| AppError::field("id", "id is required"))?;
-    let (kind, email, secret) =
-        state
-            .db
-            .run(move |conn| {
-                conn.query_row(
+    let id = query.int("id")?.ok_or_else(|| AppError::field("id", "id is required"))?;
+    let (kind, email, secret) = state
+        .db
+        .run(move |conn| {
+            conn.query_row(
                 "SELECT kind, email, totp_secret FROM users WHERE id = ?1 AND deleted_at IS NULL",
                 [id],
                 |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),
             )
             .optional()?
             .ok_or_else(|| USERS.not_found())
-            })
-            .await?;
+        })
+        .await?;
     // Staff accounts are the Users screen's (Admin only); HR accounts' codes are for editors.
     if kind == "staff" {
         user.require(Roles::ADMIN)?;
     }
     let uri = totp::otpauth_uri(&secret, &email)?;
-    Ok(Json(QrCode {
-        data: crate::qr::png_data_url(&uri)?,
-    }))
+    Ok(Json(QrCode { data: crate::qr::png_data_url(&uri)? }))
 }

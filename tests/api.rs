@@ -1,0 +1,107 @@
+//! The HTTP surface as a whole: health, OpenAPI completeness, headers, fallbacks and limits.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Method, Request};
+use common::*;
+
+#[tokio::test]
+async fn health_answers_once_the_database_is_ready() {
+    let app = test_app();
+    let health = app.call(Method::GET, "/api/health", None, None).await;
+    health.expect(200);
+    assert_eq!(health.json()["status"], "ok");
+    assert_eq!(health.json()["schemaVersion"], perkdesk::db::SCHEMA_VERSION);
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_endpoint() {
+    let app = test_app();
+    let doc = app.call(Method::GET, "/api/openapi.json", None, None).await;
+    doc.expect(200);
+    let doc = doc.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let endpoints = perkdesk::app::api().endpoints();
+    assert!(endpoints.len() >= 25, "{} endpoints", endpoints.len());
+    for (method, path) in endpoints {
+        let operation = &doc["paths"][&path][method.to_lowercase()];
+        assert!(operation.is_object(), "{method} {path} is missing from the OpenAPI document");
+        assert!(operation["summary"].is_string(), "{method} {path} has no summary");
+    }
+    for spec_path in ["/api/auth/admin/token", "/api/user/filter", "/api/user/get-qr", "/api/user/changePassword"] {
+        assert!(doc["paths"][spec_path].is_object(), "{spec_path}");
+    }
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let app = test_app();
+    for path in ["/api/health", "/users", "/api/nowhere"] {
+        let response = app.call(Method::GET, path, None, None).await;
+        assert_eq!(response.headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(response.headers["referrer-policy"], "same-origin", "{path}");
+        assert!(
+            response.headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"),
+            "{path}"
+        );
+        assert!(!response.headers.contains_key("strict-transport-security"));
+    }
+    let behind_tls = test_app_with(perkdesk::state::Settings { behind_tls: true, ..settings() });
+    let response = behind_tls.call(Method::GET, "/api/health", None, None).await;
+    assert!(response.headers.contains_key("strict-transport-security"));
+}
+
+#[tokio::test]
+async fn unknown_api_paths_are_json_and_other_paths_get_the_app() {
+    let app = test_app();
+    let missing = app.call(Method::GET, "/api/no/such/thing", None, None).await;
+    missing.expect_message(404, "There is no API endpoint at /api/no/such/thing.");
+    for deep_link in ["/", "/users", "/auth/login", "/error/error-v5", "/anything/else"] {
+        let page = app.call(Method::GET, deep_link, None, None).await;
+        page.expect(200);
+        assert!(page.headers["content-type"].to_str().unwrap().starts_with("text/html"), "{deep_link}");
+    }
+    app.call(Method::GET, "/assets/missing-abc123.js", None, None).await.expect(404);
+    let wrong_method = app.call(Method::POST, "/api/health", None, None).await;
+    wrong_method.expect_message(405, "This method is not allowed here.");
+}
+
+#[tokio::test]
+async fn paths_are_case_insensitive() {
+    let app = test_app();
+    let admin = app.admin().await;
+    app.get("/API/Auth/Profile", &admin.token).await.expect(200);
+    app.get("/api/USER/filter?FIRSTNAME=adm", &admin.token).await.expect(200);
+}
+
+#[tokio::test]
+async fn oversized_json_is_refused_with_413() {
+    let app = test_app();
+    let huge = format!("{{\"userName\": \"{}\"}}", "a".repeat(1_100_000));
+    let request = Request::post("/api/auth/admin/token")
+        .header("content-type", "application/json")
+        .body(Body::from(huge))
+        .unwrap();
+    app.send(request).await.expect_message(413, "The request body is too large.");
+    let request =
+        Request::post("/api/auth/admin/token").header("content-type", "text/plain").body(Body::from("{}")).unwrap();
+    app.send(request).await.expect_message(415, "Send the request body as application/json.");
+}
+
+#[tokio::test]
+async fn idempotency_keys_are_scoped_per_user_and_checked_for_length() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let long_id = "x".repeat(101);
+    let response = app
+        .call_with(
+            Method::PUT,
+            "/api/user/changePassword",
+            Some(&admin.token),
+            Some(serde_json::json!({})),
+            &[("x-requestid", &long_id)],
+        )
+        .await;
+    response.expect_message(400, "x-requestid must be at most 100 characters.");
+}

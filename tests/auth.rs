@@ -1,0 +1,221 @@
+//! Sign-in, session, lockout, throttling, registration and password reset through the router.
+
+mod common;
+
+use axum::http::Method;
+use common::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn sign_in_returns_tokens_and_profile_follows() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let otp = app.otp_for("aysel@perk.az");
+    let response = app.sign_in_raw("  AYSEL@perk.az ", PASSWORD, &otp).await;
+    response.expect(200);
+    let body = response.json();
+    assert!(body["token"].as_str().unwrap().split('.').count() == 3);
+    assert!(body["refreshToken"].as_str().unwrap().len() >= 40);
+    assert!(body["expiresAt"].as_str().unwrap().ends_with('Z'));
+    let profile = app.get("/api/auth/profile", body["token"].as_str().unwrap()).await;
+    profile.expect(200);
+    let profile = profile.json();
+    assert_eq!(profile["email"], "aysel@perk.az");
+    assert_eq!(profile["roleId"], 0);
+    assert!(profile.get("passwordHash").is_none() && profile.get("totpSecret").is_none());
+}
+
+#[tokio::test]
+async fn sign_in_validation_messages() {
+    let app = test_app();
+    let response = app.call(Method::POST, "/api/auth/admin/token", None, Some(json!({}))).await;
+    response.expect_message(400, "Email is required");
+    let errors = &response.json()["errors"];
+    assert_eq!(errors["password"], "Required field");
+    assert_eq!(errors["otp"], "Otp is required");
+    app.call(Method::POST, "/api/auth/admin/token", None, Some(json!({"userName": "a@b.az"})))
+        .await
+        .expect_message(400, "Required field");
+    app.call(Method::POST, "/api/auth/admin/token", None, Some(json!({"userName": "a@b.az", "password": "x"})))
+        .await
+        .expect_message(400, "Otp is required");
+    let bad_json = app
+        .send(
+            axum::http::Request::post("/api/auth/admin/token")
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from("{not json"))
+                .unwrap(),
+        )
+        .await;
+    bad_json.expect(400);
+    assert!(bad_json.message().starts_with("The request body is not valid"));
+}
+
+#[tokio::test]
+async fn wrong_password_wrong_code_and_unknown_email_are_the_same_401() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let otp = app.otp_for("aysel@perk.az");
+    app.sign_in_raw("aysel@perk.az", "Wrong-123!", &otp).await.expect_message(401, "Invalid credentials.");
+    app.sign_in_raw("aysel@perk.az", PASSWORD, "000000").await.expect_message(401, "Invalid credentials.");
+    app.sign_in_raw("nobody@perk.az", PASSWORD, &otp).await.expect_message(401, "Invalid credentials.");
+}
+
+#[tokio::test]
+async fn a_code_is_accepted_only_once() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let otp = app.otp_for("aysel@perk.az");
+    app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect(200);
+    app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect_message(401, "Invalid credentials.");
+}
+
+#[tokio::test]
+async fn five_failures_lock_the_account_even_for_correct_credentials() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    for attempt in 1..=4 {
+        let response = app.sign_in_raw("aysel@perk.az", "Wrong-123!", "123456").await;
+        assert_eq!(response.status.as_u16(), 401, "attempt {attempt}");
+    }
+    app.sign_in_raw("aysel@perk.az", "Wrong-123!", "123456").await.expect_message(423, "You are locked.");
+    let otp = app.otp_for("aysel@perk.az");
+    app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect_message(423, "You are locked.");
+    // The lock lifts after its 15 minutes.
+    app.state.db.conn().unwrap().execute("UPDATE users SET locked_until = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect(200);
+}
+
+#[tokio::test]
+async fn sign_in_attempts_are_throttled_per_address() {
+    let app = test_app_with(perkdesk::state::Settings { sign_in_per_minute: 3, ..settings() });
+    for _ in 0..3 {
+        app.sign_in_raw("nobody@perk.az", PASSWORD, "123456").await.expect(401);
+    }
+    let throttled = app.sign_in_raw("nobody@perk.az", PASSWORD, "123456").await;
+    throttled.expect(429);
+    assert!(throttled.message().starts_with("Too many attempts"));
+    assert!(throttled.headers.contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_a_reused_token_ends_the_session() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let refresh = |token: &str| {
+        let body = json!({"refreshToken": token});
+        app.call(Method::POST, "/api/auth/refreshToken", None, Some(body))
+    };
+    let first = refresh(&admin.refresh_token).await;
+    first.expect(200);
+    let rotated = first.json();
+    assert_ne!(rotated["refreshToken"], admin.refresh_token.as_str());
+    let new_access = rotated["token"].as_str().unwrap().to_string();
+    app.get("/api/auth/profile", &new_access).await.expect(200);
+    // The spent token comes back: the whole session ends, including the fresh access token.
+    refresh(&admin.refresh_token).await.expect_message(401, "Your session has ended. Sign in again.");
+    app.get("/api/auth/profile", &new_access).await.expect(401);
+    refresh(rotated["refreshToken"].as_str().unwrap()).await.expect(401);
+    refresh("").await.expect_message(400, "Refresh token is required");
+    refresh("made-up").await.expect(401);
+}
+
+#[tokio::test]
+async fn logout_revokes_the_session_at_once() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let body = json!({"refreshToken": admin.refresh_token});
+    app.call(Method::POST, "/api/auth/logout", Some(&admin.token), Some(body.clone())).await.expect(204);
+    app.get("/api/auth/profile", &admin.token).await.expect_message(401, "Your session has ended. Sign in again.");
+    app.call(Method::POST, "/api/auth/refreshToken", None, Some(body)).await.expect(401);
+}
+
+#[tokio::test]
+async fn bad_tokens_are_401() {
+    let app = test_app();
+    let admin = app.admin().await;
+    app.call(Method::GET, "/api/auth/profile", None, None).await.expect_message(401, "Sign in to continue.");
+    let mut tampered = admin.token.clone();
+    tampered.insert(tampered.len() - 2, 'x');
+    app.get("/api/auth/profile", &tampered).await.expect(401);
+    let payload = admin.token.split('.').nth(1).unwrap();
+    app.get("/api/auth/profile", &format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.")).await.expect(401);
+}
+
+#[tokio::test]
+async fn registration_is_closed_unless_enabled() {
+    let app = test_app();
+    let body = json!({"email": "new@perk.az", "fullname": "New Person", "username": "newbie", "password": "abc123"});
+    app.call(Method::POST, "/api/auth/register", None, Some(body))
+        .await
+        .expect_message(403, "Registration is closed. Ask an administrator for an account.");
+    let settings = app.call(Method::GET, "/api/auth/settings", None, None).await;
+    assert_eq!(settings.json()["allowRegistration"], false);
+}
+
+#[tokio::test]
+async fn registration_creates_an_inactive_account() {
+    let app = test_app_with(perkdesk::state::Settings { allow_registration: true, ..settings() });
+    let register = |body| app.call(Method::POST, "/api/auth/register", None, Some(body));
+    register(json!({})).await.expect(400);
+    register(json!({"email": "bad", "fullname": "Ne", "username": "nb", "password": "ab"}))
+        .await
+        .expect_message(400, "Minimum 3 symbols");
+    let invalid =
+        register(json!({"email": "bad", "fullname": "New Person", "username": "newbie", "password": "abc"})).await;
+    invalid.expect_message(400, "Wrong email format");
+    let body = json!({"email": "new@perk.az", "fullname": "New Person", "username": "newbie", "password": "abc123"});
+    register(body.clone()).await.expect(201);
+    register(body).await.expect_message(409, "A user with this e-mail already exists.");
+    let (active, role, first, last): (bool, i64, String, String) = app
+        .state
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT is_active, role_id, first_name, last_name FROM users WHERE email = 'new@perk.az'", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .unwrap();
+    assert_eq!((active, role, first.as_str(), last.as_str()), (false, 1, "New", "Person"));
+    let otp = app.otp_for("new@perk.az");
+    app.sign_in_raw("new@perk.az", "abc123", &otp)
+        .await
+        .expect_message(403, "Your account is not active yet. Ask an administrator to activate it.");
+}
+
+#[tokio::test]
+async fn password_reset_by_link() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let ask = |email: &str| {
+        let body = json!({"email": email});
+        app.call(Method::PUT, "/api/auth/reset-password", None, Some(body))
+    };
+    ask("nobody@perk.az").await.expect(200);
+    assert!(app.outbox.lock().unwrap().is_empty(), "no mail for an unknown address");
+    ask("nope").await.expect_message(400, "Wrong email format. E.g. name@example.com");
+    let answer = ask("admin@perk.az").await;
+    answer.expect_message(200, "If the e-mail belongs to an account, a reset link has been sent to it.");
+    let mail = app.outbox.lock().unwrap().pop().unwrap();
+    assert_eq!(mail.to, "admin@perk.az");
+    let token = mail.body.split("token=").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+    assert!(mail.body.contains("http://perkdesk.test/auth/reset-password?token="));
+
+    let confirm = |body| app.call(Method::POST, "/api/auth/reset-password/confirm", None, Some(body));
+    confirm(json!({"token": token, "newPassword": "short", "newPasswordConfirm": "short"}))
+        .await
+        .expect_message(400, "Password must consist of a letter, a number.");
+    confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass124"}))
+        .await
+        .expect_message(400, "Both new password need to be the same");
+    confirm(json!({"token": "forged", "newPassword": "newpass123", "newPasswordConfirm": "newpass123"}))
+        .await
+        .expect_message(400, "This reset link is invalid or has expired. Ask for a new one.");
+    confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass123"})).await.expect(200);
+    confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass123"})).await.expect(400);
+    app.get("/api/auth/profile", &admin.token).await.expect(401);
+    let otp = app.otp_for("admin@perk.az");
+    app.sign_in_raw("admin@perk.az", "newpass123", &otp).await.expect(200);
+    // The spec's alias for the request.
+    app.call(Method::POST, "/api/user/forgotPassword", None, Some(json!({"email": "admin@perk.az"}))).await.expect(200);
+}

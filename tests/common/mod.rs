@@ -1,0 +1,194 @@
+//! Shared helpers for router tests: a fresh app on a temporary database, users, sign-in, calls.
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use perkdesk::auth::{password, totp};
+use perkdesk::db::Db;
+use perkdesk::mail::{Mailer, SentMail};
+use perkdesk::state::{AppState, Settings};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+pub const PASSWORD: &str = "Secret-123!";
+
+pub struct TestApp {
+    pub router: Router,
+    pub state: AppState,
+    pub outbox: Arc<Mutex<Vec<SentMail>>>,
+    _dir: tempfile::TempDir,
+}
+
+pub struct Response {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
+
+    pub fn message(&self) -> String {
+        self.json()["message"].as_str().unwrap_or_default().to_string()
+    }
+
+    #[track_caller]
+    pub fn expect(&self, status: u16) -> &Self {
+        assert_eq!(self.status.as_u16(), status, "body: {}", String::from_utf8_lossy(&self.bytes));
+        self
+    }
+
+    /// Asserts the status and the exact message.
+    #[track_caller]
+    pub fn expect_message(&self, status: u16, message: &str) -> &Self {
+        self.expect(status);
+        assert_eq!(self.message(), message);
+        self
+    }
+}
+
+pub fn settings() -> Settings {
+    Settings {
+        allow_registration: false,
+        behind_tls: false,
+        public_url: "http://perkdesk.test".into(),
+        sign_in_per_minute: 1000,
+    }
+}
+
+pub fn test_app() -> TestApp {
+    test_app_with(settings())
+}
+
+pub fn test_app_with(settings: Settings) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("test.db")).unwrap();
+    let outbox = Arc::new(Mutex::new(Vec::new()));
+    let state = AppState::new(db, settings, Mailer::Memory(outbox.clone())).unwrap();
+    TestApp { router: perkdesk::app::app(state.clone()), state, outbox, _dir: dir }
+}
+
+pub struct TestUser {
+    pub id: i64,
+    pub email: String,
+    pub secret: String,
+    pub token: String,
+    pub refresh_token: String,
+}
+
+impl TestApp {
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Response {
+        self.call_with(method, path, token, body, &[]).await
+    }
+
+    pub async fn call_with(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Response {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let body = match body {
+            Some(value) => {
+                request = request.header("content-type", "application/json");
+                Body::from(serde_json::to_vec(&value).unwrap())
+            }
+            None => Body::empty(),
+        };
+        self.send(request.body(body).unwrap()).await
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> Response {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes().to_vec();
+        Response { status, headers, bytes }
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Response {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    /// Inserts a staff user directly (role 0 Admin, 1 User, 2 Call Center) and returns its id and secret.
+    pub fn insert_user(&self, email: &str, role: i64) -> (i64, String) {
+        let secret = totp::new_secret();
+        let hash = password::hash(PASSWORD).unwrap();
+        let conn = self.state.db.conn().unwrap();
+        conn.execute(
+            "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
+             VALUES ('staff', 'Test', 'User', ?1, '994501234567', ?2, ?3, ?4)",
+            (email, role, hash, &secret),
+        )
+        .unwrap();
+        (conn.last_insert_rowid(), secret)
+    }
+
+    /// A fresh TOTP code for the user; the replay guard is reset so tests may sign in repeatedly.
+    pub fn otp_for(&self, email: &str) -> String {
+        let conn = self.state.db.conn().unwrap();
+        conn.execute("UPDATE users SET totp_last_step = 0 WHERE email = ?1", [email]).unwrap();
+        let secret: String =
+            conn.query_row("SELECT totp_secret FROM users WHERE email = ?1", [email], |r| r.get(0)).unwrap();
+        totp::current_code(&secret).unwrap()
+    }
+
+    pub async fn sign_in_raw(&self, email: &str, password: &str, otp: &str) -> Response {
+        let body = json!({"userName": email, "password": password, "otp": otp});
+        self.call(Method::POST, "/api/auth/admin/token", None, Some(body)).await
+    }
+
+    pub async fn sign_in(&self, email: &str) -> TestUser {
+        let otp = self.otp_for(email);
+        let response = self.sign_in_raw(email, PASSWORD, &otp).await;
+        response.expect(200);
+        let body = response.json();
+        let conn = self.state.db.conn().unwrap();
+        let (id, secret) = conn
+            .query_row("SELECT id, totp_secret FROM users WHERE email = ?1", [email], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        TestUser {
+            id,
+            email: email.into(),
+            secret,
+            token: body["token"].as_str().unwrap().into(),
+            refresh_token: body["refreshToken"].as_str().unwrap().into(),
+        }
+    }
+
+    /// A signed-in user of the given role.
+    pub async fn user_with_role(&self, email: &str, role: i64) -> TestUser {
+        self.insert_user(email, role);
+        self.sign_in(email).await
+    }
+
+    pub async fn admin(&self) -> TestUser {
+        self.user_with_role("admin@perk.az", 0).await
+    }
+
+    pub fn count(&self, sql: &str) -> i64 {
+        self.state.db.conn().unwrap().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+}
+
+/// Opens an .xlsx body and returns its first sheet as rows of strings.
+pub fn workbook_rows(bytes: &[u8]) -> Vec<Vec<String>> {
+    use calamine::{Reader, Xlsx};
+    let mut workbook: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let sheet = workbook.worksheet_range_at(0).unwrap().unwrap();
+    sheet.rows().map(|row| row.iter().map(|cell| cell.to_string()).collect()).collect()
+}

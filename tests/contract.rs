@@ -1,0 +1,332 @@
+//! The list contract, run over every declared resource: paging, sorting both ways on every
+//! sortable field, filters, totals, soft delete, the active toggle, details and the export.
+//! A new resource fails here until it has a case.
+
+mod common;
+
+use axum::http::Method;
+use common::*;
+use perkdesk::crud::{Language, ListQuery, Resource};
+use perkdesk::extract::QueryMap;
+use rusqlite::Connection;
+use serde_json::{Value, json};
+
+struct Case {
+    resource: &'static Resource,
+    /// Inserts rows of the resource (and rows that must stay out of it).
+    seed: fn(&Connection),
+    /// (filter parameter, value, SQL counting the rows it must match, written without the filter's code path).
+    filters: &'static [(&'static str, &'static str, &'static str)],
+}
+
+const FIRST: [&str; 8] = ["Aysel", "Rəşad", "Günel", "Elvin", "Nigar", "Tural", "Leyla", "Orxan"];
+const LAST: [&str; 5] = ["Məmmədova", "Əliyev", "Hüseynova", "Quliyev", "Abbasov"];
+
+fn seed_users(conn: &Connection) {
+    for i in 0..23 {
+        conn.execute(
+            "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret, is_active)
+             VALUES ('staff', ?1, ?2, ?3, ?4, ?5, 'x', 'y', ?6)",
+            (FIRST[i % 8], LAST[i % 5], format!("user{i:02}@perk.az"), format!("9945{}{:07}", i % 2, 1000000 + i * 37), (i % 3) as i64, i % 4 != 0),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret) VALUES ('hr', 'Aysel', 'Hr', 'hr@perk.az', 'x', 'y')",
+        [],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret, deleted_at)
+         VALUES ('staff', 'Aysel', 'Gone', 'gone@perk.az', 'x', 'y', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+const STAFF: &str = "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL";
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            resource: &perkdesk::resources::users::USERS,
+            seed: seed_users,
+            filters: &[
+                (
+                    "FirstName",
+                    "ay",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND first_name LIKE '%ay%'",
+                ),
+                (
+                    "FirstName",
+                    "YSEL",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND first_name LIKE '%ysel%'",
+                ),
+                (
+                    "LastName",
+                    "hüseyn",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND last_name LIKE '%Hüseyn%'",
+                ),
+                (
+                    "Email",
+                    "user1",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND email LIKE '%user1%'",
+                ),
+                ("Email", "50%", "SELECT 0"),
+                (
+                    "RoleId",
+                    "2",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND role_id = 2",
+                ),
+                (
+                    "RoleId",
+                    "0",
+                    "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND role_id = 0",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::cities::CITIES,
+            seed: |_| {},
+            filters: &[("Name", "bak", "SELECT COUNT(*) FROM cities WHERE name_az || name_en || name_ru LIKE '%bak%'")],
+        },
+    ]
+}
+
+#[test]
+fn every_resource_has_a_contract_case_and_every_filter_an_example() {
+    let cases = cases();
+    for resource in perkdesk::resources::all() {
+        let case = cases.iter().find(|c| std::ptr::eq(c.resource, resource));
+        let case = case.unwrap_or_else(|| panic!("no contract case for {}", resource.path));
+        for filter in resource.filters {
+            assert!(
+                case.filters.iter().any(|(param, _, _)| *param == filter.param),
+                "{}: no example for {}",
+                resource.path,
+                filter.param
+            );
+        }
+    }
+}
+
+fn scope_count(app: &TestApp, resource: &Resource) -> i64 {
+    app.count(&format!("SELECT COUNT(*) FROM {} WHERE {}", resource.from, resource.scope))
+}
+
+fn ids(page: &Value) -> Vec<i64> {
+    page["data"].as_array().unwrap().iter().map(|row| row["id"].as_i64().unwrap()).collect()
+}
+
+/// SQLite's order: NULL first, then numbers, then text by bytes.
+fn in_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a, b) {
+        (Value::Null, Value::Null) => std::cmp::Ordering::Equal,
+        (Value::Null, _) => std::cmp::Ordering::Less,
+        (_, Value::Null) => std::cmp::Ordering::Greater,
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => x.as_f64().unwrap().total_cmp(&y.as_f64().unwrap()),
+        (Value::String(x), Value::String(y)) => x.to_lowercase().cmp(&y.to_lowercase()).then(x.cmp(y)),
+        _ => panic!("mixed types {a} {b}"),
+    }
+}
+
+#[tokio::test]
+async fn the_list_contract_holds_for_every_resource() {
+    for case in cases() {
+        let app = test_app();
+        let admin = app.admin().await;
+        (case.seed)(&app.state.db.conn().unwrap());
+        check_resource(&app, &admin.token, &case).await;
+    }
+}
+
+async fn check_resource(app: &TestApp, token: &str, case: &Case) {
+    let resource = case.resource;
+    let base = format!("/api/{}", resource.path);
+    let name = resource.path;
+    let total = scope_count(app, resource);
+    assert!(total > 10, "{name}: seed more than a page");
+
+    // Paging and totals.
+    let first = app.get(&format!("{base}?Skip=0&Take=10"), token).await;
+    first.expect(200);
+    assert_eq!(first.json()["totalCount"], total, "{name}: total");
+    assert_eq!(ids(&first.json()).len(), 10);
+    let everything = ids(&app.get(&format!("{base}?Skip=0&Take=100"), token).await.json());
+    assert_eq!(everything.len() as i64, total.min(100));
+    let middle = app.get(&format!("{base}?Skip=10&Take=5"), token).await;
+    assert_eq!(ids(&middle.json()), everything[10..15], "{name}: page 3 of 5");
+    let mut descending = everything.clone();
+    descending.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(everything, descending, "{name}: default order is id descending");
+    let unpaged = app.get(&base, token).await;
+    assert_eq!(ids(&unpaged.json()).len() as i64, total.min(1000), "{name}: pickers get every row");
+
+    // Case-insensitive paths and query names.
+    let shouting =
+        app.get(&format!("/API/{}?SKIP=0&take=3&sortfield=ID&orderby=TRUE", name.to_uppercase()), token).await;
+    shouting.expect(200);
+    let mut ascending = everything.clone();
+    ascending.sort_unstable();
+    assert_eq!(ids(&shouting.json()), ascending[..3], "{name}: case-insensitive call");
+
+    // Bad paging and sorting never reach SQL.
+    for (query, message) in [
+        ("Skip=-1&Take=10", "Skip must be 0 or more."),
+        ("Skip=0&Take=0", "Take must be between 1 and 100."),
+        ("Skip=0&Take=101", "Take must be between 1 and 100."),
+        ("Skip=x&Take=10", "Skip must be a whole number."),
+        ("Skip=0&Take=10&OrderBy=maybe", "OrderBy must be true or false."),
+    ] {
+        app.get(&format!("{base}?{query}"), token).await.expect_message(400, message);
+    }
+    let injection = app.get(&format!("{base}?Skip=0&Take=10&SortField=id;DROP%20TABLE%20users"), token).await;
+    injection.expect(400);
+    assert!(
+        injection.message().starts_with("Cannot sort by 'id;DROP TABLE users'. Sort by one of: id"),
+        "{}",
+        injection.message()
+    );
+
+    // Every sortable field, both ways, in order.
+    for column in resource.list_columns().filter(|c| c.sortable) {
+        for ascending in [true, false] {
+            let page =
+                app.get(&format!("{base}?Skip=0&Take=100&SortField={}&OrderBy={ascending}", column.field), token).await;
+            page.expect(200);
+            let values: Vec<Value> =
+                page.json()["data"].as_array().unwrap().iter().map(|r| r[column.field].clone()).collect();
+            assert_eq!(values.len() as i64, total.min(100));
+            for pair in values.windows(2) {
+                let order = in_order(&pair[0], &pair[1]);
+                let ok = if ascending { order.is_le() } else { order.is_ge() };
+                assert!(
+                    ok,
+                    "{name}: {} {} not in order: {} then {}",
+                    column.field,
+                    if ascending { "asc" } else { "desc" },
+                    pair[0],
+                    pair[1]
+                );
+            }
+        }
+    }
+
+    // Filters, on both the list and the /filter path, and their totals.
+    for (param, value, oracle) in case.filters {
+        let expected = app.count(oracle);
+        for path in [base.clone(), format!("{base}/filter")] {
+            let page = app.get(&format!("{path}?Skip=0&Take=100&{param}={}", urlencode(value)), token).await;
+            page.expect(200);
+            assert_eq!(page.json()["totalCount"], expected, "{name}: {param}={value}");
+            assert_eq!(ids(&page.json()).len() as i64, expected.min(100), "{name}: {param}={value} rows");
+        }
+    }
+    let blank = app.get(&format!("{base}/filter?Skip=0&Take=10&{}=", case.filters[0].0), token).await;
+    assert_eq!(blank.json()["totalCount"], total, "{name}: a blank filter is not applied");
+
+    // Detail.
+    let id = everything[0];
+    let detail = app.get(&format!("{base}/{id}"), token).await;
+    detail.expect(200);
+    for column in resource.columns {
+        assert!(detail.json().get(column.field).is_some(), "{name}: detail lacks {}", column.field);
+    }
+    app.get(&format!("{base}/999999"), token).await.expect_message(404, &format!("{} not found.", resource.name));
+    app.get(&format!("{base}/abc"), token).await.expect_message(400, "'abc' is not a valid id.");
+
+    // Export: a workbook with a header row and one row per listed row.
+    if let Some(export) = resource.export {
+        let file = app.get(&format!("{base}/export"), token).await;
+        file.expect(200);
+        let rows = workbook_rows(&file.bytes);
+        let headers: Vec<&str> = export.columns.iter().map(|(header, _)| *header).collect();
+        assert_eq!(rows[0], headers, "{name}: export header");
+        assert_eq!(rows.len() as i64, total + 1, "{name}: export rows");
+        let (param, value, oracle) = case.filters[case.filters.len() - 1];
+        let narrowed = app.get(&format!("{base}/export?{param}={}", urlencode(value)), token).await;
+        assert_eq!(
+            workbook_rows(&narrowed.bytes).len() as i64,
+            app.count(oracle) + 1,
+            "{name}: export follows the filter"
+        );
+    }
+
+    // The active toggle.
+    if resource.toggle {
+        let before = detail.json()["isActive"].as_bool().unwrap();
+        let toggled = app
+            .call(Method::PATCH, &format!("{base}/active"), Some(token), Some(json!({"id": id, "isActive": !before})))
+            .await;
+        toggled.expect(200);
+        assert_eq!(app.get(&format!("{base}/{id}"), token).await.json()["isActive"], !before, "{name}: toggled");
+        app.call(Method::PATCH, &format!("{base}/active"), Some(token), Some(json!({"id": 999999, "isActive": true})))
+            .await
+            .expect(404);
+    }
+
+    // Soft delete: gone from list, total and detail; kept in the table.
+    if resource.delete {
+        let doomed = [everything[0], everything[1]];
+        let deleted = app.call(Method::DELETE, &base, Some(token), Some(json!({"id": doomed}))).await;
+        deleted.expect(200);
+        assert_eq!(deleted.json()["deleted"], 2);
+        let after = app.get(&format!("{base}?Skip=0&Take=100"), token).await;
+        assert_eq!(after.json()["totalCount"], total - 2, "{name}: total after delete");
+        assert!(!ids(&after.json()).contains(&doomed[0]));
+        app.get(&format!("{base}/{}", doomed[0]), token).await.expect(404);
+        app.call(Method::DELETE, &base, Some(token), Some(json!({"id": doomed}))).await.expect(404);
+        let kept = app.count(&format!(
+            "SELECT COUNT(*) FROM {} WHERE id = {} AND deleted_at IS NOT NULL",
+            resource.table, doomed[0]
+        ));
+        assert_eq!(kept, 1, "{name}: soft deleted");
+    }
+}
+
+fn urlencode(value: &str) -> String {
+    form_urlencoded::byte_serialize(value.as_bytes()).collect()
+}
+
+/// Large lists (those with a maintained total) sort on indexes, never through a temporary B-tree.
+#[test]
+fn large_lists_sort_on_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = perkdesk::db::Db::open(&dir.path().join("plan.db")).unwrap();
+    let conn = db.conn().unwrap();
+    seed_users(&conn);
+    conn.execute_batch("ANALYZE").unwrap();
+    for resource in perkdesk::resources::all().into_iter().filter(|r| r.total_key.is_some()) {
+        for column in resource.list_columns().filter(|c| c.sortable) {
+            for ascending in [true, false] {
+                let raw = format!("Skip=5000&Take=10&SortField={}&OrderBy={ascending}", column.field);
+                let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), Language::Az).unwrap();
+                let sql = format!(
+                    "EXPLAIN QUERY PLAN SELECT {} FROM {} {} {} LIMIT 10 OFFSET 5000",
+                    resource.id,
+                    resource.from,
+                    query.where_sql(resource),
+                    query.order_sql(resource)
+                );
+                let plan: Vec<String> = conn
+                    .prepare(&sql)
+                    .unwrap()
+                    .query_map([], |r| r.get::<_, String>(3))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                let plan = plan.join(" | ");
+                assert!(
+                    !plan.contains("TEMP B-TREE"),
+                    "{}: sorting by {} uses a temporary B-tree: {plan}",
+                    resource.path,
+                    column.field
+                );
+                // Sorting by id walks the table in rowid order, which is its own index.
+                let indexed = column.field == "id" || plan.contains("USING");
+                assert!(indexed, "{}: {} scans without an index: {plan}", resource.path, column.field);
+            }
+        }
+    }
+}
