@@ -44,7 +44,6 @@ fn seed_users(conn: &Connection) {
     .unwrap();
 }
 
-const STAFF: &str = "SELECT COUNT(*) FROM users WHERE kind = 'staff' AND deleted_at IS NULL";
 
 fn cases() -> Vec<Case> {
     vec![

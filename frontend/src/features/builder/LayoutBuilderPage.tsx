@@ -144,7 +144,7 @@ export default function LayoutBuilderPage() {
           ))}
         </TabPanels>
       </TabGroup>
-      <footer className="flex flex-col gap-3 border-t border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="flex flex-col gap-3 border-t border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
         <div aria-live="polite">{message && <Alert tone="success">{t(message)}</Alert>}</div>
         <div className="flex gap-2">
           <Button
@@ -166,7 +166,7 @@ export default function LayoutBuilderPage() {
             {t('button.preview')}
           </Button>
         </div>
-      </footer>
+      </div>
     </section>
   );
 }
