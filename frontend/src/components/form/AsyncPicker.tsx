@@ -81,7 +81,7 @@ export function AsyncPicker({
   };
 
   return (
-    <Combobox value={value} by="id" onChange={onChange} onClose={() => pages.setSearch('')}>
+    <Combobox value={value} by="id" onChange={onChange} onClose={() => pages.setSearch('')} immediate>
       <div className="relative">
         <ComboboxInput
           id={id}
@@ -96,7 +96,7 @@ export function AsyncPicker({
           }}
           onBlur={onBlur}
         />
-        <ComboboxButton className="absolute inset-y-0 right-0 flex items-center px-2 text-slate-400">
+        <ComboboxButton aria-label={t('picker.showOptions')} className="absolute inset-y-0 right-0 flex items-center px-2 text-slate-400">
           <Icon name="chevronDown" className="size-4" />
         </ComboboxButton>
       </div>

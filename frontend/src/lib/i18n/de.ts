@@ -100,6 +100,7 @@ export const de: Translation = {
   'picker.loading': 'Wird geladen…',
   'picker.noResults': 'Nichts gefunden',
   'picker.search': 'Zum Suchen tippen',
+  'picker.showOptions': 'Optionen anzeigen',
   'phone.operatorCode': 'Vorwahl',
   'phone.number': 'Telefonnummer',
   'role.admin': 'Administrator',

@@ -113,6 +113,7 @@ export const en = {
   'picker.loading': 'Loading…',
   'picker.noResults': 'Nothing found',
   'picker.search': 'Type to search',
+  'picker.showOptions': 'Show options',
 
   'phone.operatorCode': 'Operator code',
   'phone.number': 'Phone number',

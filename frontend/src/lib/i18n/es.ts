@@ -100,6 +100,7 @@ export const es: Translation = {
   'picker.loading': 'Cargando…',
   'picker.noResults': 'Sin resultados',
   'picker.search': 'Escriba para buscar',
+  'picker.showOptions': 'Mostrar opciones',
   'phone.operatorCode': 'Código de operador',
   'phone.number': 'Número de teléfono',
   'role.admin': 'Administrador',

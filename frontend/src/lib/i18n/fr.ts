@@ -100,6 +100,7 @@ export const fr: Translation = {
   'picker.loading': 'Chargement…',
   'picker.noResults': 'Aucun résultat',
   'picker.search': 'Tapez pour rechercher',
+  'picker.showOptions': 'Afficher les options',
   'phone.operatorCode': "Code de l'opérateur",
   'phone.number': 'Numéro de téléphone',
   'role.admin': 'Administrateur',

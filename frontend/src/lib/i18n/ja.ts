@@ -100,6 +100,7 @@ export const ja: Translation = {
   'picker.loading': '読み込み中…',
   'picker.noResults': '見つかりません',
   'picker.search': '入力して検索',
+  'picker.showOptions': '候補を表示',
   'phone.operatorCode': '事業者コード',
   'phone.number': '電話番号',
   'role.admin': '管理者',

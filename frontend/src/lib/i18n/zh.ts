@@ -100,6 +100,7 @@ export const zh: Translation = {
   'picker.loading': '加载中…',
   'picker.noResults': '未找到结果',
   'picker.search': '输入以搜索',
+  'picker.showOptions': '显示选项',
   'phone.operatorCode': '运营商代码',
   'phone.number': '电话号码',
   'role.admin': '管理员',
