@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { adoptSession } from '../lib/session';
+
+// Screens are lazy chunks; on a cold, busy 2-core machine the first import can take over a second.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout observers Headless UI uses for positioning.
 class NoopObserver {
