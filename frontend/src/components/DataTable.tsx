@@ -117,7 +117,7 @@ export function DataTable<Row extends { id: number }>({
               <th
                 key={column.key}
                 scope="col"
-                className={`px-4 py-3 whitespace-nowrap ${column.className ?? ''}`}
+                className={`px-3 py-3 whitespace-nowrap ${column.className ?? ''}`}
                 aria-sort={
                   column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
                 }
@@ -153,7 +153,7 @@ export function DataTable<Row extends { id: number }>({
                   </td>
                 )}
                 {columns.map((column) => (
-                  <td key={column.key} className={`px-4 py-3 align-middle ${column.className ?? ''}`}>
+                  <td key={column.key} className={`px-3 py-3 align-middle whitespace-nowrap ${column.className ?? ''}`}>
                     {column.render(row)}
                   </td>
                 ))}

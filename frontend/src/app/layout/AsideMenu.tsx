@@ -32,7 +32,7 @@ export function AsideMenu({ theme, minimized, onNavigate }: { theme: 'dark' | 'l
           onClick={onNavigate}
           aria-current={active ? 'page' : undefined}
           title={minimized ? label : undefined}
-          className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${active ? colors.active : colors.item} ${minimized ? 'justify-center' : ''}`}
+          className={`flex items-center gap-3 rounded-lg px-3 py-1.5 text-sm font-medium ${active ? colors.active : colors.item} ${minimized ? 'justify-center' : ''}`}
         >
           <Icon name={section.icon} className="size-5 shrink-0" />
           <span className={minimized ? 'sr-only' : ''}>{label}</span>
@@ -43,11 +43,11 @@ export function AsideMenu({ theme, minimized, onNavigate }: { theme: 'dark' | 'l
 
   return (
     <nav aria-label={t('menu.main')} className="flex-1 overflow-y-auto px-3 py-4">
-      <ul className="space-y-1">{visible.filter((section) => section.menu === 'main').map(item)}</ul>
-      <p className={`mt-6 mb-2 px-3 text-xs font-semibold tracking-wider uppercase ${colors.heading} ${minimized ? 'sr-only' : ''}`} id="menu-requests">
+      <ul className="space-y-0.5">{visible.filter((section) => section.menu === 'main').map(item)}</ul>
+      <p className={`mt-5 mb-2 px-3 text-xs font-semibold tracking-wider uppercase ${colors.heading} ${minimized ? 'sr-only' : ''}`} id="menu-requests">
         {t('menu.requests')}
       </p>
-      <ul className="space-y-1" aria-labelledby="menu-requests">
+      <ul className="space-y-0.5" aria-labelledby="menu-requests">
         {visible.filter((section) => section.menu === 'requests').map(item)}
       </ul>
     </nav>

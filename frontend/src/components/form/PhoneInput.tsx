@@ -9,31 +9,34 @@ export function PhoneInput({ id, value, onChange, onBlur, invalid, describedBy }
   useSignals();
   return (
     <div className="flex gap-2">
-      <Select
-        aria-label={t('phone.operatorCode')}
-        className="w-24 shrink-0"
-        value={value.code}
-        onChange={(event) => onChange({ ...value, code: event.target.value as OperatorCode })}
-      >
-        {OPERATOR_CODES.map((code) => (
-          <option key={code} value={code}>
-            {code}
-          </option>
-        ))}
-      </Select>
-      <TextInput
-        id={id}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        placeholder="123 45 67"
-        maxLength={9}
-        value={value.number}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => onChange({ ...value, number: maskSubscriber(event.target.value) })}
-        onBlur={onBlur}
-      />
+      <div className="w-24 shrink-0">
+        <Select
+          aria-label={t('phone.operatorCode')}
+          value={value.code}
+          onChange={(event) => onChange({ ...value, code: event.target.value as OperatorCode })}
+        >
+          {OPERATOR_CODES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="min-w-0 flex-1">
+        <TextInput
+          id={id}
+          type="tel"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="123 45 67"
+          maxLength={9}
+          value={value.number}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange({ ...value, number: maskSubscriber(event.target.value) })}
+          onBlur={onBlur}
+        />
+      </div>
     </div>
   );
 }
