@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
+import { errorMessage } from '../lib/api';
 import { t } from '../lib/i18n';
 import { Alert } from './Alert';
 import { Button } from './Button';
@@ -26,7 +27,7 @@ export function ConfirmDelete({
       await onConfirm();
       onClose();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }

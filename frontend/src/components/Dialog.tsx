@@ -27,16 +27,24 @@ export function Dialog({
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
       <div className="fixed inset-0 flex items-end justify-center overflow-y-auto p-0 sm:items-center sm:p-4">
         <DialogPanel className={`w-full ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:rounded-2xl`}>
-          <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
-            <DialogTitle className="text-base font-semibold text-slate-900">{title}</DialogTitle>
-            <IconButton label={t('button.close')} onClick={onClose}>
-              <Icon name="close" />
-            </IconButton>
-          </div>
+          <PanelHeader title={title} onClose={onClose} />
           <div className="px-5 py-4">{children}</div>
         </DialogPanel>
       </div>
     </HeadlessDialog>
+  );
+}
+
+/** Title and close button of a dialog or drawer; the title names the dialog for assistive technology. */
+export function PanelHeader({ title, onClose }: { title: string; onClose: () => void }) {
+  useSignals();
+  return (
+    <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
+      <DialogTitle className="text-base font-semibold text-slate-900">{title}</DialogTitle>
+      <IconButton label={t('button.close')} onClick={onClose}>
+        <Icon name="close" />
+      </IconButton>
+    </div>
   );
 }
 

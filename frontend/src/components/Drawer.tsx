@@ -1,9 +1,6 @@
-import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { useSignals } from '@preact/signals-react/runtime';
+import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { t } from '../lib/i18n';
-import { IconButton } from './Button';
-import { Icon } from './icons';
+import { PanelHeader } from './Dialog';
 
 /** The 400 px detail panel on the right; on a phone it takes the whole width. */
 export function Drawer({
@@ -19,7 +16,6 @@ export function Drawer({
   side?: 'left' | 'right';
   children: ReactNode;
 }) {
-  useSignals();
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
@@ -27,12 +23,7 @@ export function Drawer({
         style={{ width: 'min(400px, 100vw)' }}
         className={`fixed inset-y-0 flex flex-col bg-white shadow-xl ${side === 'right' ? 'right-0' : 'left-0'}`}
       >
-        <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
-          <DialogTitle className="text-base font-semibold text-slate-900">{title}</DialogTitle>
-          <IconButton label={t('button.close')} onClick={onClose}>
-            <Icon name="close" />
-          </IconButton>
-        </div>
+        <PanelHeader title={title} onClose={onClose} />
         <div className="flex-1 overflow-y-auto px-5 py-4">{children}</div>
       </DialogPanel>
     </HeadlessDialog>

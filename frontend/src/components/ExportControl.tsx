@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useState } from 'react';
-import type { Query } from '../lib/api';
+import { errorMessage, type Query } from '../lib/api';
 import { downloadFile, saveBlob, type DownloadProgress } from '../lib/download';
 import { t } from '../lib/i18n';
 import { Alert } from './Alert';
@@ -34,7 +34,7 @@ function useDownload(fileName: string) {
       saveBlob(file.blob, file.fileName ?? fileName);
       return true;
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
       return false;
     } finally {
       setProgress(null);

@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useState } from 'react';
+import { errorMessage } from '../lib/api';
 import { t } from '../lib/i18n';
 import type { Schema } from '../lib/validation';
 import { Alert } from './Alert';
@@ -70,7 +71,7 @@ function FormDialogBody<V extends object>({
     try {
       await submit(values);
     } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
+      setServerError(errorMessage(error));
       setSending(false);
       return;
     }

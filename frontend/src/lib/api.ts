@@ -27,6 +27,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The text to show for a failure: the server's `message` for an ApiError. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export interface ListResponse<Row> {
   data: Row[];
   totalCount: number;

@@ -21,12 +21,6 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return date ? format(date, DATE_TIME_FORMAT) : '';
 }
 
-/** `<input type="date">` value (yyyy-MM-dd) → the same calendar day as yyyy-MM-dd for a query. */
-export function dateInputValue(value: string | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? format(date, 'yyyy-MM-dd') : '';
-}
-
 /** `<input type="datetime-local">` value for an API instant, in the browser's zone. */
 export function dateTimeInputValue(value: string | Date | null | undefined): string {
   const date = toDate(value);

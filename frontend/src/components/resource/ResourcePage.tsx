@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
-import { api } from '../../lib/api';
+import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import {
@@ -26,6 +26,7 @@ import { ExportControl } from '../ExportControl';
 import { FilterPanel } from '../FilterPanel';
 import { FormDialog } from '../FormDialog';
 import { Icon } from '../icons';
+import { PageCard } from '../PageCard';
 import { Pagination } from '../Pagination';
 import { SafeImage } from '../SafeImage';
 import { Spinner } from '../Spinner';
@@ -41,8 +42,6 @@ type OpenDialog<Row> =
   | { kind: 'delete'; ids: number[] }
   | { kind: 'tool'; toolId: string; row: Row }
   | null;
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
   if (column.render) return column.render(row);
@@ -108,7 +107,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       await api.patch(`${resource.basePath}/active`, { id: row.id, isActive });
       mutated();
     } catch (error) {
-      setNotice(errorText(error));
+      setNotice(errorMessage(error));
     }
   };
 
@@ -168,11 +167,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
 
   return (
-    <section aria-labelledby="resource-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <header className="flex flex-col gap-3 border-b border-slate-200 px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
-        <h1 id="resource-title" className="text-lg font-semibold text-slate-900">
-          {title}
-        </h1>
+    <PageCard
+      title={title}
+      actions={
         <div role="group" aria-label={t('table.actions')} className="flex flex-wrap items-center gap-2">
           {selecting ? (
             <>
@@ -202,7 +199,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             </>
           )}
         </div>
-      </header>
+      }
+    >
 
       {filterOpen && filters.length > 0 && (
         <FilterPanel fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
@@ -274,7 +272,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         />
       )}
       {activeTool && dialog?.kind === 'tool' && activeTool.render({ row: dialog.row, onClose: closeDialog, onDone: mutated })}
-    </section>
+    </PageCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, type Query } from '../../lib/api';
+import { api, errorMessage, type Query } from '../../lib/api';
 import type { LoadStatus } from '../DataTable';
 
 export interface ListState<Row> {
@@ -38,7 +38,7 @@ export function useRecord<T>(path: string | null): { data: T | null; error: stri
     api.get<T>(path, undefined, controller.signal).then(
       (data) => setState({ path, data, error: null }),
       (error: unknown) => {
-        if (!controller.signal.aborted) setState({ path, data: null, error: error instanceof Error ? error.message : String(error) });
+        if (!controller.signal.aborted) setState({ path, data: null, error: errorMessage(error) });
       },
     );
     return () => controller.abort();

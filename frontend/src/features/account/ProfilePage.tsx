@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { DetailList } from '../../components/Drawer';
 import { Icon } from '../../components/icons';
+import { PageCard } from '../../components/PageCard';
 import { StatusBadge } from '../../components/StatusToggle';
 import { loadProfile } from '../../lib/auth';
 import { t } from '../../lib/i18n';
@@ -27,16 +28,16 @@ export default function ProfilePage() {
   if (!user) return null;
   const role = roleOptions.find((option) => option.value === user.roleId);
   return (
-    <section aria-labelledby="profile-title" className="max-w-2xl rounded-xl border border-slate-200 bg-white shadow-sm">
-      <header className="flex flex-col gap-3 border-b border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
-        <h1 id="profile-title" className="text-lg font-semibold text-slate-900">
-          {t('profile.title')}
-        </h1>
+    <PageCard
+      title={t('profile.title')}
+      className="max-w-2xl"
+      actions={
         <Button variant="primary" onClick={() => setChanging(true)}>
           <Icon name="key" className="size-4" />
           {t('profile.changePassword')}
         </Button>
-      </header>
+      }
+    >
       <div className="space-y-4 px-5 py-4">
         {changed && <Alert tone="success">{t('password.changed')}</Alert>}
         <DetailList
@@ -51,6 +52,6 @@ export default function ProfilePage() {
         />
       </div>
       <OwnChangePasswordDialog open={changing} onClose={() => setChanging(false)} onChanged={() => setChanged(true)} />
-    </section>
+    </PageCard>
   );
 }

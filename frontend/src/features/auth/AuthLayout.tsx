@@ -1,6 +1,24 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { Button } from '../../components/Button';
 import { t } from '../../lib/i18n';
+
+/** Submit, and Cancel back to the sign-in screen. */
+export function SubmitOrCancel({ busy, disabled = false }: { busy: boolean; disabled?: boolean }) {
+  useSignals();
+  const [, navigate] = useLocation();
+  return (
+    <div className="flex gap-3">
+      <Button type="submit" variant="primary" className="flex-1" busy={busy} disabled={disabled}>
+        {t('button.submit')}
+      </Button>
+      <Button className="flex-1" onClick={() => navigate('/auth/login')}>
+        {t('button.cancel')}
+      </Button>
+    </div>
+  );
+}
 
 /** Brand panel beside the form on wide screens; the form alone on a phone. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {

@@ -2,12 +2,11 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Alert } from '../../components/Alert';
-import { Button } from '../../components/Button';
 import { FormFields } from '../../components/form/FormFields';
 import { useForm } from '../../components/form/useForm';
 import { publicAuth } from '../../lib/auth';
 import { t } from '../../lib/i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout, SubmitOrCancel } from './AuthLayout';
 import { authNotice } from './authNotice';
 import { forgotPasswordFields, forgotPasswordSchema } from './schemas';
 
@@ -40,14 +39,7 @@ export default function ForgotPasswordPage() {
       <form noValidate onSubmit={onSubmit} className="space-y-5">
         {failure && <Alert tone="danger">{failure}</Alert>}
         <FormFields fields={forgotPasswordFields} form={form} idPrefix={idPrefix} />
-        <div className="flex gap-3">
-          <Button type="submit" variant="primary" className="flex-1" busy={sending}>
-            {t('button.submit')}
-          </Button>
-          <Button className="flex-1" onClick={() => navigate('/auth/login')}>
-            {t('button.cancel')}
-          </Button>
-        </div>
+        <SubmitOrCancel busy={sending} />
       </form>
     </AuthLayout>
   );

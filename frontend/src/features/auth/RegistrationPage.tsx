@@ -1,8 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { Alert } from '../../components/Alert';
-import { Button } from '../../components/Button';
 import { FormFields } from '../../components/form/FormFields';
 import { errorId } from '../../components/form/inputs';
 import { useForm } from '../../components/form/useForm';
@@ -10,7 +9,7 @@ import { Spinner } from '../../components/Spinner';
 import { ApiError } from '../../lib/api';
 import { publicAuth } from '../../lib/auth';
 import { t } from '../../lib/i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout, SubmitOrCancel } from './AuthLayout';
 import { registrationFields, registrationSchema, type RegistrationValues } from './schemas';
 
 export const REGISTRATION_FAILED = 'The login detail is incorrect';
@@ -67,7 +66,6 @@ function RegistrationForm({ onRegistered, onClosed }: { onRegistered: () => void
   const form = useForm(initialValues, registrationSchema);
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
-  const [, navigate] = useLocation();
   const idPrefix = useId();
   const termsId = `${idPrefix}-acceptTerms`;
   const termsError = form.errorFor('acceptTerms');
@@ -119,14 +117,7 @@ function RegistrationForm({ onRegistered, onClosed }: { onRegistered: () => void
           </p>
         )}
       </div>
-      <div className="flex gap-3">
-        <Button type="submit" variant="primary" className="flex-1" busy={sending} disabled={!form.isValid}>
-          {t('button.submit')}
-        </Button>
-        <Button className="flex-1" onClick={() => navigate('/auth/login')}>
-          {t('button.cancel')}
-        </Button>
-      </div>
+      <SubmitOrCancel busy={sending} disabled={!form.isValid} />
     </form>
   );
 }

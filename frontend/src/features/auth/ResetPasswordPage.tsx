@@ -5,6 +5,7 @@ import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { FormFields } from '../../components/form/FormFields';
 import { useForm } from '../../components/form/useForm';
+import { errorMessage } from '../../lib/api';
 import { publicAuth } from '../../lib/auth';
 import { t } from '../../lib/i18n';
 import { AuthLayout } from './AuthLayout';
@@ -29,7 +30,7 @@ export default function ResetPasswordPage() {
       authNotice.value = { tone: 'success', text: t('auth.reset.done') };
       navigate('/auth/login');
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(errorMessage(error));
       setSending(false);
     }
   });

@@ -41,7 +41,7 @@ describe('sign-in screen', () => {
     answer(json(tokens(1)));
     await waitFor(() => expect(view.currentPath()).toBe('/users?page=2'));
     expect(readStoredSession()).toMatchObject({ user: admin, authToken: 'access-1', refreshToken: 'refresh-1' });
-    expect(bearerOf(api.callsTo('GET /api/auth/profile')[0].headers)).toBe('Bearer access-1');
+    expect(api.callsTo('GET /api/auth/profile')[0].headers.get('Authorization')).toBe('Bearer access-1');
   });
 
   it('shows You are locked. as an info alert', async () => {
@@ -69,8 +69,12 @@ describe('sign-in screen', () => {
   });
 });
 
-function bearerOf(headers: Headers) {
-  return headers.get('Authorization');
+async function fillRegistration(actor: ReturnType<typeof user>, confirmation: string) {
+  await actor.type(await screen.findByLabelText('Full name'), 'Ada Lovelace');
+  await actor.type(screen.getByLabelText('Email'), 'ada@example.com');
+  await actor.type(screen.getByLabelText('Username'), 'ada');
+  await actor.type(screen.getByLabelText('Password'), 'secret');
+  await actor.type(screen.getByLabelText('Confirm Password'), confirmation);
 }
 
 describe('registration screen', () => {
@@ -88,11 +92,7 @@ describe('registration screen', () => {
     });
     const actor = user();
     renderAt('/auth/registration', <AppRoutes />);
-    await actor.type(await screen.findByLabelText('Full name'), 'Ada Lovelace');
-    await actor.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await actor.type(screen.getByLabelText('Username'), 'ada');
-    await actor.type(screen.getByLabelText('Password'), 'secret');
-    await actor.type(screen.getByLabelText('Confirm Password'), 'secreT');
+    await fillRegistration(actor, 'secreT');
     await actor.tab();
     expect(screen.getByText("Password and Confirm Password didn't match")).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
@@ -118,11 +118,7 @@ describe('registration screen', () => {
     });
     const actor = user();
     renderAt('/auth/registration', <AppRoutes />);
-    await actor.type(await screen.findByLabelText('Full name'), 'Ada Lovelace');
-    await actor.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await actor.type(screen.getByLabelText('Username'), 'ada');
-    await actor.type(screen.getByLabelText('Password'), 'secret');
-    await actor.type(screen.getByLabelText('Confirm Password'), 'secret');
+    await fillRegistration(actor, 'secret');
     await actor.click(screen.getByRole('checkbox', { name: /I agree to the/ }));
     await actor.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The login detail is incorrect');

@@ -3,6 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState, type ReactNode } from 'react';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
+import { PageCard } from '../../components/PageCard';
 import { t, type MessageKey } from '../../lib/i18n';
 import { applyLayout, defaultLayoutConfig, layoutConfig, resetLayout, type LayoutConfig } from '../../lib/layoutConfig';
 
@@ -118,13 +119,7 @@ export default function LayoutBuilderPage() {
   ];
 
   return (
-    <section aria-labelledby="builder-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <header className="border-b border-slate-200 px-5 py-4">
-        <h1 id="builder-title" className="text-lg font-semibold text-slate-900">
-          {t('builder.title')}
-        </h1>
-        <p className="mt-1 text-sm text-slate-500">{t('builder.intro')}</p>
-      </header>
+    <PageCard title={t('builder.title')} intro={t('builder.intro')}>
       <TabGroup className="px-5 py-4">
         <TabList className="flex flex-wrap gap-1 border-b border-slate-200">
           {tabs.map((tab) => (
@@ -167,6 +162,6 @@ export default function LayoutBuilderPage() {
           </Button>
         </div>
       </div>
-    </section>
+    </PageCard>
   );
 }

@@ -1,17 +1,11 @@
 import type { FieldDef } from '../../components/form/types';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { Role, roleOptions } from '../../lib/roles';
+import type { UserProfile } from '../../lib/session';
 import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
 
-export interface UserRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  roleId: number;
-  isActive: boolean;
-}
+/** List rows and details have the same shape as the signed-in profile. */
+export type UserRow = UserProfile;
 
 interface UserDetailsValues {
   firstName: string;

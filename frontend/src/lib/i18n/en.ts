@@ -1,6 +1,5 @@
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
-  'app.name': 'perkdesk',
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
@@ -70,7 +69,6 @@ export const en = {
   'button.reset': 'Reset',
   'button.chooseImage': 'Choose image',
   'button.changeImage': 'Change image',
-  'button.retry': 'Try again',
 
   'table.selected': '{count} selected',
   'table.selectAll': 'Select all rows',
@@ -96,7 +94,6 @@ export const en = {
   'filter.hide': 'Hide filter',
   'filter.title': 'Filter',
   'filter.all': 'All',
-  'filter.clear': 'Clear filter',
 
   'delete.title': 'Delete',
   'delete.question': 'Are you sure to delete?',
@@ -106,7 +103,6 @@ export const en = {
   'export.endDate': 'End date',
   'export.progress': 'Downloading… {percent}%',
   'export.progressUnknown': 'Downloading… {size}',
-  'export.done': 'Download complete',
 
   'image.none': 'No image selected',
   'image.preview': 'Image preview',
@@ -116,7 +112,6 @@ export const en = {
   'picker.showOptions': 'Show options',
 
   'phone.operatorCode': 'Operator code',
-  'phone.number': 'Phone number',
 
   'role.admin': 'Admin',
   'role.user': 'User',
