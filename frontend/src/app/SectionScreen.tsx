@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { EmptyState } from '../components/EmptyState';
 import { Spinner } from '../components/Spinner';
 import { t } from '../lib/i18n';
@@ -19,6 +19,9 @@ export function PageSpinner() {
 export function SectionScreen({ section }: { section: Section }) {
   useSignals();
   const title = t(section.title);
+  useEffect(() => {
+    document.title = `${title} · perkdesk`;
+  }, [title]);
   if (!canOpen(section, currentUser.value?.roleId)) {
     return (
       <SectionPlaceholder title={title} icon="alert" heading={t('forbidden.title')}>
