@@ -387,38 +387,43 @@ CREATE INDEX promo_codes_partner ON promo_codes (partner_id, id) WHERE deleted_a
 CREATE INDEX promo_codes_used ON promo_codes (is_used, id) WHERE deleted_at IS NULL;
 
 -- Substring search ("contains" filters) through trigram indexes instead of LIKE scans.
+-- Each index holds exactly the rows of its list (live staff; live usage records), so a search
+-- alone is counted and paged from the index without visiting the table.
 CREATE VIRTUAL TABLE users_search USING fts5 (
     first_name, last_name, email, content = 'users', content_rowid = 'id', tokenize = 'trigram'
 );
-CREATE TRIGGER users_search_ai AFTER INSERT ON users BEGIN
+CREATE TRIGGER users_search_ai AFTER INSERT ON users WHEN new.kind = 'staff' AND new.deleted_at IS NULL BEGIN
     INSERT INTO users_search (rowid, first_name, last_name, email)
     VALUES (new.id, new.first_name, new.last_name, new.email);
 END;
-CREATE TRIGGER users_search_ad AFTER DELETE ON users BEGIN
+CREATE TRIGGER users_search_ad AFTER DELETE ON users WHEN old.kind = 'staff' AND old.deleted_at IS NULL BEGIN
     INSERT INTO users_search (users_search, rowid, first_name, last_name, email)
     VALUES ('delete', old.id, old.first_name, old.last_name, old.email);
 END;
-CREATE TRIGGER users_search_au AFTER UPDATE OF first_name, last_name, email ON users BEGIN
+CREATE TRIGGER users_search_au AFTER UPDATE OF first_name, last_name, email, kind, deleted_at ON users BEGIN
     INSERT INTO users_search (users_search, rowid, first_name, last_name, email)
-    VALUES ('delete', old.id, old.first_name, old.last_name, old.email);
+    SELECT 'delete', old.id, old.first_name, old.last_name, old.email
+    WHERE old.kind = 'staff' AND old.deleted_at IS NULL;
     INSERT INTO users_search (rowid, first_name, last_name, email)
-    VALUES (new.id, new.first_name, new.last_name, new.email);
+    SELECT new.id, new.first_name, new.last_name, new.email
+    WHERE new.kind = 'staff' AND new.deleted_at IS NULL;
 END;
 
 CREATE VIRTUAL TABLE usage_history_search USING fts5 (
     campaign_name, content = 'usage_history', content_rowid = 'id', tokenize = 'trigram'
 );
-CREATE TRIGGER usage_history_search_ai AFTER INSERT ON usage_history BEGIN
+CREATE TRIGGER usage_history_search_ai AFTER INSERT ON usage_history WHEN new.deleted_at IS NULL BEGIN
     INSERT INTO usage_history_search (rowid, campaign_name) VALUES (new.id, new.campaign_name);
 END;
-CREATE TRIGGER usage_history_search_ad AFTER DELETE ON usage_history BEGIN
+CREATE TRIGGER usage_history_search_ad AFTER DELETE ON usage_history WHEN old.deleted_at IS NULL BEGIN
     INSERT INTO usage_history_search (usage_history_search, rowid, campaign_name)
     VALUES ('delete', old.id, old.campaign_name);
 END;
-CREATE TRIGGER usage_history_search_au AFTER UPDATE OF campaign_name ON usage_history BEGIN
+CREATE TRIGGER usage_history_search_au AFTER UPDATE OF campaign_name, deleted_at ON usage_history BEGIN
     INSERT INTO usage_history_search (usage_history_search, rowid, campaign_name)
-    VALUES ('delete', old.id, old.campaign_name);
-    INSERT INTO usage_history_search (rowid, campaign_name) VALUES (new.id, new.campaign_name);
+    SELECT 'delete', old.id, old.campaign_name WHERE old.deleted_at IS NULL;
+    INSERT INTO usage_history_search (rowid, campaign_name)
+    SELECT new.id, new.campaign_name WHERE new.deleted_at IS NULL;
 END;
 
 -- Live-row totals. Users are counted per kind, campaigns per confirmation state.

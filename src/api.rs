@@ -68,6 +68,21 @@ impl Doc {
         self
     }
 
+    /// A `multipart/form-data` body with these fields (files as binary strings).
+    pub fn multipart(mut self, fields: &[(&str, Type)]) -> Doc {
+        let object = fields.iter().fold(ObjectBuilder::new(), |object, (name, kind)| {
+            let mut field = ObjectBuilder::new().schema_type(kind.clone());
+            if *name == "file" || name.ends_with("File") {
+                field = field.format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
+                    utoipa::openapi::KnownFormat::Binary,
+                )));
+            }
+            object.property(*name, field)
+        });
+        self.body = Some(("multipart/form-data", RefOr::T(Schema::Object(object.build()))));
+        self
+    }
+
     pub fn query(mut self, name: &str, description: &str, kind: Type) -> Doc {
         self.query.push((name.to_string(), description.to_string(), kind));
         self

@@ -50,9 +50,17 @@ pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
     Ok(tx.last_insert_rowid())
 }
 
-/// The JSON `filePath` of a stored file.
-pub fn path_of(id: i64, ext: &str) -> String {
-    format!("cdn/{id}.{ext}")
+/// The `filePath` of a resource's image, for a `FROM` that joins `files f`.
+pub const FILE_PATH_SQL: &str = "CASE WHEN f.id IS NULL THEN NULL ELSE 'cdn/' || f.id || '.' || f.ext END";
+
+/// Checks an optional upload before any write: an image of at most 5 MB, or a 413/415.
+pub fn checked_upload(upload: Option<&crate::forms::Upload>) -> AppResult<Option<axum::body::Bytes>> {
+    let Some(upload) = upload else { return Ok(None) };
+    if upload.bytes.len() > MAX_IMAGE_BYTES {
+        return Err(AppError::PayloadTooLarge(TOO_LARGE.into()));
+    }
+    sniff(&upload.bytes)?;
+    Ok(Some(upload.bytes.clone()))
 }
 
 async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> Response {

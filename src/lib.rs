@@ -10,6 +10,7 @@ pub mod demo;
 pub mod error;
 pub mod extract;
 pub mod files;
+pub mod forms;
 pub mod idempotency;
 pub mod mail;
 pub mod qr;

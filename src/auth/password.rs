@@ -12,6 +12,16 @@ pub fn hash(password: &str) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("cannot hash the password: {e}"))
 }
 
+/// [`hash`] on the blocking thread pool, so a request does not stall the async workers.
+pub async fn hash_off_thread(password: String) -> crate::error::AppResult<String> {
+    Ok(tokio::task::spawn_blocking(move || hash(&password)).await??)
+}
+
+/// [`verify`] on the blocking thread pool.
+pub async fn verify_off_thread(stored_hash: String, password: String) -> bool {
+    tokio::task::spawn_blocking(move || verify(&stored_hash, &password)).await.unwrap_or(false)
+}
+
 pub fn verify(stored_hash: &str, password: &str) -> bool {
     PasswordHash::new(stored_hash)
         .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())

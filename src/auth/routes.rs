@@ -297,7 +297,7 @@ async fn register(
         Some((first, last)) => (first.to_string(), last.trim().to_string()),
         None => (fullname.clone(), String::new()),
     };
-    let password_hash = password::hash(&body.password)?;
+    let password_hash = password::hash_off_thread(body.password.clone()).await?;
     state
         .db
         .write(move |tx| {
@@ -400,7 +400,7 @@ async fn confirm_reset(
     v.required("token", &body.token, RESET_LINK_INVALID);
     validate_new_password(&mut v, &body.new_password, &body.new_password_confirm);
     v.finish()?;
-    let new_hash = password::hash(&body.new_password)?;
+    let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
     state
         .db
         .write(move |tx| {

@@ -45,7 +45,7 @@ pub async fn export(
                 query.order_sql(resource)
             );
             let mut stmt = conn.prepare(&sql)?;
-            let mut rows = stmt.query(params_from_iter(query.params.iter()))?;
+            let mut rows = stmt.query(params_from_iter(query.params().iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
             let mut sheet = SheetWriter::new(resource.tag, &headers)?;
             while let Some(row) = rows.next()? {

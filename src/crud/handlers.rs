@@ -4,6 +4,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::routing::{delete, get, patch};
+use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
@@ -115,18 +116,39 @@ async fn list(
 
 pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<ListPage> {
     let columns: Vec<_> = resource.list_columns().collect();
-    let sql = format!(
-        "SELECT {} FROM {} {} {} LIMIT {} OFFSET {}",
-        select_sql(columns.iter().copied(), query.language),
-        resource.from,
-        query.where_sql(resource),
-        query.order_sql(resource),
-        query.take,
-        query.skip,
-    );
+    let select = select_sql(columns.iter().copied(), query.language);
+    let (sql, params) = match query.index_only_search() {
+        // In id order, the index itself yields the page: the table is visited for those rows only.
+        Some((search, expr)) if query.sort_sql.is_none() => {
+            let direction = if query.ascending { "ASC" } else { "DESC" };
+            let sql = format!(
+                "SELECT {select} FROM {from} WHERE {scope} AND {key} IN (SELECT rowid FROM {index} WHERE {index} MATCH ?1 \
+                 ORDER BY rowid {direction} LIMIT {take} OFFSET {skip}) {order}",
+                from = resource.from,
+                scope = resource.scope,
+                key = search.key,
+                index = search.table,
+                take = query.take,
+                skip = query.skip,
+                order = query.order_sql(resource)
+            );
+            (sql, vec![Value::Text(expr.clone())])
+        }
+        _ => {
+            let sql = format!(
+                "SELECT {select} FROM {} {} {} LIMIT {} OFFSET {}",
+                resource.from,
+                query.where_sql(resource),
+                query.order_sql(resource),
+                query.take,
+                query.skip,
+            );
+            (sql, query.params())
+        }
+    };
     let mut stmt = conn.prepare_cached(&sql)?;
     let data = stmt
-        .query_map(params_from_iter(query.params.iter()), |row| {
+        .query_map(params_from_iter(params.iter()), |row| {
             let mut object = Map::with_capacity(columns.len());
             for (index, column) in columns.iter().enumerate() {
                 object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
@@ -138,17 +160,20 @@ pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> 
     Ok(ListPage { data, total_count })
 }
 
-/// The row total: a maintained counter when nothing narrows the list, else an indexed COUNT.
+/// The row total: a maintained counter when nothing narrows the list, the search index alone
+/// when it is the only filter, else an indexed COUNT.
 fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
     if let (Some(key), false) = (resource.total_key, query.is_filtered()) {
-        let n: Option<i64> = conn
-            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?;
+        let n: Option<i64> =
+            conn.prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?.query_row([key], |r| r.get(0)).optional()?;
         return Ok(n.unwrap_or(0));
     }
+    if let Some((search, expr)) = query.index_only_search() {
+        let sql = format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", search.table);
+        return Ok(conn.prepare_cached(&sql)?.query_row([expr], |r| r.get(0))?);
+    }
     let sql = format!("SELECT COUNT(*) FROM {} {}", resource.from, query.where_sql(resource));
-    Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(query.params.iter()), |r| r.get(0))?)
+    Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(query.params().iter()), |r| r.get(0))?)
 }
 
 async fn detail(
@@ -181,16 +206,21 @@ pub fn fetch_detail(
         resource.scope,
         resource.id
     );
-    Ok(conn
+    let found = conn
         .prepare_cached(&sql)?
         .query_row([id], |row| {
             let mut object = Map::with_capacity(resource.columns.len());
             for (index, column) in resource.columns.iter().enumerate() {
                 object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
             }
-            Ok(JsonValue::Object(object))
+            Ok(object)
         })
-        .optional()?)
+        .optional()?;
+    let Some(mut object) = found else { return Ok(None) };
+    if let Some(extra) = resource.detail_extra {
+        object.extend(extra(conn, id, language)?.into_iter().map(|(field, value)| (field.to_string(), value)));
+    }
+    Ok(Some(JsonValue::Object(object)))
 }
 
 /// `{"id": [1, 2]}`, `{"ids": [...]}` or a bare `[1, 2]`.

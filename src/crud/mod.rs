@@ -12,8 +12,9 @@ use rusqlite::Transaction;
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
-pub use handlers::{fetch_detail, routes};
+pub use handlers::{ListPage, fetch_detail, routes};
 pub use query::{Language, ListQuery, MAX_PAGE, UNPAGED_LIMIT};
+pub use schema::row as row_schema;
 
 /// A resource's declaration.
 pub struct Resource {
@@ -46,7 +47,11 @@ pub struct Resource {
     pub delete: bool,
     /// Runs inside the delete/toggle transaction after the generic update; an error rolls back.
     pub on_change: Option<ChangeHook>,
+    /// Adds fields to the detail answer (e.g. a partner's city branches).
+    pub detail_extra: Option<DetailHook>,
 }
+
+pub type DetailHook = fn(&rusqlite::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
 
 pub type ChangeHook = fn(&Transaction, &CurrentUser, &Change) -> AppResult<()>;
 
@@ -141,12 +146,15 @@ pub enum FilterKind {
 }
 
 /// A trigram FTS5 table that answers a `Contains` filter: `key IN (SELECT rowid FROM table
-/// WHERE table MATCH 'columns : "term"')`.
+/// WHERE table MATCH 'columns : "term"')`. Terms on one table are joined into one MATCH.
 #[derive(Clone, Copy, Debug)]
 pub struct Search {
     pub key: &'static str,
     pub table: &'static str,
     pub columns: &'static str,
+    /// The index holds exactly the resource's rows (its triggers follow the scope), so a search
+    /// alone is counted and, in id order, paged from the index without visiting the table.
+    pub scoped: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -51,8 +51,10 @@ pub struct ListQuery {
     pub sort_sql: Option<&'static str>,
     pub ascending: bool,
     pub language: Language,
-    pub conditions: Vec<String>,
-    pub params: Vec<Value>,
+    /// Conditions with one parameter each (a date filter adds two).
+    conditions: Vec<(String, Value)>,
+    /// Trigram searches, one MATCH expression per index.
+    searches: Vec<(Search, String)>,
 }
 
 impl ListQuery {
@@ -75,7 +77,7 @@ impl ListQuery {
             Some(field) => Some(sort_column(resource, field)?.sql.for_language(language)),
         };
         let ascending = query.bool("OrderBy")?.unwrap_or(false);
-        let mut list = ListQuery { skip, take, sort_sql, ascending, language, conditions: vec![], params: vec![] };
+        let mut list = ListQuery { skip, take, sort_sql, ascending, language, conditions: vec![], searches: vec![] };
         for filter in resource.filters {
             if let Some(raw) = query.get(filter.param) {
                 list.add_filter(filter.param, filter.kind, raw)?;
@@ -85,7 +87,21 @@ impl ListQuery {
     }
 
     pub fn is_filtered(&self) -> bool {
-        !self.conditions.is_empty()
+        !self.conditions.is_empty() || !self.searches.is_empty()
+    }
+
+    /// The search when it is the list's only filter and its index holds exactly the list's rows.
+    pub fn index_only_search(&self) -> Option<&(Search, String)> {
+        match (self.conditions.is_empty(), self.searches.as_slice()) {
+            (true, [only]) if only.0.scoped => Some(only),
+            _ => None,
+        }
+    }
+
+    /// The parameters of [`ListQuery::where_sql`], in order.
+    pub fn params(&self) -> Vec<Value> {
+        let conditions = self.conditions.iter().map(|(_, value)| value.clone());
+        conditions.chain(self.searches.iter().map(|(_, expr)| Value::Text(expr.clone()))).collect()
     }
 
     fn add_filter(&mut self, param: &str, kind: FilterKind, raw: &str) -> AppResult<()> {
@@ -129,10 +145,10 @@ impl ListQuery {
         match search {
             Some(search) if term.chars().count() >= 3 => {
                 let phrase = format!("{} : \"{}\"", search.columns, term.replace('"', "\"\""));
-                self.push(
-                    format!("{} IN (SELECT rowid FROM {} WHERE {} MATCH ?)", search.key, search.table, search.table),
-                    Value::Text(phrase),
-                );
+                match self.searches.iter_mut().find(|(s, _)| s.table == search.table) {
+                    Some((_, expr)) => *expr = format!("{expr} AND {phrase}"),
+                    None => self.searches.push((search, phrase)),
+                }
             }
             _ => {
                 let escaped = term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
@@ -142,16 +158,18 @@ impl ListQuery {
     }
 
     fn push(&mut self, condition: String, value: Value) {
-        self.conditions.push(condition);
-        self.params.push(value);
+        self.conditions.push((condition, value));
     }
 
     /// `WHERE` clause: the resource's scope plus every given filter.
     pub fn where_sql(&self, resource: &Resource) -> String {
         let mut sql = format!("WHERE {}", resource.scope);
-        for condition in &self.conditions {
+        for (condition, _) in &self.conditions {
             sql.push_str(" AND ");
             sql.push_str(condition);
+        }
+        for (search, _) in &self.searches {
+            sql.push_str(&format!(" AND {} IN (SELECT rowid FROM {1} WHERE {1} MATCH ?)", search.key, search.table));
         }
         sql
     }

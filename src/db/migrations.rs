@@ -185,5 +185,21 @@ mod tests {
         conn.execute("UPDATE users SET first_name = 'Leyla'", []).unwrap();
         assert_eq!(hits("first_name : \"yse\""), 0);
         assert_eq!(hits("first_name : \"eyl\""), 1);
+        conn.execute("UPDATE users SET deleted_at = 'now'", []).unwrap();
+        assert_eq!(hits("first_name : \"eyl\""), 0, "deleted rows leave the index");
+        conn.execute("UPDATE users SET deleted_at = NULL", []).unwrap();
+        assert_eq!(hits("first_name : \"eyl\""), 1, "restored rows come back");
+        conn.execute(
+            "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
+             VALUES ('hr', 'Leyla', 'Hr', 'hr@perk.az', 'x', 'y')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(hits("first_name : \"eyl\""), 1, "only staff are indexed");
+        conn.execute("DELETE FROM users WHERE kind = 'staff'", []).unwrap();
+        assert_eq!(hits("first_name : \"eyl\""), 0);
+        let integrity: rusqlite::Result<usize> =
+            conn.execute("INSERT INTO users_search (users_search) VALUES ('integrity-check')", []);
+        assert!(integrity.is_ok(), "{integrity:?}");
     }
 }

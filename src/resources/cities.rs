@@ -27,6 +27,7 @@ pub static CITIES: Resource = Resource {
     toggle: false,
     delete: false,
     on_change: None,
+    detail_extra: None,
 };
 
 pub fn routes() -> Api {

@@ -22,7 +22,7 @@ use crate::validation::{self, Validator};
 pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 
 const fn search(columns: &'static str) -> Search {
-    Search { key: "u.id", table: "users_search", columns }
+    Search { key: "u.id", table: "users_search", columns, scoped: true }
 }
 
 pub static USERS: Resource = Resource {
@@ -72,6 +72,7 @@ pub static USERS: Resource = Resource {
     toggle: true,
     delete: true,
     on_change: Some(guard_and_revoke),
+    detail_extra: None,
 };
 
 /// Nobody may delete or deactivate their own account (so an Admin always remains), and a
@@ -200,7 +201,7 @@ async fn create(
     }
     let role_id = role_or_default(body.role_id, &mut v);
     v.finish()?;
-    let password_hash = password::hash(&body.password)?;
+    let password_hash = password::hash_off_thread(body.password.clone()).await?;
     let row = state
         .db
         .write(move |tx| {
@@ -331,11 +332,11 @@ async fn change_password(
         .db
         .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
         .await?;
-    if !password::verify(&own_hash, &body.old_password) {
+    if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
         let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
         return Err(AppError::field("oldPassword", message));
     }
-    let new_hash = password::hash(&body.new_password)?;
+    let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
     state
         .db
         .write(move |tx| {

@@ -192,3 +192,49 @@ pub fn workbook_rows(bytes: &[u8]) -> Vec<Vec<String>> {
     let sheet = workbook.worksheet_range_at(0).unwrap().unwrap();
     sheet.rows().map(|row| row.iter().map(|cell| cell.to_string()).collect()).collect()
 }
+
+pub const PNG: &[u8] = include_bytes!("../../assets/demo/asset-baki-mobil.png");
+
+/// A multipart/form-data request body: text fields and (field, file name, bytes) files.
+pub fn multipart(fields: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
+    let boundary = "perkdesk-test-boundary-7f3a";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
+        );
+    }
+    for (name, file_name, bytes) in files {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+impl TestApp {
+    pub async fn send_form(
+        &self,
+        method: Method,
+        path: &str,
+        token: &str,
+        fields: &[(&str, &str)],
+        files: &[(&str, &str, &[u8])],
+    ) -> Response {
+        let (content_type, body) = multipart(fields, files);
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", content_type)
+            .body(Body::from(body))
+            .unwrap();
+        self.send(request).await
+    }
+}

@@ -1,0 +1,163 @@
+//! Multipart forms as the specification names their fields (`name`, `file`, `Cities[0].CityId`,
+//! `deletedCities[0]`, repeated `assets`), read whole and matched case-insensitively.
+
+use std::collections::{BTreeMap, HashMap};
+
+use axum::body::Bytes;
+use axum::extract::multipart::MultipartError;
+use axum::extract::{FromRequest, Multipart, Request};
+use axum::http::StatusCode;
+
+use crate::error::{AppError, AppResult};
+use crate::files::{MAX_IMAGE_BYTES, TOO_LARGE};
+
+/// Largest multipart request (an image plus the form's text).
+pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
+
+pub struct Upload {
+    pub file_name: String,
+    pub bytes: Bytes,
+}
+
+/// A multipart form: text fields (a name may repeat) and uploaded files, keyed by lower-cased name.
+#[derive(Default)]
+pub struct Form {
+    fields: HashMap<String, Vec<String>>,
+    files: HashMap<String, Upload>,
+}
+
+impl<S: Send + Sync> FromRequest<S> for Form {
+    type Rejection = AppError;
+
+    async fn from_request(request: Request, state: &S) -> AppResult<Form> {
+        let mut multipart = Multipart::from_request(request, state)
+            .await
+            .map_err(|_| AppError::UnsupportedMediaType("Send the form as multipart/form-data.".into()))?;
+        let mut form = Form::default();
+        while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
+            let name = field.name().unwrap_or_default().to_ascii_lowercase();
+            match field.file_name().map(str::to_string) {
+                // A file input left empty arrives as a part with an empty file name.
+                Some(file_name) => {
+                    let bytes = field.bytes().await.map_err(multipart_error)?;
+                    if bytes.len() > MAX_IMAGE_BYTES {
+                        return Err(AppError::PayloadTooLarge(TOO_LARGE.into()));
+                    }
+                    if !file_name.is_empty() || !bytes.is_empty() {
+                        form.files.insert(name, Upload { file_name, bytes });
+                    }
+                }
+                None => {
+                    let text = field.text().await.map_err(multipart_error)?;
+                    form.fields.entry(name).or_default().push(text);
+                }
+            }
+        }
+        Ok(form)
+    }
+}
+
+fn multipart_error(error: MultipartError) -> AppError {
+    if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::PayloadTooLarge("The form is larger than 6 MB.".into())
+    } else {
+        AppError::BadRequest(format!("The form could not be read: {}", error.body_text()))
+    }
+}
+
+impl Form {
+    /// The trimmed text of a field; empty when missing.
+    pub fn text(&self, name: &str) -> String {
+        self.fields
+            .get(&name.to_ascii_lowercase())
+            .and_then(|values| values.first())
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.fields.contains_key(&name.to_ascii_lowercase())
+    }
+
+    /// Every value of a field that may repeat (`assets`), or of `name[0]`, `name[1]`, ...
+    pub fn list(&self, name: &str) -> Vec<String> {
+        let name = name.to_ascii_lowercase();
+        let mut values: Vec<String> = self.fields.get(&name).cloned().unwrap_or_default();
+        let indexed: BTreeMap<usize, &String> = self
+            .fields
+            .iter()
+            .filter_map(|(key, v)| {
+                let index = key.strip_prefix(&name)?.strip_prefix('[')?.strip_suffix(']')?.parse().ok()?;
+                Some((index, v.first()?))
+            })
+            .collect();
+        values.extend(indexed.into_values().cloned());
+        values.into_iter().map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect()
+    }
+
+    /// A whole number, `None` when blank, 400 naming the field when not a number.
+    pub fn int(&self, name: &str, message: &str) -> AppResult<Option<i64>> {
+        match self.text(name).as_str() {
+            "" => Ok(None),
+            text => text.parse().map(Some).map_err(|_| AppError::field(name, message)),
+        }
+    }
+
+    /// `true`, `on` and `1` are true; anything else (or missing) is false.
+    pub fn bool(&self, name: &str) -> bool {
+        matches!(self.text(name).to_ascii_lowercase().as_str(), "true" | "on" | "1")
+    }
+
+    pub fn file(&self, name: &str) -> Option<&Upload> {
+        self.files.get(&name.to_ascii_lowercase())
+    }
+
+    /// Rows of `prefix[i].field` fields, in index order, each keyed by lower-cased field name.
+    pub fn rows(&self, prefix: &str) -> Vec<HashMap<String, String>> {
+        let prefix = format!("{}[", prefix.to_ascii_lowercase());
+        let mut rows: BTreeMap<usize, HashMap<String, String>> = BTreeMap::new();
+        for (key, values) in &self.fields {
+            let Some(rest) = key.strip_prefix(&prefix) else { continue };
+            let Some((index, field)) = rest.split_once("].") else { continue };
+            let (Ok(index), Some(value)) = (index.parse::<usize>(), values.first()) else { continue };
+            rows.entry(index).or_default().insert(field.to_string(), value.trim().to_string());
+        }
+        rows.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(pairs: &[(&str, &str)]) -> Form {
+        let mut form = Form::default();
+        for (name, value) in pairs {
+            form.fields.entry(name.to_ascii_lowercase()).or_default().push(value.to_string());
+        }
+        form
+    }
+
+    #[test]
+    fn indexed_rows_and_lists() {
+        let form = form(&[
+            ("Cities[1].CityId", "2"),
+            ("Cities[0].CityId", "1"),
+            ("Cities[0].Address", " Nizami 5 "),
+            ("cities[1].address", "Atatürk 10"),
+            ("deletedCities[1]", "9"),
+            ("deletedCities[0]", "8"),
+            ("assets", "3"),
+            ("assets", "4"),
+        ]);
+        let rows = form.rows("Cities");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0]["cityid"], "1");
+        assert_eq!(rows[0]["address"], "Nizami 5");
+        assert_eq!(rows[1]["address"], "Atatürk 10");
+        assert_eq!(form.list("deletedCities"), ["8", "9"]);
+        assert_eq!(form.list("assets"), ["3", "4"]);
+        assert_eq!(form.text("NAME"), "");
+        assert!(form.int("assets", "x").unwrap() == Some(3));
+    }
+}

@@ -1,0 +1,319 @@
+//! HR accounts: HR-portal logins (users of kind `hr`) tied to an asset. The generic list plus
+//! create, edit and an administrator's password change; delete and deactivate reach the login.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::routing::{post, put};
+use rusqlite::{OptionalExtension, Transaction};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::api::{Api, Doc};
+use crate::auth::routes::MessageBody;
+use crate::auth::{CurrentUser, Roles, password, sessions, totp};
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, Resource};
+use crate::db::now_iso;
+use crate::error::{AppError, AppResult, is_constraint_violation};
+use crate::extract::ApiJson;
+use crate::state::AppState;
+use crate::validation::{self, Validator};
+
+pub static HR_ACCOUNTS: Resource = Resource {
+    path: "humanResource",
+    tag: "Human resources",
+    name: "Human resource",
+    table: "hr_accounts",
+    from: "hr_accounts h JOIN users u ON u.id = h.user_id JOIN assets a ON a.id = h.asset_id",
+    scope: "h.deleted_at IS NULL",
+    id: "h.id",
+    total_key: Some("hr_accounts"),
+    columns: &[
+        Column::new("id", "h.id", Kind::Int),
+        Column::new("assetId", "h.asset_id", Kind::Int).detail_only(),
+        Column::new("assetName", "a.name", Kind::Text),
+        Column::new("firstName", "u.first_name", Kind::Text),
+        Column::new("lastName", "u.last_name", Kind::Text),
+        Column::new("fullName", "u.first_name || ' ' || u.last_name", Kind::Text),
+        Column::new("email", "u.email", Kind::Text),
+        Column::new("phone", "u.phone", Kind::Text),
+        Column::new("userId", "h.user_id", Kind::Int),
+        Column::new("isActive", "h.is_active", Kind::Bool),
+        Column::new("isMfaActive", "h.is_mfa_active", Kind::Bool),
+        Column::new("isEmployeeSeen", "h.is_employee_seen", Kind::Bool),
+        Column::new("createdAt", "h.created_at", Kind::DateTime),
+    ],
+    filters: &[
+        Filter::contains("AssetName", "a.name"),
+        Filter::contains("HumanResourceFullName", "(u.first_name || ' ' || u.last_name)"),
+        Filter::from("startDate", "h.created_at"),
+        Filter::to("endDate", "h.created_at"),
+    ],
+    export: Some(Export {
+        file_name: "HumanResources.xlsx",
+        columns: &[
+            ("Asset name", "assetName"),
+            ("First name", "firstName"),
+            ("Last name", "lastName"),
+            ("Email", "email"),
+            ("Phone number", "phone"),
+            ("Active", "isActive"),
+            ("Otp login", "isMfaActive"),
+            ("See Employee Id", "isEmployeeSeen"),
+            ("Created", "createdAt"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: true,
+    delete: true,
+    on_change: Some(follow_to_login),
+    detail_extra: None,
+};
+
+/// The HR account's login follows it: deleted with it, (de)activated with it, its sessions ended.
+fn follow_to_login(tx: &Transaction, _: &CurrentUser, change: &Change) -> AppResult<()> {
+    let now = now_iso();
+    match change {
+        Change::Deleted(ids) => {
+            for id in *ids {
+                tx.execute(
+                    "UPDATE users SET deleted_at = ?2 WHERE id = (SELECT user_id FROM hr_accounts WHERE id = ?1)",
+                    (id, &now),
+                )?;
+            }
+            let user_ids = login_ids(tx, ids)?;
+            sessions::revoke_user_sessions(tx, &user_ids, "HR account deleted", None)
+        }
+        Change::Toggled { id, active } => {
+            tx.execute(
+                "UPDATE users SET is_active = ?2, updated_at = ?3 WHERE id = (SELECT user_id FROM hr_accounts WHERE id = ?1)",
+                (id, active, &now),
+            )?;
+            if *active {
+                Ok(())
+            } else {
+                sessions::revoke_user_sessions(tx, &login_ids(tx, &[*id])?, "HR account deactivated", None)
+            }
+        }
+    }
+}
+
+fn login_ids(tx: &Transaction, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
+    let mut stmt = tx.prepare_cached("SELECT user_id FROM hr_accounts WHERE id = ?1")?;
+    hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
+}
+
+pub fn routes() -> Api {
+    const TAG: &str = "Human resources";
+    crud::routes(&HR_ACCOUNTS)
+        .add(
+            Method::POST,
+            "/api/humanResource",
+            post(create),
+            Doc::new(TAG, "Create an HR account")
+                .roles(Roles::EDITORS)
+                .json_body::<NewHrAccount>()
+                .returns_schema(201, crud::row_schema(&HR_ACCOUNTS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/humanResource",
+            put(update),
+            Doc::new(TAG, "Edit an HR account")
+                .roles(Roles::EDITORS)
+                .json_body::<HrAccountEdit>()
+                .returns_schema(200, crud::row_schema(&HR_ACCOUNTS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/humanResource/changePasswordByAdmin",
+            put(change_password),
+            Doc::new(TAG, "Set an HR account's password")
+                .roles(Roles::EDITORS)
+                .json_body::<HrPassword>()
+                .returns::<MessageBody>(200),
+        )
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NewHrAccount {
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    password: String,
+    confirm_password: Option<String>,
+    asset_id: Option<i64>,
+    /// 'Otp login'
+    is_mfa_active: bool,
+    /// 'See Employee Id'
+    is_employee_seen: bool,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HrAccountEdit {
+    id: i64,
+    asset_id: Option<i64>,
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    is_mfa_active: bool,
+    is_employee_seen: bool,
+}
+
+fn validate_person(v: &mut Validator, first_name: &str, last_name: &str, email: &str, phone: &str) {
+    v.required("firstName", first_name, "First name is required")
+        .required("lastName", last_name, "Last name is required")
+        .email("email", email, "Email is required")
+        .required("phone", phone, "Phone is required")
+        .phone("phone", phone.trim());
+}
+
+/// The chosen asset must exist and be live.
+fn check_asset(tx: &Transaction, asset_id: i64) -> AppResult<()> {
+    let exists =
+        tx.query_row("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL", [asset_id], |_| Ok(())).optional()?;
+    exists.ok_or_else(|| AppError::field("assetId", "The chosen asset does not exist."))
+}
+
+fn unique_email(error: rusqlite::Error) -> AppError {
+    if is_constraint_violation(&error) {
+        AppError::Conflict(crate::resources::users::DUPLICATE_EMAIL.into())
+    } else {
+        error.into()
+    }
+}
+
+async fn create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<NewHrAccount>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    user.require(HR_ACCOUNTS.write)?;
+    let mut v = Validator::new();
+    validate_person(&mut v, &body.first_name, &body.last_name, &body.email, &body.phone);
+    v.required("password", &body.password, "Password is required").check(
+        "password",
+        validation::has_letter_and_number(&body.password),
+        validation::LETTER_AND_NUMBER_PASSWORD,
+    );
+    if let Some(confirm) = &body.confirm_password {
+        v.required("confirmPassword", confirm, "Confirm Password is required")
+            .check(
+                "confirmPassword",
+                validation::has_letter_and_number(confirm),
+                validation::LETTER_AND_NUMBER_PASSWORD,
+            )
+            .check("confirmPassword", *confirm == body.password, "Both password need to be the same");
+    }
+    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
+    v.finish()?;
+    let password_hash = password::hash_off_thread(body.password.clone()).await?;
+    let row = state
+        .db
+        .write(move |tx| {
+            let asset_id = body.asset_id.unwrap_or_default();
+            check_asset(tx, asset_id)?;
+            tx.execute(
+                "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
+                 VALUES ('hr', ?1, ?2, ?3, ?4, 1, ?5, ?6)",
+                (
+                    body.first_name.trim(),
+                    body.last_name.trim(),
+                    body.email.trim(),
+                    body.phone.trim(),
+                    &password_hash,
+                    totp::new_secret(),
+                ),
+            )
+            .map_err(unique_email)?;
+            tx.execute(
+                "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
+                (tx.last_insert_rowid(), asset_id, body.is_mfa_active, body.is_employee_seen),
+            )?;
+            crud::fetch_detail(tx, &HR_ACCOUNTS, tx.last_insert_rowid(), Language::Az)?
+                .ok_or_else(|| HR_ACCOUNTS.not_found())
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<HrAccountEdit>,
+) -> AppResult<Json<Value>> {
+    user.require(HR_ACCOUNTS.write)?;
+    let mut v = Validator::new();
+    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
+    validate_person(&mut v, &body.first_name, &body.last_name, &body.email, &body.phone);
+    v.finish()?;
+    state
+        .db
+        .write(move |tx| {
+            let user_id: i64 = tx
+                .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| HR_ACCOUNTS.not_found())?;
+            let asset_id = body.asset_id.unwrap_or_default();
+            check_asset(tx, asset_id)?;
+            let now = now_iso();
+            tx.execute(
+                "UPDATE users SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, updated_at = ?6 WHERE id = ?1",
+                (user_id, body.first_name.trim(), body.last_name.trim(), body.email.trim(), body.phone.trim(), &now),
+            )
+            .map_err(unique_email)?;
+            tx.execute(
+                "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
+                (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),
+            )?;
+            crud::fetch_detail(tx, &HR_ACCOUNTS, body.id, Language::Az)?.ok_or_else(|| HR_ACCOUNTS.not_found())
+        })
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HrPassword {
+    id: i64,
+    password: String,
+    confirm_password: String,
+}
+
+async fn change_password(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<HrPassword>,
+) -> AppResult<Json<MessageBody>> {
+    user.require(HR_ACCOUNTS.write)?;
+    let mut v = Validator::new();
+    v.required("password", &body.password, "Password is required")
+        .check("password", validation::has_number(&body.password), validation::NUMBER_PASSWORD)
+        .required("confirmPassword", &body.confirm_password, "Confirm Password is required")
+        .check("confirmPassword", body.confirm_password == body.password, "Both password need to be the same");
+    v.finish()?;
+    let password_hash = password::hash_off_thread(body.password.clone()).await?;
+    state
+        .db
+        .write(move |tx| {
+            let user_id: i64 = tx
+                .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
+                    r.get(0)
+                })
+                .optional()?
+                .ok_or_else(|| HR_ACCOUNTS.not_found())?;
+            tx.execute(
+                "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
+                (user_id, &password_hash, now_iso()),
+            )?;
+            sessions::revoke_user_sessions(tx, &[user_id], "password changed", None)
+        })
+        .await?;
+    Ok(MessageBody::json("The password has been changed."))
+}

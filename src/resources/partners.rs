@@ -1,0 +1,354 @@
+//! Partners (merchants' businesses) with their city branches and promo-code mode: the generic
+//! list plus multipart create and edit, where branch rows are added, edited and removed at once.
+
+use std::collections::{HashMap, HashSet};
+
+use axum::Json;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::routing::{get, post, put};
+use rusqlite::{Connection, OptionalExtension, Transaction};
+use serde_json::{Value, json};
+use utoipa::openapi::schema::Type;
+
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
+use crate::db::now_iso;
+use crate::error::{AppError, AppResult};
+use crate::extract::PathId;
+use crate::files;
+use crate::forms::{Form, MULTIPART_LIMIT};
+use crate::state::AppState;
+use crate::validation::Validator;
+
+pub static PARTNERS: Resource = Resource {
+    path: "partner",
+    tag: "Partners",
+    name: "Partner",
+    table: "partners",
+    from: "partners p LEFT JOIN files f ON f.id = p.file_id",
+    scope: "p.deleted_at IS NULL",
+    id: "p.id",
+    total_key: Some("partners"),
+    columns: &[
+        Column::new("id", "p.id", Kind::Int),
+        Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
+        Column::new("name", "p.name", Kind::Text),
+        Column::new("contactPersonFirstName", "p.contact_person_first_name", Kind::Text).detail_only(),
+        Column::new("contactPersonLastName", "p.contact_person_last_name", Kind::Text).detail_only(),
+        Column::new("contactPerson", "p.contact_person_first_name || ' ' || p.contact_person_last_name", Kind::Text),
+        Column::new("phoneNumber", "p.phone_number", Kind::Text),
+        Column::new("email", "p.email", Kind::Text),
+        Column::new("isPromoCodeUsing", "p.is_promo_code_using", Kind::Bool),
+        Column::new("promoCode", "CASE WHEN p.is_promo_code_using = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text)
+            .unsorted(),
+        Column::new("promoCodeVersion", "p.promo_code_version", Kind::Int),
+        Column::new("isActive", "p.is_active", Kind::Bool),
+        Column::new("createdAt", "p.created_at", Kind::DateTime).detail_only(),
+    ],
+    filters: &[
+        Filter::contains("Name", "p.name"),
+        Filter::contains("ContactPersonName", "(p.contact_person_first_name || ' ' || p.contact_person_last_name)"),
+        // The promo-code screen's `status=true`: active partners that hand out promo codes.
+        Filter::equals("status", "(p.is_promo_code_using = 1 AND p.is_active = 1)", ValueKind::Bool),
+    ],
+    export: Some(Export {
+        file_name: "Partners.xlsx",
+        columns: &[
+            ("Partner name", "name"),
+            ("Contact person", "contactPerson"),
+            ("Phone number", "phoneNumber"),
+            ("Email", "email"),
+            ("Promokod", "promoCode"),
+            ("Promo code version", "promoCodeVersion"),
+            ("Active", "isActive"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: true,
+    delete: true,
+    on_change: None,
+    detail_extra: Some(|conn, id, language| Ok(vec![("cities", Value::Array(branches(conn, id, language)?))])),
+};
+
+/// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude, longitude.
+fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult<Vec<Value>> {
+    let city_name = ["c.name_az", "c.name_en", "c.name_ru"][language as usize - 1];
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT pc.id, pc.city_id, {city_name}, pc.address, pc.latitude, pc.longitude
+         FROM partner_cities pc JOIN cities c ON c.id = pc.city_id
+         WHERE pc.partner_id = ?1 AND pc.deleted_at IS NULL ORDER BY pc.id"
+    ))?;
+    let rows = stmt
+        .query_map([partner_id], |r| {
+            Ok(json!({
+                "id": r.get::<_, i64>(0)?, "cityId": r.get::<_, i64>(1)?, "cityName": r.get::<_, String>(2)?,
+                "address": r.get::<_, String>(3)?, "latitude": r.get::<_, f64>(4)?, "longitude": r.get::<_, f64>(5)?,
+            }))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+const FORM_FIELDS: &[(&str, Type)] = &[
+    ("id", Type::Integer),
+    ("name", Type::String),
+    ("contactPersonFirstName", Type::String),
+    ("contactPersonLastName", Type::String),
+    ("phoneNumber", Type::String),
+    ("email", Type::String),
+    ("isPromoCodeUsing", Type::Boolean),
+    ("promoCodeVersion", Type::Integer),
+    ("file", Type::String),
+    ("Cities[0].Id", Type::Integer),
+    ("Cities[0].CityId", Type::Integer),
+    ("Cities[0].Address", Type::String),
+    ("Cities[0].Latitude", Type::Number),
+    ("Cities[0].Longitude", Type::Number),
+    ("deletedCities[0]", Type::Integer),
+];
+
+pub fn routes() -> Api {
+    const TAG: &str = "Partners";
+    crud::routes(&PARTNERS)
+        .add(
+            Method::POST,
+            "/api/partner",
+            post(create).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            Doc::new(TAG, "Create a partner with its city branches (multipart)")
+                .roles(Roles::EDITORS)
+                .multipart(&FORM_FIELDS[1..FORM_FIELDS.len() - 1])
+                .returns_schema(201, crud::row_schema(&PARTNERS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/partner",
+            put(update).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            Doc::new(TAG, "Edit a partner; Cities[i].Id 0 adds a branch, deletedCities[i] removes one (multipart)")
+                .roles(Roles::EDITORS)
+                .multipart(FORM_FIELDS)
+                .returns_schema(200, crud::row_schema(&PARTNERS)),
+        )
+        .add(
+            Method::GET,
+            "/api/partner/cities/{partnerId}",
+            get(partner_cities),
+            Doc::new(TAG, "A partner's city branches").roles(Roles::ANYONE),
+        )
+}
+
+struct Branch {
+    id: i64,
+    city_id: i64,
+    address: String,
+    latitude: f64,
+    longitude: f64,
+}
+
+struct PartnerInput {
+    name: String,
+    first_name: String,
+    last_name: String,
+    phone: String,
+    email: String,
+    promo: bool,
+    promo_version: Option<i64>,
+    branches: Vec<Branch>,
+    deleted: Vec<i64>,
+}
+
+pub const ROW_INCOMPLETE: &str = "Address, Latitude and Longitude fields are required.";
+pub const PROMO_VERSION: &str = "Choose the promo code version: Integration (1) or Static (2).";
+
+fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
+    // The contact person arrives split, or as one "First Last" field.
+    let (mut first_name, mut last_name) = (form.text("contactPersonFirstName"), form.text("contactPersonLastName"));
+    if first_name.is_empty() && last_name.is_empty() {
+        let whole = form.text("contactPerson");
+        let (first, last) = whole.split_once(' ').unwrap_or((whole.as_str(), ""));
+        (first_name, last_name) = (first.trim().to_string(), last.trim().to_string());
+    }
+    let promo = form.bool("isPromoCodeUsing");
+    let mut v = Validator::new();
+    let name = form.text("name");
+    let (phone, email) = (form.text("phoneNumber"), form.text("email"));
+    v.required("name", &name, "Name is required")
+        .required("contactPersonFirstName", &first_name, "Contact person firstname is required")
+        .required("contactPersonLastName", &last_name, "Contact person lastname is required")
+        .required("phoneNumber", &phone, "Phone number is required")
+        .phone("phoneNumber", &phone)
+        .email("email", &email, "Email is required");
+    let promo_version = form.int("promoCodeVersion", PROMO_VERSION).ok().flatten().filter(|v| [1, 2].contains(v));
+    v.check("promoCodeVersion", !promo || promo_version.is_some(), PROMO_VERSION);
+    let rows = form.rows("Cities");
+    v.check("cityId", !creating || !rows.is_empty(), "Cities is required");
+    let mut branches = Vec::with_capacity(rows.len());
+    for (index, row) in rows.iter().enumerate() {
+        let field = |name: &str| row.get(name).map(String::as_str).unwrap_or("");
+        let key = |name: &str| format!("cities[{index}].{name}");
+        let city_id = field("cityid").parse::<i64>().ok().filter(|id| *id > 0);
+        v.check(&key("cityId"), city_id.is_some(), "Cities is required");
+        let complete = [field("address"), field("latitude"), field("longitude")].iter().all(|f| !f.is_empty());
+        v.check(&key("address"), complete, ROW_INCOMPLETE);
+        let latitude = field("latitude").replace(',', ".").parse::<f64>().ok().filter(|l| (-90.0..=90.0).contains(l));
+        let longitude =
+            field("longitude").replace(',', ".").parse::<f64>().ok().filter(|l| (-180.0..=180.0).contains(l));
+        if complete {
+            v.check(&key("latitude"), latitude.is_some(), "Latitude must be a number between -90 and 90.").check(
+                &key("longitude"),
+                longitude.is_some(),
+                "Longitude must be a number between -180 and 180.",
+            );
+        }
+        branches.push(Branch {
+            id: field("id").parse().unwrap_or(0),
+            city_id: city_id.unwrap_or(0),
+            address: field("address").to_string(),
+            latitude: latitude.unwrap_or(0.0),
+            longitude: longitude.unwrap_or(0.0),
+        });
+    }
+    let deleted: Vec<i64> = form.list("deletedCities").iter().filter_map(|id| id.parse().ok()).collect();
+    v.finish()?;
+    Ok(PartnerInput {
+        name,
+        first_name,
+        last_name,
+        phone,
+        email,
+        promo,
+        promo_version: if promo { promo_version } else { None },
+        branches,
+        deleted,
+    })
+}
+
+/// Adds, edits and removes the partner's branches; rows named by id must be the partner's own.
+fn save_branches(tx: &Transaction, partner_id: i64, branches: &[Branch], deleted: &[i64]) -> AppResult<()> {
+    let own: HashSet<i64> = tx
+        .prepare_cached("SELECT id FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL")?
+        .query_map([partner_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let foreign =
+        branches.iter().map(|b| b.id).filter(|id| *id > 0).chain(deleted.iter().copied()).find(|id| !own.contains(id));
+    if let Some(id) = foreign {
+        return Err(AppError::BadRequest(format!("The city row {id} does not belong to this partner.")));
+    }
+    let cities: HashMap<i64, ()> = tx
+        .prepare_cached("SELECT id FROM cities")?
+        .query_map([], |r| Ok((r.get(0)?, ())))?
+        .collect::<Result<_, _>>()?;
+    if let Some(branch) = branches.iter().find(|b| !cities.contains_key(&b.city_id)) {
+        return Err(AppError::field("cityId", format!("There is no city with id {}.", branch.city_id)));
+    }
+    let now = now_iso();
+    for id in deleted {
+        tx.execute("UPDATE partner_cities SET deleted_at = ?2 WHERE id = ?1", (id, &now))?;
+    }
+    for branch in branches.iter().filter(|b| !deleted.contains(&b.id)) {
+        if branch.id > 0 {
+            tx.execute(
+                "UPDATE partner_cities SET city_id = ?2, address = ?3, latitude = ?4, longitude = ?5 WHERE id = ?1",
+                (branch.id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
+            )?;
+        } else {
+            tx.execute(
+                "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, ?2, ?3, ?4, ?5)",
+                (partner_id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
+    user.require(PARTNERS.write)?;
+    let input = read_input(&form, true)?;
+    let image = files::checked_upload(form.file("file"))?;
+    let row = state
+        .db
+        .write(move |tx| {
+            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
+            tx.execute(
+                "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
+                                       file_id, is_promo_code_using, promo_code_version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                (
+                    &input.name,
+                    &input.first_name,
+                    &input.last_name,
+                    &input.phone,
+                    &input.email,
+                    file_id,
+                    input.promo,
+                    input.promo_version,
+                ),
+            )?;
+            let id = tx.last_insert_rowid();
+            save_branches(tx, id, &input.branches, &[])?;
+            crud::fetch_detail(tx, &PARTNERS, id, Language::Az)?.ok_or_else(|| PARTNERS.not_found())
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
+    user.require(PARTNERS.write)?;
+    let id = form.int("id", "id must be a whole number.")?.ok_or_else(|| AppError::field("id", "id is required"))?;
+    let input = read_input(&form, false)?;
+    let image = files::checked_upload(form.file("file"))?;
+    state
+        .db
+        .write(move |tx| {
+            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
+            let changed = tx.execute(
+                "UPDATE partners SET name = ?2, contact_person_first_name = ?3, contact_person_last_name = ?4,
+                        phone_number = ?5, email = ?6, file_id = COALESCE(?7, file_id),
+                        is_promo_code_using = ?8, promo_code_version = ?9, updated_at = ?10
+                 WHERE id = ?1 AND deleted_at IS NULL",
+                (
+                    id,
+                    &input.name,
+                    &input.first_name,
+                    &input.last_name,
+                    &input.phone,
+                    &input.email,
+                    file_id,
+                    input.promo,
+                    input.promo_version,
+                    now_iso(),
+                ),
+            )?;
+            if changed == 0 {
+                return Err(PARTNERS.not_found());
+            }
+            save_branches(tx, id, &input.branches, &input.deleted)?;
+            crud::fetch_detail(tx, &PARTNERS, id, Language::Az)?.ok_or_else(|| PARTNERS.not_found())
+        })
+        .await
+        .map(Json)
+}
+
+async fn partner_cities(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    PathId(partner_id): PathId,
+    headers: HeaderMap,
+) -> AppResult<Json<crud::ListPage>> {
+    user.require(PARTNERS.read)?;
+    let language = Language::from_headers(&headers);
+    state
+        .db
+        .run(move |conn| {
+            let exists = conn
+                .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |_| Ok(()))
+                .optional()?;
+            exists.ok_or_else(|| PARTNERS.not_found())?;
+            let data = branches(conn, partner_id, language)?;
+            Ok(crud::ListPage { total_count: data.len() as i64, data })
+        })
+        .await
+        .map(Json)
+}
