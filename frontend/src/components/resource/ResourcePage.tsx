@@ -73,7 +73,7 @@ function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
 export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: ResourceDeclaration<Row> }) {
   useSignals();
   const writable = canWrite(currentUser.value?.roleId);
-  const filters = resource.filters ?? [];
+  const filters = useMemo(() => resource.filters ?? [], [resource.filters]);
   const filterNames = useMemo(() => filters.map((filter) => filter.name), [filters]);
   const filterParams = useMemo(() => Object.fromEntries(filters.map((filter) => [filter.name, filter.param])), [filters]);
 
@@ -165,6 +165,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const detailPath = dialog?.kind === 'edit' || dialog?.kind === 'view' ? `${resource.basePath}/${dialog.row.id}` : null;
   const detail = useRecord<Row>(detailPath);
   const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
+  const { create, edit } = resource;
 
   return (
     <PageCard
@@ -230,28 +231,28 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         />
       )}
 
-      {resource.create && (
+      {create && (
         <FormDialog
           open={dialog?.kind === 'create'}
           onClose={closeDialog}
-          title={t(resource.create.title)}
-          fields={resource.create.fields}
-          schema={resource.create.schema}
-          initialValues={resource.create.initialValues()}
-          submit={(values) => resource.create!.submit(values)}
+          title={t(create.title)}
+          fields={create.fields}
+          schema={create.schema}
+          initialValues={create.initialValues()}
+          submit={create.submit}
           onSuccess={mutated}
         />
       )}
-      {resource.edit && dialog?.kind === 'edit' && (
+      {edit && dialog?.kind === 'edit' && (
         <FormDialog
           open
           onClose={closeDialog}
-          title={t(resource.edit.title)}
-          fields={resource.edit.fields}
-          schema={resource.edit.schema}
-          initialValues={detail.data ? resource.edit.initialValues(detail.data) : null}
+          title={t(edit.title)}
+          fields={edit.fields}
+          schema={edit.schema}
+          initialValues={detail.data ? edit.initialValues(detail.data) : null}
           loadError={detail.error}
-          submit={(values) => resource.edit!.submit(values, detail.data ?? dialog.row)}
+          submit={(values) => edit.submit(values, detail.data ?? dialog.row)}
           onSuccess={mutated}
         />
       )}

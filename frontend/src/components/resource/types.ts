@@ -21,18 +21,23 @@ export interface ColumnDef<Row> {
   render?: (row: Row) => ReactNode;
 }
 
-export interface FormSpec<Row, V extends object> {
+interface FormSpec<V extends object> {
   title: MessageKey;
   fields: readonly FieldDef<V>[];
   schema: Schema<V>;
-  /** For edit, `detail` is the record from `GET {basePath}/{id}`. */
-  initialValues: (detail?: Row) => V;
-  /** Sends the form: a JSON body, or FormData built with lib/formData for multipart. */
-  submit: (values: V, detail?: Row) => Promise<unknown>;
 }
 
-/** Each form has its own value type; the page only passes values from the form to its submit. */
-export type AnyFormSpec<Row> = FormSpec<Row, any>;
+export interface CreateFormSpec<V extends object> extends FormSpec<V> {
+  initialValues: () => V;
+  /** Sends the form: a JSON body, or FormData built with lib/formData for multipart. */
+  submit: (values: V) => Promise<unknown>;
+}
+
+export interface EditFormSpec<Row, V extends object> extends FormSpec<V> {
+  /** `detail` is the record from `GET {basePath}/{id}`. */
+  initialValues: (detail: Row) => V;
+  submit: (values: V, detail: Row) => Promise<unknown>;
+}
 
 export interface DrawerSpec<Row> {
   title: MessageKey;
@@ -73,8 +78,9 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   /** A short human name of a row, used in accessible names ("Change status: Jane Doe"). */
   rowLabel: (row: Row) => string;
   filters?: readonly ResourceFilter[];
-  create?: AnyFormSpec<Row>;
-  edit?: AnyFormSpec<Row>;
+  // Each form has its own value type; the page only hands the form's values to its submit.
+  create?: CreateFormSpec<any>;
+  edit?: EditFormSpec<Row, any>;
   view?: DrawerSpec<Row>;
   /** Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`. */
   remove?: boolean;

@@ -63,8 +63,8 @@ export const usersResource: ResourceDeclaration<UserRow> = {
     title: 'users.edit',
     fields: editUserFields,
     schema: editUserSchema,
-    initialValues: (user?: UserRow) => editValuesOf(user as UserRow),
-    submit: (values: EditUserValues, user?: UserRow) => api.put('user', { id: user?.id, ...detailsPayload(values) }),
+    initialValues: editValuesOf,
+    submit: (values: EditUserValues, user: UserRow) => api.put('user', { id: user.id, ...detailsPayload(values) }),
   },
   view: {
     title: 'users.details',
