@@ -198,6 +198,20 @@ describe('layout', () => {
     resetLayout();
   });
 
+  it('opens the aside as an off-canvas drawer from the header toggle; Escape closes it', async () => {
+    signedIn();
+    mockApi({ 'GET /api/user': emptyList });
+    const user = userEvent.setup();
+    renderAt('/users', <AppRoutes />);
+    await screen.findByRole('heading', { name: 'Users' });
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(within(drawer).getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
   it('/my-page shows the signed-in profile', async () => {
     signedIn();
     mockApi({ 'GET /api/auth/profile': () => json(admin) });

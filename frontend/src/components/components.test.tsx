@@ -185,9 +185,9 @@ describe('ExportControl', () => {
     const saved: string[] = [];
     URL.createObjectURL = () => 'blob:x';
     URL.revokeObjectURL = () => undefined;
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
-    };
+    });
     const user = userEvent.setup();
     render(
       <ExportControl

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { admin, json, mockApi, signedIn, type Handler, type RecordedCall } from '../../testing/api';
 import { renderAt } from '../../testing/render';
 import type { UserRow } from './schemas';
@@ -284,9 +284,9 @@ describe('Users screen', () => {
     });
     URL.createObjectURL = () => 'blob:export';
     URL.revokeObjectURL = () => undefined;
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
-    };
+    });
     await screen.findByText('First1');
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(saved).toEqual(['Users.xlsx']));
