@@ -5,7 +5,7 @@ import { session, syncSessionAcrossTabs } from '../lib/session';
 import { AppRoutes } from './routes';
 import { Splash } from './Splash';
 
-export const SPLASH_LIMIT_MS = 3000;
+const SPLASH_LIMIT_MS = 3000;
 
 /**
  * Ready once the stored session has been checked against the server (the

@@ -6,7 +6,7 @@ import { t } from '../lib/i18n';
 import { currentUser } from '../lib/session';
 import { canOpen, type Section } from './sections';
 
-export function PageSpinner() {
+function PageSpinner() {
   useSignals();
   return (
     <div className="flex justify-center py-16 text-indigo-600">

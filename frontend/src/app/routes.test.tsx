@@ -6,6 +6,7 @@ import { SESSION_STORAGE_KEY, session } from '../lib/session';
 import { admin, json, mockApi, signedIn } from '../testing/api';
 import { renderAt } from '../testing/render';
 import { App } from './App';
+import { safeReturnTo } from './guards';
 import { AppRoutes } from './routes';
 
 const emptyList = () => json({ data: [], totalCount: 0 });
@@ -221,5 +222,17 @@ describe('layout', () => {
     expect(screen.getByText('+994 50 123 45 67')).toBeInTheDocument();
     expect(screen.getAllByText('Admin')).toHaveLength(2); // the last name and the role
     expect(screen.getByRole('button', { name: 'Change password' })).toBeInTheDocument();
+  });
+});
+
+describe('safeReturnTo', () => {
+  it.each([
+    ['/users?page=2', '/users?page=2'],
+    [null, '/'],
+    ['//evil.example/x', '/'],
+    ['https://evil.example', '/'],
+    ['/auth/login', '/'],
+  ])('%s → %s', (value, expected) => {
+    expect(safeReturnTo(value)).toBe(expected);
   });
 });

@@ -43,7 +43,7 @@ function useDownload(fileName: string) {
   return { progress, error, start };
 }
 
-export function ProgressBar({ progress }: { progress: DownloadProgress }) {
+function ProgressBar({ progress }: { progress: DownloadProgress }) {
   useSignals();
   const percent = progress.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : null;
   const text = percent === null ? t('export.progressUnknown', { size: formatBytes(progress.received) }) : t('export.progress', { percent });

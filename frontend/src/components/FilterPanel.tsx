@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { labelText, t, type Label } from '../lib/i18n';
 import { FieldShell, Select, TextInput } from './form/inputs';
 
-export const FILTER_PAUSE_MS = 500;
+const FILTER_PAUSE_MS = 500;
 
 export interface FilterField {
   /** The key in the URL and in the values object. */

@@ -10,10 +10,10 @@ import {
   type TokenResponse,
 } from './session';
 
-export const API_BASE = '/api';
+const API_BASE = '/api';
 /** The one 401 message that means "wrong password or code", never "token stale". */
 export const INVALID_CREDENTIALS = 'Invalid credentials.';
-export const CONNECTION_LOST = "We've lost the connection";
+const CONNECTION_LOST = "We've lost the connection";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -132,7 +132,7 @@ async function rotateTokens(seenRefreshToken: string): Promise<Session> {
  * (single flight within the tab, a Web Lock across tabs). A refused refresh
  * clears the session, which sends the guards to /auth/login.
  */
-export function refreshSession(seenRefreshToken: string): Promise<Session> {
+function refreshSession(seenRefreshToken: string): Promise<Session> {
   refreshInFlight ??= exclusiveAcrossTabs(() => rotateTokens(seenRefreshToken)).finally(() => {
     refreshInFlight = null;
   });

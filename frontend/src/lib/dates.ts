@@ -1,7 +1,7 @@
 import { format, isValid, parse, parseISO } from 'date-fns';
 
-export const DATE_FORMAT = 'dd-MM-yyyy';
-export const DATE_TIME_FORMAT = 'dd-MM-yyyy HH:mm';
+const DATE_FORMAT = 'dd-MM-yyyy';
+const DATE_TIME_FORMAT = 'dd-MM-yyyy HH:mm';
 
 function toDate(value: string | Date | null | undefined): Date | null {
   if (!value) return null;

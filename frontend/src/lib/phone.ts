@@ -1,9 +1,9 @@
 /** Phones travel as 994 + operator code without its leading 0 + 7 digits (e.g. 994501234567). */
-export const COUNTRY_PREFIX = '994';
+const COUNTRY_PREFIX = '994';
 export const OPERATOR_CODES = ['050', '051', '055', '070', '077', '099', '010'] as const;
 export type OperatorCode = (typeof OPERATOR_CODES)[number];
-export const DEFAULT_OPERATOR_CODE: OperatorCode = '050';
-export const SUBSCRIBER_DIGITS = 7;
+const DEFAULT_OPERATOR_CODE: OperatorCode = '050';
+const SUBSCRIBER_DIGITS = 7;
 
 export interface PhoneValue {
   code: OperatorCode;
@@ -19,7 +19,7 @@ export function maskSubscriber(input: string): string {
   return [digits.slice(0, 3), digits.slice(3, 5), digits.slice(5, 7)].filter(Boolean).join(' ');
 }
 
-export function subscriberDigits(phone: PhoneValue): string {
+function subscriberDigits(phone: PhoneValue): string {
   return phone.number.replace(/\D/g, '');
 }
 

@@ -31,7 +31,7 @@ function isPhoneValue(value: unknown): value is PhoneValue {
   return typeof value === 'object' && value !== null && 'code' in value && 'number' in value;
 }
 
-export function isBlank(value: unknown): boolean {
+function isBlank(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value === 'string') return value.trim() === '';
   if (Array.isArray(value)) return value.length === 0;

@@ -10,7 +10,7 @@ import { AuthLayout, SubmitOrCancel } from './AuthLayout';
 import { authNotice } from './authNotice';
 import { forgotPasswordFields, forgotPasswordSchema } from './schemas';
 
-export const notFoundMessage = (email: string) => `The requested ${email} is not found`;
+const notFoundMessage = (email: string) => `The requested ${email} is not found`;
 
 export default function ForgotPasswordPage() {
   useSignals();

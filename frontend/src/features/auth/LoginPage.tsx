@@ -12,11 +12,11 @@ import { AuthLayout } from './AuthLayout';
 import { authNotice } from './authNotice';
 import { signInFields, signInSchema, type SignInValues } from './schemas';
 
-export const LOCKED_MESSAGE = 'You are locked.';
-export const SIGN_IN_FAILED = 'The login detail is incorrect';
+const LOCKED_MESSAGE = 'You are locked.';
+const SIGN_IN_FAILED = 'The login detail is incorrect';
 
 /** The error catalogue: a lock is information, anything else a plain "incorrect" (never which factor). */
-export function signInFailure(error: unknown): { tone: AlertTone; text: string } {
+function signInFailure(error: unknown): { tone: AlertTone; text: string } {
   return error instanceof ApiError && error.message === LOCKED_MESSAGE
     ? { tone: 'info', text: LOCKED_MESSAGE }
     : { tone: 'danger', text: SIGN_IN_FAILED };

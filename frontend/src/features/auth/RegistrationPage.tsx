@@ -12,7 +12,7 @@ import { t } from '../../lib/i18n';
 import { AuthLayout, SubmitOrCancel } from './AuthLayout';
 import { registrationFields, registrationSchema, type RegistrationValues } from './schemas';
 
-export const REGISTRATION_FAILED = 'The login detail is incorrect';
+const REGISTRATION_FAILED = 'The login detail is incorrect';
 
 const initialValues: RegistrationValues = {
   fullname: '',
