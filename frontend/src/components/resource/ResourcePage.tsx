@@ -112,7 +112,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   };
 
   const canRemove = writable && Boolean(resource.remove);
-  const tools = (resource.tools ?? []).filter((tool) => writable || !tool.writes);
+  const tools = (resource.tools ?? []).filter((tool) => writable || !tool.editorsOnly);
   const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
     key: column.field,
     header: t(column.label),

@@ -58,8 +58,8 @@ export interface RowTool<Row> {
   id: string;
   label: MessageKey;
   icon: IconName;
-  /** Tools that change data are hidden from read-only roles. */
-  writes: boolean;
+  /** Hidden from the read-only Call Center role: the tool changes data or reveals a secret (the QR code). */
+  editorsOnly: boolean;
   isAvailable?: (row: Row) => boolean;
   render: (context: ToolContext<Row>) => ReactNode;
 }

@@ -84,7 +84,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
       id: 'change-password',
       label: 'users.changePassword',
       icon: 'key',
-      writes: true,
+      editorsOnly: true,
       render: ({ row, onClose, onDone }) => (
         <FormDialog
           open
@@ -102,7 +102,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
       id: 'qr-code',
       label: 'users.qrCode',
       icon: 'qr',
-      writes: false,
+      editorsOnly: true,
       render: ({ row, onClose }) => <QrCodeDialog userId={row.id} name={fullName(row)} onClose={onClose} />,
     },
   ],
