@@ -42,10 +42,10 @@ CREATE TABLE users (
     updated_at     TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     deleted_at     TEXT
 );
-CREATE UNIQUE INDEX users_email_live ON users (email) WHERE deleted_at IS NULL;
+-- E-mails are unique per kind among live users; for staff the same index serves the e-mail sort.
+CREATE UNIQUE INDEX users_email_live ON users (kind, email) WHERE deleted_at IS NULL;
 CREATE INDEX users_staff_first_name ON users (first_name, id) WHERE kind = 'staff' AND deleted_at IS NULL;
 CREATE INDEX users_staff_last_name ON users (last_name, id) WHERE kind = 'staff' AND deleted_at IS NULL;
-CREATE INDEX users_staff_email ON users (email, id) WHERE kind = 'staff' AND deleted_at IS NULL;
 CREATE INDEX users_staff_phone ON users (phone, id) WHERE kind = 'staff' AND deleted_at IS NULL;
 CREATE INDEX users_staff_active ON users (is_active, id) WHERE kind = 'staff' AND deleted_at IS NULL;
 CREATE INDEX users_staff_role ON users (role_id, id) WHERE kind = 'staff' AND deleted_at IS NULL;

@@ -368,7 +368,8 @@ async fn check_resource(app: &TestApp, token: &str, case: &Case) {
             assert_eq!(ids(&page.json()).len() as i64, expected.min(100), "{name}: {param}={value} rows");
         }
         let encoded = urlencode(value);
-        let all_up = ids(&app.get(&format!("{base}/filter?Skip=0&Take=100&OrderBy=true&{param}={encoded}"), token).await.json());
+        let all_up =
+            ids(&app.get(&format!("{base}/filter?Skip=0&Take=100&OrderBy=true&{param}={encoded}"), token).await.json());
         let window = app.get(&format!("{base}/filter?Skip=1&Take=2&OrderBy=true&{param}={encoded}"), token).await;
         let expected_window: Vec<i64> = all_up.iter().skip(1).take(2).copied().collect();
         assert_eq!(ids(&window.json()), expected_window, "{name}: {param}={value} paged ascending");

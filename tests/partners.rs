@@ -86,7 +86,8 @@ async fn create_with_branches_and_read_them() {
 async fn create_validation_messages() {
     let app = test_app();
     let admin = app.admin().await;
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str)> = vec![
+    type Case<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str);
+    let cases: Vec<Case> = vec![
         (form(&[("name", "")]), "name", "Name is required"),
         (form(&[("contactPersonFirstName", "")]), "contactPersonFirstName", "Contact person firstname is required"),
         (form(&[("contactPersonLastName", "")]), "contactPersonLastName", "Contact person lastname is required"),

@@ -164,8 +164,10 @@ pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> 
 /// when it is the only filter, else an indexed COUNT.
 fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
     if let (Some(key), false) = (resource.total_key, query.is_filtered()) {
-        let n: Option<i64> =
-            conn.prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?.query_row([key], |r| r.get(0)).optional()?;
+        let n: Option<i64> = conn
+            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?;
         return Ok(n.unwrap_or(0));
     }
     if let Some((search, expr)) = query.index_only_search() {
