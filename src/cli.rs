@@ -221,35 +221,52 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = AppState::new(db.clone(), settings, mailer)?;
+    let shutdown = shutdown_signal()?;
     tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
     if let Some(banner) = banner {
         banner(&url);
     }
     let app = crate::app::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await.context("the server stopped")?;
+    // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
+    let stopping = std::sync::Arc::new(tokio::sync::Notify::new());
+    let announce = stopping.clone();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down: finishing the requests in flight");
+        announce.notify_one();
+    });
+    tokio::select! {
+        served = server => served.context("the server stopped")?,
+        () = async {
+            stopping.notified().await;
+            tokio::time::sleep(crate::app::SHUTDOWN_GRACE).await;
+        } => tracing::warn!("requests were still running after the grace period; stopping anyway"),
+    }
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGTERM or Ctrl-C. The handlers are installed when this is called (before the server
+/// announces itself), so a signal sent right after the banner is never missed.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?;
+        let mut interrupt = signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?;
+        Ok(async move {
+            tokio::select! {
+                _ = terminate.recv() => {},
+                _ = interrupt.recv() => {},
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

@@ -142,3 +142,104 @@ fn failures_are_one_line_and_non_zero() {
         assert!(last.starts_with("perkdesk: ") && last.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+/// Reads the child's stdout until a line contains `marker`, returning everything read.
+fn read_until(stdout: &mut impl std::io::BufRead, marker: &str) -> String {
+    let mut seen = String::new();
+    let mut line = String::new();
+    while stdout.read_line(&mut line).unwrap() > 0 {
+        seen.push_str(&line);
+        if line.contains(marker) {
+            return seen;
+        }
+        line.clear();
+    }
+    panic!("the process ended before printing {marker:?}:\n{seen}");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn http_get(port: u16, path: &str) -> String {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+fn terminate(child: &std::process::Child) {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn demo_prints_the_sign_in_and_serves_the_demo_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
+        .args(["demo", "--db", db.to_str().unwrap(), "--bind", &format!("127.0.0.1:{port}"), "--log-level", "warn"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let banner = read_until(&mut stdout, "Stop with Ctrl-C.");
+    assert!(banner.contains(&format!("perkdesk demo is running at http://127.0.0.1:{port}")), "{banner}");
+    assert!(banner.contains("E-mail:   admin@perkdesk.az"));
+    assert!(banner.contains("Password: Demo-Admin-2026"));
+    assert!(banner.contains("otpauth://totp/perkdesk:admin%40perkdesk.az?secret="));
+    assert!(banner.contains('▀') || banner.contains('█'), "a QR code is drawn");
+    assert!(http_get(port, "/api/health").starts_with("HTTP/1.1 200"));
+    terminate(&child);
+    assert!(child.wait().unwrap().success(), "a clean shutdown on SIGTERM");
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert!(count("SELECT COUNT(*) FROM users WHERE kind = 'staff'") > 10, "more than a page of users");
+    assert!(count("SELECT COUNT(*) FROM assets WHERE file_id IS NOT NULL") >= 5, "assets with logos");
+    assert!(count("SELECT COUNT(*) FROM hr_accounts") >= 10);
+    assert!(count("SELECT COUNT(*) FROM partners") >= 5);
+    assert!(
+        count("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM partner_cities GROUP BY partner_id)") >= 2,
+        "branches"
+    );
+
+    // A second start reuses the file and still prints working credentials.
+    let port = free_port();
+    let mut again = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
+        .args(["demo", "--db", db.to_str().unwrap(), "--bind", &format!("127.0.0.1:{port}"), "--log-level", "warn"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(again.stdout.take().unwrap());
+    read_until(&mut stdout, "Stop with Ctrl-C.");
+    terminate(&again);
+    assert!(again.wait().unwrap().success());
+    assert_eq!(count("SELECT COUNT(*) FROM users WHERE email = 'admin@perkdesk.az'"), 1);
+}
+
+#[test]
+fn serve_stops_gracefully_and_checkpoints_the_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
+        .args(["serve", "--db", db.to_str().unwrap(), "--bind", &format!("127.0.0.1:{port}")])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let started = read_until(&mut stderr, "perkdesk is serving");
+    assert!(started.contains("schema_version"), "startup names the schema version: {started}");
+    let answer = http_get(port, "/api/health");
+    assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+    terminate(&child);
+    assert!(child.wait().unwrap().success());
+    let wal = dir.path().join("perkdesk.db-wal");
+    assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0, "the WAL was folded back");
+}
