@@ -37,6 +37,11 @@ pub fn sniff(bytes: &[u8]) -> AppResult<(&'static str, &'static str)> {
     }
 }
 
+/// Stores a checked upload, if any; returns the new file's id.
+pub fn store_upload(tx: &Transaction, upload: Option<axum::body::Bytes>) -> AppResult<Option<i64>> {
+    upload.map(|bytes| store_image(tx, &bytes)).transpose()
+}
+
 /// Checks and stores an image; returns its id.
 pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
     if bytes.len() > MAX_IMAGE_BYTES {

@@ -103,6 +103,11 @@ impl Form {
         }
     }
 
+    /// The `id` of the row an edit form changes.
+    pub fn id(&self) -> AppResult<i64> {
+        self.int("id", "id must be a whole number.")?.ok_or_else(|| AppError::field("id", "id is required"))
+    }
+
     /// `true`, `on` and `1` are true; anything else (or missing) is false.
     pub fn bool(&self, name: &str) -> bool {
         matches!(self.text(name).to_ascii_lowercase().as_str(), "true" | "on" | "1")

@@ -225,6 +225,21 @@ pub fn fetch_detail(
     Ok(Some(JsonValue::Object(object)))
 }
 
+/// Runs `work` in one transaction and answers with the detail of the row id it returns, as the
+/// resource's create and edit calls do.
+pub async fn save_then_fetch<F>(state: &AppState, resource: &'static Resource, work: F) -> AppResult<JsonValue>
+where
+    F: FnOnce(&rusqlite::Transaction) -> AppResult<i64> + Send + 'static,
+{
+    state
+        .db
+        .write(move |tx| {
+            let id = work(tx)?;
+            fetch_detail(tx, resource, id, Language::Az)?.ok_or_else(|| resource.not_found())
+        })
+        .await
+}
+
 /// `{"id": [1, 2]}`, `{"ids": [...]}` or a bare `[1, 2]`.
 #[derive(Deserialize, ToSchema)]
 #[serde(untagged)]

@@ -12,7 +12,7 @@ use rusqlite::Transaction;
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
-pub use handlers::{ListPage, fetch_detail, routes};
+pub use handlers::{ListPage, fetch_detail, routes, save_then_fetch};
 pub use query::{Language, ListQuery, MAX_PAGE, UNPAGED_LIMIT};
 pub use schema::row as row_schema;
 
@@ -208,5 +208,10 @@ impl Resource {
 
     pub fn not_found(&self) -> crate::error::AppError {
         crate::error::AppError::NotFound(format!("{} not found.", self.name))
+    }
+
+    /// `id` when an UPDATE changed a row, otherwise this resource's 404.
+    pub fn updated(&self, changed_rows: usize, id: i64) -> AppResult<i64> {
+        if changed_rows == 0 { Err(self.not_found()) } else { Ok(id) }
     }
 }

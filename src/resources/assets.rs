@@ -9,9 +9,9 @@ use utoipa::openapi::schema::Type;
 
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
-use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::files;
 use crate::forms::{Form, MULTIPART_LIMIT};
 use crate::state::AppState;
@@ -136,51 +136,44 @@ async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(ASSETS.write)?;
     let input = read_input(&form, true)?;
     let image = files::checked_upload(form.file("file"))?;
-    let row = state
-        .db
-        .write(move |tx| {
-            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
-            tx.execute(
-                "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix, file_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                (&input.name, &input.contact_person, &input.phone, &input.email, &input.barcode_prefix, file_id),
-            )?;
-            crud::fetch_detail(tx, &ASSETS, tx.last_insert_rowid(), Language::Az)?.ok_or_else(|| ASSETS.not_found())
-        })
-        .await?;
+    let row = crud::save_then_fetch(&state, &ASSETS, move |tx| {
+        let file_id = files::store_upload(tx, image)?;
+        tx.execute(
+            "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix, file_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            (&input.name, &input.contact_person, &input.phone, &input.email, &input.barcode_prefix, file_id),
+        )?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
 async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
     user.require(ASSETS.write)?;
-    let id = form.int("id", "id must be a whole number.")?.ok_or_else(|| AppError::field("id", "id is required"))?;
+    let id = form.id()?;
     let input = read_input(&form, false)?;
     let image = files::checked_upload(form.file("file"))?;
-    state
-        .db
-        .write(move |tx| {
-            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
-            let changed = tx.execute(
-                "UPDATE assets SET name = ?2, contact_person = ?3, contact_person_phone_number = ?4,
-                        contact_person_email = ?5, barcode_prefix = COALESCE(?6, barcode_prefix),
-                        file_id = COALESCE(?7, file_id), updated_at = ?8
-                 WHERE id = ?1 AND deleted_at IS NULL",
-                (
-                    id,
-                    &input.name,
-                    &input.contact_person,
-                    &input.phone,
-                    &input.email,
-                    &input.barcode_prefix,
-                    file_id,
-                    now_iso(),
-                ),
-            )?;
-            if changed == 0 {
-                return Err(ASSETS.not_found());
-            }
-            crud::fetch_detail(tx, &ASSETS, id, Language::Az)?.ok_or_else(|| ASSETS.not_found())
-        })
-        .await
-        .map(Json)
+    crud::save_then_fetch(&state, &ASSETS, move |tx| {
+        let file_id = files::store_upload(tx, image)?;
+        let changed = tx.execute(
+            "UPDATE assets SET name = ?2, contact_person = ?3, contact_person_phone_number = ?4,
+                    contact_person_email = ?5, barcode_prefix = COALESCE(?6, barcode_prefix),
+                    file_id = COALESCE(?7, file_id), updated_at = ?8
+             WHERE id = ?1 AND deleted_at IS NULL",
+            (
+                id,
+                &input.name,
+                &input.contact_person,
+                &input.phone,
+                &input.email,
+                &input.barcode_prefix,
+                file_id,
+                now_iso(),
+            ),
+        )?;
+        ASSETS.updated(changed, id)
+    })
+    .await
+    .map(Json)
 }

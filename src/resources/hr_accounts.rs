@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use crate::api::{Api, Doc};
 use crate::auth::routes::MessageBody;
 use crate::auth::{CurrentUser, Roles, password, sessions, totp};
-use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, Resource};
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
 use crate::error::{AppError, AppResult, is_constraint_violation};
 use crate::extract::ApiJson;
@@ -214,32 +214,29 @@ async fn create(
     v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
     v.finish()?;
     let password_hash = password::hash_off_thread(body.password.clone()).await?;
-    let row = state
-        .db
-        .write(move |tx| {
-            let asset_id = body.asset_id.unwrap_or_default();
-            check_asset(tx, asset_id)?;
-            tx.execute(
-                "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
+    let row = crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
+        let asset_id = body.asset_id.unwrap_or_default();
+        check_asset(tx, asset_id)?;
+        tx.execute(
+            "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
                  VALUES ('hr', ?1, ?2, ?3, ?4, 1, ?5, ?6)",
-                (
-                    body.first_name.trim(),
-                    body.last_name.trim(),
-                    body.email.trim(),
-                    body.phone.trim(),
-                    &password_hash,
-                    totp::new_secret(),
-                ),
-            )
-            .map_err(unique_email)?;
-            tx.execute(
-                "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
-                (tx.last_insert_rowid(), asset_id, body.is_mfa_active, body.is_employee_seen),
-            )?;
-            crud::fetch_detail(tx, &HR_ACCOUNTS, tx.last_insert_rowid(), Language::Az)?
-                .ok_or_else(|| HR_ACCOUNTS.not_found())
-        })
-        .await?;
+            (
+                body.first_name.trim(),
+                body.last_name.trim(),
+                body.email.trim(),
+                body.phone.trim(),
+                &password_hash,
+                totp::new_secret(),
+            ),
+        )
+        .map_err(unique_email)?;
+        tx.execute(
+            "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
+            (tx.last_insert_rowid(), asset_id, body.is_mfa_active, body.is_employee_seen),
+        )?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
@@ -253,9 +250,7 @@ async fn update(
     v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
     validate_person(&mut v, &body.first_name, &body.last_name, &body.email, &body.phone);
     v.finish()?;
-    state
-        .db
-        .write(move |tx| {
+    crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
             let user_id: i64 = tx
                 .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| r.get(0))
                 .optional()?
@@ -272,7 +267,7 @@ async fn update(
                 "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
                 (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),
             )?;
-            crud::fetch_detail(tx, &HR_ACCOUNTS, body.id, Language::Az)?.ok_or_else(|| HR_ACCOUNTS.not_found())
+            Ok(body.id)
         })
         .await
         .map(Json)

@@ -267,68 +267,62 @@ async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(PARTNERS.write)?;
     let input = read_input(&form, true)?;
     let image = files::checked_upload(form.file("file"))?;
-    let row = state
-        .db
-        .write(move |tx| {
-            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
-            tx.execute(
-                "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
-                                       file_id, is_promo_code_using, promo_code_version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                (
-                    &input.name,
-                    &input.first_name,
-                    &input.last_name,
-                    &input.phone,
-                    &input.email,
-                    file_id,
-                    input.promo,
-                    input.promo_version,
-                ),
-            )?;
-            let id = tx.last_insert_rowid();
-            save_branches(tx, id, &input.branches, &[])?;
-            crud::fetch_detail(tx, &PARTNERS, id, Language::Az)?.ok_or_else(|| PARTNERS.not_found())
-        })
-        .await?;
+    let row = crud::save_then_fetch(&state, &PARTNERS, move |tx| {
+        let file_id = files::store_upload(tx, image)?;
+        tx.execute(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
+                                   file_id, is_promo_code_using, promo_code_version)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            (
+                &input.name,
+                &input.first_name,
+                &input.last_name,
+                &input.phone,
+                &input.email,
+                file_id,
+                input.promo,
+                input.promo_version,
+            ),
+        )?;
+        let id = tx.last_insert_rowid();
+        save_branches(tx, id, &input.branches, &[])?;
+        Ok(id)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
 async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
     user.require(PARTNERS.write)?;
-    let id = form.int("id", "id must be a whole number.")?.ok_or_else(|| AppError::field("id", "id is required"))?;
+    let id = form.id()?;
     let input = read_input(&form, false)?;
     let image = files::checked_upload(form.file("file"))?;
-    state
-        .db
-        .write(move |tx| {
-            let file_id = image.map(|bytes| files::store_image(tx, &bytes)).transpose()?;
-            let changed = tx.execute(
-                "UPDATE partners SET name = ?2, contact_person_first_name = ?3, contact_person_last_name = ?4,
-                        phone_number = ?5, email = ?6, file_id = COALESCE(?7, file_id),
-                        is_promo_code_using = ?8, promo_code_version = ?9, updated_at = ?10
-                 WHERE id = ?1 AND deleted_at IS NULL",
-                (
-                    id,
-                    &input.name,
-                    &input.first_name,
-                    &input.last_name,
-                    &input.phone,
-                    &input.email,
-                    file_id,
-                    input.promo,
-                    input.promo_version,
-                    now_iso(),
-                ),
-            )?;
-            if changed == 0 {
-                return Err(PARTNERS.not_found());
-            }
-            save_branches(tx, id, &input.branches, &input.deleted)?;
-            crud::fetch_detail(tx, &PARTNERS, id, Language::Az)?.ok_or_else(|| PARTNERS.not_found())
-        })
-        .await
-        .map(Json)
+    crud::save_then_fetch(&state, &PARTNERS, move |tx| {
+        let file_id = files::store_upload(tx, image)?;
+        let changed = tx.execute(
+            "UPDATE partners SET name = ?2, contact_person_first_name = ?3, contact_person_last_name = ?4,
+                    phone_number = ?5, email = ?6, file_id = COALESCE(?7, file_id),
+                    is_promo_code_using = ?8, promo_code_version = ?9, updated_at = ?10
+             WHERE id = ?1 AND deleted_at IS NULL",
+            (
+                id,
+                &input.name,
+                &input.first_name,
+                &input.last_name,
+                &input.phone,
+                &input.email,
+                file_id,
+                input.promo,
+                input.promo_version,
+                now_iso(),
+            ),
+        )?;
+        PARTNERS.updated(changed, id)?;
+        save_branches(tx, id, &input.branches, &input.deleted)?;
+        Ok(id)
+    })
+    .await
+    .map(Json)
 }
 
 async fn partner_cities(
