@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import tailwindcss from '@tailwindcss/vite';
 
+// `npm run dev` proxies the API to a running perkdesk; PERKDESK_DEV_API points it elsewhere than :8080.
+const devApiTarget = process.env.PERKDESK_DEV_API ?? 'http://127.0.0.1:8080';
+
 // No React plugin: Vite's own transformer compiles TSX with the automatic JSX
 // runtime, and signals are wired with useSignals() instead of a Babel transform.
 export default defineConfig({
@@ -20,12 +23,14 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/api': 'http://127.0.0.1:8080', '/cdn': 'http://127.0.0.1:8080' },
+    proxy: { '/api': devApiTarget, '/cdn': devApiTarget },
   },
   test: {
     environment: 'jsdom',
     globals: true,
     setupFiles: ['src/testing/setup.ts'],
     css: false,
+    // Screen tests click through whole forms; on a busy 2-core machine one can pass 5 s without being stuck.
+    testTimeout: 15_000,
   },
 });

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { t } from '../lib/i18n';
 import { Icon } from './icons';
 import { Spinner } from './Spinner';
@@ -13,6 +13,8 @@ export interface TableColumn<Row> {
   sortField?: string;
   render: (row: Row) => ReactNode;
   className?: string;
+  /** Stays at the right edge while a table wider than its card scrolls (the row actions). */
+  stickyEnd?: boolean;
 }
 
 export interface TableSort {
@@ -62,7 +64,34 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   );
 }
 
-/** The one table every list uses: selection, sortable headers and the loading/empty/failed states. */
+/** Whether the element's content is wider than the element (kept current as either resizes). */
+function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setOverflowing(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, [ref]);
+  return overflowing;
+}
+
+// From md up the actions column stays in view; rows carry an opaque background for it to inherit.
+const stickyCell = 'md:sticky md:right-0 md:z-10';
+// A fade over the columns that scroll underneath (collapsed table borders would not move with a sticky cell).
+const stickyShadow =
+  "md:before:pointer-events-none md:before:absolute md:before:inset-y-0 md:before:right-full md:before:w-4 md:before:bg-linear-to-l md:before:from-slate-900/10 md:before:to-transparent md:before:content-['']";
+
+/**
+ * The one table every list uses: selection, sortable headers and the
+ * loading/empty/failed states. A table wider than its card scrolls inside it;
+ * the actions column stays visible at the right edge with a shadow over the
+ * scrolled columns.
+ */
 export function DataTable<Row extends { id: number }>({
   caption,
   columns,
@@ -81,7 +110,10 @@ export function DataTable<Row extends { id: number }>({
   selection?: TableSelection;
 }) {
   useSignals();
+  const scroller = useRef<HTMLDivElement>(null);
+  const overflowing = useHorizontalOverflow(scroller);
   const span = columns.length + (selection ? 1 : 0);
+  const stickyClass = (column: TableColumn<Row>) => (column.stickyEnd ? `${stickyCell} ${overflowing ? stickyShadow : ''}` : '');
   const toggleRow = (id: number) => {
     if (!selection) return;
     const next = new Set(selection.selected);
@@ -103,13 +135,13 @@ export function DataTable<Row extends { id: number }>({
   }
 
   return (
-    <div className="overflow-x-auto">
+    <div ref={scroller} className="overflow-x-auto">
       <table className="min-w-full text-left text-sm" aria-busy={status === 'loading'}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
           <tr>
             {selection && (
-              <th scope="col" className="w-10 px-4 py-3">
+              <th scope="col" className="w-10 py-3 pr-2 pl-4">
                 <SelectAll rows={rows} selection={selection} />
               </th>
             )}
@@ -117,7 +149,7 @@ export function DataTable<Row extends { id: number }>({
               <th
                 key={column.key}
                 scope="col"
-                className={`px-3 py-3 whitespace-nowrap ${column.className ?? ''}`}
+                className={`px-2.5 py-3 whitespace-nowrap ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                 aria-sort={
                   column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
                 }
@@ -140,9 +172,9 @@ export function DataTable<Row extends { id: number }>({
             </tr>
           ) : (
             rows.map((row) => (
-              <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50/60' : 'hover:bg-slate-50'}>
+              <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50' : 'bg-white hover:bg-slate-50'}>
                 {selection && (
-                  <td className="px-4 py-3">
+                  <td className="py-3 pr-2 pl-4">
                     <input
                       type="checkbox"
                       aria-label={t('table.selectRow', { id: row.id })}
@@ -153,7 +185,10 @@ export function DataTable<Row extends { id: number }>({
                   </td>
                 )}
                 {columns.map((column) => (
-                  <td key={column.key} className={`px-3 py-3 align-middle whitespace-nowrap ${column.className ?? ''}`}>
+                  <td
+                    key={column.key}
+                    className={`px-2.5 py-3 align-middle whitespace-nowrap ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                  >
                     {column.render(row)}
                   </td>
                 ))}

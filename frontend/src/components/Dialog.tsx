@@ -6,6 +6,7 @@ import { IconButton } from './Button';
 import { Icon } from './icons';
 
 const widths = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
+export type DialogSize = keyof typeof widths;
 
 /** A modal dialog: focus is trapped inside, Escape and the close button dismiss it. */
 export function Dialog({
@@ -18,7 +19,7 @@ export function Dialog({
   open: boolean;
   onClose: () => void;
   title: string;
-  size?: keyof typeof widths;
+  size?: DialogSize;
   children: ReactNode;
 }) {
   useSignals();

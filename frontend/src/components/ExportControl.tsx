@@ -1,13 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage, type Query } from '../lib/api';
 import { downloadFile, saveBlob, type DownloadProgress } from '../lib/download';
 import { t } from '../lib/i18n';
+import { required, type Schema } from '../lib/validation';
 import { Alert } from './Alert';
 import { Button } from './Button';
-import { Dialog, DialogActions } from './Dialog';
-import { DateInput } from './form/DateInputs';
-import { FieldShell } from './form/inputs';
+import type { FieldDef } from './form/types';
+import { FormDialog } from './FormDialog';
 import { Icon } from './icons';
 
 export interface ExportSpec {
@@ -19,28 +19,49 @@ export interface ExportSpec {
   dateRange?: { startParam: string; endParam: string };
 }
 
+interface DateRangeValues {
+  startDate: string;
+  endDate: string;
+}
+
+// The spec gives the range no messages; these follow its "X is required" wording.
+export const DATE_RANGE_MESSAGES = {
+  startRequired: 'Start date is required',
+  endRequired: 'End date is required',
+  endBeforeStart: 'End date cannot be before the start date',
+} as const;
+
+const dateRangeFields: FieldDef<DateRangeValues>[] = [
+  { name: 'startDate', label: 'export.startDate', kind: 'date' },
+  { name: 'endDate', label: 'export.endDate', kind: 'date' },
+];
+
+const dateRangeSchema: Schema<DateRangeValues> = {
+  startDate: [required(DATE_RANGE_MESSAGES.startRequired)],
+  endDate: [
+    required(DATE_RANGE_MESSAGES.endRequired),
+    // yyyy-MM-dd strings order like the days they name.
+    (end, values) => (values.startDate && String(end) < values.startDate ? DATE_RANGE_MESSAGES.endBeforeStart : undefined),
+  ],
+};
+
 function formatBytes(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** Downloads with real progress and saves the file; a failure is thrown to the caller. */
 function useDownload(fileName: string) {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const start = async (path: string, query: Query): Promise<boolean> => {
-    setError(null);
+  const run = async (path: string, query: Query): Promise<void> => {
     setProgress({ received: 0, total: null });
     try {
       const file = await downloadFile(path, query, setProgress);
       saveBlob(file.blob, file.fileName ?? fileName);
-      return true;
-    } catch (failure) {
-      setError(errorMessage(failure));
-      return false;
     } finally {
       setProgress(null);
     }
   };
-  return { progress, error, start };
+  return { progress, run };
 }
 
 function ProgressBar({ progress }: { progress: DownloadProgress }) {
@@ -64,65 +85,58 @@ function ProgressBar({ progress }: { progress: DownloadProgress }) {
   );
 }
 
-/** The toolbar's Export: a direct download, or a date-range dialog first; both show real progress. */
+/** The toolbar's Export: a direct download, or a date-range form first; both show real progress. */
 export function ExportControl({ spec, basePath, filterQuery }: { spec: ExportSpec; basePath: string; filterQuery: Query }) {
   useSignals();
   const download = useDownload(spec.fileName);
+  const [error, setError] = useState<string | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [range, setRange] = useState({ start: '', end: '' });
-  const idPrefix = useId();
   const path = spec.path ?? `${basePath}/export`;
   const busy = download.progress !== null;
 
+  const exportButton = (onClick: () => void) => (
+    <Button onClick={onClick} busy={busy}>
+      <Icon name="download" className="size-4" />
+      {t('button.export')}
+    </Button>
+  );
+
   if (!spec.dateRange) {
+    const start = async () => {
+      setError(null);
+      try {
+        await download.run(path, filterQuery);
+      } catch (failure) {
+        setError(errorMessage(failure));
+      }
+    };
     return (
       <div className="flex items-center gap-3">
-        <Button onClick={() => void download.start(path, filterQuery)} busy={busy}>
-          <Icon name="download" className="size-4" />
-          {t('button.export')}
-        </Button>
+        {exportButton(() => void start())}
         {download.progress && <ProgressBar progress={download.progress} />}
-        {download.error && <Alert tone="danger">{download.error}</Alert>}
+        {error && <Alert tone="danger">{error}</Alert>}
       </div>
     );
   }
 
   const { startParam, endParam } = spec.dateRange;
-  const submit = async () => {
-    const done = await download.start(path, { ...filterQuery, [startParam]: range.start, [endParam]: range.end });
-    if (done) setDialogOpen(false);
-  };
   return (
     <>
-      <Button onClick={() => setDialogOpen(true)}>
-        <Icon name="download" className="size-4" />
-        {t('button.export')}
-      </Button>
-      <Dialog open={dialogOpen} onClose={() => !busy && setDialogOpen(false)} title={t('export.title')} size="sm">
-        <div className="grid gap-4">
-          {(['start', 'end'] as const).map((bound) => (
-            <FieldShell key={bound} id={`${idPrefix}-${bound}`} label={t(bound === 'start' ? 'export.startDate' : 'export.endDate')}>
-              <DateInput
-                id={`${idPrefix}-${bound}`}
-                value={range[bound]}
-                onChange={(value) => setRange((current) => ({ ...current, [bound]: value }))}
-                onBlur={() => undefined}
-                invalid={false}
-              />
-            </FieldShell>
-          ))}
-          {download.progress && <ProgressBar progress={download.progress} />}
-          {download.error && <Alert tone="danger">{download.error}</Alert>}
-        </div>
-        <DialogActions>
-          <Button onClick={() => setDialogOpen(false)} disabled={busy}>
-            {t('button.cancel')}
-          </Button>
-          <Button variant="primary" busy={busy} disabled={!range.start || !range.end} onClick={() => void submit()}>
-            {t('button.download')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {exportButton(() => setDialogOpen(true))}
+      <FormDialog
+        open={dialogOpen}
+        // The download keeps going in the background if the dialog is closed; the file is still saved.
+        onClose={() => setDialogOpen(false)}
+        title={t('export.title')}
+        size="sm"
+        fields={dateRangeFields}
+        schema={dateRangeSchema}
+        initialValues={{ startDate: '', endDate: '' }}
+        submitLabel={t('button.download')}
+        submit={(range) => download.run(path, { ...filterQuery, [startParam]: range.startDate, [endParam]: range.endDate })}
+      >
+        {download.progress && <ProgressBar progress={download.progress} />}
+      </FormDialog>
     </>
   );
 }

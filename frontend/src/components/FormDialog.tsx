@@ -1,14 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useState } from 'react';
-import { errorMessage } from '../lib/api';
+import { useId, useState, type ReactNode } from 'react';
+import { ApiError, errorMessage } from '../lib/api';
 import { t } from '../lib/i18n';
 import type { Schema } from '../lib/validation';
 import { Alert } from './Alert';
 import { Button } from './Button';
-import { Dialog, DialogActions } from './Dialog';
+import { Dialog, DialogActions, type DialogSize } from './Dialog';
 import { FormFields } from './form/FormFields';
 import type { FieldDef } from './form/types';
-import { useForm } from './form/useForm';
+import { serverFieldErrors, useForm } from './form/useForm';
 import { Spinner } from './Spinner';
 
 export interface FormDialogProps<V extends object> {
@@ -25,18 +25,24 @@ export interface FormDialogProps<V extends object> {
   /** Runs after a successful submit, before the dialog closes (e.g. reload the list). */
   onSuccess?: () => void;
   submitLabel?: string;
+  /** Server error keys that name a field differently (`cityId` → `cities`). */
+  serverErrorAliases?: Partial<Record<string, keyof V & string>>;
+  size?: DialogSize;
+  /** Shown under the fields, e.g. a download's progress. */
+  children?: ReactNode;
 }
 
 /**
  * A declared form in a modal. Submit is disabled while sending; on success the
  * form resets and the dialog closes; on failure the server's message shows
- * inside the form and submit is enabled again.
+ * inside the form, its per-field messages under their fields, and submit is
+ * enabled again.
  */
 export function FormDialog<V extends object>(props: FormDialogProps<V>) {
   useSignals();
-  const { open, onClose, title, initialValues, loadError } = props;
+  const { open, onClose, title, initialValues, loadError, size } = props;
   return (
-    <Dialog open={open} onClose={onClose} title={title}>
+    <Dialog open={open} onClose={onClose} title={title} size={size}>
       {loadError ? (
         <Alert tone="danger">{loadError}</Alert>
       ) : initialValues === null ? (
@@ -58,6 +64,8 @@ function FormDialogBody<V extends object>({
   submit,
   onSuccess,
   submitLabel,
+  serverErrorAliases,
+  children,
 }: FormDialogProps<V> & { initialValues: V }) {
   useSignals();
   const form = useForm(initialValues, schema);
@@ -72,6 +80,10 @@ function FormDialogBody<V extends object>({
       await submit(values);
     } catch (error) {
       setServerError(errorMessage(error));
+      if (error instanceof ApiError) {
+        const names = fields.map((field) => field.name);
+        form.setServerErrors(serverFieldErrors(error.errors, names, serverErrorAliases));
+      }
       setSending(false);
       return;
     }
@@ -84,6 +96,7 @@ function FormDialogBody<V extends object>({
   return (
     <form noValidate onSubmit={onSubmit}>
       <FormFields fields={fields} form={form} idPrefix={idPrefix} />
+      {children && <div className="mt-4">{children}</div>}
       {serverError && (
         <div className="mt-4">
           <Alert tone="danger">{serverError}</Alert>

@@ -1,14 +1,17 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_IMAGE } from '../lib/cdn';
 import { emptyPhone } from '../lib/phone';
-import { required, type Schema } from '../lib/validation';
+import { ApiError } from '../lib/api';
+import { decimalBetween, eachRow, required, type Schema } from '../lib/validation';
 import { json, mockApi, signedIn } from '../testing/api';
-import { ExportControl } from './ExportControl';
+import { DATE_RANGE_MESSAGES, ExportControl } from './ExportControl';
 import { AsyncPicker, PICKER_PAGE_SIZE } from './form/AsyncPicker';
-import { ImagePicker, ONLY_IMAGES_MESSAGE, type ImageValue } from './form/ImagePicker';
+import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, ImagePicker, type ImageValue } from './form/ImagePicker';
 import type { FieldDef, PickerLoader } from './form/types';
+import { serverFieldErrors } from './form/useForm';
 import { FormDialog } from './FormDialog';
 import { pageWindow } from './Pagination';
 import { SafeImage } from './SafeImage';
@@ -38,26 +41,56 @@ describe('pageWindow', () => {
 
 describe('ImagePicker', () => {
   function Harness({ initial, onChange }: { initial: ImageValue; onChange: (value: ImageValue) => void }) {
-    return <ImagePicker id="image" value={initial} onChange={onChange} onBlur={() => undefined} invalid={false} />;
+    const [value, setValue] = useState(initial);
+    const change = (next: ImageValue) => {
+      setValue(next);
+      onChange(next);
+    };
+    return <ImagePicker id="image" value={value} onChange={change} onBlur={() => undefined} invalid={false} />;
   }
+  const png = new File(['png'], 'logo.png', { type: 'image/png' });
 
-  it('accepts images only and previews the existing one with a Remove button', async () => {
+  it('accepts only the image types the server takes, at most 5 MB, with the server messages', async () => {
     const onChange = vi.fn();
     const user = userEvent.setup({ applyAccept: false });
-    render(<Harness initial="cdn/3.webp" onChange={onChange} />);
-    expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/3.webp');
-    expect(screen.getByLabelText('Change image')).toHaveAttribute('accept', 'image/*');
+    render(<Harness initial={null} onChange={onChange} />);
+    const input = screen.getByLabelText('Choose image');
+    expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
 
-    await user.upload(screen.getByLabelText('Change image'), new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }));
-    expect(screen.getByText(ONLY_IMAGES_MESSAGE)).toBeInTheDocument();
+    await user.upload(input, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }));
+    expect(screen.getByText(IMAGE_TYPE_MESSAGE)).toBeInTheDocument();
+    await user.upload(input, new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
+    expect(screen.getByText(IMAGE_TYPE_MESSAGE)).toBeInTheDocument();
+    const huge = new File(['x'], 'huge.png', { type: 'image/png' });
+    Object.defineProperty(huge, 'size', { value: 5 * 1024 * 1024 + 1 });
+    await user.upload(input, huge);
+    expect(screen.getByText(IMAGE_SIZE_MESSAGE)).toBeInTheDocument();
     expect(onChange).not.toHaveBeenCalled();
 
-    const png = new File(['png'], 'logo.png', { type: 'image/png' });
-    await user.upload(screen.getByLabelText('Change image'), png);
+    await user.upload(input, png);
     expect(onChange).toHaveBeenLastCalledWith(png);
-
+    expect(screen.queryByText(IMAGE_SIZE_MESSAGE)).not.toBeInTheDocument();
+    expect(screen.getByText('logo.png')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenLastCalledWith(null);
+    expect(screen.getByText('No image selected')).toBeInTheDocument();
+  });
+
+  it('shows the stored image, previews a new choice, and removing the choice brings the stored image back', async () => {
+    const onChange = vi.fn();
+    const user = userEvent.setup();
+    URL.createObjectURL = () => 'blob:new-logo';
+    URL.revokeObjectURL = () => undefined;
+    render(<Harness initial="cdn/3.webp" onChange={onChange} />);
+    expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/3.webp');
+    // The stored image cannot be deleted through the API, so only a new choice offers Remove.
+    expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+
+    await user.upload(screen.getByLabelText('Change image'), png);
+    expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', 'blob:new-logo');
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(onChange).toHaveBeenLastCalledWith('cdn/3.webp');
+    expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/3.webp');
   });
 });
 
@@ -90,76 +123,144 @@ describe('AsyncPicker', () => {
 });
 
 describe('FormDialog with the extensible field kinds', () => {
-  interface PartnerValues {
+  interface BranchValues {
     name: string;
     phone: ReturnType<typeof emptyPhone>;
     promo: boolean;
+    version: string;
     cities: Record<string, unknown>[];
   }
-  const fields: FieldDef<PartnerValues>[] = [
+  const rowMessage = 'Address and Latitude are required.';
+  const rowSchema: Schema<Record<string, unknown>> = {
+    address: [required(rowMessage)],
+    latitude: [required(rowMessage), decimalBetween(-90, 90, 'Latitude must be a number between -90 and 90.')],
+  };
+  const fields: FieldDef<BranchValues>[] = [
     { name: 'name', label: { raw: 'Name' }, kind: 'text' },
     { name: 'phone', label: { raw: 'Phone' }, kind: 'phone' },
-    { name: 'promo', label: { raw: 'Promo codes' }, kind: 'switch' },
+    { name: 'promo', label: { raw: 'Promo codes' }, kind: 'switch', updates: (on) => (on ? {} : { version: '' }) },
+    {
+      name: 'version',
+      label: { raw: 'Version' },
+      kind: 'radio',
+      options: [
+        { value: '1', label: { raw: 'One' } },
+        { value: '2', label: { raw: 'Two' } },
+      ],
+      visibleWhen: (values) => values.promo,
+    },
     {
       name: 'cities',
       label: { raw: 'City' },
       kind: 'rows',
       addLabel: { raw: 'Add city' },
       newRow: () => ({ address: '', latitude: '' }),
+      rowSchema,
       fields: [
         { name: 'address', label: { raw: 'Address' }, kind: 'text' },
         { name: 'latitude', label: { raw: 'Latitude' }, kind: 'text', inputMode: 'decimal' },
       ],
     },
   ];
-  const schema: Schema<PartnerValues> = {
+  const schema: Schema<BranchValues> = {
     name: [required('Name is required')],
-    cities: [
-      (rows) =>
-        (rows as Record<string, unknown>[]).some((row) => !row.address || !row.latitude)
-          ? 'Address, Latitude and Longitude fields are required.'
-          : undefined,
-    ],
+    version: [(version, values) => (values.promo && !version ? 'Choose a version.' : undefined)],
+    cities: [eachRow(rowSchema)],
   };
+  const empty = (): BranchValues => ({ name: '', phone: emptyPhone(), promo: false, version: '', cities: [] });
 
-  it('edits repeating rows and a switch, validates the group, and keeps the dialog open on a server error', async () => {
+  function renderForm(submit: (values: BranchValues) => Promise<unknown>, extra: { onSuccess?: () => void; onClose?: () => void } = {}) {
+    render(
+      <FormDialog
+        open
+        onClose={extra.onClose ?? (() => undefined)}
+        title="Create"
+        fields={fields}
+        schema={schema}
+        initialValues={empty()}
+        serverErrorAliases={{ cityId: 'cities' }}
+        submit={submit}
+        onSuccess={extra.onSuccess}
+      />,
+    );
+    return within(screen.getByRole('dialog', { name: 'Create' }));
+  }
+
+  it('edits repeating rows, marks the row inputs that break the row rules, and keeps the dialog open on a server error', async () => {
     const submit = vi.fn().mockRejectedValueOnce(new Error('Name already taken.')).mockResolvedValueOnce({});
     const onSuccess = vi.fn();
     const onClose = vi.fn();
     const user = userEvent.setup();
-    render(
-      <FormDialog
-        open
-        onClose={onClose}
-        title="Create"
-        fields={fields}
-        schema={schema}
-        initialValues={{ name: '', phone: emptyPhone(), promo: false, cities: [] }}
-        submit={submit}
-        onSuccess={onSuccess}
-      />,
-    );
-    const dialog = within(screen.getByRole('dialog', { name: 'Create' }));
+    const dialog = renderForm(submit, { onSuccess, onClose });
     await user.type(dialog.getByLabelText('Name'), 'Gold');
-    await user.click(dialog.getByRole('switch', { name: 'Promo codes' }));
     await user.click(dialog.getByRole('button', { name: 'Add city' }));
     await user.click(dialog.getByRole('button', { name: 'Add city' }));
     expect(dialog.getAllByLabelText('Address')).toHaveLength(2);
     await user.click(dialog.getByRole('button', { name: 'Remove 2' }));
     await user.type(dialog.getByLabelText('Address'), 'Nizami 1');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
-    expect(dialog.getByText('Address, Latitude and Longitude fields are required.')).toBeInTheDocument();
+    expect(dialog.getByText(rowMessage)).toBeInTheDocument();
+    expect(dialog.getByLabelText('Latitude')).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByLabelText('Address')).not.toHaveAttribute('aria-invalid');
+    await user.type(dialog.getByLabelText('Latitude'), '91');
+    expect(dialog.getByText('Latitude must be a number between -90 and 90.')).toBeInTheDocument();
+    await user.clear(dialog.getByLabelText('Latitude'));
     await user.type(dialog.getByLabelText('Latitude'), '40.4');
+    expect(dialog.getByLabelText('Latitude')).not.toHaveAttribute('aria-invalid');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
 
     expect(await dialog.findByText('Name already taken.')).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
     expect(onClose).not.toHaveBeenCalled();
-    expect(submit).toHaveBeenLastCalledWith({ name: 'Gold', phone: emptyPhone(), promo: true, cities: [{ address: 'Nizami 1', latitude: '40.4' }] });
+    expect(submit).toHaveBeenLastCalledWith({ ...empty(), name: 'Gold', cities: [{ address: 'Nizami 1', latitude: '40.4' }] });
 
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(onSuccess).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a dependent choice only while its switch is on, and turning the switch off clears it', async () => {
+    const submit = vi.fn().mockResolvedValue({});
+    const user = userEvent.setup();
+    const dialog = renderForm(submit);
+    await user.type(dialog.getByLabelText('Name'), 'Gold');
+    expect(dialog.queryByRole('radiogroup', { name: 'Version' })).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('switch', { name: 'Promo codes' }));
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByText('Choose a version.')).toBeInTheDocument();
+    await user.click(within(dialog.getByRole('radiogroup', { name: 'Version' })).getByRole('radio', { name: 'Two' }));
+    expect(dialog.queryByText('Choose a version.')).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('switch', { name: 'Promo codes' }));
+    expect(dialog.queryByRole('radiogroup')).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(submit).toHaveBeenCalledWith({ ...empty(), name: 'Gold', promo: false, version: '' }));
+  });
+
+  it("puts the server's per-field messages under their fields (row keys and aliases included) until the field changes", async () => {
+    const refusal = new ApiError(400, 'Name is taken', { Name: 'Name is taken', cityId: 'Cities is required', unknownKey: 'x' });
+    const submit = vi.fn().mockRejectedValueOnce(refusal);
+    const user = userEvent.setup();
+    const dialog = renderForm(submit);
+    await user.type(dialog.getByLabelText('Name'), 'Gold');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Name is taken');
+    expect(dialog.getByLabelText('Name')).toHaveAccessibleDescription('Name is taken');
+    expect(dialog.getByRole('group', { name: 'City' })).toHaveAccessibleDescription('Cities is required');
+    await user.type(dialog.getByLabelText('Name'), ' Ltd');
+    expect(dialog.getByLabelText('Name')).not.toHaveAccessibleDescription();
+    expect(dialog.getByRole('group', { name: 'City' })).toHaveAccessibleDescription('Cities is required');
+  });
+});
+
+describe('serverFieldErrors', () => {
+  it('matches field names in any case, row keys to their group, aliases, and keeps the first message per field', () => {
+    expect(
+      serverFieldErrors(
+        { PhoneNumber: 'Phone number is required', 'cities[1].latitude': 'Latitude must be a number between -90 and 90.', 'cities[0].address': 'x', cityId: 'Cities is required', other: 'ignored' },
+        ['phoneNumber', 'cities', 'name'],
+        { cityId: 'cities' },
+      ),
+    ).toEqual({ phoneNumber: 'Phone number is required', cities: 'Latitude must be a number between -90 and 90.' });
   });
 });
 
@@ -198,12 +299,36 @@ describe('ExportControl', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Export' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Export Excel' }));
-    expect(dialog.getByRole('button', { name: 'Download' })).toBeDisabled();
+    await user.click(dialog.getByRole('button', { name: 'Download' }));
+    expect(dialog.getByText(DATE_RANGE_MESSAGES.startRequired)).toBeInTheDocument();
+    expect(dialog.getByText(DATE_RANGE_MESSAGES.endRequired)).toBeInTheDocument();
+    fireEvent.change(dialog.getByLabelText('Start date'), { target: { value: '2024-01-31' } });
+    fireEvent.change(dialog.getByLabelText('End date'), { target: { value: '2024-01-01' } });
+    await user.click(dialog.getByRole('button', { name: 'Download' }));
+    expect(dialog.getByText(DATE_RANGE_MESSAGES.endBeforeStart)).toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
     fireEvent.change(dialog.getByLabelText('Start date'), { target: { value: '2024-01-01' } });
     fireEvent.change(dialog.getByLabelText('End date'), { target: { value: '2024-01-31' } });
     await user.click(dialog.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(saved).toEqual(['HumanResources.xlsx']));
     expect(Object.fromEntries(api.calls[0].url.searchParams)).toEqual({ AssetName: 'Bank', startDate: '2024-01-01', endDate: '2024-01-31' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('keeps the date-range dialog open with the server message when the export fails', async () => {
+    signedIn();
+    mockApi({ 'GET /api/humanResource/export': () => json({ message: 'Export failed.' }, 500) });
+    const user = userEvent.setup();
+    render(
+      <ExportControl spec={{ fileName: 'HumanResources.xlsx', dateRange: { startParam: 'startDate', endParam: 'endDate' } }} basePath="humanResource" filterQuery={{}} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Export Excel' }));
+    fireEvent.change(dialog.getByLabelText('Start date'), { target: { value: '2024-01-01' } });
+    fireEvent.change(dialog.getByLabelText('End date'), { target: { value: '2024-01-01' } });
+    await user.click(dialog.getByRole('button', { name: 'Download' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Export failed.');
+    expect(dialog.getByRole('button', { name: 'Download' })).toBeEnabled();
   });
 
   it('shows the download progress bar while the stream arrives', async () => {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { emptyPhone } from './phone';
-import { completePhone, emailRules, hasErrors, maxLength, minLength, required, sameAs, validate, type Schema } from './validation';
+import {
+  completePhone,
+  decimalBetween,
+  eachRow,
+  emailRules,
+  hasErrors,
+  maxLength,
+  minLength,
+  required,
+  sameAs,
+  validate,
+  type Schema,
+} from './validation';
 
 describe('validate', () => {
   interface V {
@@ -51,5 +63,35 @@ describe('emailRules ("email as above")', () => {
     ['name@example.com', undefined],
   ])('%j → %s', (value, message) => {
     expect(check(value)).toBe(message);
+  });
+});
+
+describe('decimalBetween', () => {
+  const latitude = decimalBetween(-90, 90, 'out');
+  it.each([
+    ['', undefined],
+    ['40.4093', undefined],
+    ['-90', undefined],
+    ['90', undefined],
+    [' 12.5 ', undefined],
+    ['90.0001', 'out'],
+    ['-91', 'out'],
+    ['40,4', 'out'],
+    ['1e1', 'out'],
+    ['0x10', 'out'],
+    ['.5', 'out'],
+    ['abc', 'out'],
+  ])('%j → %s', (value, message) => {
+    expect(latitude(value, {})).toBe(message);
+  });
+});
+
+describe('eachRow', () => {
+  const rows = eachRow<Record<string, unknown>>({ address: [required('Address missing')], latitude: [decimalBetween(-90, 90, 'Bad latitude')] });
+  it('reports the first message of the first broken row, nothing for none or valid rows', () => {
+    expect(rows([], {})).toBeUndefined();
+    expect(rows([{ address: 'A', latitude: '1' }], {})).toBeUndefined();
+    expect(rows([{ address: 'A', latitude: '100' }, { address: '', latitude: '' }], {})).toBe('Bad latitude');
+    expect(rows([{ address: 'A', latitude: '1' }, { address: '', latitude: '100' }], {})).toBe('Address missing');
   });
 });

@@ -73,6 +73,30 @@ export const completePhone =
   (value) =>
     isPhoneValue(value) && !isPhoneEmpty(value) && !isPhoneComplete(value) ? message : undefined;
 
+const DECIMAL_PATTERN = /^-?\d+(?:\.\d+)?$/;
+
+/** A decimal written with a dot (40.4093) between `min` and `max` inclusive; empty values are left to `required`. */
+export const decimalBetween =
+  <V>(min: number, max: number, message: string): Rule<V> =>
+  (value) => {
+    if (isBlank(value)) return undefined;
+    const written = text(value);
+    if (!DECIMAL_PATTERN.test(written)) return message;
+    const number = Number(written);
+    return number < min || number > max ? message : undefined;
+  };
+
+/** Every row of a repeating group must pass `rowSchema`; the group reports the first message of the first broken row. */
+export const eachRow =
+  <V>(rowSchema: Schema<Record<string, unknown>>): Rule<V> =>
+  (value) => {
+    for (const row of Array.isArray(value) ? (value as Record<string, unknown>[]) : []) {
+      const message = Object.values(validate(rowSchema, row)).find(Boolean);
+      if (message) return message;
+    }
+    return undefined;
+  };
+
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PATTERNS = {
   /** 8+ with a lowercase and an uppercase letter, a digit and one of !@#$%^&*_- */

@@ -2,11 +2,12 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { lazy, Suspense } from 'react';
 import { labelText, t } from '../../lib/i18n';
 import type { PhoneValue } from '../../lib/phone';
+import { validate } from '../../lib/validation';
 import { Button, IconButton } from '../Button';
 import { Icon } from '../icons';
 import { DateInput, DateTimeInput } from './DateInputs';
 import { ImagePicker, type ImageValue } from './ImagePicker';
-import { errorId, FieldShell, inputClass, Select, TextArea, TextInput } from './inputs';
+import { errorId, FieldShell, inputClass, labelId, Select, TextArea, TextInput } from './inputs';
 import { PhoneInput } from './PhoneInput';
 import type { ControlProps, FieldDef, PickerOption } from './types';
 import type { FormApi } from './useForm';
@@ -47,6 +48,26 @@ function FieldControl({ field, control }: { field: AnyField; control: ControlPro
             </option>
           ))}
         </Select>
+      );
+    case 'radio':
+      return (
+        <div role="radiogroup" id={id} aria-labelledby={labelId(id)} aria-describedby={describedBy} className="flex flex-wrap gap-x-6 gap-y-2">
+          {field.options.map((option) => (
+            <label key={option.value} className="inline-flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="radio"
+                name={id}
+                value={option.value}
+                className="size-4 border-slate-300 text-indigo-600"
+                aria-invalid={invalid || undefined}
+                checked={value === option.value}
+                onChange={() => onChange(option.value)}
+                onBlur={onBlur}
+              />
+              {labelText(option.label)}
+            </label>
+          ))}
+        </div>
       );
     case 'checkbox':
       return (
@@ -90,37 +111,51 @@ function FieldControl({ field, control }: { field: AnyField; control: ControlPro
   }
 }
 
-/** A repeating group (e.g. a partner's city rows): each row renders the group's fields; rows can be added and removed. */
+/**
+ * A repeating group (e.g. a partner's city rows): each row renders the group's
+ * fields; rows can be added and removed. While the group's error shows, the
+ * inputs that break the row rules are marked invalid so the row is easy to find.
+ */
 function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'rows' }>; control: ControlProps<unknown> }) {
   const rows = (control.value as Record<string, unknown>[] | undefined) ?? [];
   const update = (index: number, name: string, value: unknown) =>
     control.onChange(rows.map((row, i) => (i === index ? { ...row, [name]: value } : row)));
 
   return (
-    <div className="space-y-3" role="group" aria-describedby={control.describedBy}>
-      {rows.map((row, index) => (
-        <fieldset key={index} className="relative grid gap-3 rounded-lg border border-slate-200 p-3 pr-12 sm:grid-cols-2">
-          <legend className="sr-only">{`${labelText(field.label)} ${index + 1}`}</legend>
-          {field.fields.map((sub) => {
-            const id = `${control.id}-${index}-${sub.name}`;
-            return (
-              <FieldShell key={sub.name} id={id} label={labelText(sub.label)} labelAfter={sub.kind === 'checkbox'}>
-                <FieldControl
-                  field={sub}
-                  control={{ id, value: row[sub.name], onChange: (value) => update(index, sub.name, value), onBlur: control.onBlur, invalid: false }}
-                />
-              </FieldShell>
-            );
-          })}
-          <IconButton
-            label={`${t('button.remove')} ${index + 1}`}
-            className="absolute top-2 right-2"
-            onClick={() => control.onChange(rows.filter((_, i) => i !== index))}
-          >
-            <Icon name="trash" className="size-4" />
-          </IconButton>
-        </fieldset>
-      ))}
+    <div className="space-y-3" role="group" id={control.id} aria-labelledby={labelId(control.id)} aria-describedby={control.describedBy}>
+      {rows.map((row, index) => {
+        const rowErrors = control.invalid && field.rowSchema ? validate(field.rowSchema, row) : {};
+        return (
+          <fieldset key={index} className="relative grid gap-3 rounded-lg border border-slate-200 p-3 pr-12 sm:grid-cols-2">
+            <legend className="sr-only">{`${labelText(field.label)} ${index + 1}`}</legend>
+            {field.fields.map((sub) => {
+              const id = `${control.id}-${index}-${sub.name}`;
+              return (
+                <FieldShell key={sub.name} id={id} label={labelText(sub.label)} labelAfter={sub.kind === 'checkbox'}>
+                  <FieldControl
+                    field={sub}
+                    control={{
+                      id,
+                      value: row[sub.name],
+                      onChange: (value) => update(index, sub.name, value),
+                      onBlur: control.onBlur,
+                      invalid: Boolean(rowErrors[sub.name]),
+                      describedBy: rowErrors[sub.name] ? control.describedBy : undefined,
+                    }}
+                  />
+                </FieldShell>
+              );
+            })}
+            <IconButton
+              label={`${t('button.remove')} ${index + 1}`}
+              className="absolute top-2 right-2"
+              onClick={() => control.onChange(rows.filter((_, i) => i !== index))}
+            >
+              <Icon name="trash" className="size-4" />
+            </IconButton>
+          </fieldset>
+        );
+      })}
       <Button onClick={() => control.onChange([...rows, field.newRow()])}>
         <Icon name="plus" className="size-4" />
         {labelText(field.addLabel ?? 'button.add')}
@@ -132,27 +167,34 @@ function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'r
 /** Lays out a declared form's fields, wiring values, blur and the visible errors to `form`. */
 export function FormFields<V extends object>({ fields, form, idPrefix }: { fields: readonly FieldDef<V>[]; form: FormApi<V>; idPrefix: string }) {
   useSignals();
+  const change = (field: FieldDef<V>, value: unknown) => {
+    form.setValue(field.name, value as V[typeof field.name]);
+    const linked = field.updates?.(value, form.values) ?? {};
+    for (const [name, linkedValue] of Object.entries(linked)) form.setValue(name as keyof V, linkedValue as V[keyof V]);
+  };
   return (
     <div className="grid gap-4">
-      {fields.map((field) => {
-        const id = `${idPrefix}-${field.name}`;
-        const error = form.errorFor(field.name);
-        return (
-          <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error} labelAfter={field.kind === 'checkbox'}>
-            <FieldControl
-              field={field as AnyField}
-              control={{
-                id,
-                value: form.values[field.name],
-                onChange: (value) => form.setValue(field.name, value as V[typeof field.name]),
-                onBlur: () => form.touch(field.name),
-                invalid: Boolean(error),
-                describedBy: error ? errorId(id) : undefined,
-              }}
-            />
-          </FieldShell>
-        );
-      })}
+      {fields
+        .filter((field) => field.visibleWhen?.(form.values) ?? true)
+        .map((field) => {
+          const id = `${idPrefix}-${field.name}`;
+          const error = form.errorFor(field.name);
+          return (
+            <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error} labelAfter={field.kind === 'checkbox'}>
+              <FieldControl
+                field={field as AnyField}
+                control={{
+                  id,
+                  value: form.values[field.name],
+                  onChange: (value) => change(field, value),
+                  onBlur: () => form.touch(field.name),
+                  invalid: Boolean(error),
+                  describedBy: error ? errorId(id) : undefined,
+                }}
+              />
+            </FieldShell>
+          );
+        })}
     </div>
   );
 }

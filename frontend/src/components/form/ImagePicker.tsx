@@ -9,7 +9,12 @@ import type { ControlProps } from './types';
 /** A new File, the existing image's filePath, or nothing. */
 export type ImageValue = File | string | null;
 
-export const ONLY_IMAGES_MESSAGE = 'Only image files are accepted';
+/** What the server accepts (it checks the bytes; this only spares a refused upload). */
+const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+// The server's own messages for the same refusals (415 and 413).
+export const IMAGE_TYPE_MESSAGE = 'Only PNG, JPEG, WebP or GIF images are accepted.';
+export const IMAGE_SIZE_MESSAGE = 'The image is larger than 5 MB.';
 
 function usePreviewUrl(value: ImageValue): string | null {
   const [url, setUrl] = useState<string | null>(null);
@@ -25,11 +30,23 @@ function usePreviewUrl(value: ImageValue): string | null {
   return url;
 }
 
-/** Picks one image file (nothing else is accepted), previews it and lets it be removed. */
+function refusal(file: File): string | null {
+  if (!ACCEPTED_TYPES.includes(file.type)) return IMAGE_TYPE_MESSAGE;
+  if (file.size > MAX_IMAGE_BYTES) return IMAGE_SIZE_MESSAGE;
+  return null;
+}
+
+/**
+ * Picks one image file, previews it, and lets the new choice be removed. The
+ * record's stored image (a filePath) shows until a new file replaces it, and
+ * removing a new file brings the stored image back: the API keeps the old
+ * image whenever no file is sent, so there is nothing else to undo.
+ */
 export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy }: ControlProps<ImageValue>) {
   useSignals();
+  const [stored] = useState(() => (value instanceof File ? null : value));
   const preview = usePreviewUrl(value);
-  const [rejected, setRejected] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
   const hintId = useId();
 
   return (
@@ -41,34 +58,39 @@ export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy 
           <span className="flex size-full items-center justify-center p-1 text-center text-xs text-slate-400">{t('image.none')}</span>
         )}
       </div>
-      <div className="flex flex-col gap-2">
+      <div className="flex min-w-0 flex-col items-start gap-2">
         <label className={`${buttonClass('secondary')} cursor-pointer focus-within:outline-2 focus-within:outline-indigo-600`}>
           {value ? t('button.changeImage') : t('button.chooseImage')}
           <input
             id={id}
             type="file"
-            accept="image/*"
+            accept={ACCEPTED_TYPES.join(',')}
             className="sr-only"
             aria-invalid={invalid || undefined}
-            aria-describedby={[describedBy, rejected ? hintId : undefined].filter(Boolean).join(' ') || undefined}
+            aria-describedby={[describedBy, refused ? hintId : undefined].filter(Boolean).join(' ') || undefined}
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
               if (!file) return;
-              const isImage = file.type.startsWith('image/');
-              setRejected(!isImage);
-              if (isImage) onChange(file);
+              const reason = refusal(file);
+              setRefused(reason);
+              if (!reason) onChange(file);
             }}
           />
         </label>
-        {value && (
-          <Button variant="ghost" onClick={() => onChange(null)}>
-            {t('button.remove')}
-          </Button>
+        {value instanceof File && (
+          <>
+            <span className="max-w-full truncate text-xs text-slate-500" title={value.name}>
+              {value.name}
+            </span>
+            <Button variant="ghost" onClick={() => onChange(stored)}>
+              {t('button.remove')}
+            </Button>
+          </>
         )}
-        {rejected && (
+        {refused && (
           <p id={hintId} className="text-xs text-red-600">
-            {ONLY_IMAGES_MESSAGE}
+            {refused}
           </p>
         )}
       </div>

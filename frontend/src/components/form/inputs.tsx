@@ -16,6 +16,8 @@ export function Select(props: SelectHTMLAttributes<HTMLSelectElement>) {
 }
 
 export const errorId = (id: string) => `${id}-error`;
+/** Groups (radio choices, repeating rows) are named by their label through aria-labelledby. */
+export const labelId = (id: string) => `${id}-label`;
 
 /** Label above, control, then the validation message tied to the control via aria-describedby. */
 export function FieldShell({
@@ -33,7 +35,7 @@ export function FieldShell({
   labelAfter?: boolean;
 }) {
   const labelNode = (
-    <label htmlFor={id} className={labelAfter ? 'text-sm text-slate-700' : 'mb-1 block text-sm font-medium text-slate-700'}>
+    <label id={labelId(id)} htmlFor={id} className={labelAfter ? 'text-sm text-slate-700' : 'mb-1 block text-sm font-medium text-slate-700'}>
       {label}
     </label>
   );

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Label } from '../../lib/i18n';
+import type { Schema } from '../../lib/validation';
 
 export interface PickerOption {
   id: number;
@@ -26,6 +27,15 @@ export interface ControlProps<T> {
 interface BaseField<V> {
   name: keyof V & string;
   label: Label;
+  /** Shown only while this holds (a promo-code version only while promo codes are on). */
+  visibleWhen?: (values: V) => boolean;
+  /** Other fields that a change of this one sets too (turning promo codes off clears the version). */
+  updates?: (value: unknown, values: V) => Partial<V>;
+}
+
+export interface ChoiceOption {
+  value: string;
+  label: Label;
 }
 
 /**
@@ -41,7 +51,7 @@ export type FieldDef<V> =
       inputMode?: 'numeric' | 'decimal' | 'text';
     })
   | (BaseField<V> & { kind: 'textarea'; rows?: number })
-  | (BaseField<V> & { kind: 'select'; options: { value: string; label: Label }[] })
+  | (BaseField<V> & { kind: 'select' | 'radio'; options: ChoiceOption[] })
   | (BaseField<V> & { kind: 'checkbox' | 'switch' | 'phone' | 'image' | 'date' | 'datetime' })
   | (BaseField<V> & { kind: 'picker'; load: PickerLoader })
   | (BaseField<V> & {
@@ -50,5 +60,7 @@ export type FieldDef<V> =
       fields: FieldDef<Record<string, unknown>>[];
       newRow: () => Record<string, unknown>;
       addLabel?: Label;
+      /** Marks the inputs of a row that break these rules while the group's error shows. */
+      rowSchema?: Schema<Record<string, unknown>>;
     })
   | (BaseField<V> & { kind: 'custom'; render: (props: ControlProps<unknown>) => ReactNode });

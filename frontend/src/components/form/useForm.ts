@@ -8,20 +8,51 @@ export interface FormApi<V extends object> {
   isValid: boolean;
   setValue: <K extends keyof V>(field: K, value: V[K]) => void;
   touch: (field: keyof V & string) => void;
-  /** The error to show: only once the field was left or a submit was tried. */
+  /** The error to show: a rule's once the field was left or a submit was tried, else the server's until the field changes. */
   errorFor: (field: keyof V & string) => string | undefined;
+  /** Messages the server gave per field after a refused submit. */
+  setServerErrors: (errors: Errors<V>) => void;
   reset: (values?: V) => void;
   handleSubmit: (onValid: (values: V) => void | Promise<void>) => (event: FormEvent) => void;
+}
+
+/**
+ * Puts the server's `errors` (keyed by API field) on the form's fields: a key
+ * matches a field of the same name (any case), a row key such as
+ * `cities[1].latitude` matches its group `cities`, and `aliases` name the rest
+ * (`cityId` → `cities`). Keys that match nothing are left to the form's message.
+ */
+export function serverFieldErrors<V extends object>(
+  errors: Record<string, string>,
+  fieldNames: readonly (keyof V & string)[],
+  aliases: Partial<Record<string, keyof V & string>> = {},
+): Errors<V> {
+  const byLowerName = new Map(fieldNames.map((name) => [name.toLowerCase(), name]));
+  const lowerAliases = new Map(Object.entries(aliases).map(([key, name]) => [key.toLowerCase(), name]));
+  const mapped: Errors<V> = {};
+  for (const [key, message] of Object.entries(errors)) {
+    const lower = key.toLowerCase();
+    const field = byLowerName.get(lower) ?? lowerAliases.get(lower) ?? byLowerName.get(lower.split(/[[.]/)[0]);
+    if (field && !mapped[field]) mapped[field] = message;
+  }
+  return mapped;
 }
 
 export function useForm<V extends object>(initialValues: V, schema: Schema<V>): FormApi<V> {
   const [values, setValues] = useState(initialValues);
   const [touched, setTouched] = useState<Partial<Record<keyof V, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Errors<V>>({});
   const errors = useMemo(() => validate(schema, values), [schema, values]);
 
   const setValue = useCallback(<K extends keyof V>(field: K, value: V[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
+    setServerErrors((current) => {
+      if (!(field in current)) return current;
+      const rest = { ...current };
+      delete rest[field as keyof V & string];
+      return rest;
+    });
   }, []);
 
   const touch = useCallback((field: keyof V & string) => {
@@ -33,6 +64,7 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
       setValues(next ?? initialValues);
       setTouched({});
       setSubmitted(false);
+      setServerErrors({});
     },
     [initialValues],
   );
@@ -43,7 +75,8 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
     isValid: !hasErrors(errors),
     setValue,
     touch,
-    errorFor: (field) => (touched[field] || submitted ? errors[field] : undefined),
+    errorFor: (field) => (touched[field] || submitted ? errors[field] : undefined) ?? serverErrors[field],
+    setServerErrors,
     reset,
     handleSubmit: (onValid) => (event) => {
       event.preventDefault();

@@ -59,8 +59,16 @@ function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
       return value ? t('button.yes') : t('button.no');
     case 'status':
       return <StatusBadge active={Boolean(value)} />;
-    default:
-      return value === null || value === undefined || value === '' ? t('table.noValue') : String(value);
+    default: {
+      if (value === null || value === undefined || value === '') return t('table.noValue');
+      // Long names and e-mails are cut with an ellipsis (the full text on hover) so tables keep their width.
+      const text = String(value);
+      return (
+        <span className="block max-w-64 truncate" title={text}>
+          {text}
+        </span>
+      );
+    }
   }
 }
 
@@ -116,7 +124,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
     key: column.field,
     header: t(column.label),
-    sortField: column.kind === 'image' || column.sortable === false ? undefined : column.field,
+    sortField: column.kind === 'image' || column.sortable === false ? undefined : (column.sortField ?? column.field),
     render:
       column.kind === 'status' && resource.toggle && writable
         ? (row) => (
@@ -130,10 +138,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   }));
   columns.push({
     key: 'tools',
-    header: t('table.tools'),
+    header: t(resource.toolsLabel ?? 'table.tools'),
     className: 'text-right',
+    stickyEnd: true,
     render: (row) => (
-      <div className="flex justify-end gap-1">
+      <div className="flex justify-end gap-0.5">
         {resource.view && (
           <IconButton label={t('button.view')} onClick={() => setDialog({ kind: 'view', row })}>
             <Icon name="view" className="size-4" />
@@ -238,6 +247,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           title={t(create.title)}
           fields={create.fields}
           schema={create.schema}
+          serverErrorAliases={create.serverErrorAliases}
+          size={create.size}
           initialValues={create.initialValues()}
           submit={create.submit}
           onSuccess={mutated}
@@ -250,6 +261,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           title={t(edit.title)}
           fields={edit.fields}
           schema={edit.schema}
+          serverErrorAliases={edit.serverErrorAliases}
+          size={edit.size}
           initialValues={detail.data ? edit.initialValues(detail.data) : null}
           loadError={detail.error}
           submit={(values) => edit.submit(values, detail.data ?? dialog.row)}
@@ -294,6 +307,7 @@ function DrawerBody<Row>({
       {loading && <Spinner label={t('app.loading')} className="size-4" />}
       {error && <Alert tone="danger">{error}</Alert>}
       {spec.render ? spec.render(row) : <DetailList items={(spec.items ?? []).map((item) => ({ label: t(item.label), value: item.value(row) }))} />}
+      {spec.after?.(row)}
     </div>
   );
 }

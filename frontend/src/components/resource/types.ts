@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { MessageKey } from '../../lib/i18n';
 import type { Schema } from '../../lib/validation';
+import type { DialogSize } from '../Dialog';
 import type { ExportSpec } from '../ExportControl';
 import type { FilterField } from '../FilterPanel';
 import type { FieldDef } from '../form/types';
@@ -12,12 +13,14 @@ export interface ResourceRow {
 }
 
 export interface ColumnDef<Row> {
-  /** The row property, also the API sort field. */
+  /** The row property, also the API sort field unless `sortField` names another. */
   field: string;
   label: MessageKey;
   /** How the value shows; image columns never sort, the status column toggles. */
   kind?: 'text' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
   sortable?: boolean;
+  /** The API sort field when it is not `field` (a label column sorted by the flag behind it). */
+  sortField?: string;
   render?: (row: Row) => ReactNode;
 }
 
@@ -25,6 +28,10 @@ interface FormSpec<V extends object> {
   title: MessageKey;
   fields: readonly FieldDef<V>[];
   schema: Schema<V>;
+  /** Server error keys that name a field differently (`cityId` → `cities`). */
+  serverErrorAliases?: Partial<Record<string, keyof V & string>>;
+  /** Long forms (repeating rows) take the wide dialog. */
+  size?: DialogSize;
 }
 
 export interface CreateFormSpec<V extends object> extends FormSpec<V> {
@@ -44,6 +51,8 @@ export interface DrawerSpec<Row> {
   items?: { label: MessageKey; value: (row: Row) => ReactNode }[];
   /** A custom drawer body instead of the label/value list. */
   render?: (row: Row) => ReactNode;
+  /** More below the label/value list, e.g. a partner's branches. */
+  after?: (row: Row) => ReactNode;
 }
 
 export interface ToolContext<Row> {
@@ -75,6 +84,8 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   /** API path without /api, e.g. 'user'. */
   basePath: string;
   columns: readonly ColumnDef<Row>[];
+  /** The header of the row-actions column; 'Tools' unless the screen names it otherwise. */
+  toolsLabel?: MessageKey;
   /** A short human name of a row, used in accessible names ("Change status: Jane Doe"). */
   rowLabel: (row: Row) => string;
   filters?: readonly ResourceFilter[];

@@ -1,11 +1,10 @@
-import { FormDialog } from '../../components/FormDialog';
+import { formTool, qrCodeTool } from '../../components/resource/rowTools';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
 import { t } from '../../lib/i18n';
 import { formatPhone } from '../../lib/phone';
 import { roleOptions } from '../../lib/roles';
-import { QrCodeDialog } from './QrCodeDialog';
 import {
   adminPasswordFields,
   adminPasswordSchema,
@@ -16,6 +15,7 @@ import {
   editUserSchema,
   editValuesOf,
   emptyCreateUser,
+  type AdminPasswordValues,
   type CreateUserValues,
   type EditUserValues,
   type UserRow,
@@ -80,31 +80,16 @@ export const usersResource: ResourceDeclaration<UserRow> = {
   remove: true,
   toggle: true,
   tools: [
-    {
+    formTool<UserRow, AdminPasswordValues>({
       id: 'change-password',
-      label: 'users.changePassword',
+      label: 'tool.changePassword',
       icon: 'key',
-      editorsOnly: true,
-      render: ({ row, onClose, onDone }) => (
-        <FormDialog
-          open
-          onClose={onClose}
-          title={t('users.changePassword')}
-          fields={adminPasswordFields}
-          schema={adminPasswordSchema}
-          initialValues={{ oldPassword: '', newPassword: '', newPasswordConfirm: '' }}
-          submit={(values) => api.put('user/changePassword', { id: row.id, ...values })}
-          onSuccess={onDone}
-        />
-      ),
-    },
-    {
-      id: 'qr-code',
-      label: 'users.qrCode',
-      icon: 'qr',
-      editorsOnly: true,
-      render: ({ row, onClose }) => <QrCodeDialog userId={row.id} name={fullName(row)} onClose={onClose} />,
-    },
+      fields: adminPasswordFields,
+      schema: adminPasswordSchema,
+      initialValues: () => ({ oldPassword: '', newPassword: '', newPasswordConfirm: '' }),
+      submit: (values, user) => api.put('user/changePassword', { id: user.id, ...values }),
+    }),
+    qrCodeTool<UserRow>({ userId: (user) => user.id, name: fullName }),
   ],
   exportSpec: { fileName: 'Users.xlsx' },
 };

@@ -134,9 +134,9 @@ export const en = {
   'users.create': 'Create User',
   'users.edit': 'Edit',
   'users.details': 'User details',
-  'users.changePassword': 'Change Password',
-  'users.qrCode': 'QR code',
-  'users.qrHelp': 'Scan this code with an authenticator app to sign in with a one-time code.',
+  'tool.changePassword': 'Change Password',
+  'tool.qrCode': 'QR code',
+  'tool.qrHelp': 'Scan this code with an authenticator app to sign in with a one-time code.',
 
   'auth.signIn.title': 'Sign In',
   'auth.signIn.subtitle': 'Use your email, password and the code from your authenticator app.',
