@@ -86,8 +86,10 @@ export async function openUserMenu(page: Page): Promise<Locator> {
 }
 
 /** The visible labels of the side menu, in order. */
-export function asideLabels(page: Page): Promise<string[]> {
-  return page.getByRole('navigation', { name: 'Main menu' }).first().getByRole('link').allInnerTexts().then((texts) => texts.map((text) => text.trim()));
+export async function asideLabels(page: Page): Promise<string[]> {
+  const menu = page.getByRole('navigation', { name: 'Main menu' }).first();
+  await menu.getByRole('link').first().waitFor();
+  return (await menu.getByRole('link').allInnerTexts()).map((text) => text.trim());
 }
 
 /** Does the page scroll sideways (content wider than the window)? */
