@@ -64,6 +64,32 @@ describe('public routes', () => {
     }
   });
 
+  it('shows the registration screen as closed (the server does not allow registration)', async () => {
+    await page.goto('/auth/login');
+    await page.getByRole('link', { name: 'Sign Up' }).click();
+    await waitForPath(page, '/auth/registration');
+    await page.getByText('Registration is closed. Accounts are created by an administrator.').waitFor();
+    await shot(page, 'registration-closed');
+  });
+
+  it('requests a reset link on the forgot-password screen and returns to sign-in with the answer', async () => {
+    await page.goto('/auth/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await waitForPath(page, '/auth/forgot-password');
+    await heading(page, 'Forgotten password?').waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Email is required', { exact: true }).waitFor();
+    await page.getByLabel('Email').fill('someone');
+    await page.getByText('Wrong email format. E.g. name@example.com').waitFor();
+    await shot(page, 'forgot-password');
+    await page.getByLabel('Email').fill(suite.admin.email);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await waitForPath(page, '/auth/login');
+    const notice = page.locator('form [data-tone="success"]');
+    await notice.waitFor();
+    expect((await notice.innerText()).trim()).not.toBe('');
+  });
+
   it('sends an unauthenticated visitor of an admin route to /auth/login', async () => {
     await page.goto('/dashboard');
     await waitForPath(page, '/auth/login?returnTo=%2Fdashboard');

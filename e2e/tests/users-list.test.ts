@@ -194,6 +194,37 @@ describe('the Users list with more than 10 users', () => {
     await shot(page, 'users-empty');
   });
 
+  it("shows a spinner while the list loads, and \"We've lost the connection\" when it cannot load", async () => {
+    // Hold the next list answer back: the empty table shows the spinner until it arrives.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/user/filter?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto('/users?firstName=ayd');
+      await users.table.getByRole('status', { name: 'Loading…' }).waitFor();
+      await shot(page, 'users-loading');
+      release();
+      await users.showsEmails(['aydan.aliyeva@perkdesk.test']);
+    } finally {
+      await page.unroute('**/api/user/filter?*');
+    }
+
+    // The network fails: the table says so, and the app keeps the session.
+    await page.route('**/api/user/filter?*', (route) => route.abort('internetdisconnected'));
+    try {
+      await users.filterField('First name').fill('ayse');
+      await until(() => users.message()).toBe("We've lost the connection");
+      await shot(page, 'users-connection-lost');
+    } finally {
+      await page.unroute('**/api/user/filter?*');
+    }
+    await users.filterField('First name').fill('aydan');
+    await users.showsEmails(['aydan.aliyeva@perkdesk.test']);
+  });
+
   it('keeps page, size, sort and filter in the URL across a reload and the back button', async () => {
     await users.open();
     await users.sortBy('Email').click();
