@@ -15,6 +15,7 @@ export interface Section {
 }
 
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const AssetsPage = lazy(() => import('../features/assets/AssetsPage'));
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'));
 const LayoutBuilderPage = lazy(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -25,7 +26,7 @@ export const sections: readonly Section[] = [
   { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main' },
   { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main' },
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main' },
-  { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main' },
+  { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main' },
   { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main' },
   { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },

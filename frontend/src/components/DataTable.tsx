@@ -54,7 +54,7 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   return (
     <button
       type="button"
-      className="inline-flex items-center gap-1 font-semibold hover:text-indigo-600"
+      className="inline-flex items-center gap-1 text-left font-semibold hover:text-indigo-600"
       onClick={() => onSort(field)}
       aria-label={t('table.sortBy', { column: column.header })}
     >
@@ -149,7 +149,7 @@ export function DataTable<Row extends { id: number }>({
               <th
                 key={column.key}
                 scope="col"
-                className={`px-2.5 py-3 whitespace-nowrap ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                className={`px-2.5 py-3 ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                 aria-sort={
                   column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
                 }

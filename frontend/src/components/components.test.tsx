@@ -6,7 +6,7 @@ import { DEFAULT_IMAGE } from '../lib/cdn';
 import { emptyPhone } from '../lib/phone';
 import { ApiError } from '../lib/api';
 import { decimalBetween, eachRow, required, type Schema } from '../lib/validation';
-import { json, mockApi, signedIn } from '../testing/api';
+import { captureDownloads, json, mockApi, signedIn } from '../testing/api';
 import { DATE_RANGE_MESSAGES, ExportControl } from './ExportControl';
 import { AsyncPicker, PICKER_PAGE_SIZE } from './form/AsyncPicker';
 import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, ImagePicker, type ImageValue } from './form/ImagePicker';
@@ -283,12 +283,7 @@ describe('ExportControl', () => {
           headers: { 'Content-Length': '10', 'Content-Disposition': 'attachment; filename="HumanResources.xlsx"' },
         }),
     });
-    const saved: string[] = [];
-    URL.createObjectURL = () => 'blob:x';
-    URL.revokeObjectURL = () => undefined;
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     const user = userEvent.setup();
     render(
       <ExportControl

@@ -64,3 +64,37 @@ export const tokens = (n: number, expiresInMs = 15 * 60_000) => ({
   refreshToken: `refresh-${n}`,
   expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
 });
+
+/** A server holding `rows`: answers pages by Skip/Take like the real list endpoints. */
+export const pageOf =
+  <Row>(rows: Row[]): Handler =>
+  ({ url }) => {
+    const skip = Number(url.searchParams.get('Skip') ?? 0);
+    const take = Number(url.searchParams.get('Take') ?? rows.length);
+    return json({ data: rows.slice(skip, skip + take), totalCount: rows.length });
+  };
+
+/** The query string of a recorded call as an object. */
+export const queryOf = (call: RecordedCall) => Object.fromEntries(call.url.searchParams);
+
+/** A multipart body as [name, value] pairs in sending order; files show as `File:<name>`. */
+export function multipartEntries(form: FormData): [string, string][] {
+  return [...form.entries()].map(([name, value]) => [name, value instanceof File ? `File:${value.name}` : value]);
+}
+
+/** The multipart body of a recorded call (see multipartEntries). */
+export function multipartOf(call: RecordedCall): [string, string][] {
+  if (!(call.body instanceof FormData)) throw new Error(`${call.method} ${call.url.pathname} did not send multipart`);
+  return multipartEntries(call.body);
+}
+
+/** Catches saved downloads: returns the file names the app saved through a link click. */
+export function captureDownloads(): string[] {
+  const saved: string[] = [];
+  URL.createObjectURL = () => 'blob:download';
+  URL.revokeObjectURL = () => undefined;
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push(this.download);
+  });
+  return saved;
+}

@@ -29,11 +29,18 @@ export function useListData<Row>(path: string, query: Query, reloadToken: number
   return state;
 }
 
-/** Fetches one record (`GET path`) while `path` is set; `data` stays null until it arrives. */
+/**
+ * Fetches one record (`GET path`) while `path` is set; `data` stays null until
+ * it arrives. Clearing the path forgets the record, so opening the same one
+ * again (after an edit) shows it fresh rather than as it was.
+ */
 export function useRecord<T>(path: string | null): { data: T | null; error: string | null } {
   const [state, setState] = useState<{ path: string | null; data: T | null; error: string | null }>({ path: null, data: null, error: null });
   useEffect(() => {
-    if (!path) return;
+    if (!path) {
+      setState({ path: null, data: null, error: null });
+      return;
+    }
     const controller = new AbortController();
     api.get<T>(path, undefined, controller.signal).then(
       (data) => setState({ path, data, error: null }),

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { admin, json, mockApi, signedIn, type Handler, type RecordedCall } from '../../testing/api';
+import { describe, expect, it } from 'vitest';
+import { admin, captureDownloads, json, mockApi, pageOf, queryOf, signedIn, type Handler } from '../../testing/api';
 import { renderAt } from '../../testing/render';
 import type { UserRow } from './schemas';
 import UsersPage from './UsersPage';
@@ -17,17 +17,6 @@ const makeUsers = (count: number): UserRow[] =>
     isActive: i % 2 === 0,
   }));
 
-/** A server holding `rows`: answers pages by Skip/Take like the real list endpoint. */
-const pageOf =
-  (rows: UserRow[]): Handler =>
-  ({ url }) => {
-    const skip = Number(url.searchParams.get('Skip'));
-    const take = Number(url.searchParams.get('Take'));
-    return json({ data: rows.slice(skip, skip + take), totalCount: rows.length });
-  };
-
-const params = (call: RecordedCall) => Object.fromEntries(call.url.searchParams);
-
 function setup(path = '/users', rows = makeUsers(23), extra: Record<string, Handler> = {}) {
   signedIn();
   const api = mockApi({ 'GET /api/user': pageOf(rows), 'GET /api/user/filter': pageOf(rows.slice(0, 2)), ...extra });
@@ -40,7 +29,7 @@ describe('Users screen', () => {
     const { api } = setup();
     expect(await screen.findByText('First1')).toBeInTheDocument();
     const [call] = api.callsTo('GET /api/user');
-    expect(params(call)).toEqual({ Skip: '0', Take: '10', SortField: 'id', OrderBy: 'false' });
+    expect(queryOf(call)).toEqual({ Skip: '0', Take: '10', SortField: 'id', OrderBy: 'false' });
     expect(call.headers.get('Accept-Language')).toBe('1');
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
     expect(headers.slice(1)).toEqual(['First name', 'Last name', 'Email', 'Phone number', 'Status', 'Tools']);
@@ -74,7 +63,7 @@ describe('Users screen', () => {
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(await screen.findByText('First11')).toBeInTheDocument();
     expect(currentPath()).toBe('/users?page=2');
-    expect(params(api.callsTo('GET /api/user').at(-1)!)).toMatchObject({ Skip: '10', Take: '10' });
+    expect(queryOf(api.callsTo('GET /api/user').at(-1)!)).toMatchObject({ Skip: '10', Take: '10' });
     await user.selectOptions(screen.getByLabelText('Rows per page'), '25');
     await screen.findByText('First23');
     expect(currentPath()).toBe('/users?size=25');
@@ -85,7 +74,7 @@ describe('Users screen', () => {
     await screen.findByText('First6');
     await user.click(screen.getByRole('button', { name: 'Sort by Email' }));
     await waitFor(() => expect(currentPath()).toBe('/users?sort=email&order=asc'));
-    await waitFor(() => expect(params(api.calls.at(-1)!)).toEqual({ Skip: '0', Take: '10', SortField: 'email', OrderBy: 'true' }));
+    await waitFor(() => expect(queryOf(api.calls.at(-1)!)).toEqual({ Skip: '0', Take: '10', SortField: 'email', OrderBy: 'true' }));
     expect(screen.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
     await user.click(screen.getByRole('button', { name: 'Sort by Email' }));
     await waitFor(() => expect(currentPath()).toBe('/users?sort=email&order=desc'));
@@ -95,7 +84,7 @@ describe('Users screen', () => {
   it('restores page, size, sort and filters from a shared link, using the filter call', async () => {
     const { api } = setup('/users?page=2&size=5&sort=lastName&order=asc&firstName=jo&roleId=2');
     await waitFor(() => expect(api.callsTo('GET /api/user/filter')).toHaveLength(1));
-    expect(params(api.calls[0])).toEqual({ Skip: '5', Take: '5', SortField: 'lastName', OrderBy: 'true', FirstName: 'jo', RoleId: '2' });
+    expect(queryOf(api.calls[0])).toEqual({ Skip: '5', Take: '5', SortField: 'lastName', OrderBy: 'true', FirstName: 'jo', RoleId: '2' });
     expect(screen.getByLabelText('First name')).toHaveValue('jo');
     expect(screen.getByRole('button', { name: 'Hide filter' })).toBeInTheDocument();
   });
@@ -110,7 +99,7 @@ describe('Users screen', () => {
     expect(api.callsTo('GET /api/user/filter')).toHaveLength(0);
     await waitFor(() => expect(api.callsTo('GET /api/user/filter')).toHaveLength(1));
     expect(Date.now() - typedAt).toBeGreaterThanOrEqual(400);
-    expect(params(api.callsTo('GET /api/user/filter')[0])).toMatchObject({ Skip: '0', FirstName: 'ada' });
+    expect(queryOf(api.callsTo('GET /api/user/filter')[0])).toMatchObject({ Skip: '0', FirstName: 'ada' });
     expect(currentPath()).toBe('/users?firstName=ada');
     await user.selectOptions(screen.getByLabelText('Role'), 'Call Center');
     await waitFor(() => expect(currentPath()).toBe('/users?firstName=ada&roleId=2'));
@@ -170,7 +159,7 @@ describe('Users screen', () => {
       confirmPassword: 'Secret-123',
     });
     await waitFor(() => expect(api.callsTo('GET /api/user')).toHaveLength(2));
-    expect(params(api.callsTo('GET /api/user')[1])).toMatchObject({ Skip: '10', Take: '10' });
+    expect(queryOf(api.callsTo('GET /api/user')[1])).toMatchObject({ Skip: '10', Take: '10' });
   });
 
   it('shows validation messages on submit and the server message inside the form, with submit enabled again', async () => {
@@ -277,20 +266,15 @@ describe('Users screen', () => {
   });
 
   it('exports Users.xlsx with the current filters, reading the stream', async () => {
-    const saved: string[] = [];
     const { api, user } = setup('/users?email=ex', makeUsers(3), {
       'GET /api/user/export': () =>
         new Response(new Blob(['xlsx-bytes']), { headers: { 'Content-Length': '10', 'Content-Type': 'application/vnd.ms-excel' } }),
     });
-    URL.createObjectURL = () => 'blob:export';
-    URL.revokeObjectURL = () => undefined;
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     await screen.findByText('First1');
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(saved).toEqual(['Users.xlsx']));
-    expect(params(api.callsTo('GET /api/user/export')[0])).toEqual({ Email: 'ex' });
+    expect(queryOf(api.callsTo('GET /api/user/export')[0])).toEqual({ Email: 'ex' });
   });
 
   it('hides every changing control from the read-only Call Center role', async () => {

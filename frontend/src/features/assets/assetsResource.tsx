@@ -1,0 +1,71 @@
+import type { ResourceDeclaration } from '../../components/resource/types';
+import { SafeImage } from '../../components/SafeImage';
+import { StatusBadge } from '../../components/StatusToggle';
+import { api } from '../../lib/api';
+import { formatDateTime } from '../../lib/dates';
+import { formatPhone } from '../../lib/phone';
+import {
+  createAssetFields,
+  createAssetForm,
+  createAssetSchema,
+  editAssetFields,
+  editAssetForm,
+  editAssetSchema,
+  editValuesOf,
+  emptyCreateAsset,
+  type AssetRow,
+  type CreateAssetValues,
+  type EditAssetValues,
+} from './schemas';
+
+/** The Assets screen (platform.md, Assets screen), as a ResourcePage declaration. */
+export const assetsResource: ResourceDeclaration<AssetRow> = {
+  title: 'assets.title',
+  basePath: 'asset',
+  rowLabel: (asset) => asset.name,
+  columns: [
+    { field: 'filePath', label: 'field.image', kind: 'image' },
+    { field: 'name', label: 'field.assetName' },
+    { field: 'contactPerson', label: 'field.primaryContactPerson' },
+    { field: 'contactPersonPhoneNumber', label: 'field.phone', kind: 'phone' },
+    { field: 'contactPersonEmail', label: 'field.email' },
+    { field: 'isActive', label: 'field.status', kind: 'status' },
+  ],
+  toolsLabel: 'table.rowActions',
+  filters: [
+    { name: 'name', param: 'Name', label: 'field.name' },
+    { name: 'contactPerson', param: 'ContactPerson', label: 'field.contactPerson' },
+    { name: 'phone', param: 'ContactPersonPhoneNumber', label: 'field.phone' },
+    { name: 'email', param: 'ContactPersonEmail', label: 'field.email' },
+  ],
+  create: {
+    title: 'assets.create',
+    fields: createAssetFields,
+    schema: createAssetSchema,
+    initialValues: emptyCreateAsset,
+    submit: (values: CreateAssetValues) => api.post('asset', createAssetForm(values)),
+  },
+  edit: {
+    title: 'assets.edit',
+    fields: editAssetFields,
+    schema: editAssetSchema,
+    initialValues: editValuesOf,
+    submit: (values: EditAssetValues, asset: AssetRow) => api.put('asset', editAssetForm(values, asset)),
+  },
+  view: {
+    title: 'assets.details',
+    items: [
+      { label: 'field.image', value: (asset) => <SafeImage path={asset.filePath} alt={asset.name} className="size-20 rounded-lg object-cover" /> },
+      { label: 'field.assetName', value: (asset) => asset.name },
+      { label: 'field.primaryContactPerson', value: (asset) => asset.contactPerson },
+      { label: 'field.phone', value: (asset) => formatPhone(asset.contactPersonPhoneNumber) },
+      { label: 'field.email', value: (asset) => asset.contactPersonEmail },
+      { label: 'field.barcodePrefix', value: (asset) => asset.barcodePrefix },
+      { label: 'field.status', value: (asset) => <StatusBadge active={asset.isActive} /> },
+      { label: 'field.createdAt', value: (asset) => formatDateTime(asset.createdAt) },
+    ],
+  },
+  remove: true,
+  toggle: true,
+  exportSpec: { fileName: 'Assets.xlsx' },
+};
