@@ -4,6 +4,7 @@ import type { Account } from './accounts';
 import { Api } from './api';
 import { launchChromium, openPage, type ContextOptions } from './browser';
 import { PerkdeskServer, type AdminSpec } from './server';
+import { signIn } from './ui';
 
 export const MAIN_ADMIN: AdminSpec = {
   email: 'aysel.mammadova@perkdesk.test',
@@ -23,6 +24,8 @@ export interface Suite {
   api(): Promise<Api>;
   /** A fresh browser context and page (closed after the file). */
   newPage(options?: ContextOptions): Promise<Page>;
+  /** A fresh page on which `account` (default: the Admin) signed in through the sign-in screen, sent there from `path`. */
+  signedIn(account?: Account, path?: string): Promise<Page>;
   /** Every context opened so far. */
   contexts: BrowserContext[];
 }
@@ -43,6 +46,11 @@ export function useSuite(extraAccounts: Record<string, AdminSpec> = {}): Suite {
     newPage: async (options?: ContextOptions) => {
       const { context, page } = await openPage(suite.browser, suite.server.baseUrl, pageErrors, options);
       suite.contexts.push(context);
+      return page;
+    },
+    signedIn: async (account?: Account, path = '/') => {
+      const page = await suite.newPage();
+      await signIn(page, account ?? suite.admin, path);
       return page;
     },
   } as unknown as Suite;

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import type { Suite } from './suite';
 import { dialog, until } from './ui';
 
 /** The Users screen as a user sees it: toolbar, filter, table, pagination, row tools and dialogs. */
@@ -99,4 +100,11 @@ export class UsersScreen {
   field(dialogTitle: string, label: string): Locator {
     return this.dialog(dialogTitle).getByLabel(label, { exact: true });
   }
+}
+
+/** The suite's Admin, signed in through the sign-in screen, on the loaded Users screen. */
+export async function adminOnUsers(suite: Suite): Promise<UsersScreen> {
+  const users = new UsersScreen(await suite.signedIn(suite.admin, '/users'));
+  await users.loaded();
+  return users;
 }

@@ -4,7 +4,7 @@ import { Role } from '../support/api';
 import { shot } from '../support/browser';
 import { SECTIONS } from '../support/sections';
 import { useSuite } from '../support/suite';
-import { asideLabels, openUserMenu, signIn, waitForPath } from '../support/ui';
+import { asideLabels, openUserMenu, waitForPath } from '../support/ui';
 
 // Both made with create-admin (so their TOTP secrets are known), then given their roles by the Admin.
 const suite = useSuite({
@@ -25,8 +25,7 @@ describe('role rules in the browser', () => {
   describe('a User (role 1)', () => {
     let page: Page;
     beforeAll(async () => {
-      page = await suite.newPage();
-      await signIn(page, suite.accounts.clerk, '/');
+      page = await suite.signedIn(suite.accounts.clerk);
     });
 
     it('does not see the Users menu item and lands on a section it may use', async () => {
@@ -54,8 +53,7 @@ describe('role rules in the browser', () => {
   describe('a Call Center operator (role 2)', () => {
     let page: Page;
     beforeAll(async () => {
-      page = await suite.newPage();
-      await signIn(page, suite.accounts.operator, '/');
+      page = await suite.signedIn(suite.accounts.operator);
     });
 
     it('does not see the Users menu item and cannot open /users', async () => {

@@ -2,8 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shot } from '../support/browser';
 import { useSuite } from '../support/suite';
-import { signIn, storedSession, until, waitForPath } from '../support/ui';
-import { UsersScreen } from '../support/usersScreen';
+import { storedSession, until, waitForPath } from '../support/ui';
+import { adminOnUsers, UsersScreen } from '../support/usersScreen';
 
 const suite = useSuite();
 
@@ -59,10 +59,8 @@ describe('the session: refresh after expiry, retry after a 401, logout when the 
     for (const [firstName, lastName] of [['Rena', 'Aliyeva'], ['Samir', 'Guliyev'], ['Tarana', 'Ismayilova']]) {
       await api.createUser({ firstName, lastName, email: `${firstName}.${lastName}@perkdesk.test`.toLowerCase(), phone: '994503334455' });
     }
-    page = await suite.newPage();
-    users = new UsersScreen(page);
-    await signIn(page, suite.admin, '/users');
-    await users.loaded();
+    users = await adminOnUsers(suite);
+    page = users.page;
   });
 
   it('refreshes an expired stored session before loading, on reload: new tokens, no logout, the list loads', async () => {

@@ -8,8 +8,8 @@ import { requestTokens, Role } from '../support/api';
 import { PHONE, shot } from '../support/browser';
 import { seedUsers } from '../support/seed';
 import { useSuite } from '../support/suite';
-import { openedDialog, signIn, until } from '../support/ui';
-import { UsersScreen } from '../support/usersScreen';
+import { openedDialog, until } from '../support/ui';
+import { adminOnUsers, UsersScreen } from '../support/usersScreen';
 
 const suite = useSuite({
   target: { email: 'kamala.huseynli@perkdesk.test', firstName: 'Kamala', lastName: 'Huseynli', password: 'Target-pass-2026' },
@@ -41,10 +41,8 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
 
   beforeAll(async () => {
     await seedUsers(await suite.api());
-    page = await suite.newPage();
-    users = new UsersScreen(page);
-    await signIn(page, suite.admin, '/users');
-    await users.loaded();
+    users = await adminOnUsers(suite);
+    page = users.page;
   });
 
   afterAll(() => rmSync(downloads, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import { Role } from '../support/api';
 import { DESKTOP, PHONE, shot } from '../support/browser';
 import { seedPeople, seedUsers } from '../support/seed';
 import { MAIN_ADMIN, useSuite } from '../support/suite';
-import { openedDialog, overflowsHorizontally, pathOf, signIn, until, waitForPath } from '../support/ui';
-import { UsersScreen } from '../support/usersScreen';
+import { openedDialog, overflowsHorizontally, pathOf, until, waitForPath } from '../support/ui';
+import { adminOnUsers, UsersScreen } from '../support/usersScreen';
 
 const suite = useSuite();
 
@@ -25,10 +25,8 @@ describe('the Users list with more than 10 users', () => {
 
   beforeAll(async () => {
     await seedUsers(await suite.api());
-    page = await suite.newPage();
-    users = new UsersScreen(page);
-    await signIn(page, suite.admin, '/users');
-    await users.loaded();
+    users = await adminOnUsers(suite);
+    page = users.page;
   });
 
   it('shows the first ten of 25 users, newest first, with the spec columns and the pagination', async () => {
