@@ -88,8 +88,8 @@ describe('route table', () => {
 
   it('shows sections not built yet with their title and the shared coming-later state', async () => {
     signedIn();
-    renderAt('/humanresource', <AppRoutes />);
-    expect(await screen.findByRole('heading', { name: 'Human resource' })).toBeInTheDocument();
+    renderAt('/merchants', <AppRoutes />);
+    expect(await screen.findByRole('heading', { name: 'Merchants' })).toBeInTheDocument();
     expect(screen.getByText('Coming in a later release')).toBeInTheDocument();
   });
 

@@ -16,6 +16,7 @@ export interface Section {
 
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const AssetsPage = lazy(() => import('../features/assets/AssetsPage'));
+const HumanResourcesPage = lazy(() => import('../features/humanResources/HumanResourcesPage'));
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'));
 const LayoutBuilderPage = lazy(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -27,7 +28,7 @@ export const sections: readonly Section[] = [
   { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main' },
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main' },
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
-  { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main' },
+  { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },
   { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main' },
   { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
   { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main' },

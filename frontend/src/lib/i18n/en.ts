@@ -151,6 +151,15 @@ export const en = {
   'field.createdAt': 'Created',
   'table.rowActions': 'Actions',
 
+  'humanResources.title': 'Hr Account',
+  'humanResources.create': 'Create HR Account',
+  'humanResources.edit': 'Edit HR Account',
+  'humanResources.details': 'Human resource details',
+  'field.fullName': 'Full name',
+  'field.asset': 'Asset',
+  'field.otpLogin': 'Otp login',
+  'field.seeEmployeeId': 'See Employee Id',
+
   'auth.signIn.title': 'Sign In',
   'auth.signIn.subtitle': 'Use your email, password and the code from your authenticator app.',
   'auth.signIn.submit': 'Sign In',

@@ -1,0 +1,133 @@
+import { listPicker } from '../../components/form/listPicker';
+import type { FieldDef, PickerOption } from '../../components/form/types';
+import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
+
+/** A list row; `GET humanResource/{id}` adds `assetId`. */
+export interface HumanResourceRow {
+  id: number;
+  assetId?: number;
+  assetName: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  /** The account's sign-in user, whose authenticator QR code the QR tool shows. */
+  userId: number;
+  isActive: boolean;
+  isMfaActive: boolean;
+  isEmployeeSeen: boolean;
+  createdAt: string;
+}
+
+/** Named like the JSON fields, so the server's `errors` keys land on them directly. */
+interface HumanResourceDetailsValues {
+  assetId: PickerOption | null;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: PhoneValue;
+  isMfaActive: boolean;
+  isEmployeeSeen: boolean;
+}
+
+export interface CreateHumanResourceValues extends HumanResourceDetailsValues {
+  password: string;
+  confirmPassword: string;
+}
+
+export type EditHumanResourceValues = HumanResourceDetailsValues;
+
+export interface AdminPasswordValues {
+  password: string;
+  confirmPassword: string;
+}
+
+/** The asset picker: `GET asset`, 30 per page, searched by name. */
+const loadAssets = listPicker('asset');
+
+const identityFields: FieldDef<HumanResourceDetailsValues>[] = [
+  { name: 'assetId', label: 'field.asset', kind: 'picker', load: loadAssets },
+  { name: 'firstName', label: 'field.firstName', kind: 'text', autoComplete: 'off' },
+  { name: 'lastName', label: 'field.lastName', kind: 'text', autoComplete: 'off' },
+  { name: 'email', label: 'field.email', kind: 'email', autoComplete: 'off' },
+  { name: 'phone', label: 'field.phone', kind: 'phone' },
+];
+
+const switchFields: FieldDef<HumanResourceDetailsValues>[] = [
+  { name: 'isMfaActive', label: 'field.otpLogin', kind: 'switch' },
+  { name: 'isEmployeeSeen', label: 'field.seeEmployeeId', kind: 'switch' },
+];
+
+export const createHumanResourceFields: FieldDef<CreateHumanResourceValues>[] = [
+  ...identityFields,
+  { name: 'password', label: 'field.password', kind: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'field.confirmPassword', kind: 'password', autoComplete: 'new-password' },
+  ...switchFields,
+];
+
+export const editHumanResourceFields: FieldDef<EditHumanResourceValues>[] = [...identityFields, ...switchFields];
+
+export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
+  { name: 'password', label: 'field.newPassword', kind: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
+];
+
+const detailsSchema: Schema<HumanResourceDetailsValues> = {
+  assetId: [required('Asset Id is required')],
+  firstName: [required('First name is required')],
+  lastName: [required('Last name is required')],
+  email: emailRules(),
+  phone: [required('Phone is required'), completePhone(MESSAGES.phoneIncomplete)],
+};
+
+const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigit, MESSAGES.letterAndDigit);
+
+export const createHumanResourceSchema: Schema<CreateHumanResourceValues> = {
+  ...detailsSchema,
+  password: [required('Password is required'), letterAndDigit],
+  confirmPassword: [required('Confirm Password is required'), letterAndDigit, sameAs('password', 'Both password need to be the same')],
+};
+
+export const editHumanResourceSchema: Schema<EditHumanResourceValues> = detailsSchema;
+
+export const adminPasswordSchema: Schema<AdminPasswordValues> = {
+  password: [required('Password is required'), matches(PATTERNS.digit, MESSAGES.digit)],
+  confirmPassword: [required('Confirm Password is required'), sameAs('password', 'Both password need to be the same')],
+};
+
+export const emptyCreateHumanResource = (): CreateHumanResourceValues => ({
+  assetId: null,
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: emptyPhone(),
+  password: '',
+  confirmPassword: '',
+  isMfaActive: false,
+  isEmployeeSeen: false,
+});
+
+export const emptyAdminPassword = (): AdminPasswordValues => ({ password: '', confirmPassword: '' });
+
+export const editValuesOf = (account: HumanResourceRow): EditHumanResourceValues => ({
+  assetId: account.assetId === undefined ? null : { id: account.assetId, label: account.assetName },
+  firstName: account.firstName,
+  lastName: account.lastName,
+  email: account.email,
+  phone: fromApiPhone(account.phone),
+  isMfaActive: account.isMfaActive,
+  isEmployeeSeen: account.isEmployeeSeen,
+});
+
+/** The JSON shared by create and edit: the chosen asset's id, trimmed text, the 994 phone, both switches. */
+export const detailsPayload = (values: HumanResourceDetailsValues) => ({
+  assetId: values.assetId?.id,
+  firstName: values.firstName.trim(),
+  lastName: values.lastName.trim(),
+  email: values.email.trim(),
+  phone: toApiPhone(values.phone),
+  isMfaActive: values.isMfaActive,
+  isEmployeeSeen: values.isEmployeeSeen,
+});
