@@ -66,6 +66,24 @@ export class PerkdeskServer {
     return this.output.slice(-60).join('');
   }
 
+  /**
+   * Waits until the server's log holds the password-reset link it wrote for
+   * `email` (without SMTP the link goes to the log, for the operator to pass
+   * on) and returns its path and query.
+   */
+  async resetLinkFor(email: string, timeout = 10_000): Promise<string> {
+    const escaped = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`password of ${escaped}\\.[\\s\\S]*?(https?://\\S+/auth/reset-password\\?token=\\S+)`, 'g');
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      // The latest link, should there be several.
+      const link = [...this.output.join('').matchAll(pattern)].at(-1)?.[1];
+      if (link) return new URL(link).pathname + new URL(link).search;
+      if (Date.now() > deadline) throw new Error(`no reset link for ${email} in the server log:\n${this.log()}`);
+      await sleep(50);
+    }
+  }
+
   async start(): Promise<void> {
     process.on('exit', this.killOnExit);
     for (let attempt = 1; ; attempt += 1) {
