@@ -77,7 +77,21 @@ describe('sign-in, session and sign-out', () => {
   it('sends an unauthenticated visit of /users to sign-in, and back to /users after signing in with a TOTP code', async () => {
     await page.goto('/users');
     await waitForPath(page, '/auth/login?returnTo=%2Fusers');
-    const response = await submitSignIn(page, suite.admin);
+    // Hold the answer back a moment: the Sign In button shows its spinner while the call runs.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/admin/token', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const signingIn = submitSignIn(page, suite.admin);
+    const submit = signInForm(page).submit;
+    await until(() => submit.getAttribute('aria-busy')).toBe('true');
+    expect(await submit.isDisabled()).toBe(true);
+    await shot(page, 'sign-in-busy');
+    release();
+    const response = await signingIn;
+    await page.unroute('**/api/auth/admin/token');
     expect(response.status()).toBe(200);
     await waitForPath(page, '/users');
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();

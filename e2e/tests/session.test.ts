@@ -157,6 +157,47 @@ describe('the session: refresh after expiry, retry after a 401, logout when the 
     expect(await storedSession(page)).not.toBeNull();
   });
 
+  it('shows the splash until the session is known, and never longer than about 3 s', async () => {
+    // The profile check hangs: the splash shows, then the app goes on by itself.
+    await page.route('**/api/auth/profile', () => undefined);
+    try {
+      const started = Date.now();
+      await page.goto('/users', { waitUntil: 'commit' });
+      await page.getByRole('status', { name: 'Loading perkdesk' }).waitFor();
+      await shot(page, 'splash');
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor({ timeout: 6_000 });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(2_500);
+      expect(waited).toBeLessThan(5_000);
+      expect(await page.getByRole('status', { name: 'Loading perkdesk' }).count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/auth/profile');
+    }
+  });
+
+  it('sends Accept-Language (the content language) on list reads and a fresh x-requestid on every mutation', async () => {
+    await users.open();
+    const requests: { method: string; path: string; headers: Record<string, string> }[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/user')) requests.push({ method: request.method(), path: url.pathname, headers: request.headers() });
+    });
+    await page.getByRole('combobox', { name: 'Content language' }).selectOption({ label: 'En' });
+    await users.sortBy('First name').click();
+    await until(() => requests.filter((r) => r.method === 'GET' && r.path === '/api/user').length).toBeGreaterThan(0);
+    expect(requests.filter((r) => r.method === 'GET' && r.path === '/api/user').at(-1)?.headers['accept-language']).toBe('2');
+
+    for (const name of ['Rena Aliyeva', 'Samir Guliyev']) {
+      await users.row(name.split(' ')[0]).getByRole('switch', { name: `Change status: ${name}` }).click();
+      await until(() => users.row(name.split(' ')[0]).innerText()).toContain('Inactive');
+    }
+    const ids = requests.filter((r) => r.method === 'PATCH').map((r) => r.headers['x-requestid']);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    await page.getByRole('combobox', { name: 'Content language' }).selectOption({ label: 'Az' });
+  });
+
   it('logs out to /auth/login when the refresh is refused', async () => {
     await users.open();
     await editSessionFromAnotherTab(page.context(), { expireDate: aMinuteAgo(), refreshToken: 'not-a-refresh-token' });
