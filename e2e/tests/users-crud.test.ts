@@ -254,6 +254,25 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     expect(await (await suite.api()).userByEmail('another.aydan@perkdesk.test')).toBeUndefined();
   });
 
+  it("shows the server's refusal when the Admin tries to delete or deactivate the own account", async () => {
+    await users.open(`?email=${suite.admin.email}`);
+    await users.showsEmails([suite.admin.email]);
+    await users.tool(suite.admin.email, 'Delete').click();
+    const confirm = await openedDialog(page, 'Delete');
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await confirm.getByRole('alert').waitFor();
+    expect((await confirm.getByRole('alert').innerText()).trim()).toBe('You cannot delete your own account.');
+    await until(() => confirm.getByRole('button', { name: 'Yes' }).isEnabled()).toBe(true);
+    await shot(page, 'user-delete-own-refused');
+    await confirm.getByRole('button', { name: 'No' }).click();
+    await confirm.waitFor({ state: 'detached' });
+
+    await users.row(suite.admin.email).getByRole('switch').click();
+    await page.getByRole('alert').filter({ hasText: 'You cannot deactivate your own account.' }).waitFor();
+    expect(await users.row(suite.admin.email).getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    expect(await users.row(suite.admin.email).innerText()).toContain('Active');
+  });
+
   it('keeps focus inside an open dialog and closes it with Escape, returning focus to the opener', async () => {
     await users.open();
     const create = users.button('Create');
