@@ -17,6 +17,7 @@ export interface Section {
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const AssetsPage = lazy(() => import('../features/assets/AssetsPage'));
 const HumanResourcesPage = lazy(() => import('../features/humanResources/HumanResourcesPage'));
+const PartnersPage = lazy(() => import('../features/partners/PartnersPage'));
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'));
 const LayoutBuilderPage = lazy(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -29,7 +30,7 @@ export const sections: readonly Section[] = [
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main' },
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },
-  { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main' },
+  { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main', screen: PartnersPage },
   { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
   { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main' },
   { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },

@@ -1,6 +1,7 @@
 import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import type { ReactNode } from 'react';
 import { PanelHeader } from './Dialog';
+import { SafeImage } from './SafeImage';
 
 /** The 400 px detail panel on the right; on a phone it takes the whole width. */
 export function Drawer({
@@ -42,4 +43,9 @@ export function DetailList({ items }: { items: { label: string; value: ReactNode
       ))}
     </dl>
   );
+}
+
+/** A record's image in a detail list, named by the record; missing or broken images show the default logo. */
+export function DetailImage({ path, alt }: { path: string | null | undefined; alt: string }) {
+  return <SafeImage path={path} alt={alt} className="size-20 rounded-lg object-cover" />;
 }

@@ -1,22 +1,31 @@
 import { describe, expect, it, vi } from 'vitest';
 import { json, mockApi, signedIn, tokens } from '../testing/api';
 import { api, ApiError, buildUrl, INVALID_CREDENTIALS } from './api';
+import { setContentLanguage } from './i18n';
 import { readStoredSession, SESSION_STORAGE_KEY, session, syncSessionAcrossTabs } from './session';
 
 const expired = () => ({ expireDate: new Date(Date.now() - 1000).toISOString() });
 const bearer = (headers: Headers) => headers.get('Authorization');
 
 describe('api client headers', () => {
-  it('sends the bearer token, and Accept-Language only on list reads', async () => {
+  it('sends the bearer token, and Accept-Language only on localised reads (lists and records)', async () => {
     signedIn();
-    const mock = mockApi({ 'GET /api/user': () => json({ data: [], totalCount: 0 }), 'GET /api/user/5': () => json({ id: 5 }) });
+    setContentLanguage(2);
+    const mock = mockApi({
+      'GET /api/user': () => json({ data: [], totalCount: 0 }),
+      'GET /api/partner/5': () => json({ id: 5 }),
+      'GET /api/auth/profile': () => json({ id: 1 }),
+    });
     await api.list('user', { Skip: 0, Take: 10 });
-    await api.get('user/5');
-    const [list, detail] = mock.calls;
+    await api.record('partner/5');
+    await api.get('auth/profile');
+    const [list, record, plain] = mock.calls;
     expect(bearer(list.headers)).toBe('Bearer access-1');
-    expect(list.headers.get('Accept-Language')).toBe('1');
+    expect(list.headers.get('Accept-Language')).toBe('2');
     expect(list.url.search).toBe('?Skip=0&Take=10');
-    expect(detail.headers.get('Accept-Language')).toBeNull();
+    expect(record.headers.get('Accept-Language')).toBe('2');
+    expect(plain.headers.get('Accept-Language')).toBeNull();
+    setContentLanguage(1);
   });
 
   it('sends a fresh x-requestid on every mutation and none on reads', async () => {

@@ -46,8 +46,12 @@ export interface RequestOptions {
   query?: Query;
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
-  /** List reads carry the content language (Accept-Language 1 Az, 2 En, 3 Ru). */
-  list?: boolean;
+  /**
+   * Reads of localised data (lists, and the records behind drawers and edit
+   * forms) carry the content language (Accept-Language 1 Az, 2 En, 3 Ru), so a
+   * record's names match the list and pickers it was opened from.
+   */
+  localized?: boolean;
   signal?: AbortSignal;
   /** Public auth endpoints: no bearer token, no refresh. */
   anonymous?: boolean;
@@ -144,7 +148,7 @@ function refreshSession(seenRefreshToken: string): Promise<Session> {
 function buildInit(options: RequestOptions, token: string | undefined, requestId: string | undefined): RequestInit {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.list) headers['Accept-Language'] = String(contentLanguage.peek());
+  if (options.localized) headers['Accept-Language'] = String(contentLanguage.peek());
   if (requestId) headers['x-requestid'] = requestId;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -195,7 +199,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>(path, { query, signal }),
   list: <Row>(path: string, query: Query, signal?: AbortSignal) =>
-    request<ListResponse<Row>>(path, { query, signal, list: true }),
+    request<ListResponse<Row>>(path, { query, signal, localized: true }),
+  record: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal, localized: true }),
   post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
   put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body }),

@@ -42,7 +42,7 @@ export function useRecord<T>(path: string | null): { data: T | null; error: stri
       return;
     }
     const controller = new AbortController();
-    api.get<T>(path, undefined, controller.signal).then(
+    api.record<T>(path, controller.signal).then(
       (data) => setState({ path, data, error: null }),
       (error: unknown) => {
         if (!controller.signal.aborted) setState({ path, data: null, error: errorMessage(error) });

@@ -1,5 +1,5 @@
+import { DetailImage } from '../../components/Drawer';
 import type { ResourceDeclaration } from '../../components/resource/types';
-import { SafeImage } from '../../components/SafeImage';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
@@ -55,7 +55,7 @@ export const assetsResource: ResourceDeclaration<AssetRow> = {
   view: {
     title: 'assets.details',
     items: [
-      { label: 'field.image', value: (asset) => <SafeImage path={asset.filePath} alt={asset.name} className="size-20 rounded-lg object-cover" /> },
+      { label: 'field.image', value: (asset) => <DetailImage path={asset.filePath} alt={asset.name} /> },
       { label: 'field.assetName', value: (asset) => asset.name },
       { label: 'field.primaryContactPerson', value: (asset) => asset.contactPerson },
       { label: 'field.phone', value: (asset) => formatPhone(asset.contactPersonPhoneNumber) },
