@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { admin, captureDownloads, json, mockApi, multipartOf, pageOf, queryOf, signedIn, type Handler } from '../../testing/api';
 import { renderAt } from '../../testing/render';
+import { expectReadOnlyList, typeInto } from '../../testing/screens';
 import PartnersPage from './PartnersPage';
 import type { PartnerRow } from './schemas';
 
@@ -59,11 +60,9 @@ async function pickCity(user: User, form: Scope, row: number, city: string) {
   await user.click(await screen.findByRole('option', { name: city }));
 }
 
-async function fillRow(user: User, form: Scope, row: number, values: { city: string; address: string; latitude: string; longitude: string }) {
-  await pickCity(user, form, row, values.city);
-  await user.type(form.getAllByLabelText('Address')[row], values.address);
-  await user.type(form.getAllByLabelText('Latitude')[row], values.latitude);
-  await user.type(form.getAllByLabelText('Longitude')[row], values.longitude);
+async function fillRow(user: User, form: Scope, row: number, { city, ...inputs }: { city: string; Address: string; Latitude: string; Longitude: string }) {
+  await pickCity(user, form, row, city);
+  for (const [label, value] of Object.entries(inputs)) await user.type(form.getAllByLabelText(label)[row], value);
 }
 
 async function openCreate(user: User) {
@@ -128,13 +127,15 @@ describe('Partners screen', () => {
   it('creates a partner: cities from GET city in the content language, rows added and removed, the multipart names', async () => {
     const { user, api } = setup('/partners', makePartners(3), { 'POST /api/partner': () => json({ id: 9 }, 201) });
     const form = await openCreate(user);
-    await user.type(form.getByLabelText('Name'), 'Dadlı Market');
-    await user.type(form.getByLabelText('Contact person first name'), 'Elvin');
-    await user.type(form.getByLabelText('Contact person last name'), 'Quliyev');
     await user.selectOptions(form.getByLabelText('Operator code'), '010');
-    await user.type(form.getByLabelText('Phone number'), '9367033');
-    await user.type(form.getByLabelText('Email'), 'info@dadlimarket.az');
-    await fillRow(user, form, 0, { city: 'Bakı', address: 'Nizami 1', latitude: '40.4093', longitude: '49.8671' });
+    await typeInto(user, form, {
+      Name: 'Dadlı Market',
+      'Contact person first name': 'Elvin',
+      'Contact person last name': 'Quliyev',
+      'Phone number': '9367033',
+      Email: 'info@dadlimarket.az',
+    });
+    await fillRow(user, form, 0, { city: 'Bakı', Address: 'Nizami 1', Latitude: '40.4093', Longitude: '49.8671' });
     const cityCall = api.callsTo('GET /api/city')[0];
     expect(queryOf(cityCall)).toEqual({ Skip: '0', Take: '30', SortField: 'name', OrderBy: 'true' });
     expect(cityCall.headers.get('Accept-Language')).toBe('1');
@@ -142,7 +143,7 @@ describe('Partners screen', () => {
     await user.click(form.getByRole('button', { name: 'Add city' }));
     await user.click(form.getByRole('button', { name: 'Add city' }));
     await user.click(form.getByRole('button', { name: 'Remove 2' }));
-    await fillRow(user, form, 1, { city: 'Gəncə', address: 'Atatürk 5', latitude: '40.68', longitude: '46.36' });
+    await fillRow(user, form, 1, { city: 'Gəncə', Address: 'Atatürk 5', Latitude: '40.68', Longitude: '46.36' });
     await user.click(form.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -167,12 +168,14 @@ describe('Partners screen', () => {
   it('turning promo codes off clears the chosen version; turning them on again asks for one', async () => {
     const { user, api } = setup('/partners', makePartners(3), { 'POST /api/partner': () => json({ id: 9 }, 201) });
     const form = await openCreate(user);
-    await user.type(form.getByLabelText('Name'), 'Kino');
-    await user.type(form.getByLabelText('Contact person first name'), 'Murad');
-    await user.type(form.getByLabelText('Contact person last name'), 'Zeynalov');
-    await user.type(form.getByLabelText('Phone number'), '7253029');
-    await user.type(form.getByLabelText('Email'), 'info@kino.az');
-    await fillRow(user, form, 0, { city: 'Bakı', address: 'Nizami 1', latitude: '40.4', longitude: '49.8' });
+    await typeInto(user, form, {
+      Name: 'Kino',
+      'Contact person first name': 'Murad',
+      'Contact person last name': 'Zeynalov',
+      'Phone number': '7253029',
+      Email: 'info@kino.az',
+    });
+    await fillRow(user, form, 0, { city: 'Bakı', Address: 'Nizami 1', Latitude: '40.4', Longitude: '49.8' });
     expect(form.queryByRole('radiogroup', { name: 'Promo code version' })).not.toBeInTheDocument();
 
     await user.click(form.getByRole('switch', { name: 'Promo codes' }));
@@ -208,7 +211,7 @@ describe('Partners screen', () => {
 
     await user.click(form.getByRole('button', { name: 'Remove 1' }));
     await user.click(form.getByRole('button', { name: 'Add city' }));
-    await fillRow(user, form, 1, { city: 'Gəncə', address: 'Atatürk 5', latitude: '40.68', longitude: '46.36' });
+    await fillRow(user, form, 1, { city: 'Gəncə', Address: 'Atatürk 5', Latitude: '40.68', Longitude: '46.36' });
     await user.click(form.getByRole('switch', { name: 'Promo codes' }));
     await user.click(form.getByRole('button', { name: 'Save' }));
 
@@ -301,10 +304,6 @@ describe('Partners screen', () => {
     mockApi({ 'GET /api/partner': pageOf(makePartners(3)) });
     renderAt('/partners', <PartnersPage />);
     await screen.findByText('Partner 1');
-    expect(screen.queryByRole('button', { name: 'Create' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
-    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
-    expect(screen.queryAllByRole('button', { name: /^(Edit|Delete)$/ })).toHaveLength(0);
-    expect(screen.getAllByRole('button', { name: 'View' })).toHaveLength(3);
+    expectReadOnlyList(3);
   });
 });
