@@ -86,6 +86,19 @@ describe('route table', () => {
     expect(await screen.findByText('Not available for your role')).toBeInTheDocument();
   });
 
+  it.each([
+    ['/assets', 'asset', 'Asset list'],
+    ['/humanresource', 'humanResource', 'Hr Account'],
+    ['/partners', 'partner', 'Partners'],
+  ])('routes %s to its screen, which lists GET %s', async (path, resource, title) => {
+    signedIn();
+    const api = mockApi({ [`GET /api/${resource}`]: emptyList });
+    renderAt(path, <AppRoutes />);
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(await screen.findByText('No information found')).toBeInTheDocument();
+    expect(api.callsTo(`GET /api/${resource}`)).toHaveLength(1);
+  });
+
   it('shows sections not built yet with their title and the shared coming-later state', async () => {
     signedIn();
     renderAt('/merchants', <AppRoutes />);
