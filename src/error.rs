@@ -30,6 +30,10 @@ pub enum AppError {
     UnsupportedMediaType(String),
     #[error("{0}")]
     Unprocessable(String),
+    /// An upload refused for its bytes (413 or 415); the message is also given as `errors.file`
+    /// so a form can show it beside its image picker.
+    #[error("{message}")]
+    FileRefused { status: StatusCode, message: String },
     #[error("{0}")]
     Locked(String),
     #[error("{message}")]
@@ -61,6 +65,7 @@ impl AppError {
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::FileRefused { status, .. } => *status,
             AppError::Locked(_) => StatusCode::LOCKED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -75,6 +80,16 @@ impl AppError {
         AppError::Unauthorized(INVALID_CREDENTIALS.into())
     }
 
+    /// An image that is too large (413).
+    pub fn image_too_large(message: &str) -> Self {
+        AppError::FileRefused { status: StatusCode::PAYLOAD_TOO_LARGE, message: message.into() }
+    }
+
+    /// Bytes that are not an accepted image (415).
+    pub fn not_an_image(message: &str) -> Self {
+        AppError::FileRefused { status: StatusCode::UNSUPPORTED_MEDIA_TYPE, message: message.into() }
+    }
+
     /// A single-field validation failure.
     pub fn field(field: &str, message: impl Into<String>) -> Self {
         let message = message.into();
@@ -85,12 +100,17 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let file_errors;
         let (message, errors) = match &self {
             AppError::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "request failed");
                 ("Something went wrong on our side. Please try again.".to_string(), None)
             }
             AppError::Validation { message, errors } => (message.clone(), Some(errors)),
+            AppError::FileRefused { message, .. } => {
+                file_errors = BTreeMap::from([("file".to_string(), message.clone())]);
+                (message.clone(), Some(&file_errors))
+            }
             other => (other.to_string(), None),
         };
         let body = ErrorBody { message: &message, errors };

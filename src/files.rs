@@ -33,7 +33,7 @@ pub fn sniff(bytes: &[u8]) -> AppResult<(&'static str, &'static str)> {
         Some("image/jpeg") => Ok(("image/jpeg", "jpg")),
         Some("image/webp") => Ok(("image/webp", "webp")),
         Some("image/gif") => Ok(("image/gif", "gif")),
-        _ => Err(AppError::UnsupportedMediaType(NOT_AN_IMAGE.into())),
+        _ => Err(AppError::not_an_image(NOT_AN_IMAGE)),
     }
 }
 
@@ -45,7 +45,7 @@ pub fn store_upload(tx: &Transaction, upload: Option<axum::body::Bytes>) -> AppR
 /// Checks and stores an image; returns its id.
 pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
     if bytes.len() > MAX_IMAGE_BYTES {
-        return Err(AppError::PayloadTooLarge(TOO_LARGE.into()));
+        return Err(AppError::image_too_large(TOO_LARGE));
     }
     let (content_type, ext) = sniff(bytes)?;
     tx.execute(
@@ -62,7 +62,7 @@ pub const FILE_PATH_SQL: &str = "CASE WHEN f.id IS NULL THEN NULL ELSE 'cdn/' ||
 pub fn checked_upload(upload: Option<&crate::forms::Upload>) -> AppResult<Option<axum::body::Bytes>> {
     let Some(upload) = upload else { return Ok(None) };
     if upload.bytes.len() > MAX_IMAGE_BYTES {
-        return Err(AppError::PayloadTooLarge(TOO_LARGE.into()));
+        return Err(AppError::image_too_large(TOO_LARGE));
     }
     sniff(&upload.bytes)?;
     Ok(Some(upload.bytes.clone()))

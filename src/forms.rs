@@ -41,7 +41,7 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                 Some(file_name) => {
                     let bytes = field.bytes().await.map_err(multipart_error)?;
                     if bytes.len() > MAX_IMAGE_BYTES {
-                        return Err(AppError::PayloadTooLarge(TOO_LARGE.into()));
+                        return Err(AppError::image_too_large(TOO_LARGE));
                     }
                     if !file_name.is_empty() || !bytes.is_empty() {
                         form.files.insert(name, Upload { file_name, bytes });
@@ -59,7 +59,8 @@ impl<S: Send + Sync> FromRequest<S> for Form {
 
 fn multipart_error(error: MultipartError) -> AppError {
     if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        AppError::PayloadTooLarge("The form is larger than 6 MB.".into())
+        // Text fields are small; only the image can push a form past the body limit.
+        AppError::image_too_large(TOO_LARGE)
     } else {
         AppError::BadRequest(format!("The form could not be read: {}", error.body_text()))
     }

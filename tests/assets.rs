@@ -81,18 +81,21 @@ async fn only_real_images_of_at_most_5_mb_are_stored() {
         ("doc.png", b"%PDF-1.7 not an image"),
     ];
     for (name, bytes) in not_images {
-        app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", name, bytes)])
-            .await
-            .expect_message(415, "Only PNG, JPEG, WebP or GIF images are accepted.");
+        let refused = app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", name, bytes)]).await;
+        refused.expect_message(415, "Only PNG, JPEG, WebP or GIF images are accepted.");
+        assert_eq!(refused.json()["errors"]["file"], "Only PNG, JPEG, WebP or GIF images are accepted.");
     }
     let mut oversized = PNG.to_vec();
     oversized.resize(5 * 1024 * 1024 + 1, 0);
-    app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", "big.png", &oversized)])
-        .await
-        .expect_message(413, "The image is larger than 5 MB.");
+    let refused =
+        app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", "big.png", &oversized)]).await;
+    refused.expect_message(413, "The image is larger than 5 MB.");
+    assert_eq!(refused.json()["errors"]["file"], "The image is larger than 5 MB.");
     let mut huge = PNG.to_vec();
     huge.resize(7 * 1024 * 1024, 0);
-    app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", "huge.png", &huge)]).await.expect(413);
+    app.send_form(Method::POST, "/api/asset", &admin.token, FIELDS, &[("file", "huge.png", &huge)])
+        .await
+        .expect_message(413, "The image is larger than 5 MB.");
     assert_eq!(app.count("SELECT COUNT(*) FROM assets"), 0, "nothing stored");
     assert_eq!(app.count("SELECT COUNT(*) FROM files"), 0, "nothing stored");
     let json = app.call(Method::POST, "/api/asset", Some(&admin.token), Some(serde_json::json!({"name": "x"}))).await;

@@ -185,4 +185,9 @@ async fn export_between_two_dates() {
     app.get("/api/humanResource/export?startDate=15.03.2026", &admin.token)
         .await
         .expect_message(400, "startDate must be a date like 2026-11-22.");
+    app.get("/api/humanResource/export?startDate=2026-03-15&endDate=2026-03-14", &admin.token)
+        .await
+        .expect_message(400, "The end date must not be before the start date.");
+    let one_day = app.get("/api/humanResource/export?startDate=2026-03-15&endDate=2026-03-15", &admin.token).await;
+    one_day.expect(200);
 }

@@ -219,3 +219,30 @@ async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
         .await
         .expect_message(404, "Partner not found.");
 }
+
+#[tokio::test]
+async fn edit_never_leaves_a_partner_without_branches() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let partner = create(&app, &admin.token).await;
+    let id = partner["id"].to_string();
+    let first = partner["cities"][0]["id"].to_string();
+    let second = partner["cities"][1]["id"].to_string();
+
+    let remove_all =
+        form(&[("id", id.as_str()), ("deletedCities[0]", first.as_str()), ("deletedCities[1]", second.as_str())]);
+    let refused = app.send_form(Method::PUT, "/api/partner", &admin.token, &remove_all, &[]).await;
+    refused.expect_message(400, "Cities is required");
+    assert_eq!(refused.json()["errors"]["cityId"], "Cities is required");
+    assert_eq!(
+        app.count(&format!("SELECT COUNT(*) FROM partner_cities WHERE partner_id = {id} AND deleted_at IS NULL")),
+        2,
+        "the refused edit removed nothing"
+    );
+
+    // Removing one row while keeping the other is fine.
+    let remove_one = form(&[("id", id.as_str()), ("deletedCities[0]", second.as_str())]);
+    let edited = app.send_form(Method::PUT, "/api/partner", &admin.token, &remove_one, &[]).await;
+    edited.expect(200);
+    assert_eq!(edited.json()["cities"].as_array().unwrap().len(), 1);
+}

@@ -134,6 +134,14 @@ impl ListQuery {
             }
             FilterKind::To(sql) => {
                 let (_, end) = day_bounds(param, raw)?;
+                // Filters are declared start first, so a start bound on this column is already here.
+                let start_condition = format!("{sql} >= ?");
+                let reversed = self.conditions.iter().any(|(condition, start)| {
+                    *condition == start_condition && matches!(start, Value::Text(start) if *start >= end)
+                });
+                if reversed {
+                    return Err(AppError::BadRequest(REVERSED_RANGE.into()));
+                }
                 self.push(format!("{sql} < ?"), Value::Text(end));
             }
         }
@@ -189,6 +197,8 @@ fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column>
         AppError::BadRequest(format!("Cannot sort by '{field}'. Sort by one of: {}.", allowed.join(", ")))
     })
 }
+
+pub const REVERSED_RANGE: &str = "The end date must not be before the start date.";
 
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant
 /// (`2026-11-22T00:00:00+04:00`, where start = end = that instant).

@@ -159,6 +159,7 @@ struct PartnerInput {
     deleted: Vec<i64>,
 }
 
+pub const CITIES_REQUIRED: &str = "Cities is required";
 pub const ROW_INCOMPLETE: &str = "Address, Latitude and Longitude fields are required.";
 pub const PROMO_VERSION: &str = "Choose the promo code version: Integration (1) or Static (2).";
 
@@ -183,13 +184,13 @@ fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
     let promo_version = form.int("promoCodeVersion", PROMO_VERSION).ok().flatten().filter(|v| [1, 2].contains(v));
     v.check("promoCodeVersion", !promo || promo_version.is_some(), PROMO_VERSION);
     let rows = form.rows("Cities");
-    v.check("cityId", !creating || !rows.is_empty(), "Cities is required");
+    v.check("cityId", !creating || !rows.is_empty(), CITIES_REQUIRED);
     let mut branches = Vec::with_capacity(rows.len());
     for (index, row) in rows.iter().enumerate() {
         let field = |name: &str| row.get(name).map(String::as_str).unwrap_or("");
         let key = |name: &str| format!("cities[{index}].{name}");
         let city_id = field("cityid").parse::<i64>().ok().filter(|id| *id > 0);
-        v.check(&key("cityId"), city_id.is_some(), "Cities is required");
+        v.check(&key("cityId"), city_id.is_some(), CITIES_REQUIRED);
         let complete = [field("address"), field("latitude"), field("longitude")].iter().all(|f| !f.is_empty());
         v.check(&key("address"), complete, ROW_INCOMPLETE);
         let latitude = field("latitude").replace(',', ".").parse::<f64>().ok().filter(|l| (-90.0..=90.0).contains(l));
@@ -259,6 +260,16 @@ fn save_branches(tx: &Transaction, partner_id: i64, branches: &[Branch], deleted
                 (partner_id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
             )?;
         }
+    }
+    // An edit may remove rows, but a partner never ends up without a branch; the error rolls the
+    // whole edit back.
+    let remaining: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL",
+        [partner_id],
+        |r| r.get(0),
+    )?;
+    if remaining == 0 {
+        return Err(AppError::field("cityId", CITIES_REQUIRED));
     }
     Ok(())
 }
