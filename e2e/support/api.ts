@@ -31,6 +31,88 @@ export interface NewUser {
   password?: string;
 }
 
+export interface AssetRow {
+  id: number;
+  filePath: string | null;
+  name: string;
+  contactPerson: string;
+  contactPersonPhoneNumber: string;
+  contactPersonEmail: string;
+  barcodePrefix: string;
+  isActive: boolean;
+}
+
+export interface NewAsset {
+  name: string;
+  contactPerson: string;
+  phoneNumber: string;
+  email: string;
+  barcodePrefix: string;
+}
+
+export interface HrAccountRow {
+  id: number;
+  assetId?: number;
+  assetName: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  userId: number;
+  isActive: boolean;
+  isMfaActive: boolean;
+  isEmployeeSeen: boolean;
+  createdAt: string;
+}
+
+export interface NewHrAccount {
+  assetId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  password: string;
+  isMfaActive?: boolean;
+  isEmployeeSeen?: boolean;
+}
+
+export interface PartnerCityRow {
+  id: number;
+  cityId: number;
+  cityName: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface PartnerRow {
+  id: number;
+  filePath: string | null;
+  name: string;
+  contactPerson: string;
+  contactPersonFirstName?: string;
+  contactPersonLastName?: string;
+  phoneNumber: string;
+  email: string;
+  isPromoCodeUsing: boolean;
+  promoCode: string;
+  promoCodeVersion: number | null;
+  isActive: boolean;
+  cities?: PartnerCityRow[];
+}
+
+export interface NewPartner {
+  name: string;
+  contactPersonFirstName: string;
+  contactPersonLastName: string;
+  phoneNumber: string;
+  email: string;
+  isPromoCodeUsing?: boolean;
+  promoCodeVersion?: 1 | 2;
+  cities: { cityId: number; address: string; latitude: number; longitude: number }[];
+}
+
 export const Role = { Admin: 0, User: 1, CallCenter: 2 } as const;
 
 /** The password every seeded user gets (the create-user rule: upper, lower, digit, one of !@#$%^&*_-). */
@@ -70,11 +152,13 @@ export class Api {
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
     if (method !== 'GET') headers['x-requestid'] = randomUUID();
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    // A FormData body goes as multipart (fetch sets the boundary); anything else as JSON.
+    const multipart = body instanceof FormData;
+    if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
     const response = await fetch(`${this.baseUrl}/api/${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
     });
     const text = await response.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
@@ -95,9 +179,41 @@ export class Api {
     });
   }
 
-  async usersWhere(filter: Record<string, string | number> = {}): Promise<{ data: UserRow[]; totalCount: number }> {
+  /** A list or filtered list (`GET {path}` with Skip/Take and the filter's query names). */
+  list<T>(path: string, filter: Record<string, string | number | boolean> = {}): Promise<{ data: T[]; totalCount: number }> {
     const query = new URLSearchParams({ Skip: '0', Take: '100', ...Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, String(v)])) });
-    return this.call('GET', `user/filter?${query}`);
+    return this.call('GET', `${path}?${query}`);
+  }
+
+  /** `POST asset` (multipart, as the Create Asset form sends it) with a PNG. */
+  createAsset(asset: NewAsset, png: Buffer): Promise<AssetRow> {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(asset)) form.append(key, value);
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png');
+    return this.call<AssetRow>('POST', 'asset', form);
+  }
+
+  createHrAccount(account: NewHrAccount): Promise<HrAccountRow> {
+    return this.call<HrAccountRow>('POST', 'humanResource', { isMfaActive: false, isEmployeeSeen: false, ...account, confirmPassword: account.password });
+  }
+
+  /** `POST partner` (multipart with `Cities[i].CityId`, ...), optionally with a PNG. */
+  createPartner(partner: NewPartner, png?: Buffer): Promise<PartnerRow> {
+    const form = new FormData();
+    const { cities, ...fields } = partner;
+    for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+    cities.forEach((city, index) => {
+      form.append(`Cities[${index}].CityId`, String(city.cityId));
+      form.append(`Cities[${index}].Address`, city.address);
+      form.append(`Cities[${index}].Latitude`, String(city.latitude));
+      form.append(`Cities[${index}].Longitude`, String(city.longitude));
+    });
+    if (png) form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png');
+    return this.call<PartnerRow>('POST', 'partner', form);
+  }
+
+  usersWhere(filter: Record<string, string | number> = {}): Promise<{ data: UserRow[]; totalCount: number }> {
+    return this.list<UserRow>('user/filter', filter);
   }
 
   async userByEmail(email: string): Promise<UserRow | undefined> {

@@ -1,11 +1,8 @@
-import ExcelJS from 'exceljs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTokens, Role } from '../support/api';
 import { PHONE, shot } from '../support/browser';
+import { DownloadFolder } from '../support/exports';
 import { seedUsers } from '../support/seed';
 import { useSuite } from '../support/suite';
 import { openedDialog, until } from '../support/ui';
@@ -18,26 +15,10 @@ const suite = useSuite({
 const STRONG_RULE = 'Password must consist of an uppercase letter, a lowercase letter, a number and a character.';
 const NEW_USER = { firstName: 'Nuray', lastName: 'Hasanli', email: 'nuray.hasanli@perkdesk.test' };
 
-/** Opens the export download and reads it back as a workbook: header row and the data rows' cell texts. */
-async function exportWorkbook(page: Page, exportButton: Locator, dir: string) {
-  const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
-  const saved = path.join(dir, `${Date.now()}-${download.suggestedFilename()}`);
-  await download.saveAs(saved);
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(saved);
-  const sheet = workbook.worksheets[0];
-  const rows: string[][] = [];
-  sheet.eachRow((row) => {
-    const values = (row.values as ExcelJS.CellValue[]).slice(1);
-    rows.push(values.map((value) => (value === null || value === undefined ? '' : String(value))));
-  });
-  return { fileName: download.suggestedFilename(), header: rows[0], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true };
-}
-
 describe('Users: create, edit, view, status, passwords, QR code, delete, export', () => {
   let page: Page;
   let users: UsersScreen;
-  const downloads = mkdtempSync(path.join(tmpdir(), 'perkdesk-e2e-downloads-'));
+  const downloads = new DownloadFolder();
 
   beforeAll(async () => {
     await seedUsers(await suite.api());
@@ -45,7 +26,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     page = users.page;
   });
 
-  afterAll(() => rmSync(downloads, { recursive: true, force: true }));
+  afterAll(() => downloads.remove());
 
   it('creates a user: the spec validation messages first, then success closes the dialog and reloads the list', async () => {
     await users.button('Create').click();
@@ -225,7 +206,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     await users.open();
     const api = await suite.api();
     const all = await api.usersWhere();
-    const exported = await exportWorkbook(page, users.button('Export'), downloads);
+    const exported = await downloads.export(page, users.button('Export'));
     expect(exported.fileName).toBe('Users.xlsx');
     expect(exported.header).toEqual(['First name', 'Last name', 'Email', 'Phone number', 'Role', 'Active']);
     expect(exported.headerBold).toBe(true);
@@ -238,7 +219,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
   it('exports only the rows of the current filter', async () => {
     await users.open('?lastName=Hasanov');
     await until(() => users.emails()).toEqual(['jale.hasanova@perkdesk.test', 'elvin.hasanov@perkdesk.test', 'babek.hasanov@perkdesk.test']);
-    const exported = await exportWorkbook(page, users.button('Export'), downloads);
+    const exported = await downloads.export(page, users.button('Export'));
     expect(exported.fileName).toBe('Users.xlsx');
     expect(exported.data.map((row) => row[2]).sort()).toEqual(['babek.hasanov@perkdesk.test', 'elvin.hasanov@perkdesk.test', 'jale.hasanova@perkdesk.test']);
   });

@@ -1,0 +1,44 @@
+import ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Download, Locator, Page } from 'playwright-core';
+
+export interface Workbook {
+  fileName: string;
+  /** The header row's texts. */
+  header: string[];
+  /** Every data row's cell texts (empty cells as ''). */
+  data: string[][];
+  headerBold: boolean;
+}
+
+/** A folder for the files the browser downloads in one test file. */
+export class DownloadFolder {
+  readonly dir = mkdtempSync(path.join(tmpdir(), 'perkdesk-e2e-downloads-'));
+
+  /** Saves the download and reads it back as a workbook (the first sheet). */
+  async read(download: Download): Promise<Workbook> {
+    const saved = path.join(this.dir, `${Date.now()}-${download.suggestedFilename()}`);
+    await download.saveAs(saved);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(saved);
+    const sheet = workbook.worksheets[0];
+    const rows: string[][] = [];
+    sheet.eachRow((row) => {
+      const values = (row.values as ExcelJS.CellValue[]).slice(1);
+      rows.push(values.map((value) => (value === null || value === undefined ? '' : String(value))));
+    });
+    return { fileName: download.suggestedFilename(), header: rows[0], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true };
+  }
+
+  /** Clicks `trigger` (Export, or a dialog's Download), waits for the file and reads it. */
+  async export(page: Page, trigger: Locator): Promise<Workbook> {
+    const [download] = await Promise.all([page.waitForEvent('download'), trigger.click()]);
+    return this.read(download);
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

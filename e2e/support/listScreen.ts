@@ -1,0 +1,220 @@
+import type { Locator, Page } from 'playwright-core';
+import { dialog, openedDialog, until } from './ui';
+
+/** A list screen: its path and its title (the page heading and the table's caption). */
+export interface ScreenSpec {
+  path: string;
+  title: string;
+}
+
+export const USERS: ScreenSpec = { path: '/users', title: 'Users' };
+export const ASSETS: ScreenSpec = { path: '/assets', title: 'Asset list' };
+export const HR_ACCOUNTS: ScreenSpec = { path: '/humanresource', title: 'Hr Account' };
+export const PARTNERS: ScreenSpec = { path: '/partners', title: 'Partners' };
+
+/**
+ * Any list screen as a user sees it, by accessible names: toolbar, filter
+ * panel, table, pagination, row tools and dialogs. Every list is the same
+ * machinery, so one helper serves them all.
+ */
+export class ListScreen {
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly toolbar: Locator;
+  readonly pagination: Locator;
+  readonly filterPanel: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly spec: ScreenSpec,
+  ) {
+    this.table = page.getByRole('table', { name: spec.title, exact: true });
+    this.rows = this.table.locator('tbody tr');
+    this.toolbar = page.getByRole('group', { name: 'Table actions' });
+    this.pagination = page.getByRole('navigation', { name: 'Pagination' });
+    this.filterPanel = page.getByRole('search', { name: 'Filter' });
+  }
+
+  async open(query = ''): Promise<void> {
+    await this.page.goto(`${this.spec.path}${query}`);
+    await this.loaded();
+  }
+
+  /** Waits until the table is not loading any more. */
+  async loaded(): Promise<void> {
+    await this.table.and(this.page.locator('[aria-busy="false"]')).waitFor();
+  }
+
+  button(name: string): Locator {
+    return this.toolbar.getByRole('button', { name, exact: true });
+  }
+
+  /** The column headers, left to right (the checkbox column's is empty). */
+  headers(): Promise<string[]> {
+    return this.table.locator('thead th').allInnerTexts().then((texts) => texts.map((text) => text.trim()));
+  }
+
+  /** The texts of one column, top to bottom (empty while the table shows a message instead of rows). */
+  async column(header: string): Promise<string[]> {
+    return this.table.evaluate((table, wanted) => {
+      const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      const index = headers.indexOf(wanted);
+      if (index < 0) throw new Error(`no column "${wanted}" in ${headers.join(', ')}`);
+      return [...table.querySelectorAll('tbody tr')]
+        .filter((tr) => tr.children.length === headers.length)
+        .map((tr) => tr.children[index]?.textContent?.trim() ?? '');
+    }, header);
+  }
+
+  /** Waits until one column shows exactly these texts, in this order. */
+  async shows(header: string, expected: string[]): Promise<void> {
+    await until(() => this.column(header)).toEqual(expected);
+  }
+
+  /** The message row ('No information found', the spinner, 'We've lost the connection'), if any. */
+  message(): Promise<string> {
+    return this.table.locator('tbody td[colspan]').innerText().then((text) => text.trim());
+  }
+
+  /** "1–10 of 25" beside the page size. */
+  range(): Promise<string> {
+    return this.pagination.getByText(/\d+–\d+ of \d+/).innerText();
+  }
+
+  pageSize(): Locator {
+    return this.page.getByLabel('Rows per page');
+  }
+
+  pageButton(page: number): Locator {
+    return this.pagination.getByRole('button', { name: `Page ${page}`, exact: true });
+  }
+
+  sortBy(column: string): Locator {
+    return this.table.getByRole('button', { name: `Sort by ${column}` });
+  }
+
+  row(text: string): Locator {
+    return this.rows.filter({ hasText: text });
+  }
+
+  /** A row's tool (View, Edit, Change Password, QR code, Delete). */
+  tool(rowText: string, name: string): Locator {
+    return this.row(rowText).getByRole('button', { name, exact: true });
+  }
+
+  rowCheckbox(rowText: string): Locator {
+    return this.row(rowText).getByRole('checkbox');
+  }
+
+  /** The row's status switch ('Change status: <name>'). */
+  statusSwitch(rowText: string): Locator {
+    return this.row(rowText).getByRole('switch');
+  }
+
+  /** The row's picture in the Image column. */
+  rowImage(rowText: string): Locator {
+    return this.row(rowText).locator('img');
+  }
+
+  /** Opens the filter panel with 'Show filter' unless it is open already. */
+  async showFilter(): Promise<void> {
+    if (await this.filterPanel.isVisible()) return;
+    await this.button('Show filter').click();
+    await this.filterPanel.waitFor();
+  }
+
+  filterField(label: string): Locator {
+    return this.filterPanel.getByLabel(label, { exact: true });
+  }
+
+  dialog(title: string): Locator {
+    return dialog(this.page, title);
+  }
+
+  /** A labelled field inside a dialog. */
+  field(dialogTitle: string, label: string): Locator {
+    return this.dialog(dialogTitle).getByLabel(label, { exact: true });
+  }
+
+  /** Waits for the dialog titled `title` and returns it as a form. */
+  async form(title: string): Promise<FormDialog> {
+    return new FormDialog(this.page, await openedDialog(this.page, title));
+  }
+}
+
+/** What a loaded <img> shows: its address and natural size (0 while broken or loading). */
+export function imageState(image: Locator): Promise<{ src: string; width: number; complete: boolean }> {
+  return image.evaluate((img: HTMLImageElement) => ({ src: img.getAttribute('src') ?? '', width: img.naturalWidth, complete: img.complete }));
+}
+
+/** Waits until the image has loaded (a picture, not the broken-image box) and returns its address. */
+export async function loadedImage(image: Locator): Promise<string> {
+  await until(() => imageState(image).then((state) => state.complete && state.width > 0)).toBe(true);
+  return (await imageState(image)).src;
+}
+
+/** A declared form in a dialog: fields by their labels, the phone, pickers, images and the messages. */
+export class FormDialog {
+  constructor(
+    readonly page: Page,
+    readonly root: Locator,
+  ) {}
+
+  field(label: string): Locator {
+    return this.root.getByLabel(label, { exact: true });
+  }
+
+  save(): Locator {
+    return this.root.getByRole('button', { name: 'Save' });
+  }
+
+  /** A validation message under a field (or the group of rows). */
+  message(text: string): Locator {
+    return this.root.getByText(text, { exact: true });
+  }
+
+  /** The server's answer inside the form. */
+  alert(): Locator {
+    return this.root.getByRole('alert');
+  }
+
+  /** The operator code and the 7 digits, typed as a person would (the mask adds the spaces). */
+  async phone(code: string, digits: string, label = 'Phone number'): Promise<void> {
+    await this.root.getByLabel('Operator code').selectOption(code);
+    await this.field(label).fill('');
+    await this.field(label).pressSequentially(digits);
+  }
+
+  /** Types into a search picker (asset, city) and chooses the option shown as `option`. */
+  async pick(field: Locator, search: string, option: string): Promise<void> {
+    await field.click();
+    await field.fill(search);
+    await this.page.getByRole('option', { name: option, exact: true }).click();
+    await until(() => field.inputValue()).toBe(option);
+  }
+
+  /** The image picker's file input (labelled 'Image'). */
+  imageInput(): Locator {
+    return this.root.locator('input[type="file"]');
+  }
+
+  async chooseImage(file: string): Promise<void> {
+    await this.imageInput().setInputFiles(file);
+  }
+
+  /** The picker's preview (a new file's, else the stored image). */
+  preview(): Locator {
+    return this.root.getByRole('img', { name: 'Image preview' });
+  }
+
+  /** Saves and waits until the dialog has closed. */
+  async saveAndClose(): Promise<void> {
+    await this.save().click();
+    await this.root.waitFor({ state: 'detached' });
+  }
+
+  async cancel(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Cancel' }).click();
+    await this.root.waitFor({ state: 'detached' });
+  }
+}
