@@ -102,3 +102,16 @@ export async function storedSession(page: Page): Promise<{ authToken: string; re
   const raw = await page.evaluate(() => localStorage.getItem('persist:perkdesk-auth'));
   return raw ? JSON.parse(raw) : null;
 }
+
+/**
+ * Scrolls `target` into view as a person would (wheel, swipe) and tells whether
+ * it then lies wholly inside the window: a part of a tall dialog that no
+ * scrolling can reach fails this.
+ */
+export async function reachable(page: Page, target: Locator): Promise<boolean> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) return false;
+  return box.y >= 0 && box.x >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width;
+}

@@ -26,11 +26,16 @@ export function Dialog({
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
-      <div className="fixed inset-0 flex items-end justify-center overflow-y-auto p-0 sm:items-center sm:p-4">
-        <DialogPanel className={`w-full ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:rounded-2xl`}>
-          <PanelHeader title={title} onClose={onClose} />
-          <div className="px-5 py-4">{children}</div>
-        </DialogPanel>
+      {/* The scroller holds a min-full-height centring box: a dialog taller than the window then
+          scrolls from its title down to its buttons (centring in the scroller itself would push
+          the top out of reach). */}
+      <div className="fixed inset-0 overflow-y-auto">
+        <div className="flex min-h-full items-end justify-center p-0 sm:items-center sm:p-4">
+          <DialogPanel className={`w-full ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:rounded-2xl`}>
+            <PanelHeader title={title} onClose={onClose} />
+            <div className="px-5 py-4">{children}</div>
+          </DialogPanel>
+        </div>
       </div>
     </HeadlessDialog>
   );
