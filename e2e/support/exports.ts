@@ -26,8 +26,9 @@ export class DownloadFolder {
     const sheet = workbook.worksheets[0];
     const rows: string[][] = [];
     sheet.eachRow((row) => {
+      // row.values is sparse (empty cells are holes) and starts at index 1.
       const values = (row.values as ExcelJS.CellValue[]).slice(1);
-      rows.push(values.map((value) => (value === null || value === undefined ? '' : String(value))));
+      rows.push(Array.from(values, (value) => (value === null || value === undefined ? '' : String(value))));
     });
     return { fileName: download.suggestedFilename(), header: rows[0], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true };
   }

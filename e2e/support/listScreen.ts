@@ -189,7 +189,7 @@ export class FormDialog {
   async pick(field: Locator, search: string, option: string): Promise<void> {
     await field.click();
     await field.fill(search);
-    await this.page.getByRole('option', { name: option, exact: true }).click();
+    await this.page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
     await until(() => field.inputValue()).toBe(option);
   }
 

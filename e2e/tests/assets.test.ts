@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetRow, NewAsset } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
@@ -56,6 +56,9 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
     pictures.remove();
     downloads.remove();
   });
+
+  // Every test starts on the freshly loaded list, so one failure does not carry over.
+  beforeEach(() => assets.open());
 
   it("shows 'Asset list' with the spec columns, newest first, each row with its picture", async () => {
     await page.getByRole('heading', { name: 'Asset list', level: 1 }).waitFor();
@@ -228,7 +231,6 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
   });
 
   it('filters by name, contact person, phone number and e-mail (the spec query names)', async () => {
-    await assets.open();
     await assets.showFilter();
     expect(await assets.filterPanel.getByRole('searchbox').count()).toBe(4);
     const cases: [label: string, typed: string, param: string, expected: string[]][] = [
@@ -257,7 +259,6 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
   });
 
   it('exports Assets.xlsx with every asset, and only the filtered ones under a filter', async () => {
-    await assets.open();
     const all = await downloads.export(page, assets.button('Export'));
     expect(all.fileName).toBe('Assets.xlsx');
     expect(all.header).toEqual(['Asset name', 'Primary contact person name', 'Phone number', 'Email', 'Barcode prefix', 'Active']);
@@ -278,7 +279,6 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
   });
 
   it("deletes the selected assets after 'Are you sure to delete?' (No keeps them, Yes deletes)", async () => {
-    await assets.open();
     await assets.rowCheckbox('Absheron Foods').check();
     await assets.rowCheckbox('Ganja Textiles').check();
     await assets.toolbar.getByText('2 selected').waitFor();
