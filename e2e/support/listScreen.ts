@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import { dialog, openedDialog, until } from './ui';
+import { expect } from 'vitest';
+import { DESKTOP, PHONE, shot } from './browser';
+import { dialog, openedDialog, overflowsHorizontally, reachable, until } from './ui';
 
 /** A list screen: its path and its title (the page heading and the table's caption). */
 export interface ScreenSpec {
@@ -136,9 +138,38 @@ export class ListScreen {
     return this.dialog(dialogTitle).getByLabel(label, { exact: true });
   }
 
-  /** Waits for the dialog titled `title` and returns it as a form. */
+  /**
+   * Waits for the dialog titled `title` and returns it as a form, once nothing
+   * in it is loading any more (an edit form's record, a lazily loaded picker).
+   */
   async form(title: string): Promise<FormDialog> {
-    return new FormDialog(this.page, await openedDialog(this.page, title));
+    const root = await openedDialog(this.page, title);
+    await until(() => root.getByLabel('Loading…', { exact: true }).count()).toBe(0);
+    return new FormDialog(this.page, root);
+  }
+}
+
+/**
+ * The list and its create form on a phone (390 px): the page never scrolls
+ * sideways (a wide table scrolls inside its card), and the form's title and
+ * Save can be reached. Screenshots `<name>-phone` and `<name>-create-phone`.
+ */
+export async function checkOnPhone(screen: ListScreen, createTitle: string, name: string): Promise<void> {
+  const { page } = screen;
+  await page.setViewportSize(PHONE);
+  try {
+    await screen.open();
+    expect(await overflowsHorizontally(page), `${screen.spec.path} scrolls sideways at 390 px`).toBe(false);
+    await shot(page, `${name}-phone`);
+    await screen.button('Create').click();
+    const form = await screen.form(createTitle);
+    expect(await reachable(page, form.save()), 'Save can be scrolled to').toBe(true);
+    expect(await reachable(page, form.root.getByRole('heading', { name: createTitle })), 'the title can be scrolled to').toBe(true);
+    expect(await overflowsHorizontally(page), `the ${createTitle} form scrolls sideways at 390 px`).toBe(false);
+    await shot(page, `${name}-create-phone`);
+    await form.cancel();
+  } finally {
+    await page.setViewportSize(DESKTOP);
   }
 }
 

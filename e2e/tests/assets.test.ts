@@ -5,7 +5,7 @@ import type { AssetRow, NewAsset } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
-import { ASSETS, ListScreen, loadedImage } from '../support/listScreen';
+import { ASSETS, checkOnPhone, ListScreen, loadedImage } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, pathOf, until } from '../support/ui';
 
@@ -276,6 +276,10 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
     await assets.shows('Asset name', ['Ganja Textiles', 'Absheron Foods']);
     const filtered = await downloads.export(page, assets.button('Export'));
     expect(filtered.data.map((row) => row[0]).sort()).toEqual(['Absheron Foods', 'Ganja Textiles']);
+  });
+
+  it('works on a phone (390 px): no sideways page scroll, the create form reachable top to bottom', async () => {
+    await checkOnPhone(assets, 'Create Asset', 'assets');
   });
 
   it("deletes the selected assets after 'Are you sure to delete?' (No keeps them, Yes deletes)", async () => {

@@ -4,7 +4,7 @@ import type { HrAccountRow } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { pngBytes } from '../support/images';
-import { HR_ACCOUNTS, ListScreen } from '../support/listScreen';
+import { checkOnPhone, HR_ACCOUNTS, ListScreen } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, reachable, until } from '../support/ui';
 
@@ -323,6 +323,10 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
     const empty = await downloads.export(page, again.root.getByRole('button', { name: 'Download' }));
     expect(empty.header[0]).toBe('Asset name');
     expect(empty.data).toEqual([]);
+  });
+
+  it('works on a phone (390 px): no sideways page scroll, the create form reachable top to bottom', async () => {
+    await checkOnPhone(hr, 'Create HR Account', 'hr-accounts');
   });
 
   it("deletes the selected accounts after 'Are you sure to delete?'", async () => {

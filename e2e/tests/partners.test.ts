@@ -5,7 +5,7 @@ import type { PartnerCityRow, PartnerRow } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
-import { ListScreen, loadedImage, PARTNERS } from '../support/listScreen';
+import { checkOnPhone, ListScreen, loadedImage, PARTNERS } from '../support/listScreen';
 import { addCityRow, cityRow, cityRows, fillCityRow } from '../support/partnersScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, reachable, until } from '../support/ui';
@@ -311,6 +311,10 @@ describe('Partners: list, create with city rows, promo-code mode and an image, e
     expect(exported.data.map((row) => row[0]).sort()).toEqual(['Araz Market', 'Bravo Supermarket', NEW_PARTNER.name]);
     expect(exported.data.find((row) => row[0] === NEW_PARTNER.name)?.slice(0, 7)).toEqual([NEW_PARTNER.name, 'Leyla Hasanova', '994774445566', NEW_PARTNER.email, 'Bəli', '2', 'true']);
     expect(exported.data.find((row) => row[0] === 'Bravo Supermarket')?.slice(4, 6)).toEqual(['Xeyr', '']);
+  });
+
+  it('works on a phone (390 px): no sideways page scroll, the create form reachable top to bottom', async () => {
+    await checkOnPhone(partners, 'Create Partner', 'partners');
   });
 
   it("deletes the selected partners after 'Are you sure to delete?'", async () => {
