@@ -6,7 +6,7 @@ mod common;
 
 use axum::http::Method;
 use common::*;
-use perkdesk::crud::{Language, ListQuery, Resource};
+use perkdesk::crud::{Language, ListQuery, Resource, select_sql};
 use perkdesk::extract::QueryMap;
 use rusqlite::Connection;
 use serde_json::{Value, json};
@@ -444,22 +444,32 @@ fn urlencode(value: &str) -> String {
 /// The lists that grow to hundreds of thousands of rows.
 const LARGE: [&Resource; 1] = [&perkdesk::resources::users::USERS];
 
-/// Large lists sort on indexes, never through a temporary B-tree.
+/// Large lists sort on indexes, never through a temporary B-tree, in the default order and by
+/// every sortable field. The statistics come from a production-sized table: with a few rows,
+/// SQLite's choices differ from those it makes at 100,000.
 #[test]
 fn large_lists_sort_on_indexes() {
     let dir = tempfile::tempdir().unwrap();
     let db = perkdesk::db::Db::open(&dir.path().join("plan.db")).unwrap();
     let conn = db.conn().unwrap();
     seed_users(&conn);
-    conn.execute_batch("ANALYZE").unwrap();
+    conn.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret, is_active)
+         SELECT 'staff', 'Ad' || (i % 97), 'Soyad' || (i % 89), 'bulk' || i || '@perk.az', '99450' || (1000000 + i),
+                i % 3, 'x', 'y', i % 10 != 0 FROM n;
+         ANALYZE;",
+    )
+    .unwrap();
     for resource in LARGE {
-        for column in resource.list_columns().filter(|c| c.sortable) {
+        let sorts = resource.list_columns().filter(|c| c.sortable).map(|c| format!("&SortField={}", c.field));
+        for sort in std::iter::once(String::new()).chain(sorts) {
             for ascending in [true, false] {
-                let raw = format!("Skip=5000&Take=10&SortField={}&OrderBy={ascending}", column.field);
+                let raw = format!("Skip=5000&Take=10{sort}&OrderBy={ascending}");
                 let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), Language::Az).unwrap();
                 let sql = format!(
                     "EXPLAIN QUERY PLAN SELECT {} FROM {} {} {} LIMIT 10 OFFSET 5000",
-                    resource.id,
+                    select_sql(resource.list_columns(), Language::Az),
                     resource.from,
                     query.where_sql(resource),
                     query.order_sql(resource)
@@ -472,15 +482,10 @@ fn large_lists_sort_on_indexes() {
                     .map(Result::unwrap)
                     .collect();
                 let plan = plan.join(" | ");
-                assert!(
-                    !plan.contains("TEMP B-TREE"),
-                    "{}: sorting by {} uses a temporary B-tree: {plan}",
-                    resource.path,
-                    column.field
-                );
+                assert!(!plan.contains("TEMP B-TREE"), "{}: {raw} uses a temporary B-tree: {plan}", resource.path);
                 // Sorting by id walks the table in rowid order, which is its own index.
-                let indexed = column.field == "id" || plan.contains("USING");
-                assert!(indexed, "{}: {} scans without an index: {plan}", resource.path, column.field);
+                let by_id = sort.is_empty() || sort.ends_with("=id");
+                assert!(by_id || plan.contains("USING"), "{}: {raw} scans without its index: {plan}", resource.path);
             }
         }
     }

@@ -10,8 +10,14 @@ pub struct Migration {
 }
 
 /// Every migration in order. A landed migration is never edited; changes come as a new one.
-pub const MIGRATIONS: &[Migration] =
-    &[Migration { version: 1, name: "init", sql: include_str!("../../migrations/0001_init.sql") }];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration { version: 1, name: "init", sql: include_str!("../../migrations/0001_init.sql") },
+    Migration {
+        version: 2,
+        name: "users_email_partial_unique",
+        sql: include_str!("../../migrations/0002_users_email_partial_unique.sql"),
+    },
+];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
@@ -201,5 +207,31 @@ mod tests {
         let integrity: rusqlite::Result<usize> =
             conn.execute("INSERT INTO users_search (users_search) VALUES ('integrity-check')", []);
         assert!(integrity.is_ok(), "{integrity:?}");
+    }
+
+    #[test]
+    fn migration_2_keeps_emails_unique_per_kind_on_a_database_with_users() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0].sql).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT);
+             INSERT INTO schema_migrations (version, name) VALUES (1, 'init');
+             INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
+             VALUES ('staff', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y'),
+                    ('hr', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y');",
+        )
+        .unwrap();
+        assert_eq!(apply_migrations(&mut conn).unwrap(), 2);
+        let insert = |kind: &str, email: &str| {
+            conn.execute(
+                "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
+                 VALUES (?1, 'A', 'B', ?2, 'x', 'y')",
+                (kind, email),
+            )
+        };
+        assert!(insert("staff", "AYSEL@perk.az").is_err(), "a live staff e-mail is unique, in any case");
+        assert!(insert("hr", "aysel@perk.az").is_err(), "a live HR e-mail is unique");
+        conn.execute("UPDATE users SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE kind = 'staff'", []).unwrap();
+        assert!(insert("staff", "aysel@perk.az").is_ok(), "a deleted user frees the e-mail");
     }
 }
