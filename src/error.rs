@@ -30,10 +30,10 @@ pub enum AppError {
     UnsupportedMediaType(String),
     #[error("{0}")]
     Unprocessable(String),
-    /// An upload refused for its bytes (413 or 415); the message is also given as `errors.file`
-    /// so a form can show it beside its image picker.
+    /// A non-400 refusal caused by one form field (an image's bytes: 413/415; a taken e-mail:
+    /// 409); the message is also given as `errors.{field}` so the form can mark that field.
     #[error("{message}")]
-    FileRefused { status: StatusCode, message: String },
+    FieldRefused { status: StatusCode, field: &'static str, message: String },
     #[error("{0}")]
     Locked(String),
     #[error("{message}")]
@@ -65,7 +65,7 @@ impl AppError {
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::FileRefused { status, .. } => *status,
+            AppError::FieldRefused { status, .. } => *status,
             AppError::Locked(_) => StatusCode::LOCKED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -82,12 +82,17 @@ impl AppError {
 
     /// An image that is too large (413).
     pub fn image_too_large(message: &str) -> Self {
-        AppError::FileRefused { status: StatusCode::PAYLOAD_TOO_LARGE, message: message.into() }
+        AppError::FieldRefused { status: StatusCode::PAYLOAD_TOO_LARGE, field: "file", message: message.into() }
     }
 
     /// Bytes that are not an accepted image (415).
     pub fn not_an_image(message: &str) -> Self {
-        AppError::FileRefused { status: StatusCode::UNSUPPORTED_MEDIA_TYPE, message: message.into() }
+        AppError::FieldRefused { status: StatusCode::UNSUPPORTED_MEDIA_TYPE, field: "file", message: message.into() }
+    }
+
+    /// A value that must be unique and is taken (409), e.g. an e-mail.
+    pub fn taken(field: &'static str, message: &str) -> Self {
+        AppError::FieldRefused { status: StatusCode::CONFLICT, field, message: message.into() }
     }
 
     /// A single-field validation failure.
@@ -100,16 +105,16 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let file_errors;
+        let field_errors;
         let (message, errors) = match &self {
             AppError::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "request failed");
                 ("Something went wrong on our side. Please try again.".to_string(), None)
             }
             AppError::Validation { message, errors } => (message.clone(), Some(errors)),
-            AppError::FileRefused { message, .. } => {
-                file_errors = BTreeMap::from([("file".to_string(), message.clone())]);
-                (message.clone(), Some(&file_errors))
+            AppError::FieldRefused { field, message, .. } => {
+                field_errors = BTreeMap::from([(field.to_string(), message.clone())]);
+                (message.clone(), Some(&field_errors))
             }
             other => (other.to_string(), None),
         };

@@ -46,9 +46,9 @@ async fn create_and_read_an_hr_account() {
     assert_eq!(app.get("/api/user?Skip=0&Take=10", &admin.token).await.json()["totalCount"], 1);
     let otp = app.otp_for("gunel@qb.az");
     app.sign_in_raw("gunel@qb.az", "hrpass123", &otp).await.expect(401);
-    app.call(Method::POST, "/api/humanResource", Some(&admin.token), Some(new_account(asset_id)))
-        .await
-        .expect_message(409, "A user with this e-mail already exists.");
+    let taken = app.call(Method::POST, "/api/humanResource", Some(&admin.token), Some(new_account(asset_id))).await;
+    taken.expect_message(409, "A user with this e-mail already exists.");
+    assert_eq!(taken.json()["errors"]["email"], "A user with this e-mail already exists.");
 }
 
 #[tokio::test]

@@ -30,6 +30,7 @@ async fn create_user_and_read_it_back() {
     assert_eq!(detail.json()["roleName"], "User");
     let dup = app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("LEYLA@perk.az"))).await;
     dup.expect_message(409, "A user with this e-mail already exists.");
+    assert_eq!(dup.json()["errors"]["email"], "A user with this e-mail already exists.", "the form can mark the field");
 }
 
 #[tokio::test]

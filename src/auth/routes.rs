@@ -308,7 +308,7 @@ async fn register(
             )
             .map_err(|e| {
                 if is_constraint_violation(&e) {
-                    AppError::Conflict(crate::resources::users::DUPLICATE_EMAIL.into())
+                    AppError::taken("email", crate::resources::users::DUPLICATE_EMAIL)
                 } else {
                     e.into()
                 }

@@ -183,7 +183,7 @@ fn check_asset(tx: &Transaction, asset_id: i64) -> AppResult<()> {
 
 fn unique_email(error: rusqlite::Error) -> AppError {
     if is_constraint_violation(&error) {
-        AppError::Conflict(crate::resources::users::DUPLICATE_EMAIL.into())
+        AppError::taken("email", crate::resources::users::DUPLICATE_EMAIL)
     } else {
         error.into()
     }

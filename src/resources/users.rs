@@ -178,7 +178,7 @@ fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
 }
 
 fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) { AppError::Conflict(DUPLICATE_EMAIL.into()) } else { error.into() }
+    if is_constraint_violation(&error) { AppError::taken("email", DUPLICATE_EMAIL) } else { error.into() }
 }
 
 async fn create(
