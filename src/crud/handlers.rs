@@ -15,7 +15,7 @@ use super::query::{json_value, select_sql};
 use super::{Change, Language, ListQuery, Resource, schema};
 use crate::api::{Api, Doc};
 use crate::auth::CurrentUser;
-use crate::db::now_iso;
+use crate::db::{CountCache, now_iso};
 use crate::error::{AppError, AppResult};
 use crate::extract::{ApiJson, PathId, QueryMap};
 use crate::state::AppState;
@@ -111,10 +111,16 @@ async fn list(
 ) -> AppResult<Json<ListPage>> {
     user.require(resource.read)?;
     let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
-    state.db.run(move |conn| fetch_page(conn, resource, &query)).await.map(Json)
+    let counts = state.db.counts();
+    state.db.run(move |conn| fetch_page(conn, &counts, resource, &query)).await.map(Json)
 }
 
-pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<ListPage> {
+pub fn fetch_page(
+    conn: &Connection,
+    counts: &CountCache,
+    resource: &Resource,
+    query: &ListQuery,
+) -> AppResult<ListPage> {
     let columns: Vec<_> = resource.list_columns().collect();
     let select = select_sql(columns.iter().copied(), query.language);
     let (sql, params) = match query.index_only_search() {
@@ -156,13 +162,13 @@ pub fn fetch_page(conn: &Connection, resource: &Resource, query: &ListQuery) -> 
             Ok(JsonValue::Object(object))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    let total_count = total(conn, resource, query)?;
+    let total_count = total(conn, counts, resource, query)?;
     Ok(ListPage { data, total_count })
 }
 
-/// The row total: a maintained counter when nothing narrows the list, the search index alone
-/// when it is the only filter, else an indexed COUNT.
-fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
+/// The row total: a maintained counter when nothing narrows the list, else a count (from the
+/// search index alone when it is the only filter) remembered until the database changes.
+fn total(conn: &Connection, counts: &CountCache, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
     if let (Some(key), false) = (resource.total_key, query.is_filtered()) {
         let n: Option<i64> = conn
             .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
@@ -170,12 +176,14 @@ fn total(conn: &Connection, resource: &Resource, query: &ListQuery) -> AppResult
             .optional()?;
         return Ok(n.unwrap_or(0));
     }
-    if let Some((search, expr)) = query.index_only_search() {
-        let sql = format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", search.table);
-        return Ok(conn.prepare_cached(&sql)?.query_row([expr], |r| r.get(0))?);
-    }
-    let sql = format!("SELECT COUNT(*) FROM {} {}", resource.from, query.where_sql(resource));
-    Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(query.params().iter()), |r| r.get(0))?)
+    let (sql, params) = match query.index_only_search() {
+        Some((search, expr)) => {
+            (format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", search.table), vec![Value::Text(expr.clone())])
+        }
+        None => (format!("SELECT COUNT(*) FROM {} {}", resource.from, query.where_sql(resource)), query.params()),
+    };
+    let key = format!("{sql} {params:?}");
+    counts.total(key, || Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(params.iter()), |r| r.get(0))?))
 }
 
 async fn detail(

@@ -1,9 +1,11 @@
 //! SQLite behind an r2d2 pool: PRAGMAs on every connection, WAL before migrations,
 //! blocking work off the async runtime, and write transactions that take the lock up front.
 
+mod counts;
 mod migrations;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -12,6 +14,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::error::{AppError, AppResult};
 
+pub use counts::CountCache;
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
@@ -21,6 +24,7 @@ pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 pub struct Db {
     pool: Pool,
     path: PathBuf,
+    counts: Arc<CountCache>,
 }
 
 /// Per-connection settings. The page cache is bounded so memory stays small under load.
@@ -53,11 +57,17 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open the connection pool")?;
-        Ok(Db { pool, path: path.to_path_buf() })
+        let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
+        Ok(Db { pool, path: path.to_path_buf(), counts })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The remembered totals of filtered lists.
+    pub fn counts(&self) -> Arc<CountCache> {
+        self.counts.clone()
     }
 
     /// A connection for synchronous callers (CLI commands, tests).
