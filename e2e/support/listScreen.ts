@@ -173,6 +173,38 @@ export async function checkOnPhone(screen: ListScreen, createTitle: string, name
   }
 }
 
+/**
+ * The list at 1280 px fits its card: the table is no wider than the card (nothing
+ * to scroll sideways), every header sits wholly left of the pinned actions column
+ * (the last one), and the first row's last tool is on screen. Screenshot `<name>`.
+ */
+export async function checkFitsDesktop(screen: ListScreen, name: string): Promise<void> {
+  const { page } = screen;
+  expect(page.viewportSize()).toEqual(DESKTOP);
+  await screen.open();
+  const layout = await screen.table.evaluate((table) => {
+    const scroller = table.parentElement as HTMLElement;
+    const headers = [...table.querySelectorAll('thead th')].map((th) => {
+      const box = th.getBoundingClientRect();
+      return { text: th.textContent?.trim() ?? '', left: box.left, right: box.right };
+    });
+    return { table: table.getBoundingClientRect().width, scrollWidth: scroller.scrollWidth, card: scroller.clientWidth, headers };
+  });
+  const where = `${screen.spec.path} at 1280 px`;
+  expect(layout.table, `table ${layout.table}px wide in a ${layout.card}px card, ${where}`).toBeLessThanOrEqual(layout.card);
+  expect(layout.scrollWidth, `the table scrolls sideways, ${where}`).toBeLessThanOrEqual(layout.card);
+  const actions = layout.headers[layout.headers.length - 1];
+  const status = layout.headers.find((header) => header.text === 'Status');
+  expect(status, `a Status column, ${where}`).toBeDefined();
+  for (const header of layout.headers.slice(0, -1)) {
+    expect(header.right, `the ${header.text || 'checkbox'} header reaches under the pinned ${actions.text} column, ${where}`).toBeLessThanOrEqual(actions.left + 0.5);
+  }
+  const lastTool = screen.rows.first().getByRole('button').last();
+  const box = await lastTool.boundingBox();
+  expect(box !== null && box.x + box.width <= DESKTOP.width, `the first row's last tool is on screen, ${where}`).toBe(true);
+  await shot(page, name);
+}
+
 /** What a loaded <img> shows: its address and natural size (0 while broken or loading). */
 export function imageState(image: Locator): Promise<{ src: string; width: number; complete: boolean }> {
   return image.evaluate((img: HTMLImageElement) => ({ src: img.getAttribute('src') ?? '', width: img.naturalWidth, complete: img.complete }));

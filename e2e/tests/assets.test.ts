@@ -5,7 +5,7 @@ import type { AssetRow, NewAsset } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
-import { ASSETS, checkOnPhone, ListScreen, loadedImage } from '../support/listScreen';
+import { ASSETS, checkFitsDesktop, checkOnPhone, ListScreen, loadedImage } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, pathOf, until } from '../support/ui';
 
@@ -77,6 +77,25 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
     await until(() => assets.column('Primary contact person name')).toEqual(['Leyla Quliyeva', 'Rauf Aliyev', 'Rauf Mammadov']);
     await assets.open();
     await shot(page, 'assets');
+  });
+
+  it('fits a 1280 px screen with long e-mails and Azerbaijani names: every column visible, no sideways scroll', async () => {
+    const api = await suite.api();
+    const long = await api.createAsset(
+      {
+        name: 'Şirvanşahlar Gözəllik və Sağlamlıq Mərkəzi',
+        contactPerson: 'Gülnarə Məmmədova-Hüseynzadə',
+        phoneNumber: '994553003344',
+        email: 'gulnara.mammadova-huseynzade@sirvansahlar-gozellik.test',
+        barcodePrefix: 'SGM',
+      },
+      pngBytes(24, [200, 120, 30], [255, 255, 255]),
+    );
+    try {
+      await checkFitsDesktop(assets, 'assets-1280');
+    } finally {
+      await api.call('DELETE', 'asset', { id: [long.id] });
+    }
   });
 
   it('creates an asset: the spec messages, the barcode rule, non-images refused, then success with the picture', async () => {

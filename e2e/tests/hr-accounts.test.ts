@@ -4,7 +4,7 @@ import type { HrAccountRow } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { pngBytes } from '../support/images';
-import { checkOnPhone, HR_ACCOUNTS, ListScreen } from '../support/listScreen';
+import { checkFitsDesktop, checkOnPhone, HR_ACCOUNTS, ListScreen } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, reachable, until } from '../support/ui';
 
@@ -59,6 +59,23 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
     expect(await hr.row('Kamran Aliyev').innerText()).toContain('+994 51 222 33 44');
     for (const tool of ['View', 'Edit', 'Change Password', 'QR code', 'Delete']) expect(await hr.tool('Kamran Aliyev', tool).count(), tool).toBe(1);
     await shot(page, 'hr-accounts');
+  });
+
+  it('fits a 1280 px screen with long e-mails and Azerbaijani names: every column visible, no sideways scroll', async () => {
+    const api = await suite.api();
+    const long = await api.createHrAccount({
+      assetId: assetIds['Caspian Logistics'],
+      firstName: 'Gülnarə-Məleykə',
+      lastName: 'Məmmədova-Hüseynzadə',
+      email: 'gulnara.maleyka.mammadova-huseynzade@caspian-logistics.test',
+      phone: '994553003344',
+      password: 'hrportal2025',
+    });
+    try {
+      await checkFitsDesktop(hr, 'hr-accounts-1280');
+    } finally {
+      await api.call('DELETE', 'humanResource', { id: [long.id] });
+    }
   });
 
   it('creates an HR account: the spec messages, password rules and confirmation, the asset picker and both switches', async () => {

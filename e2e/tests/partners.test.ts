@@ -5,7 +5,7 @@ import type { PartnerCityRow, PartnerRow } from '../support/api';
 import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
-import { checkOnPhone, ListScreen, loadedImage, PARTNERS } from '../support/listScreen';
+import { checkFitsDesktop, checkOnPhone, ListScreen, loadedImage, PARTNERS } from '../support/listScreen';
 import { addCityRow, cityRow, cityRows, fillCityRow } from '../support/partnersScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, reachable, until } from '../support/ui';
@@ -101,6 +101,27 @@ describe('Partners: list, create with city rows, promo-code mode and an image, e
     await until(() => partners.column('Promokod')).toEqual(['Xeyr', 'Bəli']);
     await partners.open();
     await shot(page, 'partners');
+  });
+
+  it('fits a 1280 px screen with long e-mails and Azerbaijani names: every column visible, no sideways scroll', async () => {
+    const api = await suite.api();
+    const long = await api.createPartner(
+      {
+        name: 'Şirvanşahlar Gözəllik və Sağlamlıq Mərkəzi',
+        contactPersonFirstName: 'Gülnarə-Məleykə',
+        contactPersonLastName: 'Məmmədova-Hüseynzadə',
+        phoneNumber: '994553003344',
+        email: 'gulnara.mammadova-huseynzade@sirvansahlar-gozellik.test',
+        isPromoCodeUsing: false,
+        cities: [{ cityId: CITY.Baku, address: 'Nizami 10', latitude: 40.3777, longitude: 49.892 }],
+      },
+      pngBytes(24, [200, 120, 30], [255, 255, 255]),
+    );
+    try {
+      await checkFitsDesktop(partners, 'partners-1280');
+    } finally {
+      await api.call('DELETE', 'partner', { id: [long.id] });
+    }
   });
 
   it('creates a partner: the spec messages, city rows (add, remove, incomplete, off the map), promo-code mode, an image', async () => {

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { t } from '../lib/i18n';
 import { Icon } from './icons';
 import { Spinner } from './Spinner';
@@ -15,6 +15,13 @@ export interface TableColumn<Row> {
   className?: string;
   /** Stays at the right edge while a table wider than its card scrolls (the row actions). */
   stickyEnd?: boolean;
+  /**
+   * A text column (names, e-mails) cut with an ellipsis, the full text on hover.
+   * From `md` up such columns share the width the other columns leave, in
+   * proportion to their longest text on the page; below it each is cut at 16rem
+   * and a wide table scrolls inside its card.
+   */
+  text?: (row: Row) => string;
 }
 
 export interface TableSort {
@@ -54,13 +61,23 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   return (
     <button
       type="button"
-      className="inline-flex items-center gap-1 text-left font-semibold hover:text-indigo-600"
+      className="text-left font-semibold hover:text-indigo-600"
       onClick={() => onSort(field)}
       aria-label={t('table.sortBy', { column: column.header })}
     >
+      {/* Inline, so a wrapped label keeps the icon right after its last word. */}
       {column.header}
-      <Icon name={icon} className={`size-3.5 ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
+      <Icon name={icon} className={`ml-1 inline-block size-3.5 align-[-0.125rem] ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
     </button>
+  );
+}
+
+/** Text cut with an ellipsis to its cell (16rem below md), the whole of it on hover. */
+function CutText({ text }: { text: string }) {
+  return (
+    <span className="block max-w-64 truncate md:max-w-none" title={text}>
+      {text}
+    </span>
   );
 }
 
@@ -79,6 +96,28 @@ function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
   }, [ref]);
   return overflowing;
 }
+
+/**
+ * Each text column's share of the width the other columns leave, as a CSS
+ * percentage: its longest text on the page (or its header), between 6 and 40
+ * characters, against the others'.
+ */
+export function textColumnShares<Row>(columns: TableColumn<Row>[], rows: Row[]): Map<string, string> {
+  const weights = columns
+    .filter((column) => column.text)
+    .map((column) => {
+      const longest = Math.max(column.header.length, ...rows.map((row) => column.text?.(row).length ?? 0));
+      return [column.key, Math.min(40, Math.max(6, longest))] as const;
+    });
+  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
+  return new Map(weights.map(([key, weight]) => [key, `${((weight / total) * 100).toFixed(2)}%`]));
+}
+
+// Cells of the other columns take their content's width, so the text columns get the rest.
+const fixedCell = 'md:w-px';
+// A text column's header takes its share (--share) of the width; its cut cells claim none of their own.
+const textHeader = 'md:w-(--share)';
+const textCell = 'md:max-w-0';
 
 // From md up the actions column stays in view; rows carry an opaque background for it to inherit.
 const stickyCell = 'md:sticky md:right-0 md:z-10';
@@ -113,6 +152,10 @@ export function DataTable<Row extends { id: number }>({
   const scroller = useRef<HTMLDivElement>(null);
   const overflowing = useHorizontalOverflow(scroller);
   const span = columns.length + (selection ? 1 : 0);
+  const shares = textColumnShares(columns, rows);
+  const widthClass = (column: TableColumn<Row>, header = false) => (column.text ? (header ? textHeader : textCell) : fixedCell);
+  const shareStyle = (column: TableColumn<Row>) =>
+    column.text ? ({ '--share': shares.get(column.key) } as CSSProperties) : undefined;
   const stickyClass = (column: TableColumn<Row>) => (column.stickyEnd ? `${stickyCell} ${overflowing ? stickyShadow : ''}` : '');
   const toggleRow = (id: number) => {
     if (!selection) return;
@@ -149,7 +192,8 @@ export function DataTable<Row extends { id: number }>({
               <th
                 key={column.key}
                 scope="col"
-                className={`px-2.5 py-3 ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                className={`px-2 py-3 ${widthClass(column, true)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                style={shareStyle(column)}
                 aria-sort={
                   column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
                 }
@@ -187,9 +231,9 @@ export function DataTable<Row extends { id: number }>({
                 {columns.map((column) => (
                   <td
                     key={column.key}
-                    className={`px-2.5 py-3 align-middle whitespace-nowrap ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                    className={`px-2 py-3 align-middle whitespace-nowrap ${widthClass(column)} ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                   >
-                    {column.render(row)}
+                    {column.text ? <CutText text={column.text(row)} /> : column.render(row)}
                   </td>
                 ))}
               </tr>

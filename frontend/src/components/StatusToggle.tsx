@@ -38,7 +38,7 @@ export function StatusToggle({
     }
   };
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex items-center gap-1.5">
       <Switch
         checked={active}
         onChange={toggle}

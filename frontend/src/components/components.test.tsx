@@ -13,6 +13,7 @@ import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, ImagePicker, type ImageValue } 
 import type { FieldDef, PickerLoader } from './form/types';
 import { serverFieldErrors } from './form/useForm';
 import { FormDialog } from './FormDialog';
+import { DataTable, textColumnShares, type TableColumn } from './DataTable';
 import { pageWindow } from './Pagination';
 import { SafeImage } from './SafeImage';
 
@@ -28,6 +29,38 @@ describe('SafeImage', () => {
   it('uses the default logo when there is no image', () => {
     render(<SafeImage path={null} alt="none" />);
     expect(screen.getByRole('img', { name: 'none' })).toHaveAttribute('src', DEFAULT_IMAGE);
+  });
+});
+
+describe('DataTable text columns', () => {
+  type Row = { id: number; name: string; email: string; phone: string };
+  const columns: TableColumn<Row>[] = [
+    { key: 'name', header: 'Name', render: (row) => row.name, text: (row) => row.name },
+    { key: 'email', header: 'Email', render: (row) => row.email, text: (row) => row.email },
+    { key: 'phone', header: 'Phone number', render: (row) => row.phone },
+  ];
+  const rows: Row[] = [
+    { id: 1, name: 'Ali', email: 'gulnara.mammadova-huseynzade@bravo-supermarket.test', phone: '+994 55 300 33 44' },
+    { id: 2, name: 'Gülnarə Məmmədova', email: 'a@b.test', phone: '+994 50 200 11 22' },
+  ];
+
+  it('share the free width by their longest text (6 to 40 characters); other columns take none', () => {
+    // Name: 17 characters, Email: 52 capped at 40.
+    expect(textColumnShares(columns, rows)).toEqual(new Map([['name', '29.82%'], ['email', '70.18%']]));
+    // Without rows the headers count, and short ones as 6.
+    expect(textColumnShares(columns, [])).toEqual(new Map([['name', '50.00%'], ['email', '50.00%']]));
+  });
+
+  it('cuts the text with the whole of it on hover, and keeps a sort icon right after a wrapped label', () => {
+    render(<DataTable caption="People" columns={[...columns, { ...columns[2], sortField: 'phone' }]} rows={rows} status="ready" onSort={() => {}} />);
+    const cut = screen.getByText(rows[0].email);
+    expect(cut).toHaveAttribute('title', rows[0].email);
+    expect(cut).toHaveClass('truncate');
+    expect(cut.closest('td')?.style.getPropertyValue('--share')).toBe('');
+    expect(screen.getAllByRole('columnheader')[1].style.getPropertyValue('--share')).toBe('70.18%');
+    const sort = screen.getByRole('button', { name: 'Sort by Phone number' });
+    expect(sort).not.toHaveClass('inline-flex');
+    expect(sort.querySelector('svg')).toHaveClass('inline-block');
   });
 });
 

@@ -48,7 +48,7 @@ function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
   const value = (row as Record<string, unknown>)[column.field];
   switch (column.kind) {
     case 'image':
-      return <SafeImage path={value as string | null} alt="" className="size-10 rounded-md object-cover" />;
+      return <SafeImage path={value as string | null} alt="" className="size-8 max-w-none rounded-md object-cover" />;
     case 'phone':
       return formatPhone(value as string);
     case 'date':
@@ -59,17 +59,18 @@ function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
       return value ? t('button.yes') : t('button.no');
     case 'status':
       return <StatusBadge active={Boolean(value)} />;
-    default: {
-      if (value === null || value === undefined || value === '') return t('table.noValue');
-      // Long names and e-mails are cut with an ellipsis (the full text on hover) so tables keep their width.
-      const text = String(value);
-      return (
-        <span className="block max-w-64 truncate" title={text}>
-          {text}
-        </span>
-      );
-    }
+    default:
+      return textOf(value);
   }
+}
+
+function textOf(value: unknown): string {
+  return value === null || value === undefined || value === '' ? t('table.noValue') : String(value);
+}
+
+/** A plain text column (no kind, no render): DataTable cuts it to its share of the width, the full text on hover. */
+function isText<Row>(column: ColumnDef<Row>): boolean {
+  return !column.render && (column.kind === undefined || column.kind === 'text');
 }
 
 /**
@@ -135,6 +136,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             />
           )
         : (row) => cellValue(column, row),
+    text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
   }));
   columns.push({
     key: 'tools',
