@@ -132,14 +132,19 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
     await form.save().click();
     await form.alert().waitFor();
     expect((await form.alert().innerText()).trim()).toBe('Only PNG, JPEG, WebP or GIF images are accepted.');
+    // The server names the field (errors.file): the message also shows under the picker.
+    expect(await form.imageInput().getAttribute('aria-describedby'), 'the picker is described by its message').toBeTruthy();
+    expect(await form.message('Only PNG, JPEG, WebP or GIF images are accepted.').count()).toBe(2);
     await until(() => form.save().isEnabled()).toBe(true);
     await shot(page, 'asset-create-not-an-image');
     expect(await stored(NEW_ASSET.name)).toBeUndefined();
 
-    // A real PNG: previewed, then saved.
+    // A real PNG: previewed, and the refusal is gone from the form (alert and field) before Save.
     await form.chooseImage(pictures.logo);
     await form.root.getByText('logo.png').waitFor();
     expect(await loadedImage(form.preview())).toMatch(/^blob:/);
+    await until(() => form.alert().count()).toBe(0);
+    expect(await form.message('Only PNG, JPEG, WebP or GIF images are accepted.').count()).toBe(0);
     await shot(page, 'asset-create-image');
     await form.saveAndClose();
 

@@ -159,8 +159,18 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
     await form.save().click();
     await form.alert().waitFor();
     expect((await form.alert().innerText()).trim()).toBe('A user with this e-mail already exists.');
+    // The 409 names errors.email: the Email field is marked with the message too.
+    expect(await form.field('Email').getAttribute('aria-invalid')).toBe('true');
+    await until(() => form.field('Email').evaluate((input) => (input as HTMLInputElement).labels?.[0]?.parentElement?.textContent ?? '')).toContain(
+      'A user with this e-mail already exists.',
+    );
     await until(() => form.save().isEnabled()).toBe(true);
     await shot(page, 'hr-create-server-error');
+    // Changing the e-mail takes the refusal away (alert and field) before the next Save.
+    await form.field('Email').fill('second.kamran@caspian.test');
+    await until(() => form.alert().count()).toBe(0);
+    expect(await form.message('A user with this e-mail already exists.').count()).toBe(0);
+    expect(await form.field('Email').getAttribute('aria-invalid')).not.toBe('true');
     await form.cancel();
   });
 

@@ -183,8 +183,12 @@ describe('Partners: list, create with city rows, promo-code mode and an image, e
     expect((await form.alert().innerText()).trim()).toBe('Only PNG, JPEG, WebP or GIF images are accepted.');
     await until(() => form.save().isEnabled()).toBe(true);
     expect(await stored(NEW_PARTNER.name)).toBeUndefined();
+    expect(await form.message('Only PNG, JPEG, WebP or GIF images are accepted.').count(), 'alert and the message under the picker').toBe(2);
     await form.chooseImage(pictures.logo);
     await until(() => loadedImage(form.preview())).toMatch(/^blob:/);
+    // A valid image takes the refusal away before the next Save.
+    await until(() => form.alert().count()).toBe(0);
+    expect(await form.message('Only PNG, JPEG, WebP or GIF images are accepted.').count()).toBe(0);
     // The long form scrolls from its title to Save.
     expect(await reachable(page, form.root.getByRole('heading', { name: 'Create Partner' })), 'the title can be scrolled to').toBe(true);
     expect(await reachable(page, form.save()), 'Save can be scrolled to').toBe(true);

@@ -8,7 +8,7 @@ import { Button } from './Button';
 import { Dialog, DialogActions, type DialogSize } from './Dialog';
 import { FormFields } from './form/FormFields';
 import type { FieldDef } from './form/types';
-import { serverFieldErrors, useForm } from './form/useForm';
+import { useForm } from './form/useForm';
 import { Spinner } from './Spinner';
 
 export interface FormDialogProps<V extends object> {
@@ -36,7 +36,8 @@ export interface FormDialogProps<V extends object> {
  * A declared form in a modal. Submit is disabled while sending; on success the
  * form resets and the dialog closes; on failure the server's message shows
  * inside the form, its per-field messages under their fields, and submit is
- * enabled again.
+ * enabled again. Changing a field clears its server message, and the alert
+ * once every field the server named has changed.
  */
 export function FormDialog<V extends object>(props: FormDialogProps<V>) {
   useSignals();
@@ -70,20 +71,16 @@ function FormDialogBody<V extends object>({
   useSignals();
   const form = useForm(initialValues, schema);
   const [sending, setSending] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
   const idPrefix = useId();
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSending(true);
-    setServerError(null);
+    form.clearServerMessage();
     try {
       await submit(values);
     } catch (error) {
-      setServerError(errorMessage(error));
-      if (error instanceof ApiError) {
-        const names = fields.map((field) => field.name);
-        form.setServerErrors(serverFieldErrors(error.errors, names, serverErrorAliases));
-      }
+      const names = fields.map((field) => field.name);
+      form.refuse(errorMessage(error), error instanceof ApiError ? error.errors : {}, names, serverErrorAliases);
       setSending(false);
       return;
     }
@@ -97,9 +94,9 @@ function FormDialogBody<V extends object>({
     <form noValidate onSubmit={onSubmit}>
       <FormFields fields={fields} form={form} idPrefix={idPrefix} />
       {children && <div className="mt-4">{children}</div>}
-      {serverError && (
+      {form.serverMessage && (
         <div className="mt-4">
-          <Alert tone="danger">{serverError}</Alert>
+          <Alert tone="danger">{form.serverMessage}</Alert>
         </div>
       )}
       <DialogActions>

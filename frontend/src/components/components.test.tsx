@@ -11,7 +11,7 @@ import { DATE_RANGE_MESSAGES, ExportControl } from './ExportControl';
 import { AsyncPicker, PICKER_PAGE_SIZE } from './form/AsyncPicker';
 import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, ImagePicker, type ImageValue } from './form/ImagePicker';
 import type { FieldDef, PickerLoader } from './form/types';
-import { serverFieldErrors } from './form/useForm';
+import { serverFieldErrors, splitServerErrors } from './form/useForm';
 import { FormDialog } from './FormDialog';
 import { DataTable, textColumnShares, type TableColumn } from './DataTable';
 import { pageWindow } from './Pagination';
@@ -52,7 +52,7 @@ describe('DataTable text columns', () => {
   });
 
   it('cuts the text with the whole of it on hover, and keeps a sort icon right after a wrapped label', () => {
-    render(<DataTable caption="People" columns={[...columns, { ...columns[2], sortField: 'phone' }]} rows={rows} status="ready" onSort={() => {}} />);
+    render(<DataTable caption="People" columns={[columns[0], columns[1], { ...columns[2], sortField: 'phone' }]} rows={rows} status="ready" onSort={() => {}} />);
     const cut = screen.getByText(rows[0].email);
     expect(cut).toHaveAttribute('title', rows[0].email);
     expect(cut).toHaveClass('truncate');
@@ -282,6 +282,64 @@ describe('FormDialog with the extensible field kinds', () => {
     await user.type(dialog.getByLabelText('Name'), ' Ltd');
     expect(dialog.getByLabelText('Name')).not.toHaveAccessibleDescription();
     expect(dialog.getByRole('group', { name: 'City' })).toHaveAccessibleDescription('Cities is required');
+  });
+
+  it("clears the server's alert and field message once the field it concerned changes (a taken name; errors.file of a refused upload alike)", async () => {
+    const submit = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(409, 'A partner with this name already exists.', { NAME: 'A partner with this name already exists.' }))
+      .mockResolvedValueOnce({});
+    const user = userEvent.setup();
+    const dialog = renderForm(submit);
+    await user.type(dialog.getByLabelText('Name'), 'Gold');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('A partner with this name already exists.');
+    expect(dialog.getByLabelText('Name')).toHaveAccessibleDescription('A partner with this name already exists.');
+    // Another field leaves both in place; the named one clears both.
+    await user.click(dialog.getByRole('switch', { name: 'Promo codes' }));
+    expect(dialog.getByRole('alert')).toHaveTextContent('A partner with this name already exists.');
+    await user.click(dialog.getByRole('switch', { name: 'Promo codes' }));
+    await user.type(dialog.getByLabelText('Name'), ' Ltd');
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument();
+    expect(dialog.getByLabelText('Name')).not.toHaveAccessibleDescription();
+  });
+
+  it('keeps the alert while a named field is unchanged, or while it carries keys no field takes, or names no field', async () => {
+    const submit = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(400, 'Validation failed.', { name: 'Name is too long', cityId: 'Cities is required' }))
+      .mockRejectedValueOnce(new ApiError(400, 'Validation failed.', { name: 'Name is too long', 'branches[0].address': 'Address is required' }))
+      .mockRejectedValueOnce(new ApiError(500, 'Something went wrong.'));
+    const user = userEvent.setup();
+    const dialog = renderForm(submit);
+    await user.type(dialog.getByLabelText('Name'), 'Gold');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Validation failed.');
+    await user.type(dialog.getByLabelText('Name'), '!');
+    expect(dialog.getByRole('alert')).toHaveTextContent('Validation failed.');
+    await user.click(dialog.getByRole('button', { name: 'Add city' }));
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('button', { name: 'Remove 1' }));
+
+    // A key no field takes stays in the alert, after the alert's message.
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(dialog.getByRole('alert')).toHaveTextContent('Validation failed. Address is required'));
+    await user.type(dialog.getByLabelText('Name'), '!');
+    expect(dialog.getByRole('alert')).toHaveTextContent('Validation failed. Address is required');
+
+    // A refusal that names no field stays until the next submit.
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(dialog.getByRole('alert')).toHaveTextContent('Something went wrong.'));
+    await user.type(dialog.getByLabelText('Name'), '!');
+    expect(dialog.getByRole('alert')).toHaveTextContent('Something went wrong.');
+  });
+});
+
+describe('splitServerErrors', () => {
+  it('hands each key to its field (any case) and keeps the keys no field takes, once each', () => {
+    expect(
+      splitServerErrors({ Email: 'taken', FILE: 'Not an image', 'cities[0].address': 'Address is required', 'other[1]': 'Address is required' }, ['email', 'file'], {}),
+    ).toEqual({ fields: { email: 'taken', file: 'Not an image' }, unmatched: ['Address is required'] });
   });
 });
 

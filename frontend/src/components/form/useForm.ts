@@ -12,6 +12,18 @@ export interface FormApi<V extends object> {
   errorFor: (field: keyof V & string) => string | undefined;
   /** Messages the server gave per field after a refused submit. */
   setServerErrors: (errors: Errors<V>) => void;
+  /**
+   * A refused submit: the server's `message` for the form's alert, its `errors`
+   * under the fields they name (see serverFieldErrors). A message is cleared
+   * from a field when the user changes it, and the alert once every field it
+   * concerned has changed; an alert that concerns no field, or carries keys no
+   * field takes, stays until the next submit.
+   */
+  refuse: (message: string, errors: Record<string, string>, fieldNames: readonly (keyof V & string)[], aliases?: Partial<Record<string, keyof V & string>>) => void;
+  /** The form's alert after a refused submit: the server's message and any of its `errors` no field took. */
+  serverMessage: string | null;
+  /** Forgets a refusal (a new submit is on its way). */
+  clearServerMessage: () => void;
   reset: (values?: V) => void;
   handleSubmit: (onValid: (values: V) => void | Promise<void>) => (event: FormEvent) => void;
 }
@@ -38,11 +50,34 @@ export function serverFieldErrors<V extends object>(
   return mapped;
 }
 
+/** The server's `errors` split into the fields' messages and the keys no field takes (e.g. `cities[0].address` without a `cities` field). */
+export function splitServerErrors<V extends object>(
+  errors: Record<string, string>,
+  fieldNames: readonly (keyof V & string)[],
+  aliases: Partial<Record<string, keyof V & string>> = {},
+): { fields: Errors<V>; unmatched: string[] } {
+  const fields = serverFieldErrors(errors, fieldNames, aliases);
+  const taken = new Set(Object.values(fields));
+  const unmatched = Object.entries(errors)
+    .filter(([key, message]) => Object.keys(serverFieldErrors({ [key]: message }, fieldNames, aliases)).length === 0)
+    .map(([, message]) => message)
+    .filter((message) => !taken.has(message));
+  return { fields, unmatched: [...new Set(unmatched)] };
+}
+
+interface Refusal<V> {
+  message: string;
+  /** The fields the refusal named; the alert goes once none of them still shows its message. */
+  concerns: (keyof V & string)[];
+  unmatched: string[];
+}
+
 export function useForm<V extends object>(initialValues: V, schema: Schema<V>): FormApi<V> {
   const [values, setValues] = useState(initialValues);
   const [touched, setTouched] = useState<Partial<Record<keyof V, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Errors<V>>({});
+  const [refusal, setRefusal] = useState<Refusal<V> | null>(null);
   const errors = useMemo(() => validate(schema, values), [schema, values]);
 
   const setValue = useCallback(<K extends keyof V>(field: K, value: V[K]) => {
@@ -65,9 +100,23 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
       setTouched({});
       setSubmitted(false);
       setServerErrors({});
+      setRefusal(null);
     },
     [initialValues],
   );
+
+  const refuse = useCallback(
+    (message: string, raw: Record<string, string>, fieldNames: readonly (keyof V & string)[], aliases?: Partial<Record<string, keyof V & string>>) => {
+      const { fields, unmatched } = splitServerErrors(raw, fieldNames, aliases);
+      setServerErrors(fields);
+      setRefusal({ message, concerns: Object.keys(fields) as (keyof V & string)[], unmatched: unmatched.filter((text) => text !== message) });
+    },
+    [],
+  );
+  const clearServerMessage = useCallback(() => setRefusal(null), []);
+  const refusalShows =
+    refusal !== null && (refusal.concerns.length === 0 || refusal.unmatched.length > 0 || refusal.concerns.some((field) => serverErrors[field] !== undefined));
+  const serverMessage = refusalShows ? [refusal.message, ...refusal.unmatched].filter(Boolean).join(' ') : null;
 
   return {
     values,
@@ -77,6 +126,9 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
     touch,
     errorFor: (field) => (touched[field] || submitted ? errors[field] : undefined) ?? serverErrors[field],
     setServerErrors,
+    refuse,
+    serverMessage,
+    clearServerMessage,
     reset,
     handleSubmit: (onValid) => (event) => {
       event.preventDefault();
