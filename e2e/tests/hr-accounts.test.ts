@@ -16,6 +16,8 @@ const LETTER_AND_DIGIT = 'Password must consist of a letter, a number.';
 
 /** yyyy-MM-dd of the UTC day `offset` days from today. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** The calendar day after a yyyy-MM-dd day. */
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 describe('HR accounts: list, create with the asset picker and switches, edit, drawer, passwords, QR code, filter, export, delete', () => {
   let page: Page;
@@ -330,8 +332,9 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
     ]);
     await page.unroute('**/api/humanResource/export**');
     const { url, contentLength } = await routed;
-    expect(url.searchParams.get('startDate')).toBe(day(-1));
-    expect(url.searchParams.get('endDate')).toBe(day(1));
+    // The browser's days (Asia/Baku, +04:00) as instants: the start day's midnight, and the midnight after the end day.
+    expect(url.searchParams.get('startDate')).toBe(`${day(-1)}T00:00:00+04:00`);
+    expect(url.searchParams.get('endDate')).toBe(`${dayAfter(day(1))}T00:00:00+04:00`);
     expect(Number(contentLength), 'the export names its length, so the bar can show a percentage').toBeGreaterThan(0);
     await form.root.waitFor({ state: 'detached' });
 

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { errorMessage, type Query } from '../lib/api';
+import { localDayEnd, localDayStart } from '../lib/dates';
 import { downloadFile, saveBlob, type DownloadProgress } from '../lib/download';
 import { t } from '../lib/i18n';
 import { required, type Schema } from '../lib/validation';
@@ -133,7 +134,7 @@ export function ExportControl({ spec, basePath, filterQuery }: { spec: ExportSpe
         schema={dateRangeSchema}
         initialValues={{ startDate: '', endDate: '' }}
         submitLabel={t('button.download')}
-        submit={(range) => download.run(path, { ...filterQuery, [startParam]: range.startDate, [endParam]: range.endDate })}
+        submit={(range) => download.run(path, { ...filterQuery, [startParam]: localDayStart(range.startDate), [endParam]: localDayEnd(range.endDate) })}
       >
         {download.progress && <ProgressBar progress={download.progress} />}
       </FormDialog>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_IMAGE } from '../lib/cdn';
+import { localDayEnd, localDayStart } from '../lib/dates';
 import { emptyPhone } from '../lib/phone';
 import { ApiError } from '../lib/api';
 import { decimalBetween, eachRow, required, type Schema } from '../lib/validation';
@@ -397,7 +398,9 @@ describe('ExportControl', () => {
     fireEvent.change(dialog.getByLabelText('End date'), { target: { value: '2024-01-31' } });
     await user.click(dialog.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(saved).toEqual(['HumanResources.xlsx']));
-    expect(Object.fromEntries(api.calls[0].url.searchParams)).toEqual({ AssetName: 'Bank', startDate: '2024-01-01', endDate: '2024-01-31' });
+    // The browser's days as instants: the start day's local midnight, and the one after the end day.
+    expect(Object.fromEntries(api.calls[0].url.searchParams)).toEqual({ AssetName: 'Bank', startDate: localDayStart('2024-01-01'), endDate: localDayEnd('2024-01-31') });
+    expect(api.calls[0].url.searchParams.get('endDate')).toMatch(/^2024-02-01T00:00:00[+-]\d\d:\d\d$/);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { dateTimeInputValue, formatDate, formatDateTime, localDateTimeToIso } from './dates';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dateTimeInputValue, formatDate, formatDateTime, localDateTimeToIso, localDayEnd, localDayStart } from './dates';
 
 describe('dates', () => {
   // Built from local parts so the test holds in any time zone.
@@ -19,5 +19,38 @@ describe('dates', () => {
     expect(dateTimeInputValue(local.toISOString())).toBe('2024-03-05T09:07');
     expect(localDateTimeToIso('2024-03-05T09:07')).toBe(local.toISOString());
     expect(localDateTimeToIso('')).toBe('');
+  });
+});
+
+describe('browser calendar days as RFC 3339 instants', () => {
+  // Node applies a TZ assignment at once; each test picks the browser's zone.
+  const original = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = original;
+  });
+
+  it('starts a day at local midnight with the offset, and ends it at the next local midnight (Baku, +04:00, no DST)', () => {
+    process.env.TZ = 'Asia/Baku';
+    expect(localDayStart('2026-03-01')).toBe('2026-03-01T00:00:00+04:00');
+    expect(localDayEnd('2026-03-01')).toBe('2026-03-02T00:00:00+04:00');
+    // Month and year ends roll over.
+    expect(localDayEnd('2026-02-28')).toBe('2026-03-01T00:00:00+04:00');
+    expect(localDayEnd('2026-12-31')).toBe('2027-01-01T00:00:00+04:00');
+    // The instant is the Baku midnight: 20:00 UTC the evening before.
+    expect(new Date(localDayStart('2026-03-01')).toISOString()).toBe('2026-02-28T20:00:00.000Z');
+  });
+
+  it('takes each bound\'s own offset across a clock change, and writes UTC as +00:00', () => {
+    process.env.TZ = 'Europe/Berlin';
+    expect(localDayStart('2026-03-29')).toBe('2026-03-29T00:00:00+01:00');
+    expect(localDayEnd('2026-03-29')).toBe('2026-03-30T00:00:00+02:00');
+    process.env.TZ = 'UTC';
+    expect(localDayStart('2026-03-01')).toBe('2026-03-01T00:00:00+00:00');
+    expect(localDayEnd('2026-03-31')).toBe('2026-04-01T00:00:00+00:00');
+  });
+
+  it('gives nothing for an empty or broken day', () => {
+    expect(localDayStart('')).toBe('');
+    expect(localDayEnd('2026-13-40')).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { localDayEnd, localDayStart } from '../../lib/dates';
 import { admin, captureDownloads, json, mockApi, pageOf, queryOf, signedIn, type Handler } from '../../testing/api';
 import { renderAt } from '../../testing/render';
 import { expectReadOnlyList, typeInto } from '../../testing/screens';
@@ -273,7 +274,7 @@ describe('HR accounts screen', () => {
     await user.click(dialog.getByRole('button', { name: 'Download' }));
 
     await waitFor(() => expect(api.callsTo('GET /api/humanResource/export')).toHaveLength(1));
-    expect(queryOf(api.callsTo('GET /api/humanResource/export')[0])).toEqual({ AssetName: 'Bank', startDate: '2026-01-01', endDate: '2026-12-31' });
+    expect(queryOf(api.callsTo('GET /api/humanResource/export')[0])).toEqual({ AssetName: 'Bank', startDate: localDayStart('2026-01-01'), endDate: localDayEnd('2026-12-31') });
     push('1234');
     expect(await dialog.findByRole('progressbar', { name: 'Downloading… 50%' })).toHaveAttribute('aria-valuenow', '50');
     push('5678');
