@@ -59,34 +59,33 @@ export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy 
         )}
       </div>
       <div className="flex min-w-0 flex-col items-start gap-2">
-        <label className={`${buttonClass('secondary')} cursor-pointer focus-within:outline-2 focus-within:outline-indigo-600`}>
-          {value ? t('button.changeImage') : t('button.chooseImage')}
-          <input
-            id={id}
-            type="file"
-            accept={ACCEPTED_TYPES.join(',')}
-            className="sr-only"
-            aria-invalid={invalid || undefined}
-            aria-describedby={[describedBy, refused ? hintId : undefined].filter(Boolean).join(' ') || undefined}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = '';
-              if (!file) return;
-              const reason = refusal(file);
-              setRefused(reason);
-              if (!reason) onChange(file);
-            }}
-          />
-        </label>
+        {/* Change and Remove side by side, so Remove lines up with the button it undoes instead of hanging indented. */}
+        <div className="flex flex-wrap items-center gap-2">
+          <label className={`${buttonClass('secondary')} cursor-pointer focus-within:outline-2 focus-within:outline-indigo-600`}>
+            {value ? t('button.changeImage') : t('button.chooseImage')}
+            <input
+              id={id}
+              type="file"
+              accept={ACCEPTED_TYPES.join(',')}
+              className="sr-only"
+              aria-invalid={invalid || undefined}
+              aria-describedby={[describedBy, refused ? hintId : undefined].filter(Boolean).join(' ') || undefined}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                event.target.value = '';
+                if (!file) return;
+                const reason = refusal(file);
+                setRefused(reason);
+                if (!reason) onChange(file);
+              }}
+            />
+          </label>
+          {value instanceof File && <Button onClick={() => onChange(stored)}>{t('button.remove')}</Button>}
+        </div>
         {value instanceof File && (
-          <>
-            <span className="max-w-full truncate text-xs text-slate-500" title={value.name}>
-              {value.name}
-            </span>
-            <Button variant="ghost" onClick={() => onChange(stored)}>
-              {t('button.remove')}
-            </Button>
-          </>
+          <span className="max-w-full truncate text-xs text-slate-500" title={value.name}>
+            {value.name}
+          </span>
         )}
         {refused && (
           <p id={hintId} className="text-xs text-red-600">
