@@ -58,6 +58,9 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   const field = column.sortField as string;
   const active = sort?.field === field;
   const icon = !active ? 'sortNone' : sort.ascending ? 'sortAsc' : 'sortDesc';
+  const lastSpace = column.header.lastIndexOf(' ');
+  const head = column.header.slice(0, lastSpace + 1);
+  const last = column.header.slice(lastSpace + 1);
   return (
     <button
       type="button"
@@ -65,9 +68,12 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
       onClick={() => onSort(field)}
       aria-label={t('table.sortBy', { column: column.header })}
     >
-      {/* Inline, so a wrapped label keeps the icon right after its last word. */}
-      {column.header}
-      <Icon name={icon} className={`ml-1 inline-block size-3.5 align-[-0.125rem] ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
+      {/* The icon is glued to the label's last word, so a wrapped label never leaves it on a line of its own or at the far edge. */}
+      {head}
+      <span className="whitespace-nowrap">
+        {last}
+        <Icon name={icon} className={`ml-1 inline-block size-3.5 align-[-0.125rem] ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
+      </span>
     </button>
   );
 }

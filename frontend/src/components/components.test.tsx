@@ -62,6 +62,10 @@ describe('DataTable text columns', () => {
     const sort = screen.getByRole('button', { name: 'Sort by Phone number' });
     expect(sort).not.toHaveClass('inline-flex');
     expect(sort.querySelector('svg')).toHaveClass('inline-block');
+    // The last word and the icon never break apart.
+    expect(sort.querySelector('svg')?.parentElement).toHaveClass('whitespace-nowrap');
+    expect(sort.querySelector('svg')?.parentElement).toHaveTextContent(/^number$/);
+    expect(sort).toHaveTextContent('Phone number');
   });
 });
 
