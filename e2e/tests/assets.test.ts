@@ -86,7 +86,7 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
         name: 'Şirvanşahlar Gözəllik və Sağlamlıq Mərkəzi',
         contactPerson: 'Gülnarə Məmmədova-Hüseynzadə',
         phoneNumber: '994553003344',
-        email: 'gulnara.mammadova-huseynzade@sirvansahlar-gozellik.test',
+        email: 'gulnara.mammadova-huseynzada@sirvansahlar.test',
         barcodePrefix: 'SGM',
       },
       pngBytes(24, [200, 120, 30], [255, 255, 255]),

@@ -69,7 +69,7 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
       assetId: assetIds['Caspian Logistics'],
       firstName: 'Gülnarə-Məleykə',
       lastName: 'Məmmədova-Hüseynzadə',
-      email: 'gulnara.maleyka.mammadova-huseynzade@caspian-logistics.test',
+      email: 'gulnara.mammadova-huseynzada@caspianlogistics.test',
       phone: '994553003344',
       password: 'hrportal2025',
     });

@@ -111,7 +111,7 @@ describe('Partners: list, create with city rows, promo-code mode and an image, e
         contactPersonFirstName: 'Gülnarə-Məleykə',
         contactPersonLastName: 'Məmmədova-Hüseynzadə',
         phoneNumber: '994553003344',
-        email: 'gulnara.mammadova-huseynzade@sirvansahlar-gozellik.test',
+        email: 'gulnara.mammadova-huseynzada@sirvansahlar.test',
         isPromoCodeUsing: false,
         cities: [{ cityId: CITY.Baku, address: 'Nizami 10', latitude: 40.3777, longitude: 49.892 }],
       },

@@ -48,7 +48,7 @@ describe('the Users list with more than 10 users', () => {
     const long = await api.createUser({
       firstName: 'Gülnarə-Məleykə',
       lastName: 'Məmmədova-Hüseynzadə',
-      email: 'gulnara.maleyka.mammadova-huseynzade@perkdesk-azerbaijan.test',
+      email: 'gulnara.mammadova-huseynzada@perkdesk-az.test',
       phone: '994553003344',
     });
     try {
