@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::params_from_iter;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
-use super::query::select_sql;
+use super::query::{SearchVia, select_sql};
 use super::{Column, Kind, Language, ListQuery, Resource};
 use crate::api::XLSX;
 use crate::auth::CurrentUser;
@@ -41,11 +41,11 @@ pub async fn export(
                 "SELECT {} FROM {} {} {}",
                 select_sql(columns.iter().copied(), query.language),
                 resource.from,
-                query.where_sql(resource),
+                query.where_sql(resource, SearchVia::Index),
                 query.order_sql(resource)
             );
             let mut stmt = conn.prepare(&sql)?;
-            let mut rows = stmt.query(params_from_iter(query.params().iter()))?;
+            let mut rows = stmt.query(params_from_iter(query.params(SearchVia::Index).iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
             let mut sheet = SheetWriter::new(resource.tag, &headers)?;
             while let Some(row) = rows.next()? {

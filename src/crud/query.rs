@@ -43,6 +43,14 @@ impl Language {
     }
 }
 
+/// How a list's searched filters are answered: by the trigram index, or by testing each row
+/// while reading the table in the page's order (cheap when matches are common).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchVia {
+    Index,
+    Scan,
+}
+
 /// A list request: page, order and the filters that were given.
 #[derive(Debug)]
 pub struct ListQuery {
@@ -55,6 +63,8 @@ pub struct ListQuery {
     conditions: Vec<(String, Value)>,
     /// Trigram searches, one MATCH expression per index.
     searches: Vec<(Search, String)>,
+    /// The same searches as row tests, for [`SearchVia::Scan`].
+    scanned: Vec<(String, Value)>,
 }
 
 impl ListQuery {
@@ -77,7 +87,16 @@ impl ListQuery {
             Some(field) => Some(sort_column(resource, field)?.sql.for_language(language)),
         };
         let ascending = query.bool("OrderBy")?.unwrap_or(false);
-        let mut list = ListQuery { skip, take, sort_sql, ascending, language, conditions: vec![], searches: vec![] };
+        let mut list = ListQuery {
+            skip,
+            take,
+            sort_sql,
+            ascending,
+            language,
+            conditions: vec![],
+            searches: vec![],
+            scanned: vec![],
+        };
         for filter in resource.filters {
             if let Some(raw) = query.get(filter.param) {
                 list.add_filter(filter.param, filter.kind, raw)?;
@@ -90,6 +109,10 @@ impl ListQuery {
         !self.conditions.is_empty() || !self.searches.is_empty()
     }
 
+    pub fn has_searches(&self) -> bool {
+        !self.searches.is_empty()
+    }
+
     /// The search when it is the list's only filter and its index holds exactly the list's rows.
     pub fn index_only_search(&self) -> Option<&(Search, String)> {
         match (self.conditions.is_empty(), self.searches.as_slice()) {
@@ -99,9 +122,14 @@ impl ListQuery {
     }
 
     /// The parameters of [`ListQuery::where_sql`], in order.
-    pub fn params(&self) -> Vec<Value> {
+    pub fn params(&self, via: SearchVia) -> Vec<Value> {
         let conditions = self.conditions.iter().map(|(_, value)| value.clone());
-        conditions.chain(self.searches.iter().map(|(_, expr)| Value::Text(expr.clone()))).collect()
+        match via {
+            SearchVia::Index => {
+                conditions.chain(self.searches.iter().map(|(_, expr)| Value::Text(expr.clone()))).collect()
+            }
+            SearchVia::Scan => conditions.chain(self.scanned.iter().map(|(_, value)| value.clone())).collect(),
+        }
     }
 
     fn add_filter(&mut self, param: &str, kind: FilterKind, raw: &str) -> AppResult<()> {
@@ -149,6 +177,7 @@ impl ListQuery {
     }
 
     fn add_contains(&mut self, sql: &str, search: Option<Search>, term: &str) {
+        let row_test = (format!("contains_text({sql}, ?)"), Value::Text(term.to_string()));
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
             Some(search) if term.chars().count() >= 3 => {
@@ -157,11 +186,9 @@ impl ListQuery {
                     Some((_, expr)) => *expr = format!("{expr} AND {phrase}"),
                     None => self.searches.push((search, phrase)),
                 }
+                self.scanned.push(row_test);
             }
-            _ => {
-                let escaped = term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-                self.push(format!("{sql} LIKE ? ESCAPE '\\'"), Value::Text(format!("%{escaped}%")));
-            }
+            _ => self.conditions.push(row_test),
         }
     }
 
@@ -170,14 +197,27 @@ impl ListQuery {
     }
 
     /// `WHERE` clause: the resource's scope plus every given filter.
-    pub fn where_sql(&self, resource: &Resource) -> String {
+    pub fn where_sql(&self, resource: &Resource, via: SearchVia) -> String {
         let mut sql = format!("WHERE {}", resource.scope);
         for (condition, _) in &self.conditions {
             sql.push_str(" AND ");
             sql.push_str(condition);
         }
-        for (search, _) in &self.searches {
-            sql.push_str(&format!(" AND {} IN (SELECT rowid FROM {1} WHERE {1} MATCH ?)", search.key, search.table));
+        match via {
+            SearchVia::Index => {
+                for (search, _) in &self.searches {
+                    sql.push_str(&format!(
+                        " AND {} IN (SELECT rowid FROM {1} WHERE {1} MATCH ?)",
+                        search.key, search.table
+                    ));
+                }
+            }
+            SearchVia::Scan => {
+                for (condition, _) in &self.scanned {
+                    sql.push_str(" AND ");
+                    sql.push_str(condition);
+                }
+            }
         }
         sql
     }

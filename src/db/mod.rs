@@ -3,6 +3,7 @@
 
 mod counts;
 mod migrations;
+mod text;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use std::time::Duration;
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
+use tokio::sync::Semaphore;
 
 use crate::error::{AppError, AppResult};
 
@@ -20,15 +22,23 @@ pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 
+/// Connections in the pool, and so requests that touch the database at the same moment.
+const POOL_SIZE: u32 = 8;
+
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
+    /// Hands out the pool's connections first come, first served. Waiting inside r2d2 instead
+    /// parks a blocking thread per request and wakes them in no order, which shows as a long
+    /// latency tail once more requests arrive than there are connections.
+    turns: Arc<Semaphore>,
     path: PathBuf,
     counts: Arc<CountCache>,
 }
 
 /// Per-connection settings. The page cache is bounded so memory stays small under load.
 fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+    text::register(conn)?;
     conn.execute_batch(
         "PRAGMA foreign_keys = ON;
          PRAGMA busy_timeout = 5000;
@@ -53,12 +63,12 @@ impl Db {
         }
         let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
-            .max_size(8)
+            .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
-        Ok(Db { pool, path: path.to_path_buf(), counts })
+        Ok(Db { pool, turns: Arc::new(Semaphore::new(POOL_SIZE as usize)), path: path.to_path_buf(), counts })
     }
 
     pub fn path(&self) -> &Path {
@@ -82,9 +92,14 @@ impl Db {
         F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
         tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;
-            work(&mut conn)
+            let result = work(&mut conn);
+            // The connection goes back before the turn, so the next in line finds it free.
+            drop(conn);
+            drop(turn);
+            result
         })
         .await?
     }
