@@ -1,11 +1,12 @@
 //! Totals of filtered lists, remembered until the database changes: paging through a filtered
 //! list, or several people looking at the same filter, counts its rows once. A connection of its
 //! own watches SQLite's `data_version`, which moves whenever any other connection, in this
-//! process or another (`perkdesk create-admin` beside a running server), commits.
+//! process or another (`perkdesk create-admin` beside a running server), commits. Requests that
+//! want the same uncounted total at once wait for one count instead of each running it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
@@ -17,12 +18,29 @@ const MAX_ENTRIES: usize = 4096;
 pub struct CountCache {
     watcher: Mutex<Connection>,
     cached: Mutex<Cached>,
+    /// Signalled whenever a count finishes, for the requests waiting on it.
+    counted: Condvar,
 }
 
 #[derive(Default)]
 struct Cached {
     version: i64,
     totals: HashMap<String, i64>,
+    /// Keys being counted right now.
+    counting: HashSet<String>,
+}
+
+/// Takes a key off the in-flight set however its count ends, and wakes whoever waits for it.
+struct Counting<'a> {
+    cache: &'a CountCache,
+    key: &'a str,
+}
+
+impl Drop for Counting<'_> {
+    fn drop(&mut self) {
+        lock(&self.cache.cached).counting.remove(self.key);
+        self.cache.counted.notify_all();
+    }
 }
 
 /// A poisoned lock only means another request panicked while holding it; the data is still whole.
@@ -34,7 +52,7 @@ impl CountCache {
     pub fn open(path: &Path) -> rusqlite::Result<CountCache> {
         let watcher = Connection::open(path)?;
         watcher.execute_batch("PRAGMA busy_timeout = 5000;")?;
-        Ok(CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()) })
+        Ok(CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()), counted: Condvar::new() })
     }
 
     fn version(&self) -> AppResult<i64> {
@@ -48,19 +66,29 @@ impl CountCache {
     /// the next request differs and every remembered total is dropped.
     pub fn total(&self, key: String, count: impl FnOnce() -> AppResult<i64>) -> AppResult<i64> {
         let version = self.version()?;
-        if let Some(total) = {
-            let cached = lock(&self.cached);
-            if cached.version == version { cached.totals.get(&key).copied() } else { None }
-        } {
-            return Ok(total);
+        let mut cached = lock(&self.cached);
+        loop {
+            if cached.version == version
+                && let Some(total) = cached.totals.get(&key)
+            {
+                return Ok(*total);
+            }
+            if cached.counting.insert(key.clone()) {
+                break;
+            }
+            cached = self.counted.wait(cached).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
+        drop(cached);
+        let counting = Counting { cache: self, key: &key };
         let total = count()?;
         let mut cached = lock(&self.cached);
         if cached.version != version || cached.totals.len() >= MAX_ENTRIES {
             cached.totals.clear();
             cached.version = version;
         }
-        cached.totals.insert(key, total);
+        cached.totals.insert(key.clone(), total);
+        drop(cached);
+        drop(counting);
         Ok(total)
     }
 }
@@ -68,6 +96,9 @@ impl CountCache {
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
+    use std::sync::Barrier;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
 
     use super::*;
 
@@ -97,5 +128,43 @@ mod tests {
         other_process.execute("DELETE FROM t", []).unwrap();
         assert_eq!(total(&cache), 0);
         assert_eq!(counted.get(), 3);
+    }
+
+    #[test]
+    fn requests_arriving_together_share_one_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("counts.db");
+        Connection::open(&path).unwrap().execute_batch("PRAGMA journal_mode = WAL;").unwrap();
+        let cache = CountCache::open(&path).unwrap();
+        let counts = AtomicUsize::new(0);
+        let start = Barrier::new(8);
+        std::thread::scope(|scope| {
+            let answers: Vec<_> = (0..8)
+                .map(|_| {
+                    scope.spawn(|| {
+                        start.wait();
+                        cache.total("slow".into(), || {
+                            counts.fetch_add(1, Ordering::SeqCst);
+                            std::thread::sleep(Duration::from_millis(200));
+                            Ok(42)
+                        })
+                    })
+                })
+                .collect();
+            for answer in answers {
+                assert_eq!(answer.join().unwrap().unwrap(), 42);
+            }
+        });
+        assert_eq!(counts.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_failed_count_lets_the_next_request_count_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("counts.db");
+        let cache = CountCache::open(&path).unwrap();
+        let failed = cache.total("k".into(), || Err(anyhow::anyhow!("disk on fire").into()));
+        assert!(failed.is_err());
+        assert_eq!(cache.total("k".into(), || Ok(7)).unwrap(), 7);
     }
 }
