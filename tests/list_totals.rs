@@ -63,6 +63,41 @@ async fn filtered_totals_follow_every_write() {
 async fn searched_pages_agree_whichever_way_they_are_read() {
     let app = test_app();
     let admin = app.admin().await;
+    let conn = seed_bulk_users(&app);
+    for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name ASC, id ASC")] {
+        let expected = ids(&conn, "first_name = 'ŞAHİN' OR first_name = 'Şahin'", order);
+        let (total, seen) = every_page(&app, &admin.token, &format!("FirstName=%C5%9Fah{sort}")).await;
+        assert_eq!(total, expected.len() as i64, "{sort}");
+        assert_eq!(seen, expected, "{sort}");
+    }
+}
+
+/// A term whose first letters every e-mail shares (`bul`, `ulk`) is looked up by its rare
+/// trigrams and its rows tested for the whole term; it must find exactly what the whole term finds.
+#[tokio::test]
+async fn terms_with_common_trigrams_find_exactly_the_whole_term() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let conn = seed_bulk_users(&app);
+    let cases = [
+        ("Email=bulk1234", "email LIKE '%bulk1234%'"),
+        ("Email=ULK1999&RoleId=1", "email LIKE '%ulk1999%' AND role_id = 1"),
+        ("Email=bulk99999", "email LIKE '%bulk99999%'"),
+        ("Email=lk1@perk&LastName=Soyad1", "email LIKE '%lk1@perk%' AND last_name LIKE '%soyad1%'"),
+    ];
+    for (filter, condition) in cases {
+        for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name ASC, id ASC")] {
+            let expected = ids(&conn, condition, order);
+            let (total, seen) = every_page(&app, &admin.token, &format!("{filter}{sort}")).await;
+            assert_eq!(total, expected.len() as i64, "{filter}{sort}");
+            assert_eq!(seen, expected, "{filter}{sort}");
+        }
+    }
+    assert!(!ids(&conn, "email LIKE '%bulk1234%'", "id").is_empty(), "the cases must find something");
+}
+
+/// 20,000 staff users with e-mails `bulk<i>@perk.az`, and a connection to read them back.
+fn seed_bulk_users(app: &TestApp) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(app.state.db.path()).unwrap();
     conn.execute_batch(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
@@ -71,34 +106,33 @@ async fn searched_pages_agree_whichever_way_they_are_read() {
                 'Soyad' || (i % 89), 'bulk' || i || '@perk.az', i % 3, 'x', 'y' FROM n;",
     )
     .unwrap();
-    let expected = |order: &str| -> Vec<i64> {
-        conn.prepare(&format!(
-            "SELECT id FROM users WHERE kind = 'staff' AND deleted_at IS NULL
-             AND (first_name = 'ŞAHİN' OR first_name = 'Şahin') ORDER BY {order}"
-        ))
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-    };
-    for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name ASC, id ASC")] {
-        let mut seen = vec![];
-        let mut total = None;
-        for skip in (0..).step_by(100) {
-            let page = app
-                .get(&format!("/api/user/filter?Skip={skip}&Take=100&FirstName=%C5%9Fah{sort}"), &admin.token)
-                .await
-                .json();
-            total.get_or_insert(page["totalCount"].as_i64().unwrap());
-            let ids: Vec<i64> = page["data"].as_array().unwrap().iter().map(|u| u["id"].as_i64().unwrap()).collect();
-            if ids.is_empty() {
-                break;
-            }
-            seen.extend(ids);
+    conn
+}
+
+/// Ids of the live staff users meeting `condition`, in `order`.
+fn ids(conn: &rusqlite::Connection, condition: &str, order: &str) -> Vec<i64> {
+    conn.prepare(&format!(
+        "SELECT id FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND ({condition}) ORDER BY {order}"
+    ))
+    .unwrap()
+    .query_map([], |r| r.get(0))
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// The total and the ids of every page of the filtered user list, 100 at a time.
+async fn every_page(app: &TestApp, token: &str, filter: &str) -> (i64, Vec<i64>) {
+    let mut seen = vec![];
+    let mut total = None;
+    for skip in (0..).step_by(100) {
+        let page = app.get(&format!("/api/user/filter?Skip={skip}&Take=100&{filter}"), token).await.json();
+        total.get_or_insert(page["totalCount"].as_i64().unwrap());
+        let ids: Vec<i64> = page["data"].as_array().unwrap().iter().map(|u| u["id"].as_i64().unwrap()).collect();
+        if ids.is_empty() {
+            break;
         }
-        let expected = expected(order);
-        assert_eq!(total, Some(expected.len() as i64), "{sort}");
-        assert_eq!(seen, expected, "{sort}");
+        seen.extend(ids);
     }
+    (total.unwrap_or(0), seen)
 }

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::params_from_iter;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
+use super::handlers::narrow_searches;
 use super::query::{SearchVia, select_sql};
 use super::{Column, Kind, Language, ListQuery, Resource};
 use crate::api::XLSX;
@@ -27,9 +28,11 @@ pub async fn export(
     let spec = resource.export.ok_or_else(|| resource.not_found())?;
     let mut query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     query.skip = 0;
+    let counts = state.db.counts();
     let file = state
         .db
         .run(move |conn| {
+            narrow_searches(conn, &counts, &mut query)?;
             let columns: Vec<&Column> = spec
                 .columns
                 .iter()

@@ -11,7 +11,7 @@ use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
-use super::query::{SearchVia, json_value, select_sql};
+use super::query::{RARE_TRIGRAM_ROWS, SearchVia, json_value, quoted, select_sql};
 use super::{Change, Language, ListQuery, Resource, schema};
 use crate::api::{Api, Doc};
 use crate::auth::CurrentUser;
@@ -110,9 +110,16 @@ async fn list(
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
     user.require(resource.read)?;
-    let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
+    let mut query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     let counts = state.db.counts();
-    state.db.run(move |conn| fetch_page(conn, &counts, resource, &query)).await.map(Json)
+    state
+        .db
+        .run(move |conn| {
+            narrow_searches(conn, &counts, &mut query)?;
+            fetch_page(conn, &counts, resource, &query)
+        })
+        .await
+        .map(Json)
 }
 
 pub fn fetch_page(
@@ -191,6 +198,19 @@ fn search_via(
     let in_scope = unfiltered_total(conn, counts, resource)?;
     let rows_to_read = (query.skip + query.take).saturating_mul(in_scope) / total_count.max(1);
     Ok(if rows_to_read <= SCAN_BUDGET { SearchVia::Scan } else { SearchVia::Index })
+}
+
+/// Lets [`ListQuery::narrow_searches`] tell rare trigrams from common ones, counting each
+/// trigram's rows up to [`RARE_TRIGRAM_ROWS`] once until the database changes.
+pub fn narrow_searches(conn: &Connection, counts: &CountCache, query: &mut ListQuery) -> AppResult<()> {
+    query.narrow_searches(|search, trigram| {
+        let sql = format!(
+            "SELECT COUNT(*) FROM (SELECT rowid FROM {0} WHERE {0} MATCH ?1 LIMIT {RARE_TRIGRAM_ROWS})",
+            search.table
+        );
+        let phrase = quoted(trigram);
+        counts.total(format!("{sql} {phrase}"), || Ok(conn.prepare_cached(&sql)?.query_row([&phrase], |r| r.get(0))?))
+    })
 }
 
 /// Every row of the list: a maintained counter where the resource keeps one, else a count.

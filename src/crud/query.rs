@@ -16,6 +16,9 @@ pub const MAX_PAGE: i64 = 100;
 /// Rows returned when a caller (a picker) asks without paging.
 pub const UNPAGED_LIMIT: i64 = 1000;
 const DEFAULT_PAGE: i64 = 10;
+/// A trigram found in fewer rows than this is rare enough to look up on its own; counting stops
+/// here, so telling a common trigram from a rare one never reads its whole list.
+pub const RARE_TRIGRAM_ROWS: i64 = 1000;
 
 /// Content language chosen by `Accept-Language`: 1 Az (default), 2 En, 3 Ru.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +64,8 @@ pub struct ListQuery {
     pub language: Language,
     /// Conditions with one parameter each (a date filter adds two).
     conditions: Vec<(String, Value)>,
-    /// Trigram searches, one MATCH expression per index.
-    searches: Vec<(Search, String)>,
+    /// Trigram searches, grouped by index.
+    searches: Vec<(Search, Vec<Phrase>)>,
     /// The same searches as row tests, for [`SearchVia::Scan`].
     scanned: Vec<(String, Value)>,
 }
@@ -113,12 +116,43 @@ impl ListQuery {
         !self.searches.is_empty()
     }
 
-    /// The search when it is the list's only filter and its index holds exactly the list's rows.
-    pub fn index_only_search(&self) -> Option<&(Search, String)> {
+    /// The search and its MATCH expression when it is the list's only filter, its index holds
+    /// exactly the list's rows, and the index alone answers it (no row needs testing).
+    pub fn index_only_search(&self) -> Option<(&Search, String)> {
         match (self.conditions.is_empty(), self.searches.as_slice()) {
-            (true, [only]) if only.0.scoped => Some(only),
+            (true, [(search, phrases)]) if search.scoped && !self.is_narrowed() => Some((search, match_expr(phrases))),
             _ => None,
         }
+    }
+
+    /// Some term is looked up by its rare trigrams only, so rows must be tested for the whole term.
+    fn is_narrowed(&self) -> bool {
+        self.searches.iter().flat_map(|(_, phrases)| phrases).any(|phrase| phrase.rare.is_some())
+    }
+
+    /// Looks up a term whose trigrams are partly common (every bench e-mail holds `use` and
+    /// `ser`) by its rare trigrams alone and tests the few rows they find for the whole term,
+    /// instead of reading and intersecting every trigram's list. `rows_with` counts the rows of
+    /// the search's index holding a trigram, up to [`RARE_TRIGRAM_ROWS`].
+    pub fn narrow_searches(&mut self, mut rows_with: impl FnMut(&Search, &str) -> AppResult<i64>) -> AppResult<()> {
+        for (search, phrases) in &mut self.searches {
+            for phrase in phrases {
+                let trigrams = trigrams(&phrase.term);
+                if trigrams.len() < 2 {
+                    continue;
+                }
+                let mut rare = vec![];
+                for trigram in &trigrams {
+                    if rows_with(search, trigram)? < RARE_TRIGRAM_ROWS {
+                        rare.push(trigram.clone());
+                    }
+                }
+                if !rare.is_empty() && rare.len() < trigrams.len() {
+                    phrase.rare = Some(rare);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The parameters of [`ListQuery::where_sql`], in order.
@@ -126,7 +160,9 @@ impl ListQuery {
         let conditions = self.conditions.iter().map(|(_, value)| value.clone());
         match via {
             SearchVia::Index => {
-                conditions.chain(self.searches.iter().map(|(_, expr)| Value::Text(expr.clone()))).collect()
+                let exprs = self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases)));
+                let row_tests = self.scanned.iter().filter(|_| self.is_narrowed()).map(|(_, value)| value.clone());
+                conditions.chain(exprs).chain(row_tests).collect()
             }
             SearchVia::Scan => conditions.chain(self.scanned.iter().map(|(_, value)| value.clone())).collect(),
         }
@@ -181,10 +217,10 @@ impl ListQuery {
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
             Some(search) if term.chars().count() >= 3 => {
-                let phrase = format!("{} : \"{}\"", search.columns, term.replace('"', "\"\""));
+                let phrase = Phrase { columns: search.columns, term: term.to_string(), rare: None };
                 match self.searches.iter_mut().find(|(s, _)| s.table == search.table) {
-                    Some((_, expr)) => *expr = format!("{expr} AND {phrase}"),
-                    None => self.searches.push((search, phrase)),
+                    Some((_, phrases)) => phrases.push(phrase),
+                    None => self.searches.push((search, vec![phrase])),
                 }
                 self.scanned.push(row_test);
             }
@@ -211,6 +247,12 @@ impl ListQuery {
                         search.key, search.table
                     ));
                 }
+                if self.is_narrowed() {
+                    for (condition, _) in &self.scanned {
+                        sql.push_str(" AND ");
+                        sql.push_str(condition);
+                    }
+                }
             }
             SearchVia::Scan => {
                 for (condition, _) in &self.scanned {
@@ -229,6 +271,48 @@ impl ListQuery {
             None => format!("ORDER BY {} {direction}", resource.id),
         }
     }
+}
+
+/// One searched filter's term in its index.
+#[derive(Debug)]
+struct Phrase {
+    columns: &'static str,
+    term: String,
+    /// When set, the index is asked for these trigrams of the term only.
+    rare: Option<Vec<String>>,
+}
+
+impl Phrase {
+    fn expr(&self) -> String {
+        match &self.rare {
+            None => format!("{} : {}", self.columns, quoted(&self.term)),
+            Some(trigrams) => {
+                trigrams.iter().map(|t| format!("{} : {}", self.columns, quoted(t))).collect::<Vec<_>>().join(" AND ")
+            }
+        }
+    }
+}
+
+fn match_expr(phrases: &[Phrase]) -> String {
+    phrases.iter().map(Phrase::expr).collect::<Vec<_>>().join(" AND ")
+}
+
+/// An FTS5 string: everything inside is taken literally.
+pub fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// The term's distinct three-character windows, the units the trigram index stores.
+fn trigrams(term: &str) -> Vec<String> {
+    let chars: Vec<char> = term.chars().collect();
+    let mut trigrams: Vec<String> = vec![];
+    for window in chars.windows(3) {
+        let trigram: String = window.iter().collect();
+        if !trigrams.contains(&trigram) {
+            trigrams.push(trigram);
+        }
+    }
+    trigrams
 }
 
 fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column> {
@@ -284,5 +368,62 @@ mod tests {
         let (start, end) = day_bounds("D", "2026-11-22T00:00:00+04:00").unwrap();
         assert_eq!((start.as_str(), end.as_str()), ("2026-11-21T20:00:00.000Z", "2026-11-21T20:00:00.000Z"));
         assert!(day_bounds("StartDate", "22.11.2026").is_err());
+    }
+
+    fn users_query(query: &str) -> ListQuery {
+        ListQuery::parse(&crate::resources::users::USERS, &QueryMap::parse(Some(query)), Language::Az).unwrap()
+    }
+
+    /// Trigram rows as the bench database has them: every e-mail holds `use` and `ser`.
+    fn bench_rows(_: &Search, trigram: &str) -> AppResult<i64> {
+        Ok(match trigram {
+            "use" | "ser" => 100_000,
+            "er4" => 11_111,
+            "r42" => 1_111,
+            _ => 299,
+        })
+    }
+
+    #[test]
+    fn a_term_with_common_trigrams_is_looked_up_by_its_rare_ones_and_tested_whole() {
+        let mut query = users_query("Email=user4242&RoleId=1");
+        query.narrow_searches(bench_rows).unwrap();
+        assert_eq!(
+            query.params(SearchVia::Index),
+            [
+                Value::Integer(1),
+                Value::Text(r#"email : "424" AND email : "242""#.into()),
+                Value::Text("user4242".into())
+            ]
+        );
+        assert!(query.where_sql(&crate::resources::users::USERS, SearchVia::Index).ends_with(
+            "u.id IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) AND contains_text(u.email, ?)"
+        ));
+        assert!(query.index_only_search().is_none());
+    }
+
+    #[test]
+    fn a_term_whose_trigrams_are_all_rare_or_all_common_is_looked_up_whole() {
+        for (term, rows) in [("4242", 10), ("user", 5_000), ("Say\"s", 10)] {
+            let mut query = users_query(&format!("Email={term}"));
+            query.narrow_searches(|_, _| Ok(rows)).unwrap();
+            let (_, expr) = query.index_only_search().unwrap();
+            assert_eq!(expr, format!("email : {}", quoted(term)));
+            assert_eq!(query.params(SearchVia::Index).len(), 1);
+        }
+    }
+
+    #[test]
+    fn a_short_term_asks_for_no_trigram_counts() {
+        let mut query = users_query("FirstName=yse&LastName=ab");
+        query.narrow_searches(|_, trigram| panic!("counted {trigram}")).unwrap();
+        assert!(query.index_only_search().is_none(), "the two-letter term is a row test");
+    }
+
+    #[test]
+    fn trigrams_are_distinct_character_windows() {
+        assert_eq!(trigrams("məmməd"), ["məm", "əmm", "mmə", "məd"]);
+        assert_eq!(trigrams("aaaa"), ["aaa"]);
+        assert!(trigrams("ab").is_empty());
     }
 }

@@ -13,7 +13,7 @@ use rusqlite::Connection;
 use crate::error::AppResult;
 
 /// Distinct filters remembered per database version; beyond this the memory starts over.
-const MAX_ENTRIES: usize = 4096;
+const MAX_ENTRIES: usize = 16384;
 
 pub struct CountCache {
     watcher: Mutex<Connection>,
@@ -56,7 +56,9 @@ impl CountCache {
     }
 
     fn version(&self) -> AppResult<i64> {
-        Ok(lock(&self.watcher).query_row("PRAGMA data_version", [], |r| r.get(0))?)
+        let watcher = lock(&self.watcher);
+        let version = watcher.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))?;
+        Ok(version)
     }
 
     /// The remembered total for `key` (the count's SQL and parameters), else `count()`.
