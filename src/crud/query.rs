@@ -155,17 +155,22 @@ impl ListQuery {
         Ok(())
     }
 
+    /// Rows are tested for the searched terms when the page is read by scanning, or when a term
+    /// was looked up by its rare trigrams only.
+    fn tests_rows(&self, via: SearchVia) -> bool {
+        via == SearchVia::Scan || self.is_narrowed()
+    }
+
     /// The parameters of [`ListQuery::where_sql`], in order.
     pub fn params(&self, via: SearchVia) -> Vec<Value> {
-        let conditions = self.conditions.iter().map(|(_, value)| value.clone());
-        match via {
-            SearchVia::Index => {
-                let exprs = self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases)));
-                let row_tests = self.scanned.iter().filter(|_| self.is_narrowed()).map(|(_, value)| value.clone());
-                conditions.chain(exprs).chain(row_tests).collect()
-            }
-            SearchVia::Scan => conditions.chain(self.scanned.iter().map(|(_, value)| value.clone())).collect(),
+        let mut params: Vec<Value> = self.conditions.iter().map(|(_, value)| value.clone()).collect();
+        if via == SearchVia::Index {
+            params.extend(self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases))));
         }
+        if self.tests_rows(via) {
+            params.extend(self.scanned.iter().map(|(_, value)| value.clone()));
+        }
+        params
     }
 
     fn add_filter(&mut self, param: &str, kind: FilterKind, raw: &str) -> AppResult<()> {
@@ -234,34 +239,17 @@ impl ListQuery {
 
     /// `WHERE` clause: the resource's scope plus every given filter.
     pub fn where_sql(&self, resource: &Resource, via: SearchVia) -> String {
-        let mut sql = format!("WHERE {}", resource.scope);
-        for (condition, _) in &self.conditions {
-            sql.push_str(" AND ");
-            sql.push_str(condition);
+        let mut parts = vec![resource.scope.to_string()];
+        parts.extend(self.conditions.iter().map(|(condition, _)| condition.clone()));
+        if via == SearchVia::Index {
+            parts.extend(self.searches.iter().map(|(search, _)| {
+                format!("{} IN (SELECT rowid FROM {1} WHERE {1} MATCH ?)", search.key, search.table)
+            }));
         }
-        match via {
-            SearchVia::Index => {
-                for (search, _) in &self.searches {
-                    sql.push_str(&format!(
-                        " AND {} IN (SELECT rowid FROM {1} WHERE {1} MATCH ?)",
-                        search.key, search.table
-                    ));
-                }
-                if self.is_narrowed() {
-                    for (condition, _) in &self.scanned {
-                        sql.push_str(" AND ");
-                        sql.push_str(condition);
-                    }
-                }
-            }
-            SearchVia::Scan => {
-                for (condition, _) in &self.scanned {
-                    sql.push_str(" AND ");
-                    sql.push_str(condition);
-                }
-            }
+        if self.tests_rows(via) {
+            parts.extend(self.scanned.iter().map(|(condition, _)| condition.clone()));
         }
-        sql
+        format!("WHERE {}", parts.join(" AND "))
     }
 
     pub fn order_sql(&self, resource: &Resource) -> String {
