@@ -17,6 +17,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "users_email_partial_unique",
         sql: include_str!("../../migrations/0002_users_email_partial_unique.sql"),
     },
+    Migration {
+        version: 3,
+        name: "idempotency_per_session",
+        sql: include_str!("../../migrations/0003_idempotency_per_session.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
