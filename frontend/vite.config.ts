@@ -1,5 +1,45 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import tailwindcss from '@tailwindcss/vite';
+
+/** Files worth compressing: text. Pictures (PNG, JPEG) are compressed already. */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt)$/;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text file of the build, at the
+ * strongest settings (the cost is paid once, here), so the server only picks
+ * the sibling the browser's Accept-Encoding allows (src/web.rs) and never
+ * compresses per request. A sibling no smaller than its file is not written.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'perkdesk-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((entry) => {
+          const full = path.join(dir, entry);
+          return statSync(full).isDirectory() ? walk(full) : [full];
+        });
+      for (const file of walk(outDir).filter((name) => COMPRESSIBLE.test(name))) {
+        const source = readFileSync(file);
+        const brotli = brotliCompressSync(source, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+        });
+        const gzip = gzipSync(source, { level: 9 });
+        if (brotli.length < source.length) writeFileSync(`${file}.br`, brotli);
+        if (gzip.length < source.length) writeFileSync(`${file}.gz`, gzip);
+      }
+    },
+  };
+}
 
 // `npm run dev` proxies the API to a running perkdesk; PERKDESK_DEV_API points it elsewhere than :8080.
 const devApiTarget = process.env.PERKDESK_DEV_API ?? 'http://127.0.0.1:8080';
@@ -7,7 +47,7 @@ const devApiTarget = process.env.PERKDESK_DEV_API ?? 'http://127.0.0.1:8080';
 // No React plugin: Vite's own transformer compiles TSX with the automatic JSX
 // runtime, and signals are wired with useSignals() instead of a Babel transform.
 export default defineConfig({
-  plugins: [tailwindcss()],
+  plugins: [tailwindcss(), precompress()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
     outDir: 'dist',
