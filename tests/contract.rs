@@ -125,6 +125,91 @@ fn seed_partners(conn: &Connection) {
     }
 }
 
+const CATEGORY_NAMES: [(&str, &str, &str); 8] = [
+    ("Geyim", "Clothing", "Одежда"),
+    ("Elektronika", "Electronics", "Электроника"),
+    ("Restoran", "Restaurants", "Рестораны"),
+    ("Kino", "Cinema", "Кино"),
+    ("Səyahət", "Travel", "Путешествия"),
+    ("Gözəllik", "Beauty", "Красота"),
+    ("İdman", "Sport", "Спорт"),
+    ("Təhsil", "Education", "Образование"),
+];
+
+fn seed_categories(conn: &Connection) {
+    for i in 0..16 {
+        let (az, en, ru) = CATEGORY_NAMES[i % 8];
+        conn.execute(
+            "INSERT INTO campaign_categories (name_az, name_en, name_ru, order_no, is_active) VALUES (?1, ?2, ?3, ?4, ?5)",
+            (format!("{az} {i}"), format!("{en} {i}"), format!("{ru} {i}"), (i + 1) as i64, i % 5 != 0),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO campaign_categories (name_az, name_en, name_ru, deleted_at) VALUES ('Silinib', 'Gone', 'Нет', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+/// 40 live campaigns in 4 categories, every other one confirmed, and a deleted one.
+fn seed_campaigns(conn: &Connection) {
+    seed_partners(conn);
+    seed_categories(conn);
+    for i in 0..41 {
+        conn.execute(
+            "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+                                    name_az, name_en, name_ru, description_az, description_en, description_ru,
+                                    special_offer, is_premium, is_trend, is_active, is_confirmed, order_no,
+                                    notification_status, deleted_at)
+             VALUES (?1, ?2, ?3, '2026-01-01T00:00:00.000Z', ?4, ?5, ?6, ?7, 'Təsvir', 'Description', 'Описание',
+                     ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            rusqlite::params![
+                1 + (i % 16) as i64,
+                1 + (i % 4) as i64,
+                5 * (i % 20) as i64,
+                format!("2026-{:02}-12T10:00:00.000Z", 1 + i % 12),
+                format!("Endirim {i}"),
+                format!("Discount {i}"),
+                format!("Скидка {i}"),
+                i % 3 == 0,
+                i % 4 == 0,
+                i % 5 == 0,
+                i % 6 != 0,
+                i % 2 == 0,
+                1 + (i / 4) as i64,
+                (i % 7 == 0) as i64,
+                (i == 40).then_some("2026-01-01T00:00:00.000Z"),
+            ],
+        )
+        .unwrap();
+    }
+}
+
+fn seed_notifications(conn: &Connection) {
+    seed_campaigns(conn);
+    for i in 0..16 {
+        let kind = 1 + (i % 2) as i64;
+        conn.execute(
+            "INSERT INTO notifications (header, text, type, category_id, campaign_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            (
+                format!("{} {i}", ["Yeni endirim", "Həftə sonu", "Bayram təklifi"][i % 3]),
+                format!("Mətn {i}"),
+                kind,
+                (kind == 1).then_some(1 + (i % 4) as i64),
+                (kind == 2).then_some(1 + i as i64),
+                format!("2026-0{}-1{}T10:00:00.000Z", 1 + i % 9, i % 10),
+            ),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO notifications (header, text, type, deleted_at) VALUES ('Yeni endirim gone', 'x', 1, '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
 fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -233,6 +318,93 @@ fn cases() -> Vec<Case> {
             resource: &perkdesk::resources::cities::CITIES,
             seed: |_| {},
             filters: &[("Name", "bak", "SELECT COUNT(*) FROM cities WHERE name_az || name_en || name_ru LIKE '%bak%'")],
+        },
+        Case {
+            resource: &perkdesk::resources::campaign_categories::CATEGORIES,
+            seed: seed_categories,
+            filters: &[
+                (
+                    "Name",
+                    "elektr",
+                    "SELECT COUNT(*) FROM campaign_categories WHERE deleted_at IS NULL AND name_az LIKE 'Elektr%'",
+                ),
+                (
+                    "Name",
+                    "ELECTRONICS 1",
+                    "SELECT COUNT(*) FROM campaign_categories WHERE deleted_at IS NULL AND name_en LIKE 'Electronics 1%'",
+                ),
+                (
+                    "IsActive",
+                    "false",
+                    "SELECT COUNT(*) FROM campaign_categories WHERE deleted_at IS NULL AND is_active = 0",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::campaigns::CAMPAIGNS,
+            seed: seed_campaigns,
+            filters: &[
+                (
+                    "PartnerName",
+                    "araz",
+                    "SELECT COUNT(*) FROM campaigns c JOIN partners p ON p.id = c.partner_id WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND p.name LIKE '%araz%'",
+                ),
+                (
+                    "CampaignName",
+                    "discount 1",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 1 AND name_en LIKE 'Discount 1%'",
+                ),
+                (
+                    "CampaignName",
+                    "СКИДКА 2",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 1 AND name_az LIKE 'Endirim 2%'",
+                ),
+                (
+                    "DiscountPercent",
+                    "20",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 1 AND discount_percent = 20",
+                ),
+                (
+                    "ExpireDate",
+                    "2026-03-12",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 1 AND expire_date LIKE '2026-03-12%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::campaigns::EXPECTED,
+            seed: seed_campaigns,
+            filters: &[
+                (
+                    "PartnerName",
+                    "bravo",
+                    "SELECT COUNT(*) FROM campaigns c JOIN partners p ON p.id = c.partner_id WHERE c.deleted_at IS NULL AND c.is_confirmed = 0 AND p.name LIKE '%bravo%'",
+                ),
+                (
+                    "CampaignName",
+                    "endirim 3",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 0 AND name_az LIKE 'Endirim 3%'",
+                ),
+                (
+                    "DiscountPercent",
+                    "15",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 0 AND discount_percent = 15",
+                ),
+                (
+                    "ExpireDate",
+                    "2026-04-12",
+                    "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND is_confirmed = 0 AND expire_date LIKE '2026-04-12%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::notifications::NOTIFICATIONS,
+            seed: seed_notifications,
+            filters: &[(
+                "Header",
+                "ENDIRIM",
+                "SELECT COUNT(*) FROM notifications WHERE deleted_at IS NULL AND header LIKE 'Yeni endirim%'",
+            )],
         },
     ]
 }

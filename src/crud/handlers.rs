@@ -22,6 +22,13 @@ use crate::state::AppState;
 
 /// The list, filter, detail, export, delete and toggle routes of `resource`.
 pub fn routes(resource: &'static Resource) -> Api {
+    routes_over(resource, resource)
+}
+
+/// As [`routes`], with the single-row calls (detail, delete, toggle) looking rows up in `rows`,
+/// a declaration of the same table with a wider scope: the Campaigns list shows confirmed
+/// campaigns, but any live campaign opens, toggles and deletes through `campaign`.
+pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api {
     let base = format!("/api/{}", resource.path);
     let list_doc = |summary: String| {
         let mut doc = Doc::new(resource.tag, summary)
@@ -51,10 +58,10 @@ pub fn routes(resource: &'static Resource) -> Api {
         .add(
             Method::GET,
             &format!("{base}/{{id}}"),
-            get(move |s, u, id, h| detail(resource, s, u, id, h)),
+            get(move |s, u, id, h| detail(rows, s, u, id, h)),
             Doc::new(resource.tag, format!("One {}", resource.name.to_lowercase()))
                 .roles(resource.read)
-                .returns_schema(200, schema::row(resource)),
+                .returns_schema(200, schema::row(rows)),
         );
     if let Some(export) = resource.export {
         let mut doc = Doc::new(resource.tag, format!("Download {} (the list's filters apply)", export.file_name))
@@ -74,7 +81,7 @@ pub fn routes(resource: &'static Resource) -> Api {
         api = api.add(
             Method::DELETE,
             &base,
-            delete(move |s, u, b| soft_delete(resource, s, u, b)),
+            delete(move |s, u, b| soft_delete(rows, s, u, b)),
             Doc::new(resource.tag, format!("Delete {} (by id list)", resource.tag.to_lowercase()))
                 .roles(resource.write)
                 .json_body::<IdList>()
@@ -85,7 +92,7 @@ pub fn routes(resource: &'static Resource) -> Api {
         api = api.add(
             Method::PATCH,
             &format!("{base}/active"),
-            patch(move |s, u, b| toggle(resource, s, u, b)),
+            patch(move |s, u, b| toggle(rows, s, u, b)),
             Doc::new(resource.tag, format!("Activate or deactivate a {}", resource.name.to_lowercase()))
                 .roles(resource.write)
                 .json_body::<ActiveChange>()

@@ -12,7 +12,7 @@ use rusqlite::Transaction;
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
-pub use handlers::{ListPage, fetch_detail, routes, save_then_fetch};
+pub use handlers::{ListPage, fetch_detail, routes, routes_over, save_then_fetch};
 pub use query::{Language, ListQuery, MAX_PAGE, SearchVia, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
 

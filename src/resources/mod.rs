@@ -1,8 +1,12 @@
 //! One module per resource: its declaration plus its special routes.
 
 pub mod assets;
+pub mod campaign_categories;
+pub mod campaigns;
 pub mod cities;
 pub mod hr_accounts;
+pub mod notifications;
+mod ordering;
 pub mod partners;
 pub mod users;
 
@@ -17,9 +21,22 @@ pub fn api() -> Api {
         .merge(assets::routes())
         .merge(hr_accounts::routes())
         .merge(partners::routes())
+        .merge(campaign_categories::routes())
+        .merge(campaigns::routes())
+        .merge(notifications::routes())
 }
 
 /// Every declared resource, for the contract tests.
-pub fn all() -> [&'static Resource; 5] {
-    [&users::USERS, &cities::CITIES, &assets::ASSETS, &hr_accounts::HR_ACCOUNTS, &partners::PARTNERS]
+pub fn all() -> [&'static Resource; 9] {
+    [
+        &users::USERS,
+        &cities::CITIES,
+        &assets::ASSETS,
+        &hr_accounts::HR_ACCOUNTS,
+        &partners::PARTNERS,
+        &campaign_categories::CATEGORIES,
+        &campaigns::CAMPAIGNS,
+        &campaigns::EXPECTED,
+        &notifications::NOTIFICATIONS,
+    ]
 }

@@ -1,0 +1,53 @@
+//! Display positions 1..n: campaigns within their category, categories among themselves.
+//! Taking a position moves the rows at and after it down by one; leaving a group closes the gap.
+//! Every write that touches positions renumbers the whole group inside its own transaction, so a
+//! group never has gaps or duplicates, whatever order the writes arrive in.
+
+use rusqlite::{Transaction, params_from_iter};
+
+use crate::error::AppResult;
+
+/// A table's `order_no` column, counted among its live rows (per `group` when given).
+pub struct Sequence {
+    pub table: &'static str,
+    /// The column whose value a sequence is kept within (`campaign_category_id`); `None`: one
+    /// sequence over the whole table.
+    pub group: Option<&'static str>,
+}
+
+impl Sequence {
+    /// Puts `row` at `position` among the other live rows of `group` and renumbers the group
+    /// 1..n. Without a position, or past the end, the row goes last; without a row the group is
+    /// only renumbered (after a delete). Returns the row's position.
+    pub fn place(&self, tx: &Transaction, group: i64, row: Option<i64>, position: Option<i64>) -> AppResult<i64> {
+        let mut ids = self.others(tx, group, row)?;
+        let mut placed = 0;
+        if let Some(row) = row {
+            let index = position.map_or(ids.len(), |p| (p.max(1) as usize - 1).min(ids.len()));
+            ids.insert(index, row);
+            placed = index as i64 + 1;
+        }
+        let mut renumber = tx
+            .prepare_cached(&format!("UPDATE {} SET order_no = ?2 WHERE id = ?1 AND order_no IS NOT ?2", self.table))?;
+        for (index, id) in ids.iter().enumerate() {
+            renumber.execute((id, index as i64 + 1))?;
+        }
+        Ok(placed)
+    }
+
+    /// The live rows of `group` other than `except`, in their current order.
+    fn others(&self, tx: &Transaction, group: i64, except: Option<i64>) -> AppResult<Vec<i64>> {
+        // Row ids start at 1, so 0 excludes nothing.
+        let (condition, params) = match self.group {
+            Some(column) => (format!(" AND {column} = ?2"), vec![except.unwrap_or(0), group]),
+            None => (String::new(), vec![except.unwrap_or(0)]),
+        };
+        let sql = format!(
+            "SELECT id FROM {} WHERE deleted_at IS NULL AND id <> ?1{condition} ORDER BY order_no, id",
+            self.table
+        );
+        let mut stmt = tx.prepare_cached(&sql)?;
+        let ids = stmt.query_map(params_from_iter(params.iter()), |r| r.get(0))?.collect::<Result<Vec<i64>, _>>()?;
+        Ok(ids)
+    }
+}
