@@ -10,6 +10,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde::Serialize;
 use tower::ServiceExt;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -46,6 +47,8 @@ pub fn app(state: AppState) -> Router {
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        // The last line of defence: a handler that panics answers a logged 500, not an empty reply.
+        .layer(CatchPanicLayer::custom(panic_response))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -101,6 +104,15 @@ fn lowercase_api_path(mut request: Request) -> Request {
         }
     }
     request
+}
+
+fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    AppError::Internal(anyhow::anyhow!("a handler panicked: {detail}")).into_response()
 }
 
 async fn method_not_allowed() -> AppError {

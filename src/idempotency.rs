@@ -1,32 +1,69 @@
-//! `x-requestid` on mutations: the first successful answer is stored for 24 hours and a repeat
-//! gets it back without the work being done again; the same id with another payload is a 422.
+//! `x-requestid` on mutations of a signed-in session: the first successful answer is stored for
+//! 24 hours, in the same transaction as the work it answers, and a repeat from the same, still
+//! valid session gets it back without the work being done again; the same id with another
+//! payload is a 422. Requests without a valid session (sign-in, token refresh, registration,
+//! password reset) are never stored or replayed: their answers carry credentials or must be
+//! checked afresh every time, and those endpoints do their own one-time checks.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::{Body, Bytes, to_bytes};
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::OptionalExtension;
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
-use crate::db::{format_iso, now_iso};
+use crate::auth::CurrentUser;
+use crate::db::{Unit, format_iso, now_iso};
 use crate::error::AppError;
 use crate::state::AppState;
 
 pub const HEADER: &str = "x-requestid";
 const KEEP_FOR: Duration = Duration::hours(24);
-/// A claim older than this whose request never finished (a crash) no longer blocks retries.
-const ABANDONED_AFTER: Duration = Duration::minutes(5);
 /// Largest request body the middleware buffers (the multipart cap).
 pub const MAX_BODY: usize = 6 * 1024 * 1024;
 const MAX_STORED_RESPONSE: usize = 1024 * 1024;
 
-enum Claim {
-    New,
-    Done { status: u16, content_type: Option<String>, body: Vec<u8> },
+/// Requests being carried out right now, by owner and id. Kept in memory: a crash ends them all,
+/// so a retry after a crash is never blocked by a claim nobody will finish.
+#[derive(Default)]
+pub struct Running(Mutex<HashSet<Key>>);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    request_id: String,
+    user_id: i64,
+    session_id: String,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Removes a request from [`Running`] however it ends (answer, error, panic or cancellation).
+struct RunningGuard<'a> {
+    running: &'a Running,
+    key: Key,
+}
+
+impl Drop for RunningGuard<'_> {
+    fn drop(&mut self) {
+        lock(&self.running.0).remove(&self.key);
+    }
+}
+
+/// Put in a response's extensions by answers that carry credentials (a token pair): such an
+/// answer is never stored, so it can never be served twice.
+#[derive(Clone, Copy, Debug)]
+pub struct CarriesCredentials;
+
+enum Stored {
+    Answer { status: u16, content_type: Option<String>, body: Vec<u8> },
     OtherPayload,
-    Running,
 }
 
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -43,124 +80,153 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     if request_id.len() > 100 {
         return AppError::BadRequest("x-requestid must be at most 100 characters.".into()).into_response();
     }
-    let user_id = crate::auth::bearer_token(request.headers())
-        .and_then(|token| state.keys.verify(token))
-        .map_or(0, |claims| claims.user_id);
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
-        return AppError::PayloadTooLarge("The request body is too large.".into()).into_response();
+    let (mut parts, body) = request.into_parts();
+    // Authentication comes first: a stored answer is only ever served to the live session that
+    // made the request. Without one, the handler runs as if no id were given (and refuses the
+    // call itself when it needs a session).
+    let Ok(user) = CurrentUser::from_request_parts(&mut parts, &state).await else {
+        return next.run(Request::from_parts(parts, body)).await;
     };
+    let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
+        return AppError::PayloadTooLarge("The form is too large.".into()).into_response();
+    };
+    let key = Key { request_id, user_id: user.id, session_id: user.session_id.clone() };
     let method = parts.method.to_string();
     let path = parts.uri.path().to_string();
-    let payload_hash = {
-        let mut hasher = Sha256::new();
-        for part in [method.as_bytes(), path.as_bytes(), parts.uri.query().unwrap_or("").as_bytes(), &bytes] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
-        hex::encode(hasher.finalize())
+    let payload_hash = payload_hash(&method, &path, parts.uri.query().unwrap_or(""), &parts.headers, &bytes).await;
+
+    let stored = {
+        let (key, payload_hash) = (key.clone(), payload_hash.clone());
+        state.db.run(move |conn| find(conn, &key, &payload_hash)).await
     };
-    let claim = {
-        let (request_id, method, path, payload_hash) = (request_id.clone(), method, path, payload_hash);
-        state.db.write(move |tx| claim(tx, &request_id, user_id, &method, &path, &payload_hash)).await
-    };
-    match claim {
+    match stored {
         Err(error) => return error.into_response(),
-        Ok(Claim::Done { status, content_type, body }) => return replay(status, content_type, body),
-        Ok(Claim::OtherPayload) => {
+        Ok(Some(Stored::Answer { status, content_type, body })) => return replay(status, content_type, body),
+        Ok(Some(Stored::OtherPayload)) => {
             return AppError::Unprocessable("This x-requestid was already used for a different request.".into())
                 .into_response();
         }
-        Ok(Claim::Running) => {
-            return AppError::Conflict("A request with this x-requestid is still being processed.".into())
-                .into_response();
-        }
-        Ok(Claim::New) => {}
+        Ok(None) => {}
     }
-    let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    if !lock(&state.requests_running.0).insert(key.clone()) {
+        return AppError::Conflict("A request with this x-requestid is still being processed.".into()).into_response();
+    }
+    let _running = RunningGuard { running: &state.requests_running, key: key.clone() };
+
+    let unit = Arc::new(Unit::default());
+    let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(bytes)))).await;
     let (parts, body) = response.into_parts();
-    if !parts.status.is_success() {
-        // Nothing was done: a retry with this id may run again.
-        release(&state, request_id, user_id).await;
-        return Response::from_parts(parts, body);
+    if !parts.status.is_success() || parts.extensions.get::<CarriesCredentials>().is_some() {
+        // A refusal stores nothing, so a corrected retry with this id runs again; what the handler
+        // chose to write before refusing (a revoked session, say) is kept. Credentials are never
+        // stored either.
+        return match state.db.finish_unit(&unit, None::<fn(&rusqlite::Connection) -> _>).await {
+            Ok(()) => Response::from_parts(parts, body),
+            Err(error) => error.into_response(),
+        };
     }
-    let Ok(stored_body) = to_bytes(body, MAX_STORED_RESPONSE).await else {
-        release(&state, request_id, user_id).await;
+    let Ok(answer) = to_bytes(body, MAX_STORED_RESPONSE).await else {
+        // Dropping the unit rolls its work back: an answer that cannot be stored is not given.
+        drop(unit);
         return AppError::Internal(anyhow::anyhow!("a mutation answered more than can be stored")).into_response();
     };
     let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let (status, stored) = (parts.status.as_u16(), stored_body.to_vec());
-    let saved = state
-        .db
-        .write(move |tx| {
-            tx.execute(
-                "UPDATE idempotency_keys SET status = ?3, content_type = ?4, body = ?5
-                 WHERE request_id = ?1 AND user_id = ?2",
-                (&request_id, user_id, status, content_type, stored),
+    let record = {
+        let (status, stored) = (parts.status.as_u16(), answer.to_vec());
+        move |conn: &rusqlite::Connection| -> Result<(), AppError> {
+            conn.execute(
+                "DELETE FROM idempotency_keys WHERE created_at < ?1",
+                [format_iso(OffsetDateTime::now_utc() - KEEP_FOR)],
+            )?;
+            conn.execute(
+                "INSERT INTO idempotency_keys
+                     (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                rusqlite::params![
+                    key.request_id,
+                    key.user_id,
+                    key.session_id,
+                    method,
+                    path,
+                    payload_hash,
+                    status,
+                    content_type,
+                    stored,
+                    now_iso()
+                ],
             )?;
             Ok(())
-        })
-        .await;
-    if let Err(error) = saved {
-        tracing::error!(error = %error, "cannot store the answer of an x-requestid");
-    }
-    Response::from_parts(parts, Body::from(stored_body))
-}
-
-async fn release(state: &AppState, request_id: String, user_id: i64) {
-    let released = state
-        .db
-        .write(move |tx| {
-            tx.execute("DELETE FROM idempotency_keys WHERE request_id = ?1 AND user_id = ?2", (&request_id, user_id))?;
-            Ok(())
-        })
-        .await;
-    if let Err(error) = released {
-        tracing::error!(error = %error, "cannot release an x-requestid claim");
+        }
+    };
+    match state.db.finish_unit(&unit, Some(record)).await {
+        Ok(()) => Response::from_parts(parts, Body::from(answer)),
+        Err(error) => error.into_response(),
     }
 }
 
-fn claim(
-    tx: &rusqlite::Transaction,
-    request_id: &str,
-    user_id: i64,
-    method: &str,
-    path: &str,
-    payload_hash: &str,
-) -> Result<Claim, AppError> {
-    let now = OffsetDateTime::now_utc();
-    tx.execute("DELETE FROM idempotency_keys WHERE created_at < ?1", [format_iso(now - KEEP_FOR)])?;
-    let existing = tx
+fn find(conn: &rusqlite::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {
+    let since = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
+    let found = conn
         .query_row(
-            "SELECT payload_hash, status, content_type, body, created_at FROM idempotency_keys
-             WHERE request_id = ?1 AND user_id = ?2",
-            (request_id, user_id),
+            "SELECT payload_hash, status, content_type, body FROM idempotency_keys
+             WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at >= ?4",
+            (&key.request_id, key.user_id, &key.session_id, since),
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, Option<u16>>(1)?,
                     r.get::<_, Option<String>>(2)?,
                     r.get::<_, Option<Vec<u8>>>(3)?,
-                    r.get::<_, String>(4)?,
                 ))
             },
         )
         .optional()?;
-    match existing {
-        Some((hash, _, _, _, _)) if hash != payload_hash => Ok(Claim::OtherPayload),
-        Some((_, Some(status), content_type, body, _)) => {
-            Ok(Claim::Done { status, content_type, body: body.unwrap_or_default() })
+    Ok(found.map(|(hash, status, content_type, body)| {
+        if hash != payload_hash {
+            Stored::OtherPayload
+        } else {
+            Stored::Answer { status: status.unwrap_or(200), content_type, body: body.unwrap_or_default() }
         }
-        Some((_, None, _, _, created_at)) if created_at > format_iso(now - ABANDONED_AFTER) => Ok(Claim::Running),
-        _ => {
-            tx.execute(
-                "INSERT OR REPLACE INTO idempotency_keys (request_id, user_id, method, path, payload_hash, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                (request_id, user_id, method, path, payload_hash, now_iso()),
-            )?;
-            Ok(Claim::New)
+    }))
+}
+
+/// What the request means: method, path, query and body, where a multipart body counts by its
+/// fields and each file's bytes, not by the boundary that every sender draws anew.
+async fn payload_hash(method: &str, path: &str, query: &str, headers: &HeaderMap, body: &Bytes) -> String {
+    let mut hasher = Sha256::new();
+    let mut add = |part: &[u8]| {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    };
+    add(method.as_bytes());
+    add(path.as_bytes());
+    add(query.as_bytes());
+    match multipart_fields(headers, body).await {
+        Some(fields) => {
+            add(b"multipart");
+            for (name, content) in &fields {
+                add(name.as_bytes());
+                add(content);
+            }
         }
+        None => add(body),
     }
+    hex::encode(hasher.finalize())
+}
+
+/// The (name, bytes) of every part of a well-formed multipart body, in order; `None` for any
+/// other body (its raw bytes are hashed, and the handler refuses it if it is malformed).
+async fn multipart_fields(headers: &HeaderMap, body: &Bytes) -> Option<Vec<(String, Bytes)>> {
+    let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let boundary = multer::parse_boundary(content_type).ok()?;
+    let stream = futures_util::stream::once(std::future::ready(Ok::<Bytes, std::io::Error>(body.clone())));
+    let mut multipart = multer::Multipart::new(stream, boundary);
+    let mut fields = vec![];
+    while let Some(field) = multipart.next_field().await.ok()? {
+        let name = field.name().unwrap_or("").to_string();
+        fields.push((name, field.bytes().await.ok()?));
+    }
+    Some(fields)
 }
 
 fn replay(status: u16, content_type: Option<String>, body: Vec<u8>) -> Response {

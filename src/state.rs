@@ -33,6 +33,8 @@ pub struct Shared {
     pub settings: Settings,
     pub mailer: Mailer,
     pub sign_in_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// `x-requestid` requests being carried out right now.
+    pub requests_running: crate::idempotency::Running,
 }
 
 impl Deref for AppState {
@@ -47,6 +49,13 @@ impl AppState {
         let keys = JwtKeys::load_or_create(&*db.conn()?)?;
         let per_minute = NonZeroU32::new(settings.sign_in_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         let sign_in_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
-        Ok(AppState(Arc::new(Shared { db, keys, settings, mailer, sign_in_limiter })))
+        Ok(AppState(Arc::new(Shared {
+            db,
+            keys,
+            settings,
+            mailer,
+            sign_in_limiter,
+            requests_running: Default::default(),
+        })))
     }
 }

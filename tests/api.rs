@@ -105,3 +105,41 @@ async fn idempotency_keys_are_scoped_per_user_and_checked_for_length() {
         .await;
     response.expect_message(400, "x-requestid must be at most 100 characters.");
 }
+
+#[tokio::test]
+async fn dates_at_the_end_of_the_calendar_are_a_400_not_a_panic() {
+    let app = test_app();
+    let admin = app.admin().await;
+    for path in [
+        "/api/humanResource/filter?startDate=9999-12-31",
+        "/api/humanResource/filter?endDate=9999-12-31",
+        "/api/humanResource?startDate=9999-12-31",
+        "/api/humanResource/export?startDate=2026-01-01&endDate=9999-12-31",
+        "/api/humanResource/export?startDate=9999-12-31T23:00:00-05:00&endDate=9999-12-31",
+    ] {
+        let response = app.get(path, &admin.token).await;
+        response.expect(400);
+        assert!(response.message().contains("must be a date between"), "{path}: {}", response.message());
+    }
+}
+
+#[tokio::test]
+async fn control_characters_in_a_searched_filter_are_a_400() {
+    let app = test_app();
+    let admin = app.admin().await;
+    for path in [
+        "/api/user/filter?FirstName=ab%00",
+        "/api/user/filter?LastName=abc%00def",
+        "/api/user/filter?Email=%00%00%00",
+        "/api/user/export?Email=ab%01c",
+        "/api/user/filter?FirstName=%00",
+    ] {
+        let response = app.get(path, &admin.token).await;
+        response.expect(400);
+        assert!(response.message().ends_with("must not contain control characters."), "{path}");
+    }
+    // Quotes and FTS operators are taken literally.
+    for term in ["%22", "a%22b%22c", "NEAR(a", "*", "a%20OR%20b", "%5E%5E%5E"] {
+        app.get(&format!("/api/user/filter?FirstName={term}"), &admin.token).await.expect(200);
+    }
+}

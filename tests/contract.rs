@@ -6,7 +6,7 @@ mod common;
 
 use axum::http::Method;
 use common::*;
-use perkdesk::crud::{Language, ListQuery, Resource, SearchVia, select_sql};
+use perkdesk::crud::{Language, ListQuery, Resource, SearchVia};
 use perkdesk::extract::QueryMap;
 use rusqlite::Connection;
 use serde_json::{Value, json};
@@ -642,17 +642,11 @@ fn large_lists_sort_on_indexes() {
             for ascending in [true, false] {
                 let raw = format!("Skip=5000&Take=10{sort}&OrderBy={ascending}{search}");
                 let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), Language::Az).unwrap();
-                let sql = format!(
-                    "EXPLAIN QUERY PLAN SELECT {} FROM {} {} {} LIMIT 10 OFFSET 5000",
-                    select_sql(resource.list_columns(), Language::Az),
-                    resource.from,
-                    query.where_sql(resource, via),
-                    query.order_sql(resource)
-                );
+                let page = query.page_statement(resource, via);
                 let plan: Vec<String> = conn
-                    .prepare(&sql)
+                    .prepare(&format!("EXPLAIN QUERY PLAN {}", page.sql))
                     .unwrap()
-                    .query_map(rusqlite::params_from_iter(query.params(via)), |r| r.get::<_, String>(3))
+                    .query_map(rusqlite::params_from_iter(page.params), |r| r.get::<_, String>(3))
                     .unwrap()
                     .map(Result::unwrap)
                     .collect();

@@ -156,7 +156,7 @@ async fn sign_in(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignIn>,
-) -> AppResult<Json<TokenPair>> {
+) -> AppResult<TokenPair> {
     throttle(&state, ip)?;
     let mut v = Validator::new();
     v.required("userName", &body.user_name, "Email is required")
@@ -213,17 +213,16 @@ async fn sign_in(
             })?
         })
         .await
-        .map(Json)
 }
 
-async fn refresh(State(state): State<AppState>, ApiJson(body): ApiJson<RefreshRequest>) -> AppResult<Json<TokenPair>> {
+async fn refresh(State(state): State<AppState>, ApiJson(body): ApiJson<RefreshRequest>) -> AppResult<TokenPair> {
     if body.refresh_token.trim().is_empty() {
         return Err(AppError::field("refreshToken", "Refresh token is required"));
     }
     let keys = state.keys.clone();
     let outcome = state.db.write(move |tx| sessions::rotate(tx, &keys, body.refresh_token.trim())).await?;
     match outcome {
-        Refresh::Rotated(pair) => Ok(Json(pair)),
+        Refresh::Rotated(pair) => Ok(pair),
         Refresh::ReuseDetected => {
             tracing::warn!("a spent refresh token was presented again; its session was revoked");
             Err(AppError::Unauthorized(SESSION_ENDED.into()))

@@ -23,6 +23,14 @@ pub struct TokenPair {
     pub refresh_token: String,
 }
 
+impl axum::response::IntoResponse for TokenPair {
+    fn into_response(self) -> axum::response::Response {
+        let mut response = axum::Json(self).into_response();
+        response.extensions_mut().insert(crate::idempotency::CarriesCredentials);
+        response
+    }
+}
+
 fn issue_pair(tx: &Transaction, keys: &JwtKeys, user_id: i64, session_id: &str) -> AppResult<TokenPair> {
     let (refresh_token, refresh_hash) = new_opaque_token();
     tx.execute(

@@ -5,11 +5,8 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use rusqlite::params_from_iter;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
-use super::handlers::narrow_searches;
-use super::query::{SearchVia, select_sql};
 use super::{Column, Kind, Language, ListQuery, Resource};
 use crate::api::XLSX;
 use crate::auth::CurrentUser;
@@ -32,7 +29,6 @@ pub async fn export(
     let file = state
         .db
         .run(move |conn| {
-            narrow_searches(conn, &counts, &mut query)?;
             let columns: Vec<&Column> = spec
                 .columns
                 .iter()
@@ -40,15 +36,9 @@ pub async fn export(
                     resource.column(field).ok_or_else(|| anyhow::anyhow!("export column {field} is not declared"))
                 })
                 .collect::<Result<_, _>>()?;
-            let sql = format!(
-                "SELECT {} FROM {} {} {}",
-                select_sql(columns.iter().copied(), query.language),
-                resource.from,
-                query.where_sql(resource, SearchVia::Index),
-                query.order_sql(resource)
-            );
-            let mut stmt = conn.prepare(&sql)?;
-            let mut rows = stmt.query(params_from_iter(query.params(SearchVia::Index).iter()))?;
+            let statement = query.plan_all(conn, &counts, resource, columns.iter().copied())?;
+            let mut stmt = conn.prepare(&statement.sql)?;
+            let mut rows = stmt.query(rusqlite::params_from_iter(statement.params.iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
             let mut sheet = SheetWriter::new(resource.tag, &headers)?;
             while let Some(row) = rows.next()? {

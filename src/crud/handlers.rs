@@ -4,14 +4,13 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::routing::{delete, get, patch};
-use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
-use super::query::{RARE_TRIGRAM_ROWS, SearchVia, json_value, quoted, select_sql};
+use super::query::{json_value, select_sql};
 use super::{Change, Language, ListQuery, Resource, schema};
 use crate::api::{Api, Doc};
 use crate::auth::CurrentUser;
@@ -117,139 +116,31 @@ async fn list(
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
     user.require(resource.read)?;
-    let mut query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
+    let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     let counts = state.db.counts();
-    state
-        .db
-        .run(move |conn| {
-            narrow_searches(conn, &counts, &mut query)?;
-            fetch_page(conn, &counts, resource, &query)
-        })
-        .await
-        .map(Json)
+    state.db.run(move |conn| fetch_page(conn, &counts, resource, query)).await.map(Json)
 }
 
+/// One page of the list as the list call answers it.
 pub fn fetch_page(
     conn: &Connection,
     counts: &CountCache,
     resource: &Resource,
-    query: &ListQuery,
+    query: ListQuery,
 ) -> AppResult<ListPage> {
-    let total_count = total(conn, counts, resource, query)?;
-    if total_count == 0 || query.skip >= total_count {
-        return Ok(ListPage { data: vec![], total_count });
-    }
-    let via = search_via(conn, counts, resource, query, total_count)?;
+    let plan = query.plan_page(conn, counts, resource)?;
+    let Some(page) = plan.page else {
+        return Ok(ListPage { data: vec![], total_count: plan.total_count });
+    };
     let columns: Vec<_> = resource.list_columns().collect();
-    let select = select_sql(columns.iter().copied(), query.language);
-    let (sql, params) = match query.index_only_search() {
-        // In id order, the index itself yields the page: the table is visited for those rows only.
-        Some((search, expr)) if query.sort_sql.is_none() && via == SearchVia::Index => {
-            let direction = if query.ascending { "ASC" } else { "DESC" };
-            let sql = format!(
-                "SELECT {select} FROM {from} WHERE {scope} AND {key} IN (SELECT rowid FROM {index} WHERE {index} MATCH ?1 \
-                 ORDER BY rowid {direction} LIMIT {take} OFFSET {skip}) {order}",
-                from = resource.from,
-                scope = resource.scope,
-                key = search.key,
-                index = search.table,
-                take = query.take,
-                skip = query.skip,
-                order = query.order_sql(resource)
-            );
-            (sql, vec![Value::Text(expr.clone())])
+    let data = page.rows(conn, |row| {
+        let mut object = Map::with_capacity(columns.len());
+        for (index, column) in columns.iter().enumerate() {
+            object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
         }
-        _ => {
-            let sql = format!(
-                "SELECT {select} FROM {} {} {} LIMIT {} OFFSET {}",
-                resource.from,
-                query.where_sql(resource, via),
-                query.order_sql(resource),
-                query.take,
-                query.skip,
-            );
-            (sql, query.params(via))
-        }
-    };
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let data = stmt
-        .query_map(params_from_iter(params.iter()), |row| {
-            let mut object = Map::with_capacity(columns.len());
-            for (index, column) in columns.iter().enumerate() {
-                object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
-            }
-            Ok(JsonValue::Object(object))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ListPage { data, total_count })
-}
-
-/// Rows a page may read by scanning before the trigram index is the cheaper way to find it.
-/// A row test costs about a microsecond; a phrase looked up in the index costs about as much
-/// per match, and every match is visited whatever the page.
-const SCAN_BUDGET: i64 = 2000;
-
-/// Scan when matches are common enough that reading the table in the page's order meets the
-/// page's last row within [`SCAN_BUDGET`] rows, assuming matches are spread evenly; a common
-/// term (`yse`, or a surname with a role) is then found without visiting all its matches.
-fn search_via(
-    conn: &Connection,
-    counts: &CountCache,
-    resource: &Resource,
-    query: &ListQuery,
-    total_count: i64,
-) -> AppResult<SearchVia> {
-    if !query.has_searches() {
-        return Ok(SearchVia::Index);
-    }
-    let in_scope = unfiltered_total(conn, counts, resource)?;
-    let rows_to_read = (query.skip + query.take).saturating_mul(in_scope) / total_count.max(1);
-    Ok(if rows_to_read <= SCAN_BUDGET { SearchVia::Scan } else { SearchVia::Index })
-}
-
-/// Lets [`ListQuery::narrow_searches`] tell rare trigrams from common ones, counting each
-/// trigram's rows up to [`RARE_TRIGRAM_ROWS`] once until the database changes.
-pub fn narrow_searches(conn: &Connection, counts: &CountCache, query: &mut ListQuery) -> AppResult<()> {
-    query.narrow_searches(|search, trigram| {
-        let sql = format!(
-            "SELECT COUNT(*) FROM (SELECT rowid FROM {0} WHERE {0} MATCH ?1 LIMIT {RARE_TRIGRAM_ROWS})",
-            search.table
-        );
-        let phrase = quoted(trigram);
-        counts.total(format!("{sql} {phrase}"), || Ok(conn.prepare_cached(&sql)?.query_row([&phrase], |r| r.get(0))?))
-    })
-}
-
-/// Every row of the list: a maintained counter where the resource keeps one, else a count.
-fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
-    if let Some(key) = resource.total_key {
-        let n: Option<i64> = conn
-            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?;
-        return Ok(n.unwrap_or(0));
-    }
-    let sql = format!("SELECT COUNT(*) FROM {} WHERE {}", resource.from, resource.scope);
-    counts.total(sql.clone(), || Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?))
-}
-
-/// The row total: a maintained counter when nothing narrows the list, else a count (from the
-/// search index alone when it is the only filter) remembered until the database changes.
-fn total(conn: &Connection, counts: &CountCache, resource: &Resource, query: &ListQuery) -> AppResult<i64> {
-    if !query.is_filtered() {
-        return unfiltered_total(conn, counts, resource);
-    }
-    let (sql, params) = match query.index_only_search() {
-        Some((search, expr)) => {
-            (format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", search.table), vec![Value::Text(expr.clone())])
-        }
-        None => (
-            format!("SELECT COUNT(*) FROM {} {}", resource.from, query.where_sql(resource, SearchVia::Index)),
-            query.params(SearchVia::Index),
-        ),
-    };
-    let key = format!("{sql} {params:?}");
-    counts.total(key, || Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(params.iter()), |r| r.get(0))?))
+        Ok(JsonValue::Object(object))
+    })?;
+    Ok(ListPage { data, total_count: plan.total_count })
 }
 
 async fn detail(

@@ -13,7 +13,7 @@ use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
 pub use handlers::{ListPage, fetch_detail, routes, routes_over, save_then_fetch};
-pub use query::{Language, ListQuery, MAX_PAGE, SearchVia, UNPAGED_LIMIT, select_sql};
+pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
 
 /// A resource's declaration.

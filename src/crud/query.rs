@@ -1,13 +1,15 @@
-//! Validated paging, sorting and filtering, turned into parameterised SQL. Field names only
-//! ever come from the resource's whitelist; values only ever travel as parameters.
+//! Validated paging, sorting and filtering, turned into one plan: the list's total and the
+//! parameterised statement that reads its rows, used alike by the list and the export. Field
+//! names only ever come from the resource's whitelist; values only ever travel as parameters.
 
 use axum::http::HeaderMap;
 use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use time::format_description::well_known::Rfc3339;
 use time::{Date, Duration, OffsetDateTime, Time};
 
 use super::{Column, FilterKind, Kind, Resource, Search, ValueKind};
-use crate::db::format_iso;
+use crate::db::{CountCache, format_iso};
 use crate::error::{AppError, AppResult};
 use crate::extract::QueryMap;
 
@@ -108,17 +110,17 @@ impl ListQuery {
         Ok(list)
     }
 
-    pub fn is_filtered(&self) -> bool {
+    fn is_filtered(&self) -> bool {
         !self.conditions.is_empty() || !self.searches.is_empty()
     }
 
-    pub fn has_searches(&self) -> bool {
+    fn has_searches(&self) -> bool {
         !self.searches.is_empty()
     }
 
     /// The search and its MATCH expression when it is the list's only filter, its index holds
     /// exactly the list's rows, and the index alone answers it (no row needs testing).
-    pub fn index_only_search(&self) -> Option<(&Search, String)> {
+    fn index_only_search(&self) -> Option<(&Search, String)> {
         match (self.conditions.is_empty(), self.searches.as_slice()) {
             (true, [(search, phrases)]) if search.scoped && !self.is_narrowed() => Some((search, match_expr(phrases))),
             _ => None,
@@ -134,7 +136,7 @@ impl ListQuery {
     /// `ser`) by its rare trigrams alone and tests the few rows they find for the whole term,
     /// instead of reading and intersecting every trigram's list. `rows_with` counts the rows of
     /// the search's index holding a trigram, up to [`RARE_TRIGRAM_ROWS`].
-    pub fn narrow_searches(&mut self, mut rows_with: impl FnMut(&Search, &str) -> AppResult<i64>) -> AppResult<()> {
+    fn narrow_searches(&mut self, mut rows_with: impl FnMut(&Search, &str) -> AppResult<i64>) -> AppResult<()> {
         for (search, phrases) in &mut self.searches {
             for phrase in phrases {
                 let trigrams = trigrams(&phrase.term);
@@ -162,7 +164,7 @@ impl ListQuery {
     }
 
     /// The parameters of [`ListQuery::where_sql`], in order.
-    pub fn params(&self, via: SearchVia) -> Vec<Value> {
+    fn params(&self, via: SearchVia) -> Vec<Value> {
         let mut params: Vec<Value> = self.conditions.iter().map(|(_, value)| value.clone()).collect();
         if via == SearchVia::Index {
             params.extend(self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases))));
@@ -175,7 +177,7 @@ impl ListQuery {
 
     fn add_filter(&mut self, param: &str, kind: FilterKind, raw: &str) -> AppResult<()> {
         match kind {
-            FilterKind::Contains { sql, search } => self.add_contains(sql, search, raw),
+            FilterKind::Contains { sql, search } => self.add_contains(param, sql, search, raw)?,
             FilterKind::Equals { sql, value } => {
                 let value = match value {
                     ValueKind::Int => Value::Integer(
@@ -217,7 +219,12 @@ impl ListQuery {
         Ok(())
     }
 
-    fn add_contains(&mut self, sql: &str, search: Option<Search>, term: &str) {
+    fn add_contains(&mut self, param: &str, sql: &str, search: Option<Search>, term: &str) -> AppResult<()> {
+        // No stored name holds a control character, and a NUL would end the index's query
+        // string early: such a term is refused rather than searched.
+        if term.chars().any(char::is_control) {
+            return Err(AppError::BadRequest(format!("{param} must not contain control characters.")));
+        }
         let row_test = (format!("contains_text({sql}, ?)"), Value::Text(term.to_string()));
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
@@ -231,6 +238,7 @@ impl ListQuery {
             }
             _ => self.conditions.push(row_test),
         }
+        Ok(())
     }
 
     fn push(&mut self, condition: String, value: Value) {
@@ -238,7 +246,7 @@ impl ListQuery {
     }
 
     /// `WHERE` clause: the resource's scope plus every given filter.
-    pub fn where_sql(&self, resource: &Resource, via: SearchVia) -> String {
+    fn where_sql(&self, resource: &Resource, via: SearchVia) -> String {
         let mut parts = vec![resource.scope.to_string()];
         parts.extend(self.conditions.iter().map(|(condition, _)| condition.clone()));
         if via == SearchVia::Index {
@@ -252,13 +260,181 @@ impl ListQuery {
         format!("WHERE {}", parts.join(" AND "))
     }
 
-    pub fn order_sql(&self, resource: &Resource) -> String {
+    fn order_sql(&self, resource: &Resource) -> String {
         let direction = if self.ascending { "ASC" } else { "DESC" };
         match self.sort_sql {
             Some(sort) => format!("ORDER BY {sort} {direction}, {} {direction}", resource.id),
             None => format!("ORDER BY {} {direction}", resource.id),
         }
     }
+}
+
+/// A statement and its parameters, ready to run.
+#[derive(Debug)]
+pub struct Statement {
+    pub sql: String,
+    pub params: Vec<Value>,
+}
+
+impl Statement {
+    /// Runs the statement and turns each row into a value.
+    pub fn rows<T>(
+        &self,
+        conn: &Connection,
+        mut each: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> AppResult<Vec<T>> {
+        let mut stmt = conn.prepare_cached(&self.sql)?;
+        let rows = stmt.query_map(params_from_iter(self.params.iter()), |row| each(row))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+/// A list request decided once: its total and, when the page can hold rows, how they are read.
+#[derive(Debug)]
+pub struct ListPlan {
+    pub total_count: i64,
+    /// `None` when the list is empty or the page lies past its end: nothing to read.
+    pub page: Option<Statement>,
+}
+
+/// Rows a page may read by scanning before the trigram index is the cheaper way to find it.
+/// A row test costs about a microsecond; a phrase looked up in the index costs about as much
+/// per match, and every match is visited whatever the page.
+const SCAN_BUDGET: i64 = 2000;
+
+impl ListQuery {
+    /// Plans one page of `resource`'s list columns: counts the total (a maintained counter, the
+    /// search index, or a remembered count), then picks how the page's rows are found.
+    pub fn plan_page(mut self, conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<ListPlan> {
+        self.narrow_searches_in(conn, counts)?;
+        let total_count = self.total(conn, counts, resource)?;
+        if total_count == 0 || self.skip >= total_count {
+            return Ok(ListPlan { total_count, page: None });
+        }
+        let via = self.search_via(conn, counts, resource, total_count)?;
+        Ok(ListPlan { total_count, page: Some(self.page_statement(resource, via)) })
+    }
+
+    /// Plans every matching row of `columns`, in the list's order, for the export.
+    pub fn plan_all<'a>(
+        mut self,
+        conn: &Connection,
+        counts: &CountCache,
+        resource: &Resource,
+        columns: impl Iterator<Item = &'a Column>,
+    ) -> AppResult<Statement> {
+        self.narrow_searches_in(conn, counts)?;
+        let sql = format!(
+            "SELECT {} FROM {} {} {}",
+            select_sql(columns, self.language),
+            resource.from,
+            self.where_sql(resource, SearchVia::Index),
+            self.order_sql(resource)
+        );
+        Ok(Statement { sql, params: self.params(SearchVia::Index) })
+    }
+
+    /// The statement reading this page of the list columns, with searches answered `via`.
+    pub fn page_statement(&self, resource: &Resource, via: SearchVia) -> Statement {
+        let select = select_sql(resource.list_columns(), self.language);
+        let direction = if self.ascending { "ASC" } else { "DESC" };
+        match self.index_only_search() {
+            // In id order, the index itself yields the page: the table is visited for those rows only.
+            Some((search, expr)) if self.sort_sql.is_none() && via == SearchVia::Index => Statement {
+                sql: format!(
+                    "SELECT {select} FROM {from} WHERE {scope} AND {key} IN (SELECT rowid FROM {index} WHERE {index} \
+                     MATCH ?1 ORDER BY rowid {direction} LIMIT {take} OFFSET {skip}) {order}",
+                    from = resource.from,
+                    scope = resource.scope,
+                    key = search.key,
+                    index = search.table,
+                    take = self.take,
+                    skip = self.skip,
+                    order = self.order_sql(resource)
+                ),
+                params: vec![Value::Text(expr)],
+            },
+            _ => Statement {
+                sql: format!(
+                    "SELECT {select} FROM {} {} {} LIMIT {} OFFSET {}",
+                    resource.from,
+                    self.where_sql(resource, via),
+                    self.order_sql(resource),
+                    self.take,
+                    self.skip,
+                ),
+                params: self.params(via),
+            },
+        }
+    }
+
+    /// Tells rare trigrams from common ones by counting each trigram's rows up to
+    /// [`RARE_TRIGRAM_ROWS`], once until the database changes.
+    fn narrow_searches_in(&mut self, conn: &Connection, counts: &CountCache) -> AppResult<()> {
+        self.narrow_searches(|search, trigram| {
+            let sql = format!(
+                "SELECT COUNT(*) FROM (SELECT rowid FROM {0} WHERE {0} MATCH ?1 LIMIT {RARE_TRIGRAM_ROWS})",
+                search.table
+            );
+            let phrase = quoted(trigram);
+            counts.total(format!("{sql} {phrase}"), || {
+                Ok(conn.prepare_cached(&sql)?.query_row([&phrase], |r| r.get(0))?)
+            })
+        })
+    }
+
+    /// The row total: a maintained counter when nothing narrows the list, else a count (from the
+    /// search index alone when it is the only filter) remembered until the database changes.
+    fn total(&self, conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
+        if !self.is_filtered() {
+            return unfiltered_total(conn, counts, resource);
+        }
+        let count = match self.index_only_search() {
+            Some((search, expr)) => Statement {
+                sql: format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", search.table),
+                params: vec![Value::Text(expr)],
+            },
+            None => Statement {
+                sql: format!("SELECT COUNT(*) FROM {} {}", resource.from, self.where_sql(resource, SearchVia::Index)),
+                params: self.params(SearchVia::Index),
+            },
+        };
+        let key = format!("{} {:?}", count.sql, count.params);
+        counts.total(key, || {
+            Ok(conn.prepare_cached(&count.sql)?.query_row(params_from_iter(count.params.iter()), |r| r.get(0))?)
+        })
+    }
+
+    /// Scan when matches are common enough that reading the table in the page's order meets the
+    /// page's last row within [`SCAN_BUDGET`] rows, assuming matches are spread evenly; a common
+    /// term (`yse`, or a surname with a role) is then found without visiting all its matches.
+    fn search_via(
+        &self,
+        conn: &Connection,
+        counts: &CountCache,
+        resource: &Resource,
+        total_count: i64,
+    ) -> AppResult<SearchVia> {
+        if !self.has_searches() {
+            return Ok(SearchVia::Index);
+        }
+        let in_scope = unfiltered_total(conn, counts, resource)?;
+        let rows_to_read = (self.skip + self.take).saturating_mul(in_scope) / total_count.max(1);
+        Ok(if rows_to_read <= SCAN_BUDGET { SearchVia::Scan } else { SearchVia::Index })
+    }
+}
+
+/// Every row of the list: a maintained counter where the resource keeps one, else a count.
+fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
+    if let Some(key) = resource.total_key {
+        let n: Option<i64> = conn
+            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?;
+        return Ok(n.unwrap_or(0));
+    }
+    let sql = format!("SELECT COUNT(*) FROM {} WHERE {}", resource.from, resource.scope);
+    counts.total(sql.clone(), || Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?))
 }
 
 /// One searched filter's term in its index.
@@ -315,7 +491,10 @@ pub const REVERSED_RANGE: &str = "The end date must not be before the start date
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant
 /// (`2026-11-22T00:00:00+04:00`, where start = end = that instant).
 fn day_bounds(param: &str, raw: &str) -> AppResult<(String, String)> {
+    let out_of_range = || AppError::BadRequest(format!("{param} must be a date between 0001-01-01 and 9999-12-30."));
     if let Ok(at) = OffsetDateTime::parse(raw, &Rfc3339) {
+        // An instant near the ends of the calendar may not exist in UTC (9999-12-31T23:00-05:00).
+        let at = at.checked_to_offset(time::UtcOffset::UTC).filter(|at| at.year() >= 1).ok_or_else(out_of_range)?;
         let at = format_iso(at);
         return Ok((at.clone(), at));
     }
@@ -324,7 +503,9 @@ fn day_bounds(param: &str, raw: &str) -> AppResult<(String, String)> {
     let day = Date::parse(date_only, &format)
         .map_err(|_| AppError::BadRequest(format!("{param} must be a date like 2026-11-22.")))?;
     let start = day.with_time(Time::MIDNIGHT).assume_utc();
-    Ok((format_iso(start), format_iso(start + Duration::days(1))))
+    // The day's end is the next midnight, which the last day of the calendar does not have.
+    let end = start.checked_add(Duration::days(1)).filter(|_| day.year() >= 1).ok_or_else(out_of_range)?;
+    Ok((format_iso(start), format_iso(end)))
 }
 
 /// The SELECT list for the given columns, in the given language.
@@ -356,6 +537,21 @@ mod tests {
         let (start, end) = day_bounds("D", "2026-11-22T00:00:00+04:00").unwrap();
         assert_eq!((start.as_str(), end.as_str()), ("2026-11-21T20:00:00.000Z", "2026-11-21T20:00:00.000Z"));
         assert!(day_bounds("StartDate", "22.11.2026").is_err());
+    }
+
+    #[test]
+    fn dates_at_the_ends_of_the_calendar_are_refused_not_panicked_on() {
+        for raw in ["9999-12-31", "9999-12-31T23:00:00-05:00", "0000-01-01", "-0001-01-01"] {
+            assert!(day_bounds("StartDate", raw).is_err(), "{raw}");
+        }
+        assert!(day_bounds("StartDate", "9999-12-30").is_ok());
+    }
+
+    #[test]
+    fn control_characters_in_a_searched_term_are_refused() {
+        let query = QueryMap::parse(Some("FirstName=ab%00"));
+        let refused = ListQuery::parse(&crate::resources::users::USERS, &query, Language::Az).unwrap_err();
+        assert_eq!(refused.to_string(), "FirstName must not contain control characters.");
     }
 
     fn users_query(query: &str) -> ListQuery {

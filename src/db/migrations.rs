@@ -22,6 +22,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "idempotency_per_session",
         sql: include_str!("../../migrations/0003_idempotency_per_session.sql"),
     },
+    Migration {
+        version: 4,
+        name: "files_public_name",
+        sql: include_str!("../../migrations/0004_files_public_name.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -226,7 +231,7 @@ mod tests {
                     ('hr', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y');",
         )
         .unwrap();
-        assert_eq!(apply_migrations(&mut conn).unwrap(), 2);
+        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
         let insert = |kind: &str, email: &str| {
             conn.execute(
                 "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)

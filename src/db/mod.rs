@@ -4,6 +4,7 @@
 mod counts;
 mod migrations;
 mod text;
+mod unit;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,13 +12,15 @@ use std::time::Duration;
 
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Connection, DropBehavior, Transaction, TransactionBehavior};
 use tokio::sync::Semaphore;
 
 use crate::error::{AppError, AppResult};
 
 pub use counts::CountCache;
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
+use unit::OpenWrite;
+pub use unit::Unit;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
@@ -85,12 +88,24 @@ impl Db {
         Ok(self.pool.get()?)
     }
 
-    /// Runs blocking SQLite work on the blocking thread pool.
+    /// Runs blocking SQLite work on the blocking thread pool. Inside a request whose write is
+    /// still open, the work runs on that connection, so it sees what the request wrote.
     pub async fn run<T, F>(&self, work: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
     {
+        if let Some(unit) = Unit::current() {
+            if let Some(mut open) = unit.take() {
+                let (open, result) = tokio::task::spawn_blocking(move || {
+                    let result = work(&mut open.conn);
+                    (open, result)
+                })
+                .await?;
+                unit.put(open);
+                return result;
+            }
+        }
         let pool = self.pool.clone();
         let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
         tokio::task::spawn_blocking(move || {
@@ -104,13 +119,58 @@ impl Db {
         .await?
     }
 
-    /// Runs `work` in one IMMEDIATE transaction: all of it is written, or none of it.
+    /// Runs `work` in one IMMEDIATE transaction: all of it is written, or none of it. Inside an
+    /// idempotent request the transaction stays open until [`Db::finish_unit`] records the answer.
     pub async fn write<T, F>(&self, work: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
     {
-        self.run(move |conn| write_tx(conn, work)).await
+        let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
+            return self.run(move |conn| write_tx(conn, work)).await;
+        };
+        if let Some(first) = unit.take() {
+            unit.mark_split();
+            let mut first = first;
+            tokio::task::spawn_blocking(move || commit_open(&mut first)).await??;
+            return self.run(move |conn| write_tx(conn, work)).await;
+        }
+        let pool = self.pool.clone();
+        let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let (open, value) = tokio::task::spawn_blocking(move || -> AppResult<(OpenWrite, T)> {
+            let mut conn = pool.get()?;
+            let value = {
+                let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let value = work(&tx)?;
+                tx.set_drop_behavior(DropBehavior::Ignore);
+                value
+            };
+            Ok((OpenWrite { conn, _turn: turn }, value))
+        })
+        .await??;
+        unit.put(open);
+        Ok(value)
+    }
+
+    /// Ends a request's unit of work: `record` runs in the request's open transaction (or in a
+    /// transaction of its own when the request wrote nothing, or wrote twice), then all commits.
+    pub async fn finish_unit<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
+    where
+        F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
+    {
+        match (unit.take(), record) {
+            (Some(mut open), record) => {
+                tokio::task::spawn_blocking(move || {
+                    if let Some(record) = record {
+                        record(&open.conn)?;
+                    }
+                    commit_open(&mut open)
+                })
+                .await?
+            }
+            (None, Some(record)) => self.run(move |conn| write_tx(conn, |tx| record(tx))).await,
+            (None, None) => Ok(()),
+        }
     }
 
     /// Copies the live database to `dest` as one consistent snapshot, while others keep writing.
@@ -136,6 +196,11 @@ pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> App
     let value = work(&tx)?;
     tx.commit().map_err(AppError::from)?;
     Ok(value)
+}
+
+fn commit_open(open: &mut OpenWrite) -> AppResult<()> {
+    open.conn.execute_batch("COMMIT")?;
+    Ok(())
 }
 
 /// The current time as stored in the database.

@@ -1,0 +1,196 @@
+//! `x-requestid`: answers are replayed only to the live session that earned them, never for
+//! sign-in or refresh, recorded in the same transaction as the work, and matched by what a
+//! multipart form means rather than how it was framed.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request};
+use common::*;
+use serde_json::{Value, json};
+
+fn new_user(email: &str) -> Value {
+    json!({
+        "firstName": "Leyla", "lastName": "Abbasova", "email": email, "phone": "994551234567",
+        "roleId": 1, "password": "Secret-123!", "confirmPassword": "Secret-123!"
+    })
+}
+
+#[tokio::test]
+async fn a_refresh_is_never_replayed_and_a_repeat_revokes_the_family() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let headers = [("x-requestid", "refresh-1")];
+    let body = json!({"refreshToken": admin.refresh_token});
+    let first = app.call_with(Method::POST, "/api/auth/refreshToken", None, Some(body.clone()), &headers).await;
+    first.expect(200);
+    let again = app.call_with(Method::POST, "/api/auth/refreshToken", None, Some(body.clone()), &headers).await;
+    again.expect_message(401, "Your session has ended. Sign in again.");
+    assert!(!again.headers.contains_key("x-idempotent-replay"));
+    // The repeat was a reuse of a spent token: the pair the first call gave is dead too.
+    let rotated = first.json();
+    app.get("/api/auth/profile", rotated["token"].as_str().unwrap()).await.expect(401);
+    // Also with a bearer token of the live session beside it, a refresh answer is not stored.
+    let fresh = app.sign_in("admin@perk.az").await;
+    let body = json!({"refreshToken": fresh.refresh_token});
+    let headers = [("x-requestid", "refresh-2")];
+    app.call_with(Method::POST, "/api/auth/refreshToken", Some(&fresh.token), Some(body.clone()), &headers)
+        .await
+        .expect(200);
+    app.call_with(Method::POST, "/api/auth/refreshToken", Some(&fresh.token), Some(body), &headers).await.expect(401);
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys"), 0, "no credentials stored");
+}
+
+#[tokio::test]
+async fn a_sign_in_is_never_replayed_so_a_code_works_once() {
+    let app = test_app();
+    app.insert_user("admin@perk.az", 0);
+    let otp = app.otp_for("admin@perk.az");
+    let body = json!({"userName": "admin@perk.az", "password": PASSWORD, "otp": otp});
+    let headers = [("x-requestid", "sign-in-1")];
+    app.call_with(Method::POST, "/api/auth/admin/token", None, Some(body.clone()), &headers).await.expect(200);
+    let again = app.call_with(Method::POST, "/api/auth/admin/token", None, Some(body), &headers).await;
+    again.expect_message(401, "Invalid credentials.");
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys"), 0);
+}
+
+#[tokio::test]
+async fn a_replay_is_served_only_to_the_same_live_session() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let change = json!({"oldPassword": PASSWORD, "newPassword": "Newpass-1234", "newPasswordConfirm": "Newpass-1234"});
+    let headers = [("x-requestid", "pw-1")];
+    app.call_with(Method::PUT, "/api/user/changePassword", Some(&admin.token), Some(change.clone()), &headers)
+        .await
+        .expect(200);
+    let replayed = app
+        .call_with(Method::PUT, "/api/user/changePassword", Some(&admin.token), Some(change.clone()), &headers)
+        .await;
+    replayed.expect(200);
+    assert_eq!(replayed.headers["x-idempotent-replay"], "true");
+    app.call(Method::POST, "/api/auth/logout", Some(&admin.token), None).await.expect(204);
+    let after_logout =
+        app.call_with(Method::PUT, "/api/user/changePassword", Some(&admin.token), Some(change), &headers).await;
+    after_logout.expect(401);
+    assert!(!after_logout.headers.contains_key("x-idempotent-replay"));
+
+    // Another session of the same user does not get the first session's answer: its request runs.
+    let app = test_app();
+    let admin = app.admin().await;
+    let second = app.sign_in("admin@perk.az").await;
+    let headers = [("x-requestid", "create-1")];
+    app.call_with(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("a@perk.az")), &headers)
+        .await
+        .expect(201);
+    let other = app
+        .call_with(Method::POST, "/api/user/register", Some(&second.token), Some(new_user("a@perk.az")), &headers)
+        .await;
+    other.expect_message(409, "A user with this e-mail already exists.");
+}
+
+#[tokio::test]
+async fn the_answer_is_stored_with_the_work_in_one_transaction() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let headers = [("x-requestid", "create-1")];
+    app.call_with(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("b@perk.az")), &headers)
+        .await
+        .expect(201);
+    let stored = app.count("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = 'create-1' AND status = 201");
+    assert_eq!(stored, 1);
+    // A refusal stores nothing.
+    let headers = [("x-requestid", "create-2")];
+    app.call_with(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("b@perk.az")), &headers)
+        .await
+        .expect(409);
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = 'create-2'"), 0);
+}
+
+/// Requests cut off at every moment (as a crash or a dropped connection cuts them) never block
+/// a retry, and the retry never does the work twice.
+#[tokio::test]
+async fn an_abandoned_request_never_blocks_its_retry() {
+    let app = test_app();
+    let admin = app.admin().await;
+    for (attempt, cut_after_us) in [0u64, 50, 200, 1_000, 3_000, 10_000, 30_000].into_iter().enumerate() {
+        let email = format!("cut{attempt}@perk.az");
+        let request_id = format!("cut-{attempt}");
+        let send = || {
+            let request = Request::post("/api/user/register")
+                .header("authorization", format!("Bearer {}", admin.token))
+                .header("content-type", "application/json")
+                .header("x-requestid", &request_id)
+                .body(Body::from(serde_json::to_vec(&new_user(&email)).unwrap()))
+                .unwrap();
+            app.send(request)
+        };
+        let _ = tokio::time::timeout(Duration::from_micros(cut_after_us), send()).await;
+        let retry = send().await;
+        retry.expect(201);
+        let created = app.count(&format!("SELECT COUNT(*) FROM users WHERE email = '{email}'"));
+        assert_eq!(created, 1, "cut after {cut_after_us} µs: one row");
+        let pool_is_clean = app.count("SELECT COUNT(*) FROM users") > 0;
+        assert!(pool_is_clean);
+    }
+    // Every connection went back to the pool outside a transaction: eight writes in a row work.
+    for n in 0..8 {
+        app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user(&format!("after{n}@perk.az"))))
+            .await
+            .expect(201);
+    }
+}
+
+fn framed(boundary: &str, fields: &[(&str, &str)], file: &[u8]) -> (String, Vec<u8>) {
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn a_multipart_retry_with_a_new_boundary_is_the_same_request() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let fields = [
+        ("name", "Xəzər Telekom"),
+        ("contactPerson", "Nigar Həsənova"),
+        ("phoneNumber", "994501234567"),
+        ("email", "nigar@xezer.az"),
+        ("barcodePrefix", "XT1"),
+    ];
+    let send = |boundary: &'static str, fields: Vec<(&'static str, &'static str)>| {
+        let (content_type, body) = framed(boundary, &fields, PNG);
+        let request = Request::post("/api/asset")
+            .header("authorization", format!("Bearer {}", admin.token))
+            .header("content-type", content_type)
+            .header("x-requestid", "asset-1")
+            .body(Body::from(body))
+            .unwrap();
+        app.send(request)
+    };
+    let first = send("----WebKitFormBoundaryA1", fields.to_vec()).await;
+    first.expect(201);
+    let retry = send("----WebKitFormBoundaryZ9", fields.to_vec()).await;
+    retry.expect(201);
+    assert_eq!(retry.headers["x-idempotent-replay"], "true");
+    assert_eq!(retry.json(), first.json());
+    assert_eq!(app.count("SELECT COUNT(*) FROM assets"), 1);
+    let mut other = fields.to_vec();
+    other[0] = ("name", "Başqa ad");
+    send("----WebKitFormBoundaryQ5", other)
+        .await
+        .expect_message(422, "This x-requestid was already used for a different request.");
+}
