@@ -26,6 +26,7 @@ pub struct Doc {
     query: Vec<(String, String, Type)>,
     response: (u16, Option<(&'static str, RefOr<Schema>)>),
     schemas: Vec<(String, RefOr<Schema>)>,
+    file_path: bool,
 }
 
 const JSON: &str = "application/json";
@@ -41,6 +42,7 @@ impl Doc {
             query: vec![],
             response: (200, None),
             schemas: vec![],
+            file_path: false,
         }
     }
 
@@ -104,6 +106,21 @@ impl Doc {
             .schema_type(Type::String)
             .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Binary)));
         self.response = (200, Some((XLSX, RefOr::T(Schema::Object(binary.build())))));
+        self
+    }
+
+    /// The `/cdn/{file}` path parameter: a file's public name and extension, not a number.
+    pub fn file_path(mut self) -> Doc {
+        self.file_path = true;
+        self
+    }
+
+    /// An image body (`/cdn/...`): PNG, JPEG, WebP or GIF bytes.
+    pub fn returns_image(mut self) -> Doc {
+        let binary = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Binary)));
+        self.response = (200, Some(("image/*", RefOr::T(Schema::Object(binary.build())))));
         self
     }
 

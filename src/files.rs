@@ -1,13 +1,22 @@
-//! Uploaded images: checked by their bytes (PNG, JPEG, WebP, GIF; never SVG or scripts), at most
-//! 5 MB, kept in the `files` table and served at `/cdn/{id}.{ext}` with an ETag and long caching.
+//! Uploaded images: accepted only when a maintained decoder (the `image` crate, PNG, JPEG, WebP
+//! and GIF only) reads their header and dimensions within limits and decodes them whole; at most
+//! 5 MB; kept in the `files` table as uploaded and served at `/cdn/{name}.{ext}` under a random,
+//! unguessable name, with an ETag and long caching.
+//!
+//! This module knows nothing of multipart forms: `forms` reads a form and hands each file part
+//! to [`Upload::receive`], so dependencies go one way (forms → files).
 
-use axum::body::Body;
+use std::io::Cursor;
+
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use image::{AnimationDecoder, DynamicImage, ImageDecoder, ImageFormat, Limits};
 use rusqlite::{OptionalExtension, Transaction};
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 
 use crate::api::{Api, Doc};
 use crate::error::{AppError, AppResult};
@@ -16,68 +25,244 @@ use crate::state::AppState;
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 pub const TOO_LARGE: &str = "The image is larger than 5 MB.";
 pub const NOT_AN_IMAGE: &str = "Only PNG, JPEG, WebP or GIF images are accepted.";
+/// Longest side of an accepted image, in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 8000;
+/// Largest accepted image, in pixels (width × height).
+pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
+/// Pixels decoded over all frames of an animation: a small file may hold thousands of frames,
+/// each composited onto the whole canvas, so the work is capped, not only the canvas.
+const MAX_ANIMATION_PIXELS: u64 = 10 * MAX_IMAGE_PIXELS;
+/// What the decoder may allocate: a 40-megapixel RGBA image (160 MB) plus its working memory.
+const MAX_DECODE_ALLOC: u64 = 256 * 1024 * 1024;
+/// Hex characters of a file's public name: 128 random bits, so names cannot be guessed or counted.
+const NAME_HEX_LEN: usize = 32;
+
+/// Decoding is CPU- and memory-heavy (up to a few hundred MB for a 40-megapixel image); one at a
+/// time keeps a burst of uploads from taking both cores and the memory of the machine.
+static DECODES: Semaphore = Semaphore::const_new(1);
 
 pub fn routes() -> Api {
     Api::new().add(
         Method::GET,
         "/cdn/{file}",
         get(serve),
-        Doc::new("Files", "An uploaded image, e.g. /cdn/12.png (public, cached)"),
+        Doc::new("Files", "An uploaded image, e.g. /cdn/3f2a…9c.png (public, cached)").file_path().returns_image(),
     )
 }
 
-/// The content type and extension of an accepted image, from its first bytes.
+/// An accepted image's content type and extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageKind {
+    pub content_type: &'static str,
+    pub ext: &'static str,
+    format: ImageFormat,
+}
+
+/// Why bytes were refused as an image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    TooLarge,
+    NotAnImage,
+}
+
+impl From<Refusal> for AppError {
+    fn from(refusal: Refusal) -> AppError {
+        match refusal {
+            Refusal::TooLarge => AppError::image_too_large(TOO_LARGE),
+            Refusal::NotAnImage => AppError::not_an_image(NOT_AN_IMAGE),
+        }
+    }
+}
+
+/// A file part of a form as received, with the decoder's verdict on it.
+pub struct Upload {
+    pub file_name: String,
+    pub bytes: Bytes,
+    verdict: Result<ImageKind, Refusal>,
+}
+
+impl Upload {
+    /// Checks the bytes as an image on the blocking pool, one decode at a time, so the verdict
+    /// is ready before the handler runs and decoding never stalls the async threads.
+    pub async fn receive(file_name: String, bytes: Bytes) -> AppResult<Upload> {
+        let permit = DECODES.acquire().await.map_err(|_| anyhow::anyhow!("image checks are closed"))?;
+        let checked = bytes.clone();
+        let verdict = tokio::task::spawn_blocking(move || check_image(&checked)).await?;
+        drop(permit);
+        Ok(Upload { file_name, bytes, verdict })
+    }
+}
+
+/// An image that passed [`check_image`] when its form was read, ready to be stored as uploaded.
+pub struct CheckedImage {
+    bytes: Bytes,
+    kind: ImageKind,
+}
+
+/// The content type and extension the first bytes announce (PNG, JPEG, WebP, GIF), or a 415.
+/// Only a first sieve: [`check_image`] decides.
 pub fn sniff(bytes: &[u8]) -> AppResult<(&'static str, &'static str)> {
-    match infer::get(bytes).map(|kind| kind.mime_type()) {
-        Some("image/png") => Ok(("image/png", "png")),
-        Some("image/jpeg") => Ok(("image/jpeg", "jpg")),
-        Some("image/webp") => Ok(("image/webp", "webp")),
-        Some("image/gif") => Ok(("image/gif", "gif")),
-        _ => Err(AppError::not_an_image(NOT_AN_IMAGE)),
-    }
+    announced(bytes).map(|kind| (kind.content_type, kind.ext)).ok_or_else(|| Refusal::NotAnImage.into())
 }
 
-/// Stores a checked upload, if any; returns the new file's id.
-pub fn store_upload(tx: &Transaction, upload: Option<axum::body::Bytes>) -> AppResult<Option<i64>> {
-    upload.map(|bytes| store_image(tx, &bytes)).transpose()
+fn announced(bytes: &[u8]) -> Option<ImageKind> {
+    let (content_type, ext, format) = match infer::get(bytes)?.mime_type() {
+        "image/png" => ("image/png", "png", ImageFormat::Png),
+        "image/jpeg" => ("image/jpeg", "jpg", ImageFormat::Jpeg),
+        "image/webp" => ("image/webp", "webp", ImageFormat::WebP),
+        "image/gif" => ("image/gif", "gif", ImageFormat::Gif),
+        _ => return None,
+    };
+    Some(ImageKind { content_type, ext, format })
 }
 
-/// Checks and stores an image; returns its id.
-pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
+/// Accepts bytes only when they announce an accepted format, are at most 5 MB, and the decoder
+/// reads their header and dimensions within the limits and decodes every pixel (every frame of
+/// an animation) without error. Anything else — truncated files, a bare signature, a header
+/// declaring 50000×50000 pixels, a GIF whose "image" is a script — is refused.
+pub fn check_image(bytes: &[u8]) -> Result<ImageKind, Refusal> {
+    let kind = announced(bytes).ok_or(Refusal::NotAnImage)?;
     if bytes.len() > MAX_IMAGE_BYTES {
-        return Err(AppError::image_too_large(TOO_LARGE));
+        return Err(Refusal::TooLarge);
     }
-    let (content_type, ext) = sniff(bytes)?;
+    match decode(bytes, kind.format) {
+        Ok(()) => Ok(kind),
+        Err(reason) => {
+            tracing::debug!(format = kind.ext, reason, "upload refused by the image decoder");
+            Err(Refusal::NotAnImage)
+        }
+    }
+}
+
+fn limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_ALLOC);
+    limits
+}
+
+fn within_pixel_limit((width, height): (u32, u32)) -> Result<u64, String> {
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels == 0 || pixels > MAX_IMAGE_PIXELS {
+        return Err(format!("{width}×{height} pixels is outside the limits"));
+    }
+    Ok(pixels)
+}
+
+fn decode(bytes: &[u8], format: ImageFormat) -> Result<(), String> {
+    use image::codecs::{gif::GifDecoder, jpeg::JpegDecoder, png::PngDecoder, webp::WebPDecoder};
+    let text = |error: image::ImageError| error.to_string();
+    let cursor = Cursor::new(bytes);
+    // Setting the limits checks the declared width and height before any pixel is decoded.
+    match format {
+        ImageFormat::Png => {
+            let decoder = PngDecoder::with_limits(cursor, limits()).map_err(text)?;
+            let pixels = within_pixel_limit(decoder.dimensions())?;
+            if decoder.is_apng().map_err(text)? {
+                all_frames(decoder.apng().map_err(text)?.into_frames(), pixels)
+            } else {
+                whole(decoder)
+            }
+        }
+        // A GIF's first frame may be fine and the rest a script: every frame is decoded.
+        ImageFormat::Gif => {
+            let mut decoder = GifDecoder::new(cursor).map_err(text)?;
+            decoder.set_limits(limits()).map_err(text)?;
+            let pixels = within_pixel_limit(decoder.dimensions())?;
+            all_frames(decoder.into_frames(), pixels)
+        }
+        ImageFormat::WebP => {
+            let mut decoder = WebPDecoder::new(cursor).map_err(text)?;
+            decoder.set_limits(limits()).map_err(text)?;
+            let pixels = within_pixel_limit(decoder.dimensions())?;
+            if decoder.has_animation() { all_frames(decoder.into_frames(), pixels) } else { whole(decoder) }
+        }
+        _ => {
+            let mut decoder = JpegDecoder::new(cursor).map_err(text)?;
+            decoder.set_limits(limits()).map_err(text)?;
+            within_pixel_limit(decoder.dimensions())?;
+            whole(decoder)
+        }
+    }
+}
+
+/// Decodes every pixel of a still image, after reserving its buffer within the allocation limit.
+fn whole(decoder: impl ImageDecoder) -> Result<(), String> {
+    limits().reserve(decoder.total_bytes()).map_err(|error| error.to_string())?;
+    DynamicImage::from_decoder(decoder).map(drop).map_err(|error| error.to_string())
+}
+
+/// Decodes every frame, each dropped before the next, within [`MAX_ANIMATION_PIXELS`].
+fn all_frames(frames: image::Frames<'_>, canvas_pixels: u64) -> Result<(), String> {
+    let mut decoded = 0u64;
+    for frame in frames {
+        frame.map_err(|error| error.to_string())?;
+        decoded += canvas_pixels;
+        if decoded > MAX_ANIMATION_PIXELS {
+            return Err("the animation has too many frames".into());
+        }
+    }
+    if decoded == 0 {
+        return Err("the animation has no frames".into());
+    }
+    Ok(())
+}
+
+/// The verdict on an optional upload, before any write: the image to store, or a 413/415.
+pub fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<CheckedImage>> {
+    let Some(upload) = upload else { return Ok(None) };
+    let kind = upload.verdict?;
+    Ok(Some(CheckedImage { bytes: upload.bytes.clone(), kind }))
+}
+
+/// Stores a checked upload, if any; returns the new file's id. Only a [`CheckedImage`] can be
+/// stored this way, so no handler can store bytes the decoder has not read.
+pub fn store_upload(tx: &Transaction, upload: Option<CheckedImage>) -> AppResult<Option<i64>> {
+    upload.map(|image| insert(tx, &image.bytes, image.kind)).transpose()
+}
+
+/// Checks and stores an image that did not come through a form (e.g. the demo's logos).
+pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
+    let kind = check_image(bytes)?;
+    insert(tx, bytes, kind)
+}
+
+fn insert(tx: &Transaction, bytes: &[u8], kind: ImageKind) -> AppResult<i64> {
     tx.execute(
-        "INSERT INTO files (content_type, ext, size, sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5)",
-        (content_type, ext, bytes.len() as i64, hex::encode(Sha256::digest(bytes)), bytes),
+        "INSERT INTO files (public_name, content_type, ext, size, sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        (new_public_name(), kind.content_type, kind.ext, bytes.len() as i64, hex::encode(Sha256::digest(bytes)), bytes),
     )?;
     Ok(tx.last_insert_rowid())
 }
 
-/// The `filePath` of a resource's image, for a `FROM` that joins `files f`.
-pub const FILE_PATH_SQL: &str = "CASE WHEN f.id IS NULL THEN NULL ELSE 'cdn/' || f.id || '.' || f.ext END";
+/// 128 random bits in lower-case hex. Not the content hash: the same logo uploaded twice gets
+/// two names, and holding an image does not tell whether the server has it.
+fn new_public_name() -> String {
+    let bits: [u8; NAME_HEX_LEN / 2] = rand::random();
+    hex::encode(bits)
+}
 
-/// Checks an optional upload before any write: an image of at most 5 MB, or a 413/415.
-pub fn checked_upload(upload: Option<&crate::forms::Upload>) -> AppResult<Option<axum::body::Bytes>> {
-    let Some(upload) = upload else { return Ok(None) };
-    if upload.bytes.len() > MAX_IMAGE_BYTES {
-        return Err(AppError::image_too_large(TOO_LARGE));
-    }
-    sniff(&upload.bytes)?;
-    Ok(Some(upload.bytes.clone()))
+/// The `filePath` of a resource's image, for a `FROM` that joins `files f`.
+pub const FILE_PATH_SQL: &str = "CASE WHEN f.id IS NULL THEN NULL ELSE 'cdn/' || f.public_name || '.' || f.ext END";
+
+fn not_found() -> Response {
+    AppError::NotFound("Image not found.".into()).into_response()
 }
 
 async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> Response {
-    let Some(id) = file.split_once('.').and_then(|(id, _)| id.parse::<i64>().ok()) else {
-        return (StatusCode::NOT_FOUND, "Not found").into_response();
-    };
-    let wanted_ext = file.split_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).unwrap_or_default();
+    // Only well-formed names reach the database; sequential ids (`/cdn/12.png`) are not names.
+    let Some((name, wanted_ext)) = file.split_once('.') else { return not_found() };
+    if name.len() != NAME_HEX_LEN || !name.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        return not_found();
+    }
+    let (name, wanted_ext) = (name.to_string(), wanted_ext.to_ascii_lowercase());
     let found = state
         .db
         .run(move |conn| {
             Ok(conn
-                .query_row("SELECT content_type, ext, sha256, bytes FROM files WHERE id = ?1", [id], |r| {
+                .prepare_cached("SELECT content_type, ext, sha256, bytes FROM files WHERE public_name = ?1")?
+                .query_row([name], |r| {
                     Ok((
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
@@ -90,7 +275,7 @@ async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers:
         .await;
     let (content_type, _, sha, bytes) = match found {
         Ok(Some(row)) if row.1 == wanted_ext => row,
-        Ok(_) => return (StatusCode::NOT_FOUND, "Not found").into_response(),
+        Ok(_) => return not_found(),
         Err(error) => return error.into_response(),
     };
     let etag = format!("\"{sha}\"");
@@ -114,7 +299,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_real_images_pass() {
+    fn first_bytes_only_announce_a_format() {
         assert_eq!(sniff(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).unwrap().1, "png");
         assert_eq!(sniff(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0]).unwrap().1, "jpg");
         assert_eq!(sniff(b"GIF89a....").unwrap().1, "gif");
@@ -122,5 +307,29 @@ mod tests {
         assert!(sniff(b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>").is_err());
         assert!(sniff(b"<script>alert(1)</script>").is_err());
         assert!(sniff(b"").is_err());
+    }
+
+    #[test]
+    fn announcing_is_not_enough() {
+        assert_eq!(check_image(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]), Err(Refusal::NotAnImage));
+        assert_eq!(check_image(b"GIF89a/*\0\0*/=alert(1)//"), Err(Refusal::NotAnImage));
+    }
+
+    #[test]
+    fn dimensions_within_the_limits() {
+        assert!(within_pixel_limit((8000, 5000)).is_ok());
+        assert!(within_pixel_limit((7000, 7000)).is_err(), "49 megapixels");
+        assert!(within_pixel_limit((0, 10)).is_err());
+        assert!(limits().check_dimensions(8001, 1).is_err());
+        assert!(limits().check_dimensions(1, 8001).is_err());
+        assert!(limits().check_dimensions(8000, 8000).is_ok());
+    }
+
+    #[test]
+    fn public_names_are_random_hex() {
+        let (a, b) = (new_public_name(), new_public_name());
+        assert_eq!(a.len(), NAME_HEX_LEN);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_ne!(a, b);
     }
 }

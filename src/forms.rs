@@ -1,23 +1,27 @@
 //! Multipart forms as the specification names their fields (`name`, `file`, `Cities[0].CityId`,
 //! `deletedCities[0]`, repeated `assets`), read whole and matched case-insensitively.
+//!
+//! Every file part is handed to `files` to be checked as an image while the form is read; this
+//! module depends on `files`, never the other way round.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use axum::body::Bytes;
+use axum::body::Body;
+use futures_util::StreamExt;
+
 use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::StatusCode;
 
 use crate::error::{AppError, AppResult};
-use crate::files::{MAX_IMAGE_BYTES, TOO_LARGE};
+use crate::files;
+pub use crate::files::Upload;
 
 /// Largest multipart request (an image plus the form's text).
 pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
-
-pub struct Upload {
-    pub file_name: String,
-    pub bytes: Bytes,
-}
+pub const FORM_TOO_LARGE: &str = "The form is too large.";
 
 /// A multipart form: text fields (a name may repeat) and uploaded files, keyed by lower-cased name.
 #[derive(Default)]
@@ -30,25 +34,32 @@ impl<S: Send + Sync> FromRequest<S> for Form {
     type Rejection = AppError;
 
     async fn from_request(request: Request, state: &S) -> AppResult<Form> {
-        let mut multipart = Multipart::from_request(request, state)
+        let (parts, body) = request.into_parts();
+        let (body, cut) = capped(body);
+        let mut multipart = Multipart::from_request(Request::from_parts(parts, body), state)
             .await
             .map_err(|_| AppError::UnsupportedMediaType("Send the form as multipart/form-data.".into()))?;
+        let too_large = |e: &MultipartError| cut.load(Ordering::Relaxed) || e.status() == StatusCode::PAYLOAD_TOO_LARGE;
         let mut form = Form::default();
-        while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
+        while let Some(mut field) = multipart.next_field().await.map_err(|e| multipart_error(too_large(&e), e, None))? {
             let name = field.name().unwrap_or_default().to_ascii_lowercase();
             match field.file_name().map(str::to_string) {
                 // A file input left empty arrives as a part with an empty file name.
                 Some(file_name) => {
-                    let bytes = field.bytes().await.map_err(multipart_error)?;
-                    if bytes.len() > MAX_IMAGE_BYTES {
-                        return Err(AppError::image_too_large(TOO_LARGE));
+                    let announced_image = field.content_type().is_some_and(|t| t.starts_with("image/"))
+                        || IMAGE_EXTENSIONS.iter().any(|ext| file_name.to_ascii_lowercase().ends_with(ext));
+                    let mut bytes = Vec::new();
+                    while let Some(chunk) = field.chunk().await.map_err(|e| {
+                        multipart_error(too_large(&e), e, Some(FilePart { announced_image, so_far: &bytes }))
+                    })? {
+                        bytes.extend_from_slice(&chunk);
                     }
                     if !file_name.is_empty() || !bytes.is_empty() {
-                        form.files.insert(name, Upload { file_name, bytes });
+                        form.files.insert(name, Upload::receive(file_name, bytes.into()).await?);
                     }
                 }
                 None => {
-                    let text = field.text().await.map_err(multipart_error)?;
+                    let text = field.text().await.map_err(|e| multipart_error(too_large(&e), e, None))?;
                     form.fields.entry(name).or_default().push(text);
                 }
             }
@@ -57,13 +68,52 @@ impl<S: Send + Sync> FromRequest<S> for Form {
     }
 }
 
-fn multipart_error(error: MultipartError) -> AppError {
-    if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        // Text fields are small; only the image can push a form past the body limit.
-        AppError::image_too_large(TOO_LARGE)
-    } else {
-        AppError::BadRequest(format!("The form could not be read: {}", error.body_text()))
+/// The body up to [`MULTIPART_LIMIT`] bytes, and a flag set once more arrived. The frame that
+/// crosses the limit is passed on cut to it, and anything after it fails: so the part being read
+/// when the limit struck is seen (its first bytes tell an image from a text), even when the whole
+/// body came as one frame, which a plain length limit would refuse before reading any of it.
+fn capped(body: Body) -> (Body, Arc<AtomicBool>) {
+    let cut = Arc::new(AtomicBool::new(false));
+    let flag = cut.clone();
+    let mut left = MULTIPART_LIMIT;
+    let stream = body.into_data_stream().map(move |frame| {
+        let bytes = frame?;
+        if flag.load(Ordering::Relaxed) {
+            return Err(axum::Error::new(FORM_TOO_LARGE));
+        }
+        if bytes.len() <= left {
+            left -= bytes.len();
+            return Ok(bytes);
+        }
+        flag.store(true, Ordering::Relaxed);
+        let head = bytes.slice(..left);
+        left = 0;
+        Ok(head)
+    });
+    (Body::from_stream(stream), cut)
+}
+
+/// What was known of the file part being read when a form went past its limit.
+struct FilePart<'a> {
+    /// Its name or declared type says image (`logo.png`, `image/png`).
+    announced_image: bool,
+    so_far: &'a [u8],
+}
+
+const IMAGE_EXTENSIONS: &[&str] = &[".png", ".jpg", ".jpeg", ".webp", ".gif"];
+
+/// A body past [`MULTIPART_LIMIT`] is "the image is too large" only when it was a file part that
+/// looks like an image (its first bytes, or, when the limit struck before any arrived, its name
+/// or declared type); otherwise it is the form that is too large.
+fn multipart_error(too_large: bool, error: MultipartError, file: Option<FilePart>) -> AppError {
+    if !too_large {
+        return AppError::BadRequest(format!("The form could not be read: {}", error.body_text()));
     }
+    let image = file.is_some_and(|part| match files::sniff(part.so_far) {
+        Ok(_) => true,
+        Err(_) => part.so_far.len() < 16 && part.announced_image,
+    });
+    if image { AppError::image_too_large(files::TOO_LARGE) } else { AppError::PayloadTooLarge(FORM_TOO_LARGE.into()) }
 }
 
 impl Form {
