@@ -167,7 +167,7 @@ pub const ORDER: Sequence = Sequence { table: "campaigns", group: Some("campaign
 fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'static str, Value)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.name FROM campaign_assets ca JOIN assets a ON a.id = ca.asset_id
-         WHERE ca.campaign_id = ?1 AND a.deleted_at IS NULL ORDER BY a.name, a.id",
+         WHERE ca.campaign_id = ?1 AND a.deleted_at IS NULL ORDER BY a.id",
     )?;
     let rows =
         stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
