@@ -278,7 +278,6 @@ async fn update(
 pub struct HrPassword {
     id: i64,
     password: String,
-    confirm_password: String,
 }
 
 async fn change_password(
@@ -288,10 +287,12 @@ async fn change_password(
 ) -> AppResult<Json<MessageBody>> {
     user.require(HR_ACCOUNTS.write)?;
     let mut v = Validator::new();
-    v.required("password", &body.password, "Password is required")
-        .check("password", validation::has_number(&body.password), validation::NUMBER_PASSWORD)
-        .required("confirmPassword", &body.confirm_password, "Confirm Password is required")
-        .check("confirmPassword", body.confirm_password == body.password, "Both password need to be the same");
+    v.required("password", &body.password, "Password is required").check(
+        "password",
+        validation::has_number(&body.password),
+        validation::NUMBER_PASSWORD,
+    );
+    // The spec's payload is {id, password}: the confirmation is checked by the form.
     v.finish()?;
     let password_hash = password::hash_off_thread(body.password.clone()).await?;
     state
