@@ -132,6 +132,7 @@ fn fill(tx: &Transaction) -> anyhow::Result<()> {
     }
     fill_assets_and_hr(tx, &mut rng)?;
     fill_partners(tx, &mut rng)?;
+    fill_campaigns(tx, &mut rng)?;
     Ok(())
 }
 
@@ -286,6 +287,369 @@ fn fill_partners(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
                 (partner_id, city_id, address, latitude, longitude),
             )?;
         }
+    }
+    Ok(())
+}
+
+/// (photo, background shared by its campaigns, names Az/En/Ru)
+type DemoCategory = (&'static [u8], &'static [u8], [&'static str; 3]);
+
+const CATEGORIES: [DemoCategory; 6] = [
+    (
+        include_bytes!("../assets/demo/category-erzaq.png"),
+        include_bytes!("../assets/demo/background-erzaq.jpg"),
+        ["Ərzaq", "Groceries", "Продукты"],
+    ),
+    (
+        include_bytes!("../assets/demo/category-elektronika.png"),
+        include_bytes!("../assets/demo/background-elektronika.jpg"),
+        ["Elektronika", "Electronics", "Электроника"],
+    ),
+    (
+        include_bytes!("../assets/demo/category-ev.png"),
+        include_bytes!("../assets/demo/background-ev.jpg"),
+        ["Ev və məişət", "Home", "Дом и быт"],
+    ),
+    (
+        include_bytes!("../assets/demo/category-kino.png"),
+        include_bytes!("../assets/demo/background-kino.jpg"),
+        ["Kino və əyləncə", "Cinema and fun", "Кино и развлечения"],
+    ),
+    (
+        include_bytes!("../assets/demo/category-restoran.png"),
+        include_bytes!("../assets/demo/background-restoran.jpg"),
+        ["Restoran və kafe", "Restaurants and cafés", "Рестораны и кафе"],
+    ),
+    (
+        include_bytes!("../assets/demo/category-saglamliq.png"),
+        include_bytes!("../assets/demo/background-saglamliq.jpg"),
+        ["Sağlamlıq və optika", "Health and optics", "Здоровье и оптика"],
+    ),
+];
+
+/// What a demo campaign is.
+struct DemoCampaign {
+    partner: &'static str,
+    category: usize,
+    discount: i64,
+    names: [&'static str; 3],
+    descriptions: [&'static str; 3],
+    image: &'static [u8],
+    /// Sent by a partner and waiting on Expected Campaigns.
+    expected: bool,
+    /// The text of the notification already sent about it.
+    notified: Option<&'static str>,
+    special_offer: bool,
+    premium: bool,
+}
+
+const fn campaign(
+    partner: &'static str,
+    category: usize,
+    discount: i64,
+    names: [&'static str; 3],
+    descriptions: [&'static str; 3],
+    image: &'static [u8],
+) -> DemoCampaign {
+    DemoCampaign {
+        partner,
+        category,
+        discount,
+        names,
+        descriptions,
+        image,
+        expected: false,
+        notified: None,
+        special_offer: false,
+        premium: false,
+    }
+}
+
+const CAMPAIGNS: [DemoCampaign; 14] = [
+    DemoCampaign {
+        notified: Some("Bu həftəsonu bütün ərzaq məhsullarına 10% endirim!"),
+        special_offer: true,
+        ..campaign(
+            "Dadlı Market",
+            0,
+            10,
+            ["Həftəsonu ərzaq endirimi", "Weekend grocery discount", "Скидка на продукты в выходные"],
+            [
+                "Şənbə və bazar günləri bütün ərzaq məhsullarına 10% endirim.",
+                "10% off all groceries on Saturdays and Sundays.",
+                "Скидка 10% на все продукты по субботам и воскресеньям.",
+            ],
+            include_bytes!("../assets/demo/campaign-heftesonu-erzaq.png"),
+        )
+    },
+    campaign(
+        "Dadlı Market",
+        0,
+        15,
+        ["Təzə meyvə-tərəvəz", "Fresh fruit and vegetables", "Свежие фрукты и овощи"],
+        [
+            "Yerli fermerlərdən gələn meyvə və tərəvəzlərə 15% endirim.",
+            "15% off fruit and vegetables from local farmers.",
+            "Скидка 15% на фрукты и овощи от местных фермеров.",
+        ],
+        include_bytes!("../assets/demo/campaign-teze-meyve.png"),
+    ),
+    campaign(
+        "Araz Texnika",
+        1,
+        12,
+        ["Məişət texnikası kampaniyası", "Home appliance campaign", "Акция на бытовую технику"],
+        [
+            "Paltaryuyan, soyuducu və tozsoranlara 12% endirim.",
+            "12% off washing machines, fridges and vacuum cleaners.",
+            "Скидка 12% на стиральные машины, холодильники и пылесосы.",
+        ],
+        include_bytes!("../assets/demo/campaign-meiset-texnikasi.png"),
+    ),
+    DemoCampaign {
+        notified: Some("Nar Elektronikada smartfonlara 20% endirim başladı."),
+        premium: true,
+        ..campaign(
+            "Nar Elektronika",
+            1,
+            20,
+            ["Smartfonlara 20% endirim", "20% off smartphones", "Скидка 20% на смартфоны"],
+            [
+                "Bütün smartfon modellərinə 20% endirim, zəmanət 2 il.",
+                "20% off every smartphone model, with a 2-year warranty.",
+                "Скидка 20% на все модели смартфонов, гарантия 2 года.",
+            ],
+            include_bytes!("../assets/demo/campaign-smartfonlar.png"),
+        )
+    },
+    DemoCampaign {
+        expected: true,
+        ..campaign(
+            "Nar Elektronika",
+            1,
+            8,
+            ["Qulaqlıqlar və aksesuarlar", "Headphones and accessories", "Наушники и аксессуары"],
+            [
+                "Qulaqlıq, adapter və qoruyucu örtüklərə 8% endirim.",
+                "8% off headphones, chargers and cases.",
+                "Скидка 8% на наушники, зарядки и чехлы.",
+            ],
+            include_bytes!("../assets/demo/campaign-qulaqliqlar.png"),
+        )
+    },
+    DemoCampaign {
+        special_offer: true,
+        ..campaign(
+            "Kəpəz Ev",
+            2,
+            25,
+            ["Yataq dəstləri", "Bedding sets", "Постельные комплекты"],
+            [
+                "Pambıq yataq dəstlərinə 25% endirim.",
+                "25% off cotton bedding sets.",
+                "Скидка 25% на хлопковые постельные комплекты.",
+            ],
+            include_bytes!("../assets/demo/campaign-yataq-destleri.png"),
+        )
+    },
+    DemoCampaign {
+        expected: true,
+        ..campaign(
+            "Kəpəz Ev",
+            2,
+            18,
+            ["Mətbəx qabları", "Kitchenware", "Кухонная посуда"],
+            [
+                "Qazan, tava və bıçaq dəstlərinə 18% endirim.",
+                "18% off pots, pans and knife sets.",
+                "Скидка 18% на кастрюли, сковороды и наборы ножей.",
+            ],
+            include_bytes!("../assets/demo/campaign-metbex-qablari.png"),
+        )
+    },
+    DemoCampaign {
+        notified: Some("Hər çərşənbə Şəhər Kinoda biletlər 30% ucuzdur."),
+        premium: true,
+        special_offer: true,
+        ..campaign(
+            "Şəhər Kino",
+            3,
+            30,
+            ["Çərşənbə kino günü", "Wednesday movie day", "Киносреда"],
+            [
+                "Hər çərşənbə bütün seanslara 30% endirim.",
+                "30% off every screening on Wednesdays.",
+                "Скидка 30% на все сеансы по средам.",
+            ],
+            include_bytes!("../assets/demo/campaign-kino-gunu.png"),
+        )
+    },
+    campaign(
+        "Şəhər Kino",
+        3,
+        15,
+        ["Ailə paketi", "Family pack", "Семейный пакет"],
+        [
+            "Dörd bilet, popkorn və içki ailə paketində 15% ucuz.",
+            "Four tickets, popcorn and drinks: 15% off as a family pack.",
+            "Четыре билета, попкорн и напитки: семейный пакет на 15% дешевле.",
+        ],
+        include_bytes!("../assets/demo/campaign-aile-paketi.png"),
+    ),
+    campaign(
+        "Qala Restoran",
+        4,
+        20,
+        ["Nahar menyusu", "Lunch menu", "Бизнес-ланч"],
+        [
+            "İş günləri 12:00-15:00 arası nahar menyusuna 20% endirim.",
+            "20% off the lunch menu on weekdays from 12:00 to 15:00.",
+            "Скидка 20% на бизнес-ланч по будням с 12:00 до 15:00.",
+        ],
+        include_bytes!("../assets/demo/campaign-nahar-menyusu.png"),
+    ),
+    campaign(
+        "Bulvar Kafe",
+        4,
+        10,
+        ["Səhər qəhvəsi", "Morning coffee", "Утренний кофе"],
+        [
+            "Saat 10:00-dək bütün qəhvələrə 10% endirim.",
+            "10% off every coffee before 10:00.",
+            "Скидка 10% на весь кофе до 10:00.",
+        ],
+        include_bytes!("../assets/demo/campaign-seher-qehvesi.png"),
+    ),
+    DemoCampaign {
+        expected: true,
+        ..campaign(
+            "Bulvar Kafe",
+            4,
+            25,
+            ["Şirniyyat həftəsi", "Dessert week", "Неделя десертов"],
+            [
+                "Bir həftə ərzində bütün desertlərə 25% endirim.",
+                "25% off every dessert for a week.",
+                "Скидка 25% на все десерты в течение недели.",
+            ],
+            include_bytes!("../assets/demo/campaign-sirniyyat-hefte.png"),
+        )
+    },
+    DemoCampaign {
+        premium: true,
+        ..campaign(
+            "İçərişəhər Optika",
+            5,
+            35,
+            ["Günəş eynəkləri", "Sunglasses", "Солнцезащитные очки"],
+            [
+                "Yay kolleksiyasından günəş eynəklərinə 35% endirim.",
+                "35% off sunglasses from the summer collection.",
+                "Скидка 35% на солнцезащитные очки летней коллекции.",
+            ],
+            include_bytes!("../assets/demo/campaign-gunes-eynekleri.png"),
+        )
+    },
+    campaign(
+        "İçərişəhər Optika",
+        5,
+        15,
+        ["Pulsuz görmə testi ilə çərçivələr", "Frames with a free eye test", "Оправы с бесплатной проверкой зрения"],
+        [
+            "Çərçivələrə 15% endirim və pulsuz görmə testi.",
+            "15% off frames and a free eye test.",
+            "Скидка 15% на оправы и бесплатная проверка зрения.",
+        ],
+        include_bytes!("../assets/demo/campaign-cerciveler.png"),
+    ),
+];
+
+/// (header, text, category index) of notifications about a whole category.
+const CATEGORY_NOTIFICATIONS: [(&str, &str, usize); 3] = [
+    ("Yeni kinolar", "Bu ay Kino və əyləncə bölməsində yeni endirimlər var.", 3),
+    ("Elektronika həftəsi", "Elektronika mağazalarında endirimlər davam edir.", 1),
+    ("Nahar vaxtı", "Restoran və kafelərdə nahar endirimlərini qaçırmayın.", 4),
+];
+
+/// Categories with photos, campaigns (some waiting for approval, some already announced) with
+/// both images, their assets and positions, and notifications about categories and campaigns.
+fn fill_campaigns(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+    let mut categories = Vec::with_capacity(CATEGORIES.len());
+    let mut backgrounds = Vec::with_capacity(CATEGORIES.len());
+    for (index, (photo, background, [az, en, ru])) in CATEGORIES.iter().enumerate() {
+        let photo_id = crate::files::store_image(tx, photo)?;
+        tx.execute(
+            "INSERT INTO campaign_categories (name_az, name_en, name_ru, photo_file_id, order_no) VALUES (?1, ?2, ?3, ?4, ?5)",
+            (az, en, ru, photo_id, index as i64 + 1),
+        )?;
+        categories.push((tx.last_insert_rowid(), photo_id));
+        backgrounds.push(crate::files::store_image(tx, background)?);
+    }
+    let assets: Vec<i64> = tx
+        .prepare("SELECT id FROM assets WHERE deleted_at IS NULL ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let now = time::OffsetDateTime::now_utc();
+    let mut positions = vec![0i64; CATEGORIES.len()];
+    for (index, demo) in CAMPAIGNS.iter().enumerate() {
+        let partner_id: i64 = tx
+            .query_row("SELECT id FROM partners WHERE name = ?1", [demo.partner], |r| r.get(0))
+            .with_context(|| format!("the demo partner {} is missing", demo.partner))?;
+        let image_id = crate::files::store_image(tx, demo.image)?;
+        positions[demo.category] += 1;
+        let start = now - time::Duration::days(rng.random_range(1..20));
+        let expire = now + time::Duration::days(rng.random_range(20..120));
+        tx.execute(
+            "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, file_id,
+                                    background_file_id, name_az, name_en, name_ru, description_az, description_en,
+                                    description_ru, special_offer, is_premium, is_trend, is_active, is_confirmed,
+                                    order_no, notification_status)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+            rusqlite::params![
+                partner_id,
+                categories[demo.category].0,
+                demo.discount,
+                crate::db::format_iso(start),
+                crate::db::format_iso(expire),
+                image_id,
+                backgrounds[demo.category],
+                demo.names[0],
+                demo.names[1],
+                demo.names[2],
+                demo.descriptions[0],
+                demo.descriptions[1],
+                demo.descriptions[2],
+                demo.special_offer,
+                demo.premium,
+                index % 4 == 0,
+                index != 9,
+                !demo.expected,
+                positions[demo.category],
+                demo.notified.is_some(),
+            ],
+        )?;
+        let campaign_id = tx.last_insert_rowid();
+        for offset in 0..(1 + index % 3) {
+            if let Some(asset) = assets.get((index + offset * 2) % assets.len().max(1)) {
+                tx.execute(
+                    "INSERT OR IGNORE INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)",
+                    (campaign_id, asset),
+                )?;
+            }
+        }
+        if let Some(text) = demo.notified {
+            tx.execute(
+                "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
+                (demo.names[0], text, image_id, campaign_id),
+            )?;
+        }
+    }
+    for (header, text, category) in CATEGORY_NOTIFICATIONS {
+        let (category_id, photo_id) = categories[category];
+        tx.execute(
+            "INSERT INTO notifications (header, text, file_id, type, category_id) VALUES (?1, ?2, ?3, 1, ?4)",
+            (header, text, photo_id, category_id),
+        )?;
     }
     Ok(())
 }

@@ -596,3 +596,28 @@ async fn pickers_for_notifications_and_promo_codes() {
     app.get("/api/campaign/forPromoCode?partnerId=999", token).await.expect_message(404, "Partner not found.");
     app.get("/api/campaign/forPromoCode?partnerId=1&Take=101", token).await.expect(400);
 }
+
+#[tokio::test]
+async fn the_demo_has_campaigns_in_three_languages_expected_ones_and_sent_notifications() {
+    let app = test_app();
+    perkdesk::demo::prepare(&app.state.db, true).unwrap();
+    let admin = app.admin().await;
+    let token = &admin.token;
+    let campaigns = get_lang(&app, "/api/campaign?Skip=0&Take=100", token, "3").await;
+    assert_eq!(campaigns["totalCount"], 11);
+    let rows = campaigns["data"].as_array().unwrap();
+    assert!(rows.iter().any(|row| row["name"] == "Киносреда"), "Russian names");
+    assert!(rows.iter().all(|row| row["filePath"].as_str().is_some_and(|p| p.starts_with("cdn/"))));
+    assert_eq!(rows.iter().filter(|row| row["notificationStatus"] == 1).count(), 3);
+    assert_eq!(app.get("/api/campaign/notConfirmed", token).await.json()["totalCount"], 3);
+    let detail = app.get(&format!("/api/campaign/{}", rows[0]["id"]), token).await.json();
+    let background = detail["backgroundFilePath"].as_str().unwrap();
+    app.call(Method::GET, &format!("/{background}"), None, None).await.expect(200);
+    assert!(!detail["assets"].as_array().unwrap().is_empty());
+    let categories = get_lang(&app, "/api/campaign/category", token, "2").await;
+    assert_eq!(categories["totalCount"], 6);
+    assert!(categories["data"].as_array().unwrap().iter().any(|row| row["name"] == "Electronics"));
+    let notifications = app.get("/api/notification", token).await.json();
+    assert_eq!(notifications["totalCount"], 6);
+    assert_no_gaps(&app);
+}
