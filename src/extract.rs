@@ -38,12 +38,83 @@ fn json_rejection(rejection: JsonRejection) -> AppError {
                 JsonRejection::JsonSyntaxError(e) => e.body_text(),
                 other => other.body_text(),
             };
-            let detail = detail
-                .trim_start_matches("Failed to deserialize the JSON body into the target type: ")
-                .trim_start_matches("Failed to parse the request body as JSON: ");
-            AppError::BadRequest(format!("The request body is not valid: {detail}"))
+            AppError::BadRequest(describe_json_error(&detail))
         }
     }
+}
+
+/// Says what was wrong with a JSON body in the caller's terms (which field, what was expected),
+/// never in the server's (`expected struct NewUser`, `untagged enum IdList`, `expected i64`).
+fn describe_json_error(detail: &str) -> String {
+    let detail = detail
+        .trim_start_matches("Failed to deserialize the JSON body into the target type: ")
+        .trim_start_matches("Failed to parse the request body as JSON: ");
+    // serde_json ends its messages with the position, which a person does not need.
+    let detail = detail.split(" at line ").next().unwrap_or(detail);
+    // axum puts the field's path first: `assets[2]: invalid type: ...`.
+    let (field, problem) = match detail.split_once(": ") {
+        Some((path, rest)) if !path.contains(' ') => (Some(path), rest),
+        _ => (None, detail),
+    };
+    let subject = field.map_or_else(|| "The request body".to_string(), |field| format!("The field '{field}'"));
+    if let Some(missing) = problem.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
+        return match field {
+            Some(parent) => format!("The field '{parent}.{missing}' is required."),
+            None => format!("The field '{missing}' is required."),
+        };
+    }
+    if problem.starts_with("data did not match any variant of untagged enum IdList") {
+        return format!("{subject} must be a list of ids, e.g. {{\"id\": [1, 2]}}.");
+    }
+    if problem.starts_with("data did not match any variant") {
+        return format!("{subject} does not have the expected shape.");
+    }
+    if let Some(rest) = problem.strip_prefix("invalid type: ") {
+        if let Some((found, expected)) = rest.split_once(", expected ") {
+            return format!("{subject} must be {}, not {}.", in_plain_words(expected), in_plain_words(found));
+        }
+    }
+    if let Some(rest) = problem.strip_prefix("invalid value: ") {
+        if let Some((found, expected)) = rest.split_once(", expected ") {
+            return format!(
+                "{subject} must be {}; {} is out of range.",
+                in_plain_words(expected),
+                found.replace('`', "")
+            );
+        }
+    }
+    if problem.starts_with("EOF while parsing") {
+        return "The request body is not complete JSON.".into();
+    }
+    if problem.starts_with("expected") || problem.starts_with("key must be") || problem.starts_with("trailing") {
+        return "The request body is not valid JSON.".into();
+    }
+    format!("The request body is not valid: {problem}.")
+}
+
+/// A serde type description (`i64`, `struct NewUser`, `a sequence`, `string "x"`) in plain words.
+fn in_plain_words(serde: &str) -> String {
+    let serde = serde.trim();
+    let words = match serde {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a sequence" | "sequence" => "a list",
+        "a map" | "map" => "an object",
+        "a boolean" | "boolean" => "true or false",
+        "a string" | "string" | "a borrowed string" => "text",
+        "null" => "null",
+        "unit value" => "null",
+        _ if serde.starts_with("struct ") || serde.starts_with("a map") => "an object",
+        _ if serde.starts_with("enum ") || serde.starts_with("variant ") => "one of the allowed values",
+        _ if serde.starts_with("string ") => "text",
+        _ if serde.starts_with("integer ") => {
+            return format!("the number {}", serde["integer ".len()..].replace('`', ""));
+        }
+        _ if serde.starts_with("floating point ") => "a number",
+        _ if serde.starts_with("boolean ") => "true or false",
+        other => other,
+    };
+    words.to_string()
 }
 
 /// Query parameters with case-insensitive names (`skip`, `Skip` and `SKIP` are one parameter),
@@ -119,5 +190,52 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
             .await
             .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
         raw.parse::<i64>().map(PathId).map_err(|_| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_json_error;
+
+    #[test]
+    fn json_errors_name_the_field_and_what_was_expected_in_plain_words() {
+        let cases = [
+            (
+                "id: invalid type: string \"abc\", expected i64 at line 1 column 11",
+                "The field 'id' must be a whole number, not text.",
+            ),
+            (
+                "invalid type: integer `5`, expected struct NewUser at line 1 column 1",
+                "The request body must be an object, not the number 5.",
+            ),
+            (
+                "data did not match any variant of untagged enum IdList",
+                "The request body must be a list of ids, e.g. {\"id\": [1, 2]}.",
+            ),
+            ("missing field `firstName` at line 1 column 2", "The field 'firstName' is required."),
+            (
+                "isActive: invalid type: string \"yes\", expected a boolean at line 1 column 20",
+                "The field 'isActive' must be true or false, not text.",
+            ),
+            (
+                "ids[1]: invalid type: string \"x\", expected i64 at line 1 column 9",
+                "The field 'ids[1]' must be a whole number, not text.",
+            ),
+            (
+                "status: invalid value: integer `-1`, expected u16 at line 1 column 12",
+                "The field 'status' must be a whole number; integer -1 is out of range.",
+            ),
+            ("EOF while parsing an object at line 1 column 9", "The request body is not complete JSON."),
+            ("expected value at line 1 column 1", "The request body is not valid JSON."),
+        ];
+        for (serde, expected) in cases {
+            assert_eq!(describe_json_error(serde), expected, "{serde}");
+        }
+        for (serde, _) in cases {
+            let said = describe_json_error(serde);
+            for internal in ["struct", "enum", "i64", "u16", "NewUser", "IdList", "line 1"] {
+                assert!(!said.contains(internal), "{said}");
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod forms;
 pub mod idempotency;
 pub mod mail;
 pub mod qr;
+pub mod reply;
 pub mod resources;
 pub mod state;
 pub mod validation;

@@ -10,6 +10,7 @@ pub const STRONG_PASSWORD: &str =
     "Password must consist of an uppercase letter, a lowercase letter, a number and a character.";
 pub const LETTER_AND_NUMBER_PASSWORD: &str = "Password must consist of a letter, a number.";
 pub const NUMBER_PASSWORD: &str = "Password must consist of a number.";
+pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 pub const PHONE_FORMAT: &str = "Wrong phone format. E.g. 994501234567";
 
 /// Mobile operator codes, without their leading zero as they appear after 994.
@@ -64,6 +65,15 @@ impl Validator {
     /// A phone that is optional but, when given, must be 994 + operator code + 7 digits.
     pub fn phone(&mut self, field: &str, value: &str) -> &mut Self {
         self.check(field, value.is_empty() || is_phone(value), PHONE_FORMAT)
+    }
+
+    /// The rules of a new password with its confirmation (own change and reset link).
+    pub fn new_password(&mut self, new_password: &str, confirm: &str) -> &mut Self {
+        self.required("newPassword", new_password, "New password is required")
+            .check("newPassword", has_letter_and_number(new_password), LETTER_AND_NUMBER_PASSWORD)
+            .required("newPasswordConfirm", confirm, "Confirm password is required")
+            .check("newPasswordConfirm", has_number(confirm), NUMBER_PASSWORD)
+            .check("newPasswordConfirm", confirm == new_password, "Both new password need to be the same")
     }
 
     pub fn finish(self) -> AppResult<()> {

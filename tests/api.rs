@@ -143,3 +143,32 @@ async fn control_characters_in_a_searched_filter_are_a_400() {
         app.get(&format!("/api/user/filter?FirstName={term}"), &admin.token).await.expect(200);
     }
 }
+
+#[tokio::test]
+async fn bad_json_is_explained_in_the_callers_terms() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let cases = [
+        (
+            Method::DELETE,
+            "/api/user",
+            serde_json::json!({"id": "abc"}),
+            "The request body must be a list of ids, e.g. {\"id\": [1, 2]}.",
+        ),
+        (
+            Method::PATCH,
+            "/api/user/active",
+            serde_json::json!({"id": "x", "isActive": true}),
+            "The field 'id' must be a whole number, not text.",
+        ),
+        (
+            Method::POST,
+            "/api/user/register",
+            serde_json::json!(5),
+            "The request body must be an object, not the number 5.",
+        ),
+    ];
+    for (method, path, body, message) in cases {
+        app.call(method, path, Some(&admin.token), Some(body)).await.expect_message(400, message);
+    }
+}

@@ -219,3 +219,18 @@ async fn password_reset_by_link() {
     // The spec's alias for the request.
     app.call(Method::POST, "/api/user/forgotPassword", None, Some(json!({"email": "admin@perk.az"}))).await.expect(200);
 }
+
+#[tokio::test]
+async fn reset_links_are_limited_per_account_and_the_answer_never_changes() {
+    let app = test_app();
+    app.insert_user("admin@perk.az", 0);
+    // Requests from many addresses (the router test has one; the limit is per account anyway).
+    for _ in 0..5 {
+        let body = json!({"email": "admin@perk.az"});
+        app.call(Method::PUT, "/api/auth/reset-password", None, Some(body))
+            .await
+            .expect_message(200, "If the e-mail belongs to an account, a reset link has been sent to it.");
+    }
+    assert_eq!(app.outbox.lock().unwrap().len(), 3, "three links an hour for one account");
+    assert_eq!(app.count("SELECT COUNT(*) FROM password_resets"), 3);
+}

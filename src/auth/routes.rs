@@ -18,6 +18,7 @@ use crate::auth::Roles;
 use crate::db::{format_iso, now_iso};
 use crate::error::{AppError, AppResult, is_constraint_violation};
 use crate::extract::{ApiJson, ClientIp};
+pub use crate::reply::MessageBody;
 use crate::state::AppState;
 use crate::validation::{self, Validator};
 
@@ -114,17 +115,6 @@ pub struct RefreshRequest {
 #[serde(rename_all = "camelCase")]
 pub struct PublicSettings {
     allow_registration: bool,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct MessageBody {
-    pub message: String,
-}
-
-impl MessageBody {
-    pub fn json(message: impl Into<String>) -> Json<MessageBody> {
-        Json(MessageBody { message: message.into() })
-    }
 }
 
 fn user_agent(headers: &HeaderMap) -> String {
@@ -307,7 +297,7 @@ async fn register(
             )
             .map_err(|e| {
                 if is_constraint_violation(&e) {
-                    AppError::taken("email", crate::resources::users::DUPLICATE_EMAIL)
+                    AppError::taken("email", validation::DUPLICATE_EMAIL)
                 } else {
                     e.into()
                 }
@@ -329,6 +319,9 @@ pub struct ResetRequest {
 
 pub const RESET_SENT: &str = "If the e-mail belongs to an account, a reset link has been sent to it.";
 const RESET_LINK_LIFETIME: Duration = Duration::minutes(30);
+/// Reset links one account is sent per hour, whatever addresses ask: a mailbox cannot be flooded
+/// by requests spread over many addresses. The answer stays the same either way.
+const RESETS_PER_ACCOUNT_PER_HOUR: i64 = 3;
 
 async fn request_reset(
     State(state): State<AppState>,
@@ -352,6 +345,15 @@ async fn request_reset(
                 )
                 .optional()?;
             let Some(user_id) = user_id else { return Ok(None) };
+            let sent_this_hour: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",
+                (user_id, format_iso(OffsetDateTime::now_utc() - Duration::hours(1))),
+                |r| r.get(0),
+            )?;
+            if sent_this_hour >= RESETS_PER_ACCOUNT_PER_HOUR {
+                tracing::warn!(user_id, "password-reset request over the account's hourly limit; no link sent");
+                return Ok(None);
+            }
             let (token, token_hash) = new_opaque_token();
             tx.execute(
                 "INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?1, ?2, ?3)",
@@ -383,21 +385,13 @@ pub struct ResetConfirm {
 pub const RESET_LINK_INVALID: &str = "This reset link is invalid or has expired. Ask for a new one.";
 
 /// The own-password rules: also used by the own change-password form.
-pub fn validate_new_password(v: &mut Validator, new_password: &str, confirm: &str) {
-    v.required("newPassword", new_password, "New password is required")
-        .check("newPassword", validation::has_letter_and_number(new_password), validation::LETTER_AND_NUMBER_PASSWORD)
-        .required("newPasswordConfirm", confirm, "Confirm password is required")
-        .check("newPasswordConfirm", validation::has_number(confirm), validation::NUMBER_PASSWORD)
-        .check("newPasswordConfirm", confirm == new_password, "Both new password need to be the same");
-}
-
 async fn confirm_reset(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ResetConfirm>,
 ) -> AppResult<Json<MessageBody>> {
     let mut v = Validator::new();
     v.required("token", &body.token, RESET_LINK_INVALID);
-    validate_new_password(&mut v, &body.new_password, &body.new_password_confirm);
+    v.new_password(&body.new_password, &body.new_password_confirm);
     v.finish()?;
     let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
     state

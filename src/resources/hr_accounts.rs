@@ -11,12 +11,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::api::{Api, Doc};
-use crate::auth::routes::MessageBody;
 use crate::auth::{CurrentUser, Roles, password, sessions, totp};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
 use crate::error::{AppError, AppResult, is_constraint_violation};
 use crate::extract::ApiJson;
+use crate::reply::MessageBody;
 use crate::state::AppState;
 use crate::validation::{self, Validator};
 
@@ -183,7 +183,7 @@ fn check_asset(tx: &Transaction, asset_id: i64) -> AppResult<()> {
 
 fn unique_email(error: rusqlite::Error) -> AppError {
     if is_constraint_violation(&error) {
-        AppError::taken("email", crate::resources::users::DUPLICATE_EMAIL)
+        AppError::taken("email", crate::validation::DUPLICATE_EMAIL)
     } else {
         error.into()
     }

@@ -16,10 +16,9 @@ use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, 
 use crate::db::now_iso;
 use crate::error::{AppError, AppResult, is_constraint_violation};
 use crate::extract::{ApiJson, QueryMap};
+use crate::reply::MessageBody;
 use crate::state::AppState;
 use crate::validation::{self, Validator};
-
-pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 
 const fn search(columns: &'static str) -> Search {
     Search { key: "u.id", table: "users_search", columns, scoped: true }
@@ -113,7 +112,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Change the own password, or (Admin, with id) another user's")
                 .roles(Roles::ANYONE)
                 .json_body::<PasswordChange>()
-                .returns::<crate::auth::routes::MessageBody>(200),
+                .returns::<MessageBody>(200),
         )
         .add(
             Method::GET,
@@ -178,7 +177,7 @@ fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
 }
 
 fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) { AppError::taken("email", DUPLICATE_EMAIL) } else { error.into() }
+    if is_constraint_violation(&error) { AppError::taken("email", validation::DUPLICATE_EMAIL) } else { error.into() }
 }
 
 async fn create(
@@ -300,13 +299,13 @@ async fn change_password(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiJson(body): ApiJson<PasswordChange>,
-) -> AppResult<Json<crate::auth::routes::MessageBody>> {
+) -> AppResult<Json<MessageBody>> {
     let target = body.id.filter(|id| *id != user.id);
     let mut v = Validator::new();
     match target {
         None => {
             v.required("oldPassword", &body.old_password, "Old password is required");
-            crate::auth::routes::validate_new_password(&mut v, &body.new_password, &body.new_password_confirm);
+            v.new_password(&body.new_password, &body.new_password_confirm);
         }
         Some(_) => {
             user.require(Roles::ADMIN)?;
@@ -355,7 +354,7 @@ async fn change_password(
             Ok(())
         })
         .await?;
-    Ok(crate::auth::routes::MessageBody::json("The password has been changed."))
+    Ok(MessageBody::json("The password has been changed."))
 }
 
 #[derive(Serialize, ToSchema)]
