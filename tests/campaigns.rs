@@ -188,7 +188,8 @@ async fn every_rule_of_the_form_has_its_message_and_nothing_is_written() {
     let yesterday = at(-1);
     let soon = at(2);
     let start_later = [("startDate", soon.as_str()), ("expireDate", "")];
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str)> = vec![
+    type Case<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str);
+    let cases: Vec<Case> = vec![
         (vec![("partnerId", "")], "partnerId", "Partner is required"),
         (vec![("discountPercent", "")], "discountPercent", "Discount percent is required"),
         (vec![("discountPercent", "lots")], "discountPercent", "Discount percent must be a number"),
