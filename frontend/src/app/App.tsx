@@ -4,6 +4,7 @@ import { restoreUiLanguage } from '../lib/i18n';
 import { session, syncSessionAcrossTabs } from '../lib/session';
 import { AppRoutes } from './routes';
 import { Splash } from './Splash';
+import { ToastRegion } from '../components/Toast';
 
 const SPLASH_LIMIT_MS = 3000;
 
@@ -29,5 +30,11 @@ function useStartup(): boolean {
 }
 
 export function App() {
-  return useStartup() ? <AppRoutes /> : <Splash />;
+  const ready = useStartup();
+  return (
+    <>
+      {ready ? <AppRoutes /> : <Splash />}
+      <ToastRegion />
+    </>
+  );
 }

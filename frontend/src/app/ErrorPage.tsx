@@ -3,21 +3,24 @@ import { Link } from 'wouter';
 import { buttonClass } from '../components/Button';
 import { t, type MessageKey } from '../lib/i18n';
 
-/** v1, v3 and v5 are "page not found"; v2, v4 and v6 are "something went wrong". */
-const variants: Record<string, { code: string; title: MessageKey; body: MessageKey; tone: string }> = {
-  'error-v1': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body', tone: 'from-indigo-600 to-sky-500' },
-  'error-v2': { code: '500', title: 'error.failed.title', body: 'error.failed.body', tone: 'from-rose-600 to-orange-500' },
-  'error-v3': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body', tone: 'from-slate-800 to-slate-600' },
-  'error-v4': { code: '500', title: 'error.failed.title', body: 'error.failed.body', tone: 'from-violet-700 to-fuchsia-500' },
-  'error-v5': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body', tone: 'from-emerald-600 to-teal-500' },
-  'error-v6': { code: '500', title: 'error.failed.title', body: 'error.failed.body', tone: 'from-amber-600 to-yellow-500' },
+/**
+ * v1, v3 and v5 are "page not found"; v2, v4 and v6 are "something went wrong".
+ * All wear the brand's indigo, like the sign-in screen: an error page is still perkdesk.
+ */
+const variants: Record<string, { code: string; title: MessageKey; body: MessageKey }> = {
+  'error-v1': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body' },
+  'error-v2': { code: '500', title: 'error.failed.title', body: 'error.failed.body' },
+  'error-v3': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body' },
+  'error-v4': { code: '500', title: 'error.failed.title', body: 'error.failed.body' },
+  'error-v5': { code: '404', title: 'error.notFound.title', body: 'error.notFound.body' },
+  'error-v6': { code: '500', title: 'error.failed.title', body: 'error.failed.body' },
 };
 
 export function ErrorPage({ variant }: { variant: string }) {
   useSignals();
   const page = variants[variant] ?? variants['error-v5'];
   return (
-    <main className={`flex min-h-screen flex-col items-center justify-center gap-6 bg-gradient-to-br px-6 text-center text-white ${page.tone}`}>
+    <main className={`flex min-h-screen flex-col items-center justify-center gap-6 bg-gradient-to-br from-indigo-950 via-indigo-800 to-indigo-600 px-6 text-center text-white`}>
       <p className="text-8xl font-black tracking-tight opacity-90" aria-hidden="true">
         {page.code}
       </p>

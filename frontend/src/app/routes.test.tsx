@@ -168,7 +168,7 @@ describe('layout', () => {
     const user = userEvent.setup();
     renderAt('/users', <AppRoutes />);
     await screen.findByRole('heading', { name: 'Users' });
-    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    await user.click(screen.getByRole('button', { name: 'AA, user menu' }));
     expect(screen.getByRole('menuitem', { name: 'My profile' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Sign Out' })).toHaveAttribute('href', '/logout');
     await user.click(screen.getByRole('menuitem', { name: 'Change Password' }));

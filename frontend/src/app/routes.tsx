@@ -1,19 +1,42 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { signOut } from '../lib/auth';
 import { ErrorPage } from './ErrorPage';
 import { GuestOnly, RequireAuth } from './guards';
-import { adminPathPattern } from './sections';
+import { lazyScreen } from './lazyScreen';
+import { adminPathPattern, homePath, sectionAt } from './sections';
+import { session } from '../lib/session';
 import { Splash } from './Splash';
 
 // Each screen is its own chunk: /auth/login loads none of the admin shell.
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const RegistrationPage = lazy(() => import('../features/auth/RegistrationPage'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
-const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
-const AgreementPage = lazy(() => import('../features/legal/AgreementPage'));
-const AdminLayout = lazy(() => import('./layout/AdminLayout'));
+const LoginPage = lazyScreen(() => import('../features/auth/LoginPage'));
+const RegistrationPage = lazyScreen(() => import('../features/auth/RegistrationPage'));
+const ForgotPasswordPage = lazyScreen(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazyScreen(() => import('../features/auth/ResetPasswordPage'));
+const AgreementPage = lazyScreen(() => import('../features/legal/AgreementPage'));
+const AdminLayout = lazyScreen(() => import('./layout/AdminLayout'));
+
+/**
+ * Starts fetching the code of the screen at `path` while the app still checks
+ * the session, instead of after it: the chunks of the sign-in screen, or of the
+ * signed-in frame and the section it opens (its table and form machinery come
+ * with it as static imports). Without this the first paint waited for the
+ * splash to end before these requests even began.
+ */
+export function preloadFirstScreen(path: string): void {
+  const lower = path.toLowerCase();
+  const signedIn = Boolean(session.peek()?.user);
+  if (lower.startsWith('/auth/registration')) void RegistrationPage.preload();
+  else if (lower.startsWith('/auth/forgot-password')) void ForgotPasswordPage.preload();
+  else if (lower.startsWith('/auth/reset-password')) void ResetPasswordPage.preload();
+  else if (lower === '/privacy' || lower === '/terms') void AgreementPage.preload();
+  else if (adminPathPattern.test(path) && signedIn) {
+    void AdminLayout.preload();
+    const section = sectionAt(path === '/' ? homePath(session.peek()?.user?.roleId) : path);
+    void section?.screen?.preload();
+  } else if (lower.startsWith('/auth') || adminPathPattern.test(path)) void LoginPage.preload();
+}
 
 function Logout() {
   const [, navigate] = useLocation();

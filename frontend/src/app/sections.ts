@@ -1,7 +1,7 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '../components/icons';
 import type { MessageKey } from '../lib/i18n';
 import { Role } from '../lib/roles';
+import { lazyScreen, type LazyScreen } from './lazyScreen';
 
 export interface Section {
   path: string;
@@ -11,15 +11,15 @@ export interface Section {
   menu: 'main' | 'requests' | null;
   adminOnly?: boolean;
   /** The screen; sections without one show the shared "coming in a later release" state. */
-  screen?: LazyExoticComponent<ComponentType>;
+  screen?: LazyScreen;
 }
 
-const UsersPage = lazy(() => import('../features/users/UsersPage'));
-const AssetsPage = lazy(() => import('../features/assets/AssetsPage'));
-const HumanResourcesPage = lazy(() => import('../features/humanResources/HumanResourcesPage'));
-const PartnersPage = lazy(() => import('../features/partners/PartnersPage'));
-const ProfilePage = lazy(() => import('../features/account/ProfilePage'));
-const LayoutBuilderPage = lazy(() => import('../features/builder/LayoutBuilderPage'));
+const UsersPage = lazyScreen(() => import('../features/users/UsersPage'));
+const AssetsPage = lazyScreen(() => import('../features/assets/AssetsPage'));
+const HumanResourcesPage = lazyScreen(() => import('../features/humanResources/HumanResourcesPage'));
+const PartnersPage = lazyScreen(() => import('../features/partners/PartnersPage'));
+const ProfilePage = lazyScreen(() => import('../features/account/ProfilePage'));
+const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
 export const sections: readonly Section[] = [

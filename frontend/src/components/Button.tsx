@@ -30,17 +30,36 @@ export function Button({
   );
 }
 
-/** A square icon-only button; the label is its accessible name and tooltip. */
-export function IconButton({ label, className = '', children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string }) {
-  return (
+/**
+ * A square icon-only button; the label is its accessible name and tooltip. With
+ * `disabledReason` it is disabled and says why, on hover (a wrapper's tooltip:
+ * a disabled button gets no pointer events) and to assistive technology.
+ */
+export function IconButton({
+  label,
+  disabledReason,
+  className = '',
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { label: string; disabledReason?: string }) {
+  const button = (
     <button
       type="button"
       aria-label={label}
-      title={label}
-      className={`inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600 ${className}`}
+      title={disabledReason ? undefined : label}
+      aria-description={disabledReason}
+      className={`inline-flex size-8 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent ${className}`}
       {...rest}
+      disabled={Boolean(disabledReason) || rest.disabled}
     >
       {children}
     </button>
+  );
+  return disabledReason ? (
+    <span title={disabledReason} className="inline-flex">
+      {button}
+    </span>
+  ) : (
+    button
   );
 }

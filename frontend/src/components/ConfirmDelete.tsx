@@ -6,14 +6,20 @@ import { Alert } from './Alert';
 import { Button } from './Button';
 import { Dialog, DialogActions } from './Dialog';
 
-/** Asks 'Are you sure to delete?'; the dialog stays open with the server's message if the delete fails. */
+/**
+ * Names what goes ("Delete 3 users?", "Delete partner Bravo?"), then asks the
+ * spec's 'Are you sure to delete?'; the dialog stays open with the server's
+ * message if the delete fails.
+ */
 export function ConfirmDelete({
   open,
   onClose,
+  question,
   onConfirm,
 }: {
   open: boolean;
   onClose: () => void;
+  question: string;
   onConfirm: () => Promise<unknown>;
 }) {
   useSignals();
@@ -35,7 +41,8 @@ export function ConfirmDelete({
 
   return (
     <Dialog open={open} onClose={onClose} title={t('delete.title')} size="sm">
-      <p className="text-sm text-slate-700">{t('delete.question')}</p>
+      <p className="text-sm font-semibold text-slate-900">{question}</p>
+      <p className="mt-1 text-sm text-slate-700">{t('delete.question')}</p>
       {error && (
         <div className="mt-3">
           <Alert tone="danger">{error}</Alert>

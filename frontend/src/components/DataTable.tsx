@@ -1,10 +1,19 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { t } from '../lib/i18n';
+import { Button } from './Button';
 import { Icon } from './icons';
 import { Spinner } from './Spinner';
 
 export type LoadStatus = 'loading' | 'ready' | 'error';
+
+/**
+ * How much a column matters when the table's card is narrow: 1 always shows
+ * (what names the row, its status, the actions); 2 shows from a 40rem-wide
+ * card; 3 from a 58rem-wide one (a 1280 px window has room beside the full side menu, 1024 px beside the icons has not).
+ * A dropped column's value stays in the detail drawer and in the export.
+ */
+export type ColumnPriority = 1 | 2 | 3;
 
 export interface TableColumn<Row> {
   key: string;
@@ -15,13 +24,17 @@ export interface TableColumn<Row> {
   className?: string;
   /** Stays at the right edge while a table wider than its card scrolls (the row actions). */
   stickyEnd?: boolean;
+  /** 1 (default) always shows; 2 and 3 drop out of narrow cards, see ColumnPriority. */
+  priority?: ColumnPriority;
   /**
    * A text column (names, e-mails) cut with an ellipsis, the full text on hover.
    * From `md` up such columns share the width the other columns leave, in
-   * proportion to their longest text on the page; below it each is cut at 16rem
-   * and a wide table scrolls inside its card.
+   * proportion to their `width`; below it each is cut at 16rem and a wide table
+   * scrolls inside its card.
    */
   text?: (row: Row) => string;
+  /** A text column's typical length in characters (default 16): its share of the free width. */
+  width?: number;
 }
 
 export interface TableSort {
@@ -29,18 +42,58 @@ export interface TableSort {
   ascending: boolean;
 }
 
-export interface TableSelection {
+export interface TableSelection<Row = unknown> {
   selected: ReadonlySet<number>;
   onChange: (next: Set<number>) => void;
+  /** A row that cannot be selected (it could only fail, e.g. the signed-in user's own row), with the reason shown on hover. */
+  blockedReason?: (row: Row) => string | undefined;
 }
 
-function SelectAll({ rows, selection }: { rows: { id: number }[]; selection: TableSelection }) {
+/**
+ * Container-query classes that drop a column from narrow cards (see
+ * ColumnPriority). Spelled out whole so Tailwind finds them.
+ */
+export function priorityClass(priority: ColumnPriority = 1): string {
+  switch (priority) {
+    case 3:
+      return 'hidden @[58rem]:table-cell';
+    case 2:
+      return 'hidden @[40rem]:table-cell';
+    default:
+      return '';
+  }
+}
+
+const DEFAULT_TEXT_WIDTH = 16;
+
+/**
+ * Each text column's share of the width the other columns leave, as a CSS
+ * percentage, from the declared widths only: the rows never move a column, so
+ * typing a filter or turning a page leaves every column where it was.
+ */
+export function textColumnShares<Row>(columns: TableColumn<Row>[]): Map<string, string> {
+  const weights = columns.filter((column) => column.text).map((column) => [column.key, column.width ?? DEFAULT_TEXT_WIDTH] as const);
+  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
+  return new Map(weights.map(([key, weight]) => [key, `${((weight / total) * 100).toFixed(2)}%`]));
+}
+
+function SelectAll<Row extends { id: number }>({ rows, selection }: { rows: Row[]; selection: TableSelection<Row> }) {
   const ref = useRef<HTMLInputElement>(null);
-  const count = rows.filter((row) => selection.selected.has(row.id)).length;
-  const all = rows.length > 0 && count === rows.length;
+  const selectable = rows.filter((row) => !selection.blockedReason?.(row));
+  const count = selectable.filter((row) => selection.selected.has(row.id)).length;
+  const all = selectable.length > 0 && count === selectable.length;
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = count > 0 && !all;
   }, [count, all]);
+  // Selects or clears this page's rows; rows chosen on other pages stay chosen.
+  const toggle = () => {
+    const next = new Set(selection.selected);
+    for (const row of selectable) {
+      if (all) next.delete(row.id);
+      else next.add(row.id);
+    }
+    selection.onChange(next);
+  };
   return (
     <input
       ref={ref}
@@ -48,8 +101,8 @@ function SelectAll({ rows, selection }: { rows: { id: number }[]; selection: Tab
       aria-label={t('table.selectAll')}
       className="size-4 rounded border-slate-300"
       checked={all}
-      disabled={rows.length === 0}
-      onChange={() => selection.onChange(all ? new Set() : new Set(rows.map((row) => row.id)))}
+      disabled={selectable.length === 0}
+      onChange={toggle}
     />
   );
 }
@@ -64,7 +117,7 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   return (
     <button
       type="button"
-      className="text-left font-semibold hover:text-indigo-600"
+      className="text-left font-semibold hover:text-indigo-700"
       onClick={() => onSort(field)}
       aria-label={t('table.sortBy', { column: column.header })}
     >
@@ -72,7 +125,7 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
       {head}
       <span className="whitespace-nowrap">
         {last}
-        <Icon name={icon} className={`ml-1 inline-block size-3.5 align-[-0.125rem] ${active ? 'text-indigo-600' : 'text-slate-400'}`} />
+        <Icon name={icon} className={`ml-1 inline-block size-3.5 align-[-0.125rem] ${active ? 'text-indigo-700' : 'text-slate-500'}`} />
       </span>
     </button>
   );
@@ -103,22 +156,6 @@ function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
   return overflowing;
 }
 
-/**
- * Each text column's share of the width the other columns leave, as a CSS
- * percentage: its longest text on the page (or its header), between 6 and 40
- * characters, against the others'.
- */
-export function textColumnShares<Row>(columns: TableColumn<Row>[], rows: Row[]): Map<string, string> {
-  const weights = columns
-    .filter((column) => column.text)
-    .map((column) => {
-      const longest = Math.max(column.header.length, ...rows.map((row) => column.text?.(row).length ?? 0));
-      return [column.key, Math.min(40, Math.max(6, longest))] as const;
-    });
-  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
-  return new Map(weights.map(([key, weight]) => [key, `${((weight / total) * 100).toFixed(2)}%`]));
-}
-
 // Cells of the other columns take their content's width, so the text columns get the rest.
 const fixedCell = 'md:w-px';
 // A text column's header takes its share (--share) of the width; its cut cells claim none of their own.
@@ -133,9 +170,10 @@ const stickyShadow =
 
 /**
  * The one table every list uses: selection, sortable headers and the
- * loading/empty/failed states. A table wider than its card scrolls inside it;
- * the actions column stays visible at the right edge with a shadow over the
- * scrolled columns.
+ * loading/empty/failed states. Columns drop out of a narrow card by their
+ * priority; a table still wider than its card scrolls inside it, says so, and
+ * keeps the actions column at the right edge with a shadow over the scrolled
+ * columns. Headers never wrap, whatever the rows.
  */
 export function DataTable<Row extends { id: number }>({
   caption,
@@ -145,6 +183,8 @@ export function DataTable<Row extends { id: number }>({
   sort,
   onSort,
   selection,
+  onRetry,
+  emptyAction,
 }: {
   caption: string;
   columns: TableColumn<Row>[];
@@ -152,13 +192,17 @@ export function DataTable<Row extends { id: number }>({
   status: LoadStatus;
   sort?: TableSort;
   onSort?: (field: string) => void;
-  selection?: TableSelection;
+  selection?: TableSelection<Row>;
+  /** Offered beside "We've lost the connection". */
+  onRetry?: () => void;
+  /** Offered under "No information found", e.g. Clear filters. */
+  emptyAction?: ReactNode;
 }) {
   useSignals();
   const scroller = useRef<HTMLDivElement>(null);
   const overflowing = useHorizontalOverflow(scroller);
   const span = columns.length + (selection ? 1 : 0);
-  const shares = textColumnShares(columns, rows);
+  const shares = textColumnShares(columns);
   const widthClass = (column: TableColumn<Row>, header = false) => (column.text ? (header ? textHeader : textCell) : fixedCell);
   const shareStyle = (column: TableColumn<Row>) =>
     column.text ? ({ '--share': shares.get(column.key) } as CSSProperties) : undefined;
@@ -177,76 +221,101 @@ export function DataTable<Row extends { id: number }>({
       status === 'loading' ? (
         <Spinner label={t('table.loading')} className="size-6" />
       ) : status === 'error' ? (
-        <span className="text-red-600">{t('table.connectionLost')}</span>
+        <div className="flex flex-col items-center gap-3">
+          <span className="text-red-700">{t('table.connectionLost')}</span>
+          {onRetry && (
+            <Button onClick={onRetry}>
+              <Icon name="refresh" className="size-4" />
+              {t('table.retry')}
+            </Button>
+          )}
+        </div>
       ) : (
-        t('table.empty')
+        <div className="flex flex-col items-center gap-3">
+          <span>{t('table.empty')}</span>
+          {emptyAction}
+        </div>
       );
   }
 
   return (
-    <div ref={scroller} className="overflow-x-auto">
-      <table className="min-w-full text-left text-sm" aria-busy={status === 'loading'}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
-          <tr>
-            {selection && (
-              <th scope="col" className="w-10 py-3 pr-2 pl-4">
-                <SelectAll rows={rows} selection={selection} />
-              </th>
-            )}
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                className={`px-2 py-3 ${widthClass(column, true)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
-                style={shareStyle(column)}
-                aria-sort={
-                  column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
-                }
-              >
-                {column.sortField && onSort ? (
-                  <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
-                ) : (
-                  column.header
-                )}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className={`divide-y divide-slate-100 ${status === 'loading' && rows.length > 0 ? 'opacity-60' : ''}`}>
-          {placeholder !== null ? (
+    // The container the column priorities measure.
+    <div className="@container">
+      {overflowing && (
+        <p className="flex items-center gap-1.5 px-4 pt-3 text-xs text-slate-600">
+          <Icon name="arrowsSideways" className="size-4" />
+          {t('table.scrollHint')}
+        </p>
+      )}
+      <div ref={scroller} className="overflow-x-auto">
+        <table className="min-w-full text-left text-sm" aria-busy={status === 'loading'}>
+          <caption className="sr-only">{caption}</caption>
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-700">
             <tr>
-              <td colSpan={span} className="px-4 py-12 text-center text-slate-500">
-                {placeholder}
-              </td>
+              {selection && (
+                <th scope="col" className="w-10 py-3 pr-2 pl-4">
+                  <SelectAll rows={rows} selection={selection} />
+                </th>
+              )}
+              {columns.map((column) => (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={`px-2 py-3 whitespace-nowrap ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                  style={shareStyle(column)}
+                  aria-sort={
+                    column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
+                  }
+                >
+                  {column.sortField && onSort ? (
+                    <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              ))}
             </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50' : 'bg-white hover:bg-slate-50'}>
-                {selection && (
-                  <td className="py-3 pr-2 pl-4">
-                    <input
-                      type="checkbox"
-                      aria-label={t('table.selectRow', { id: row.id })}
-                      className="size-4 rounded border-slate-300"
-                      checked={selection.selected.has(row.id)}
-                      onChange={() => toggleRow(row.id)}
-                    />
-                  </td>
-                )}
-                {columns.map((column) => (
-                  <td
-                    key={column.key}
-                    className={`px-2 py-3 align-middle whitespace-nowrap ${widthClass(column)} ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
-                  >
-                    {column.text ? <CutText text={column.text(row)} /> : column.render(row)}
-                  </td>
-                ))}
+          </thead>
+          <tbody className={`divide-y divide-slate-100 ${status === 'loading' && rows.length > 0 ? 'opacity-60' : ''}`}>
+            {placeholder !== null ? (
+              <tr>
+                <td colSpan={span} className="px-4 py-12 text-center text-slate-600">
+                  {placeholder}
+                </td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+            ) : (
+              rows.map((row) => {
+                const blocked = selection?.blockedReason?.(row);
+                return (
+                  <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50' : 'bg-white hover:bg-slate-50'}>
+                    {selection && (
+                      <td className="py-3 pr-2 pl-4" title={blocked}>
+                        <input
+                          type="checkbox"
+                          aria-label={t('table.selectRow', { id: row.id })}
+                          aria-description={blocked}
+                          className="size-4 rounded border-slate-300"
+                          checked={selection.selected.has(row.id)}
+                          disabled={Boolean(blocked)}
+                          onChange={() => toggleRow(row.id)}
+                        />
+                      </td>
+                    )}
+                    {columns.map((column) => (
+                      <td
+                        key={column.key}
+                        className={`px-2 py-3 align-middle whitespace-nowrap ${widthClass(column)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                      >
+                        {column.text ? <CutText text={column.text(row)} /> : column.render(row)}
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -8,7 +8,13 @@ import { Icon } from './icons';
 const widths = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
 export type DialogSize = keyof typeof widths;
 
-/** A modal dialog: focus is trapped inside, Escape and the close button dismiss it. */
+/**
+ * A modal dialog: focus is trapped inside, the page behind is inert and hidden
+ * from assistive technology, Escape and the close button dismiss it, and focus
+ * returns to the control that opened it. A dialog taller than the window keeps
+ * its title and close button (and a form's DialogActions) in view while its
+ * body scrolls between them.
+ */
 export function Dialog({
   open,
   onClose,
@@ -26,16 +32,15 @@ export function Dialog({
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
-      {/* The scroller holds a min-full-height centring box: a dialog taller than the window then
-          scrolls from its title down to its buttons (centring in the scroller itself would push
-          the top out of reach). */}
-      <div className="fixed inset-0 overflow-y-auto">
-        <div className="flex min-h-full items-end justify-center p-0 sm:items-center sm:p-4">
-          <DialogPanel className={`w-full ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:rounded-2xl`}>
-            <PanelHeader title={title} onClose={onClose} />
-            <div className="px-5 py-4">{children}</div>
-          </DialogPanel>
-        </div>
+      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
+        <DialogPanel
+          className={`flex max-h-dvh w-full flex-col ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:max-h-[calc(100dvh-2rem)] sm:rounded-2xl`}
+        >
+          <PanelHeader title={title} onClose={onClose} />
+          <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">
+            {children}
+          </div>
+        </DialogPanel>
       </div>
     </HeadlessDialog>
   );
@@ -45,7 +50,7 @@ export function Dialog({
 export function PanelHeader({ title, onClose }: { title: string; onClose: () => void }) {
   useSignals();
   return (
-    <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
+    <div className="flex shrink-0 items-center justify-between border-b border-slate-200 px-5 py-4">
       <DialogTitle className="text-base font-semibold text-slate-900">{title}</DialogTitle>
       <IconButton label={t('button.close')} onClick={onClose}>
         <Icon name="close" />
@@ -54,7 +59,14 @@ export function PanelHeader({ title, onClose }: { title: string; onClose: () => 
   );
 }
 
-/** The button row at the bottom of a dialog body. */
+/**
+ * The button row at the bottom of a dialog body. It sticks to the bottom of
+ * the scrolling body, so Save and Cancel stay in reach in a long form.
+ */
 export function DialogActions({ children }: { children: ReactNode }) {
-  return <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
+  return (
+    <div className="sticky bottom-0 z-10 -mx-5 mt-5 -mb-4 flex flex-col-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:flex-row sm:justify-end">
+      {children}
+    </div>
+  );
 }

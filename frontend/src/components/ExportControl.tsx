@@ -53,11 +53,13 @@ function formatBytes(bytes: number): string {
 /** Downloads with real progress and saves the file; a failure is thrown to the caller. */
 function useDownload(fileName: string) {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
-  const run = async (path: string, query: Query): Promise<void> => {
+  const run = async (path: string, query: Query): Promise<string> => {
     setProgress({ received: 0, total: null });
     try {
       const file = await downloadFile(path, query, setProgress);
-      saveBlob(file.blob, file.fileName ?? fileName);
+      const savedAs = file.fileName ?? fileName;
+      saveBlob(file.blob, savedAs);
+      return savedAs;
     } finally {
       setProgress(null);
     }
@@ -87,7 +89,18 @@ function ProgressBar({ progress }: { progress: DownloadProgress }) {
 }
 
 /** The toolbar's Export: a direct download, or a date-range form first; both show real progress. */
-export function ExportControl({ spec, basePath, filterQuery }: { spec: ExportSpec; basePath: string; filterQuery: Query }) {
+export function ExportControl({
+  spec,
+  basePath,
+  filterQuery,
+  onExported,
+}: {
+  spec: ExportSpec;
+  basePath: string;
+  filterQuery: Query;
+  /** After the file was saved, with its name. */
+  onExported?: (fileName: string) => void;
+}) {
   useSignals();
   const download = useDownload(spec.fileName);
   const [error, setError] = useState<string | null>(null);
@@ -106,7 +119,9 @@ export function ExportControl({ spec, basePath, filterQuery }: { spec: ExportSpe
     const start = async () => {
       setError(null);
       try {
-        await download.run(path, filterQuery);
+        // Run first: `onExported?.(await ...)` would skip the download when no one listens.
+        const savedAs = await download.run(path, filterQuery);
+        onExported?.(savedAs);
       } catch (failure) {
         setError(errorMessage(failure));
       }
@@ -134,7 +149,14 @@ export function ExportControl({ spec, basePath, filterQuery }: { spec: ExportSpe
         schema={dateRangeSchema}
         initialValues={{ startDate: '', endDate: '' }}
         submitLabel={t('button.download')}
-        submit={(range) => download.run(path, { ...filterQuery, [startParam]: localDayStart(range.startDate), [endParam]: localDayEnd(range.endDate) })}
+        submit={async (range) => {
+          const savedAs = await download.run(path, {
+            ...filterQuery,
+            [startParam]: localDayStart(range.startDate),
+            [endParam]: localDayEnd(range.endDate),
+          });
+          onExported?.(savedAs);
+        }}
       >
         {download.progress && <ProgressBar progress={download.progress} />}
       </FormDialog>

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
 import { labelText, t, type Label } from '../lib/i18n';
 import { FieldShell, Select, TextInput } from './form/inputs';
+import { Icon } from './icons';
 
 const FILTER_PAUSE_MS = 500;
 
@@ -84,6 +85,61 @@ export function FilterPanel({
           </FieldShell>
         );
       })}
+    </div>
+  );
+}
+
+/** The applied filters, by their labels and shown values (a select's option label, not its value). */
+export function activeFilters(fields: readonly FilterField[], values: Record<string, string>): { name: string; label: string; value: string }[] {
+  return fields
+    .filter((field) => values[field.name])
+    .map((field) => {
+      const raw = values[field.name];
+      const option = field.options?.find((candidate) => candidate.value === raw);
+      return { name: field.name, label: labelText(field.label), value: option ? labelText(option.label) : raw };
+    });
+}
+
+/**
+ * The applied filters above the table, each removable, and Clear filters: a
+ * filter still narrows the list while its panel is hidden, and this says so.
+ */
+export function FilterChips({
+  fields,
+  values,
+  onRemove,
+  onClear,
+}: {
+  fields: readonly FilterField[];
+  values: Record<string, string>;
+  onRemove: (name: string) => void;
+  onClear: () => void;
+}) {
+  useSignals();
+  const applied = activeFilters(fields, values);
+  if (applied.length === 0) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-3">
+      <ul aria-label={t('filter.applied')} className="flex flex-wrap items-center gap-2">
+        {applied.map((filter) => (
+          <li key={filter.name}>
+            <button
+              type="button"
+              onClick={() => onRemove(filter.name)}
+              aria-label={t('filter.remove', { label: filter.label, value: filter.value })}
+              className="inline-flex max-w-64 items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 py-0.5 pr-1.5 pl-2.5 text-xs text-indigo-800 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
+              <span className="truncate">
+                {filter.label}: <span className="font-semibold">{filter.value}</span>
+              </span>
+              <Icon name="close" className="size-3.5 shrink-0" />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={onClear} className="text-xs font-medium text-indigo-700 underline-offset-2 hover:underline">
+        {t('filter.clear')}
+      </button>
     </div>
   );
 }

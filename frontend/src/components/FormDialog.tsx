@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../lib/api';
 import { t } from '../lib/i18n';
 import type { Schema } from '../lib/validation';
@@ -10,6 +10,9 @@ import { FormFields } from './form/FormFields';
 import type { FieldDef } from './form/types';
 import { useForm } from './form/useForm';
 import { Spinner } from './Spinner';
+
+/** The controls a person fills in, not the buttons between them (a picker's toggle, Add city). */
+const FIRST_FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
 
 export interface FormDialogProps<V extends object> {
   open: boolean;
@@ -22,8 +25,8 @@ export interface FormDialogProps<V extends object> {
   /** Set when the record could not be loaded. */
   loadError?: string | null;
   submit: (values: V) => Promise<unknown>;
-  /** Runs after a successful submit, before the dialog closes (e.g. reload the list). */
-  onSuccess?: () => void;
+  /** Runs after a successful submit with the values sent, before the dialog closes (e.g. reload the list, confirm in a toast). */
+  onSuccess?: (values: V) => void;
   submitLabel?: string;
   /** Server error keys that name a field differently (`cityId` → `cities`). */
   serverErrorAliases?: Partial<Record<string, keyof V & string>>;
@@ -72,6 +75,14 @@ function FormDialogBody<V extends object>({
   const form = useForm(initialValues, schema);
   const [sending, setSending] = useState(false);
   const idPrefix = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The first field takes focus when the form shows (an edit form only once its record has
+  // loaded), rather than the dialog's close button; the dialog hands focus back to its opener.
+  useEffect(() => {
+    const first = formRef.current?.querySelector<HTMLElement>(FIRST_FIELD);
+    first?.focus();
+  }, []);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSending(true);
@@ -86,12 +97,12 @@ function FormDialogBody<V extends object>({
     }
     setSending(false);
     form.reset();
-    onSuccess?.();
+    onSuccess?.(values);
     onClose();
   });
 
   return (
-    <form noValidate onSubmit={onSubmit}>
+    <form ref={formRef} noValidate onSubmit={onSubmit}>
       <FormFields fields={fields} form={form} idPrefix={idPrefix} />
       {children && <div className="mt-4">{children}</div>}
       {form.serverMessage && (

@@ -9,7 +9,7 @@ export function PageCard({
   children,
 }: {
   title: string;
-  intro?: string;
+  intro?: ReactNode;
   actions?: ReactNode;
   className?: string;
   children: ReactNode;
@@ -22,7 +22,7 @@ export function PageCard({
           <h1 id={titleId} className="text-lg font-semibold text-slate-900">
             {title}
           </h1>
-          {intro && <p className="mt-1 text-sm text-slate-500">{intro}</p>}
+          {intro && <p className="mt-1 text-sm text-slate-600">{intro}</p>}
         </div>
         {actions}
       </header>

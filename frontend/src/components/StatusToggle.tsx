@@ -7,8 +7,9 @@ export function StatusBadge({ active }: { active: boolean }) {
   useSignals();
   return (
     <span
-      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${
-        active ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600'
+      // One width for both words, so a page of inactive rows does not move the columns.
+      className={`inline-flex min-w-15 justify-center rounded-full px-2 py-0.5 text-xs font-medium ${
+        active ? 'bg-emerald-50 text-emerald-800' : 'bg-slate-100 text-slate-700'
       }`}
     >
       {active ? t('table.active') : t('table.inactive')}
@@ -20,11 +21,14 @@ export function StatusBadge({ active }: { active: boolean }) {
 export function StatusToggle({
   active,
   label,
+  disabledReason,
   onToggle,
 }: {
   active: boolean;
   /** The accessible name, e.g. "Change status: Jane Doe". */
   label: string;
+  /** Set when switching could only fail (the signed-in user's own account): disabled, and says why. */
+  disabledReason?: string;
   onToggle: (next: boolean) => Promise<unknown>;
 }) {
   useSignals();
@@ -38,12 +42,13 @@ export function StatusToggle({
     }
   };
   return (
-    <div className="flex items-center gap-1.5">
+    <div className="flex items-center gap-1.5" title={disabledReason}>
       <Switch
         checked={active}
         onChange={toggle}
-        disabled={busy}
+        disabled={busy || Boolean(disabledReason)}
         aria-label={label}
+        aria-description={disabledReason}
         className="group relative inline-flex h-5 w-9 shrink-0 rounded-full bg-slate-300 transition-colors data-checked:bg-emerald-500 data-disabled:opacity-60"
       >
         <span className="size-4 translate-x-0.5 self-center rounded-full bg-white shadow transition-transform group-data-checked:translate-x-4.5" />

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { json, mockApi, signedIn, tokens } from '../testing/api';
+import { admin, json, mockApi, signedIn, tokens } from '../testing/api';
 import { api, ApiError, buildUrl, INVALID_CREDENTIALS } from './api';
 import { setContentLanguage } from './i18n';
 import { readStoredSession, SESSION_STORAGE_KEY, session, syncSessionAcrossTabs } from './session';
@@ -69,7 +69,7 @@ describe('session refresh', () => {
     expect(mock.calls.map((call) => call.url.pathname)).toEqual(['/api/auth/refreshToken', '/api/auth/profile']);
     expect(mock.calls[0].body).toEqual({ refreshToken: 'refresh-1' });
     expect(bearer(mock.calls[1].headers)).toBe('Bearer access-2');
-    expect(readStoredSession()).toMatchObject({ authToken: 'access-2', refreshToken: 'refresh-2', user: { id: 1 } });
+    expect(readStoredSession()).toMatchObject({ authToken: 'access-2', refreshToken: 'refresh-2', user: { id: admin.id } });
   });
 
   it('treats an expiry exactly now as expired', async () => {

@@ -76,7 +76,9 @@ describe('decimalBetween', () => {
     [' 12.5 ', undefined],
     ['90.0001', 'out'],
     ['-91', 'out'],
-    ['40,4', 'out'],
+    // A decimal comma reads as a dot.
+    ['40,4', undefined],
+    ['40,4,1', 'out'],
     ['1e1', 'out'],
     ['0x10', 'out'],
     ['.5', 'out'],

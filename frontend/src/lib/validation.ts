@@ -80,7 +80,8 @@ export const decimalBetween =
   <V>(min: number, max: number, message: string): Rule<V> =>
   (value) => {
     if (isBlank(value)) return undefined;
-    const written = text(value);
+    // A decimal comma is read as a dot (the form sends it with a dot): "40,41" is 40.41.
+    const written = text(value).replace(',', '.');
     if (!DECIMAL_PATTERN.test(written)) return message;
     const number = Number(written);
     return number < min || number > max ? message : undefined;

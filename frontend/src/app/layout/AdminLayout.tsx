@@ -9,20 +9,25 @@ import { layoutConfig } from '../../lib/layoutConfig';
 import { currentUser } from '../../lib/session';
 import { SectionScreen } from '../SectionScreen';
 import { homePath, sectionAt, sections } from '../sections';
-import { AsideMenu } from './AsideMenu';
+import { AsideMenu, type AsideLabels } from './AsideMenu';
 import { LanguageMenu } from './LanguageMenu';
 import { UserMenu } from './UserMenu';
 
 const asideColors = { dark: 'bg-slate-900 text-white', light: 'border-r border-slate-200 bg-white text-slate-900' };
 
-function Brand({ minimized }: { minimized?: boolean }) {
+function Brand({ labels = 'shown' }: { labels?: AsideLabels }) {
+  const name = { shown: '', hidden: 'sr-only', fromXl: 'sr-only xl:not-sr-only' }[labels];
   return (
     <Link href="/" className="flex h-16 items-center gap-2 px-5 text-lg font-extrabold tracking-tight">
-      <span className="flex size-8 items-center justify-center rounded-lg bg-indigo-600 text-white">p</span>
-      <span className={minimized ? 'sr-only' : ''}>perkdesk</span>
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-indigo-600 text-white" aria-hidden="true">
+        p
+      </span>
+      <span className={name}>perkdesk</span>
     </Link>
   );
 }
+
+const MAIN_ID = 'main-content';
 
 /** The signed-in frame: aside menu, header, subheader, the section's screen and the footer, as the layout builder set them. */
 export default function AdminLayout() {
@@ -35,14 +40,22 @@ export default function AdminLayout() {
 
   const section = sectionAt(location);
   const asideOnDesktop = config.aside.display;
-  const asideWidth = config.aside.minimized ? 'lg:w-20' : 'lg:w-64';
+  // Below 1280 px the full menu would take a quarter of the window from the tables: it keeps its icons only.
+  const asideLabels: AsideLabels = config.aside.minimized ? 'hidden' : 'fromXl';
+  const asideWidth = config.aside.minimized ? 'lg:w-20' : 'lg:w-20 xl:w-64';
 
   return (
     <div className="flex min-h-full">
+      <a
+        href={`#${MAIN_ID}`}
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-indigo-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        {t('skip.toContent')}
+      </a>
       {asideOnDesktop && (
         <aside className={`hidden shrink-0 flex-col lg:flex ${asideWidth} ${asideColors[config.aside.theme]} sticky top-0 h-screen`}>
-          <Brand minimized={config.aside.minimized} />
-          <AsideMenu theme={config.aside.theme} minimized={config.aside.minimized} />
+          <Brand labels={asideLabels} />
+          <AsideMenu theme={config.aside.theme} labels={asideLabels} />
         </aside>
       )}
 
@@ -55,7 +68,7 @@ export default function AdminLayout() {
               <Icon name="close" />
             </IconButton>
           </div>
-          <AsideMenu theme={config.aside.theme} minimized={false} onNavigate={() => setDrawerOpen(false)} />
+          <AsideMenu theme={config.aside.theme} labels="shown" onNavigate={() => setDrawerOpen(false)} />
         </DialogPanel>
       </Dialog>
 
@@ -102,7 +115,7 @@ export default function AdminLayout() {
           </div>
         )}
 
-        <main className={`flex-1 p-4 sm:p-6 ${config.content.width === 'fixed' ? 'mx-auto w-full max-w-6xl' : ''}`}>
+        <main id={MAIN_ID} tabIndex={-1} className={`flex-1 p-4 outline-none sm:p-6 ${config.content.width === 'fixed' ? 'mx-auto w-full max-w-6xl' : ''}`}>
           <Switch>
             <Route path="/">
               <Redirect to={homePath(user.roleId)} replace />
@@ -117,7 +130,7 @@ export default function AdminLayout() {
 
         {config.footer.display && (
           <footer
-            className={`flex h-14 items-center justify-between gap-4 border-t border-slate-200 bg-white px-4 text-xs text-slate-500 ${
+            className={`flex h-14 items-center justify-between gap-4 border-t border-slate-200 bg-white px-4 text-xs text-slate-600 ${
               config.footer.fixed ? 'sticky bottom-0 z-20' : ''
             }`}
           >

@@ -26,7 +26,8 @@ export function UserMenu({ user }: { user: UserProfile }) {
     <>
       <Menu>
         <MenuButton
-          aria-label={t('header.userMenu')}
+          // The name starts from the initials the button shows, so speech input ("click A M") finds it.
+          aria-label={initials ? t('header.userMenuOf', { initials }) : t('header.userMenu')}
           className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 hover:bg-indigo-200"
         >
           {initials || <Icon name="user" className="size-4" />}

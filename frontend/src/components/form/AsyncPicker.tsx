@@ -74,6 +74,7 @@ export function AsyncPicker({
 }: ControlProps<PickerOption | null> & { load: PickerLoader }) {
   useSignals();
   const pages = usePickerPages(load);
+  const toggle = useRef<HTMLButtonElement>(null);
 
   const onScroll = (event: UIEvent<HTMLElement>) => {
     const list = event.currentTarget;
@@ -81,9 +82,16 @@ export function AsyncPicker({
   };
 
   return (
-    <Combobox value={value} by="id" onChange={onChange} onClose={() => pages.setSearch('')} immediate>
+    // Not `immediate`: a form that opens with focus in its first field must not open this list (it
+    // would cover the form and make the rest of the dialog inert); a click, typing or the button opens it.
+    <Combobox value={value} by="id" onChange={onChange} onClose={() => pages.setSearch('')}>
+      {({ open }) => (
+        <>
       <div className="relative">
         <ComboboxInput
+          onClick={() => {
+            if (!open) toggle.current?.click();
+          }}
           id={id}
           className={`${inputClass} pr-9`}
           placeholder={t('picker.search')}
@@ -96,7 +104,7 @@ export function AsyncPicker({
           }}
           onBlur={onBlur}
         />
-        <ComboboxButton aria-label={t('picker.showOptions')} className="absolute inset-y-0 right-0 flex items-center px-2 text-slate-400">
+        <ComboboxButton ref={toggle} aria-label={t('picker.showOptions')} className="absolute inset-y-0 right-0 flex items-center px-2 text-slate-500">
           <Icon name="chevronDown" className="size-4" />
         </ComboboxButton>
       </div>
@@ -120,6 +128,8 @@ export function AsyncPicker({
           <div className="px-3 py-2 text-slate-500">{t('picker.noResults')}</div>
         )}
       </ComboboxOptions>
+        </>
+      )}
     </Combobox>
   );
 }

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { labelText, t } from '../../lib/i18n';
 import type { PhoneValue } from '../../lib/phone';
 import { validate } from '../../lib/validation';
@@ -117,17 +117,27 @@ function FieldControl({ field, control }: { field: AnyField; control: ControlPro
  * inputs that break the row rules are marked invalid so the row is easy to find.
  */
 function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'rows' }>; control: ControlProps<unknown> }) {
+  useSignals();
   const rows = (control.value as Record<string, unknown>[] | undefined) ?? [];
+  // Rows added while the group's error shows are blank by intent: they are not marked red until
+  // the person types in them (a changed row is a new object, so it leaves this set by itself).
+  const [untouched] = useState(() => new WeakSet<Record<string, unknown>>());
   const update = (index: number, name: string, value: unknown) =>
     control.onChange(rows.map((row, i) => (i === index ? { ...row, [name]: value } : row)));
+  const add = () => {
+    const row = field.newRow();
+    if (control.invalid) untouched.add(row);
+    control.onChange([...rows, row]);
+  };
 
   return (
     <div className="space-y-3" role="group" id={control.id} aria-labelledby={labelId(control.id)} aria-describedby={control.describedBy}>
       {rows.map((row, index) => {
-        const rowErrors = control.invalid && field.rowSchema ? validate(field.rowSchema, row) : {};
+        const rowErrors = control.invalid && field.rowSchema && !untouched.has(row) ? validate(field.rowSchema, row) : {};
+        const rowName = `${labelText(field.rowLabel)} ${index + 1}`;
         return (
           <fieldset key={index} className="relative grid gap-3 rounded-lg border border-slate-200 p-3 pr-12 sm:grid-cols-2">
-            <legend className="sr-only">{`${labelText(field.label)} ${index + 1}`}</legend>
+            <legend className="px-1 text-xs font-semibold text-slate-700">{rowName}</legend>
             {field.fields.map((sub) => {
               const id = `${control.id}-${index}-${sub.name}`;
               return (
@@ -147,7 +157,7 @@ function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'r
               );
             })}
             <IconButton
-              label={`${t('button.remove')} ${index + 1}`}
+              label={`${t('button.remove')} ${rowName}`}
               className="absolute top-2 right-2"
               onClick={() => control.onChange(rows.filter((_, i) => i !== index))}
             >
@@ -156,7 +166,7 @@ function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'r
           </fieldset>
         );
       })}
-      <Button onClick={() => control.onChange([...rows, field.newRow()])}>
+      <Button onClick={add}>
         <Icon name="plus" className="size-4" />
         {labelText(field.addLabel ?? 'button.add')}
       </Button>

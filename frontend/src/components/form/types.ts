@@ -60,6 +60,8 @@ export type FieldDef<V> =
       fields: FieldDef<Record<string, unknown>>[];
       newRow: () => Record<string, unknown>;
       addLabel?: Label;
+      /** What one row is called, numbered in its legend: 'City' gives "City 1", "City 2". */
+      rowLabel: Label;
       /** Marks the inputs of a row that break these rules while the group's error shows. */
       rowSchema?: Schema<Record<string, unknown>>;
     })

@@ -13,8 +13,9 @@ export interface FormApi<V extends object> {
   /** Messages the server gave per field after a refused submit. */
   setServerErrors: (errors: Errors<V>) => void;
   /**
-   * A refused submit: the server's `message` for the form's alert, its `errors`
-   * under the fields they name (see serverFieldErrors). A message is cleared
+   * A refused submit: the server's `message` for the form's alert (unless a
+   * field shows that same message), its `errors` under the fields they name
+   * (see serverFieldErrors). A message is cleared
    * from a field when the user changes it, and the alert once every field it
    * concerned has changed; an alert that concerns no field, or carries keys no
    * field takes, stays until the next submit.
@@ -109,14 +110,20 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
     (message: string, raw: Record<string, string>, fieldNames: readonly (keyof V & string)[], aliases?: Partial<Record<string, keyof V & string>>) => {
       const { fields, unmatched } = splitServerErrors(raw, fieldNames, aliases);
       setServerErrors(fields);
-      setRefusal({ message, concerns: Object.keys(fields) as (keyof V & string)[], unmatched: unmatched.filter((text) => text !== message) });
+      // A message that a field already shows under itself is said once, there, not again in the alert.
+      const shownAtField = new Set<string>(Object.values(fields).filter((text): text is string => typeof text === 'string'));
+      setRefusal({
+        message: shownAtField.has(message) ? '' : message,
+        concerns: Object.keys(fields) as (keyof V & string)[],
+        unmatched: unmatched.filter((text) => text !== message),
+      });
     },
     [],
   );
   const clearServerMessage = useCallback(() => setRefusal(null), []);
   const refusalShows =
     refusal !== null && (refusal.concerns.length === 0 || refusal.unmatched.length > 0 || refusal.concerns.some((field) => serverErrors[field] !== undefined));
-  const serverMessage = refusalShows ? [refusal.message, ...refusal.unmatched].filter(Boolean).join(' ') : null;
+  const serverMessage = (refusalShows && [refusal.message, ...refusal.unmatched].filter(Boolean).join(' ')) || null;
 
   return {
     values,

@@ -1,12 +1,11 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import {
   hasActiveFilters,
   needsPagination,
-  serializeListQuery,
   toApiQuery,
   toFilterQuery,
   withFilters,
@@ -23,7 +22,7 @@ import { ConfirmDelete } from '../ConfirmDelete';
 import { DataTable, type TableColumn } from '../DataTable';
 import { DetailList, Drawer } from '../Drawer';
 import { ExportControl } from '../ExportControl';
-import { FilterPanel } from '../FilterPanel';
+import { FilterChips, FilterPanel } from '../FilterPanel';
 import { FormDialog } from '../FormDialog';
 import { Icon } from '../icons';
 import { PageCard } from '../PageCard';
@@ -31,6 +30,7 @@ import { Pagination } from '../Pagination';
 import { SafeImage } from '../SafeImage';
 import { Spinner } from '../Spinner';
 import { StatusBadge, StatusToggle } from '../StatusToggle';
+import { showToast } from '../Toast';
 import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
 import { useListQueryState } from './useListQueryState';
 import { useListData, useRecord } from './useRemoteData';
@@ -73,15 +73,23 @@ function isText<Row>(column: ColumnDef<Row>): boolean {
   return !column.render && (column.kind === undefined || column.kind === 'text');
 }
 
+/** "Partner Bravo": the noun for one row, capitalised, then the row's name. */
+function itemName(noun: string, name: string): string {
+  return `${noun.charAt(0).toLocaleUpperCase()}${noun.slice(1)} ${name}`.trim();
+}
+
 /**
  * A whole list screen from a declaration: toolbar (create, export, filter
- * switch, or 'N selected' with bulk delete), filter panel, table, pagination,
- * the detail drawer and the create/edit/delete/tool dialogs. Page, size, sort
- * and filters live in the URL.
+ * switch with the number of applied filters, or 'N selected' with bulk
+ * delete), the applied filters as removable chips, filter panel, table,
+ * total and pagination, the detail drawer and the create/edit/delete/tool
+ * dialogs. Page, size, sort and filters live in the URL; every change the
+ * user makes is confirmed in a toast.
  */
 export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: ResourceDeclaration<Row> }) {
   useSignals();
-  const writable = canWrite(currentUser.value?.roleId);
+  const user = currentUser.value;
+  const writable = canWrite(user?.roleId);
   const filters = useMemo(() => resource.filters ?? [], [resource.filters]);
   const filterNames = useMemo(() => filters.map((filter) => filter.name), [filters]);
   const filterParams = useMemo(() => Object.fromEntries(filters.map((filter) => [filter.name, filter.param])), [filters]);
@@ -97,8 +105,22 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const [notice, setNotice] = useState<string | null>(null);
   const closeDialog = () => setDialog(null);
 
-  const queryKey = serializeListQuery(query);
-  useEffect(() => setSelected(new Set()), [queryKey, reloadToken]);
+  const nouns = { one: t(resource.nouns.one), many: t(resource.nouns.many) };
+  const nameOfRow = (row: Row) => itemName(nouns.one, resource.rowLabel(row));
+  const countOf = (count: number) => t('table.total', { count, noun: count === 1 ? nouns.one : nouns.many });
+
+  // The selection is kept across pages, page sizes and sorts (ids stay ids), but a
+  // new filter may hide what was chosen: it is cleared then, and the user told.
+  const filterKey = JSON.stringify(query.filters);
+  const previousFilterKey = useRef(filterKey);
+  useEffect(() => {
+    if (previousFilterKey.current === filterKey) return;
+    previousFilterKey.current = filterKey;
+    setSelected((current) => {
+      if (current.size > 0) showToast(t('table.selectionCleared'));
+      return current.size > 0 ? new Set() : current;
+    });
+  }, [filterKey]);
 
   // A delete can empty the last page: step back to the new last page.
   useEffect(() => {
@@ -107,31 +129,38 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     }
   }, [list, query, setQuery]);
 
-  const mutated = () => {
+  const mutated = (confirmation?: string) => {
     setNotice(null);
     reload();
+    if (confirmation) showToast(confirmation);
   };
   const toggleStatus = async (row: Row, isActive: boolean) => {
     try {
       await api.patch(`${resource.basePath}/active`, { id: row.id, isActive });
-      mutated();
+      mutated(t(isActive ? 'toast.activated' : 'toast.deactivated', { item: nameOfRow(row) }));
     } catch (error) {
       setNotice(errorMessage(error));
     }
   };
+  const clearFilters = () => setQuery(withFilters(query, {}));
+  const removeFilter = (name: string) => setQuery(withFilters(query, { ...query.filters, [name]: '' }));
 
+  const isOwn = (row: Row) => Boolean(user && resource.isOwnAccount?.(row, user));
   const canRemove = writable && Boolean(resource.remove);
   const tools = (resource.tools ?? []).filter((tool) => writable || !tool.editorsOnly);
   const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
     key: column.field,
     header: t(column.label),
     sortField: column.kind === 'image' || column.sortable === false ? undefined : (column.sortField ?? column.field),
+    priority: column.priority,
+    width: column.width,
     render:
       column.kind === 'status' && resource.toggle && writable
         ? (row) => (
             <StatusToggle
               active={Boolean(row.isActive)}
               label={`${t('table.toggleStatus')}: ${resource.rowLabel(row)}`}
+              disabledReason={isOwn(row) ? t('own.noToggle') : undefined}
               onToggle={(next) => toggleStatus(row, next)}
             />
           )
@@ -163,7 +192,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             </IconButton>
           ))}
         {canRemove && (
-          <IconButton label={t('button.delete')} onClick={() => setDialog({ kind: 'delete', ids: [row.id] })}>
+          <IconButton
+            label={t('button.delete')}
+            disabledReason={isOwn(row) ? t('own.noDelete') : undefined}
+            onClick={() => setDialog({ kind: 'delete', ids: [row.id] })}
+          >
             <Icon name="trash" className="size-4" />
           </IconButton>
         )}
@@ -177,10 +210,22 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const detail = useRecord<Row>(detailPath);
   const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
   const { create, edit } = resource;
+  const appliedCount = Object.values(query.filters).filter(Boolean).length;
+
+  // The confirmation names what goes: the row when it is one on this page, else the count.
+  const deleting = dialog?.kind === 'delete' ? dialog.ids : [];
+  const deletingRow = deleting.length === 1 ? list.rows.find((row) => row.id === deleting[0]) : undefined;
+  const deleteQuestion = deletingRow
+    ? t('delete.one', { noun: nouns.one, name: resource.rowLabel(deletingRow) })
+    : t('delete.many', { count: deleting.length, noun: deleting.length === 1 ? nouns.one : nouns.many });
+  const deletedMessage = deletingRow
+    ? t('toast.deleted', { item: nameOfRow(deletingRow) })
+    : t('toast.deleted', { item: countOf(deleting.length) });
 
   return (
     <PageCard
       title={title}
+      intro={list.status === 'error' ? undefined : <span role="status">{countOf(list.totalCount)}</span>}
       actions={
         <div role="group" aria-label={t('table.actions')} className="flex flex-wrap items-center gap-2">
           {selecting ? (
@@ -190,6 +235,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                 <Icon name="trash" className="size-4" />
                 {t('button.delete')}
               </Button>
+              <Button variant="ghost" onClick={() => setSelected(new Set())}>
+                {t('table.clearSelection')}
+              </Button>
             </>
           ) : (
             <>
@@ -197,10 +245,21 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                 <Button variant="ghost" aria-expanded={filterOpen} onClick={() => setFilterOpen((open) => !open)}>
                   <Icon name="filter" className="size-4" />
                   {filterOpen ? t('filter.hide') : t('filter.show')}
+                  {appliedCount > 0 && (
+                    <span className="rounded-full bg-indigo-600 px-1.5 text-xs leading-5 font-semibold text-white">
+                      {appliedCount}
+                      <span className="sr-only"> {t('filter.activeCount')}</span>
+                    </span>
+                  )}
                 </Button>
               )}
               {resource.exportSpec && (
-                <ExportControl spec={resource.exportSpec} basePath={resource.basePath} filterQuery={toFilterQuery(query, filterParams)} />
+                <ExportControl
+                  spec={resource.exportSpec}
+                  basePath={resource.basePath}
+                  filterQuery={toFilterQuery(query, filterParams)}
+                  onExported={(fileName) => showToast(t('toast.exported', { file: fileName }))}
+                />
               )}
               {resource.create && writable && (
                 <Button variant="primary" onClick={() => setDialog({ kind: 'create' })}>
@@ -213,10 +272,10 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         </div>
       }
     >
-
       {filterOpen && filters.length > 0 && (
         <FilterPanel fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
       )}
+      <FilterChips fields={filters} values={query.filters} onRemove={removeFilter} onClear={clearFilters} />
       {notice && (
         <div className="px-4 pt-4">
           <Alert tone="danger">{notice}</Alert>
@@ -230,7 +289,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         status={list.status}
         sort={{ field: query.sort, ascending: query.ascending }}
         onSort={(field) => setQuery(withSort(query, field))}
-        selection={canRemove ? { selected, onChange: setSelected } : undefined}
+        selection={canRemove ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
+        onRetry={reload}
+        emptyAction={filtered && <Button onClick={clearFilters}>{t('filter.clear')}</Button>}
       />
       {needsPagination(list.totalCount, query.size) && (
         <Pagination
@@ -253,22 +314,25 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           size={create.size}
           initialValues={create.initialValues()}
           submit={create.submit}
-          onSuccess={mutated}
+          onSuccess={(values) => mutated(t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }))}
         />
       )}
-      {edit && dialog?.kind === 'edit' && (
+      {edit && (
         <FormDialog
-          open
+          open={dialog?.kind === 'edit'}
           onClose={closeDialog}
           title={t(edit.title)}
           fields={edit.fields}
           schema={edit.schema}
           serverErrorAliases={edit.serverErrorAliases}
           size={edit.size}
-          initialValues={detail.data ? edit.initialValues(detail.data) : null}
+          initialValues={dialog?.kind === 'edit' && detail.data ? edit.initialValues(detail.data) : null}
           loadError={detail.error}
-          submit={(values) => edit.submit(values, detail.data ?? dialog.row)}
-          onSuccess={mutated}
+          submit={(values) => (dialog?.kind === 'edit' ? edit.submit(values, detail.data ?? dialog.row) : Promise.resolve())}
+          onSuccess={(values) =>
+            dialog?.kind === 'edit' &&
+            mutated(t('toast.saved', { item: itemName(nouns.one, edit.nameOf?.(values) ?? resource.rowLabel(dialog.row)) }))
+          }
         />
       )}
       {resource.view && (
@@ -280,14 +344,18 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         <ConfirmDelete
           open={dialog?.kind === 'delete'}
           onClose={closeDialog}
+          question={deleteQuestion}
           onConfirm={async () => {
             if (dialog?.kind !== 'delete') return;
             await api.delete(resource.basePath, { id: dialog.ids });
-            mutated();
+            setSelected((current) => new Set([...current].filter((id) => !dialog.ids.includes(id))));
+            mutated(deletedMessage);
           }}
         />
       )}
-      {activeTool && dialog?.kind === 'tool' && activeTool.render({ row: dialog.row, onClose: closeDialog, onDone: mutated })}
+      {activeTool &&
+        dialog?.kind === 'tool' &&
+        activeTool.render({ row: dialog.row, onClose: closeDialog, onDone: (confirmation) => mutated(confirmation) })}
     </PageCard>
   );
 }

@@ -19,6 +19,7 @@ export function formTool<Row, V extends object>({
   schema,
   initialValues,
   submit,
+  confirmation,
 }: {
   id: string;
   label: MessageKey;
@@ -27,6 +28,8 @@ export function formTool<Row, V extends object>({
   schema: Schema<V>;
   initialValues: () => V;
   submit: (values: V, row: Row) => Promise<unknown>;
+  /** The toast after a successful submit, e.g. "Password of Jane Doe changed". */
+  confirmation: (row: Row) => string;
 }): RowTool<Row> {
   return {
     id,
@@ -42,7 +45,7 @@ export function formTool<Row, V extends object>({
         schema={schema}
         initialValues={initialValues()}
         submit={(values) => submit(values, row)}
-        onSuccess={onDone}
+        onSuccess={() => onDone(confirmation(row))}
       />
     ),
   };

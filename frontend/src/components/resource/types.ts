@@ -6,6 +6,8 @@ import type { ExportSpec } from '../ExportControl';
 import type { FilterField } from '../FilterPanel';
 import type { FieldDef } from '../form/types';
 import type { IconName } from '../icons';
+import type { ColumnPriority } from '../DataTable';
+import type { UserProfile } from '../../lib/session';
 
 export interface ResourceRow {
   id: number;
@@ -22,6 +24,10 @@ export interface ColumnDef<Row> {
   /** The API sort field when it is not `field` (a label column sorted by the flag behind it). */
   sortField?: string;
   render?: (row: Row) => ReactNode;
+  /** 1 (default) always shows; 2 and 3 drop out of narrow tables (DataTable's ColumnPriority), staying in the drawer and the export. */
+  priority?: ColumnPriority;
+  /** A text column's typical length in characters: its share of the table's free width (DataTable). */
+  width?: number;
 }
 
 interface FormSpec<V extends object> {
@@ -32,6 +38,8 @@ interface FormSpec<V extends object> {
   serverErrorAliases?: Partial<Record<string, keyof V & string>>;
   /** Long forms (repeating rows) take the wide dialog. */
   size?: DialogSize;
+  /** The record's name in the form's values, for the confirmation toast ("Partner Bravo created"). */
+  nameOf?: (values: V) => string;
 }
 
 export interface CreateFormSpec<V extends object> extends FormSpec<V> {
@@ -58,8 +66,8 @@ export interface DrawerSpec<Row> {
 export interface ToolContext<Row> {
   row: Row;
   onClose: () => void;
-  /** Call after a change so the list reloads. */
-  onDone: () => void;
+  /** Call after a change so the list reloads; `confirmation` is announced in a toast. */
+  onDone: (confirmation?: string) => void;
 }
 
 /** An extra row action (QR code, change password, ...) that opens its own dialog. */
@@ -86,8 +94,15 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   columns: readonly ColumnDef<Row>[];
   /** The header of the row-actions column; 'Tools' unless the screen names it otherwise. */
   toolsLabel?: MessageKey;
-  /** A short human name of a row, used in accessible names ("Change status: Jane Doe"). */
+  /** A short human name of a row, used in accessible names ("Change status: Jane Doe"), confirmations and toasts. */
   rowLabel: (row: Row) => string;
+  /** What one row and several rows are called: "26 users", "Delete 3 users?", "Partner Bravo created". */
+  nouns: { one: MessageKey; many: MessageKey };
+  /**
+   * The signed-in user's own row, whose status switch and Delete could only
+   * fail (nobody deactivates or deletes themselves): they are disabled, with the reason.
+   */
+  isOwnAccount?: (row: Row, user: UserProfile) => boolean;
   filters?: readonly ResourceFilter[];
   // Each form has its own value type; the page only hands the form's values to its submit.
   create?: CreateFormSpec<any>;

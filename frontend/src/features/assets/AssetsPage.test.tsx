@@ -40,7 +40,7 @@ async function openCreate(user: ReturnType<typeof userEvent.setup>) {
 /** Opens Create, fills every field validly and saves; the server's answer is the test's. */
 async function submitValidCreate(user: ReturnType<typeof userEvent.setup>) {
   const form = await openCreate(user);
-  await typeInto(user, form, { Name: 'Bank', 'Contact person': 'Kamran', 'Phone number': '1234567', Email: 'k@bank.az', 'Barcode prefix': 'B1' });
+  await typeInto(user, form, { 'Asset name': 'Bank', 'Primary contact person name': 'Kamran', 'Phone number': '1234567', Email: 'k@bank.az', 'Barcode prefix': 'B1' });
   await user.upload(form.getByLabelText('Choose image'), logo);
   await user.click(form.getByRole('button', { name: 'Save' }));
   return form;
@@ -89,8 +89,8 @@ describe('Assets screen', () => {
     const form = await openCreate(user);
     await user.selectOptions(form.getByLabelText('Operator code'), '077');
     await typeInto(user, form, {
-      Name: ' Xəzər Telekom ',
-      'Contact person': 'Nigar Həsənova',
+      'Asset name': ' Xəzər Telekom ',
+      'Primary contact person name': 'Nigar Həsənova',
       'Phone number': '8020730',
       Email: 'nigar@xezertelekom.az',
       'Barcode prefix': 'XT',
@@ -113,14 +113,15 @@ describe('Assets screen', () => {
     expect(queryOf(api.callsTo('GET /api/asset/filter')[1])).toMatchObject({ Skip: '0', Name: 'Asset' });
   });
 
-  it("puts the server's refusals in the form: the message on top, each error under its field", async () => {
+  it("puts the server's refusals in the form: each error once, under its field, not again in the alert", async () => {
     const { user } = setup('/assets', makeAssets(3), {
       'POST /api/asset': () =>
         json({ message: 'Barcode must consist of max 3 letter or number', errors: { barcodePrefix: 'Barcode must consist of max 3 letter or number', phoneNumber: 'Wrong phone format. E.g. 994501234567' } }, 400),
     });
     const form = await submitValidCreate(user);
 
-    expect(await form.findByRole('alert')).toHaveTextContent('Barcode must consist of max 3 letter or number');
+    await waitFor(() => expect(form.getByLabelText('Barcode prefix')).toHaveAccessibleDescription('Barcode must consist of max 3 letter or number'));
+    expect(form.queryByRole('alert')).not.toBeInTheDocument();
     expect(form.getByLabelText('Barcode prefix')).toHaveAccessibleDescription('Barcode must consist of max 3 letter or number');
     expect(form.getByLabelText('Phone number')).toHaveAccessibleDescription('Wrong phone format. E.g. 994501234567');
     expect(form.getByRole('button', { name: 'Save' })).toBeEnabled();
@@ -148,7 +149,7 @@ describe('Assets screen', () => {
     const row = () => screen.getByRole('row', { name: /Asset 1/ });
     await user.click(within(row()).getByRole('button', { name: 'Edit' }));
     let form = within(await screen.findByRole('dialog', { name: 'Edit Asset' }));
-    expect(await form.findByLabelText('Name')).toHaveValue('Asset 1');
+    expect(await form.findByLabelText('Asset name')).toHaveValue('Asset 1');
     expect(form.queryByLabelText('Barcode prefix')).not.toBeInTheDocument();
     expect(form.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/1.png');
     expect(form.getByLabelText('Operator code')).toHaveValue('055');
@@ -157,8 +158,8 @@ describe('Assets screen', () => {
     expect(form.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', 'blob:preview');
     await user.click(form.getByRole('button', { name: 'Remove' }));
     expect(form.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/1.png');
-    await user.clear(form.getByLabelText('Name'));
-    await user.type(form.getByLabelText('Name'), 'Asset One');
+    await user.clear(form.getByLabelText('Asset name'));
+    await user.type(form.getByLabelText('Asset name'), 'Asset One');
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.callsTo('PUT /api/asset')).toHaveLength(1));
     expect(multipartOf(api.callsTo('PUT /api/asset')[0])).toEqual([
@@ -173,7 +174,7 @@ describe('Assets screen', () => {
     // Opening the same record again shows it as saved, not as first loaded.
     await user.click(within(row()).getByRole('button', { name: 'Edit' }));
     form = within(await screen.findByRole('dialog', { name: 'Edit Asset' }));
-    expect(await form.findByLabelText('Name')).toHaveValue('Asset One');
+    expect(await form.findByLabelText('Asset name')).toHaveValue('Asset One');
     await user.upload(form.getByLabelText('Change image'), logo);
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.callsTo('PUT /api/asset')).toHaveLength(2));

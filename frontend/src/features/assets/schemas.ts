@@ -35,8 +35,8 @@ export interface CreateAssetValues extends AssetDetailsValues {
 export type EditAssetValues = AssetDetailsValues;
 
 const detailFields: FieldDef<AssetDetailsValues>[] = [
-  { name: 'name', label: 'field.name', kind: 'text', autoComplete: 'off' },
-  { name: 'contactPerson', label: 'field.contactPerson', kind: 'text', autoComplete: 'off' },
+  { name: 'name', label: 'field.assetName', kind: 'text', autoComplete: 'off' },
+  { name: 'contactPerson', label: 'field.primaryContactPerson', kind: 'text', autoComplete: 'off' },
   { name: 'phoneNumber', label: 'field.phone', kind: 'phone' },
   { name: 'email', label: 'field.email', kind: 'email', autoComplete: 'off' },
 ];

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { FormFields } from '../../components/form/FormFields';
 import { useForm } from '../../components/form/useForm';
 import { ApiError } from '../../lib/api';
-import { signIn } from '../../lib/auth';
+import { publicAuth, signIn } from '../../lib/auth';
 import { t } from '../../lib/i18n';
 import { AuthLayout } from './AuthLayout';
 import { authNotice } from './authNotice';
@@ -31,6 +31,18 @@ export default function LoginPage() {
   const [failure, setFailure] = useState<{ tone: AlertTone; text: string } | null>(null);
   const notice = authNotice.value;
   const idPrefix = useId();
+  // Sign Up is offered only when the operator opened registration; otherwise it would lead to a closed door.
+  const [registrationOpen, setRegistrationOpen] = useState(false);
+  useEffect(() => {
+    let active = true;
+    publicAuth.settings().then(
+      (settings) => active && setRegistrationOpen(settings.allowRegistration),
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
 
   // The notice is for this visit only.
   useEffect(
@@ -60,19 +72,21 @@ export default function LoginPage() {
         {failure && <Alert tone={failure.tone}>{failure.text}</Alert>}
         <FormFields fields={signInFields} form={form} idPrefix={idPrefix} />
         <div className="flex justify-end">
-          <Link href="/auth/forgot-password" className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
+          <Link href="/auth/forgot-password" className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
             {t('auth.forgotLink')}
           </Link>
         </div>
         <Button type="submit" variant="primary" className="w-full" busy={sending}>
           {t('auth.signIn.submit')}
         </Button>
-        <p className="text-center text-sm text-slate-500">
-          {t('auth.noAccount')}{' '}
-          <Link href="/auth/registration" className="font-medium text-indigo-600 hover:text-indigo-500">
-            {t('auth.signUp')}
-          </Link>
-        </p>
+        {registrationOpen && (
+          <p className="text-center text-sm text-slate-600">
+            {t('auth.noAccount')}{' '}
+            <Link href="/auth/registration" className="font-medium text-indigo-700 hover:text-indigo-500">
+              {t('auth.signUp')}
+            </Link>
+          </p>
+        )}
       </form>
     </AuthLayout>
   );

@@ -106,9 +106,11 @@ function RegistrationForm({ onRegistered, onClosed }: { onRegistered: () => void
           />
           <label htmlFor={termsId} className="text-sm text-slate-700">
             {t('auth.acceptTermsPrefix')}{' '}
-            <Link href="/terms" className="font-medium text-indigo-600 hover:text-indigo-500">
+            {/* A new tab: leaving this page would lose what was typed. */}
+            <a href="/terms" target="_blank" rel="noopener" className="font-medium text-indigo-700 hover:text-indigo-500">
               {t('auth.terms')}
-            </Link>
+              <span className="sr-only"> {t('link.newTab')}</span>
+            </a>
           </label>
         </div>
         {termsError && (

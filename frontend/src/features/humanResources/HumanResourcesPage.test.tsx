@@ -71,7 +71,7 @@ describe('HR accounts screen', () => {
     const form = within(await screen.findByRole('dialog', { name: 'Create HR Account' }));
     await user.click(form.getByRole('button', { name: 'Save' }));
     for (const message of [
-      'Asset Id is required',
+      'Choose an asset',
       'First name is required',
       'Last name is required',
       'Email is required',
@@ -97,7 +97,7 @@ describe('HR accounts screen', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     const form = within(await screen.findByRole('dialog', { name: 'Create HR Account' }));
     // While its options are open the combobox makes the rest of the dialog inert, label included: keep the element.
-    const assetPicker = await form.findByRole('combobox', { name: 'Asset' });
+    const assetPicker = await form.findByRole('combobox', { name: 'Asset name' });
     await user.click(assetPicker);
     expect(queryOf((await waitFor(() => api.callsTo('GET /api/asset')[0]))!)).toEqual({ Skip: '0', Take: '30', SortField: 'name', OrderBy: 'true' });
     await user.type(assetPicker, 'Bakı');
@@ -123,7 +123,6 @@ describe('HR accounts screen', () => {
       email: 'leyla@bakimobil.az',
       phone: '994701234567',
       password: 'secret12',
-      confirmPassword: 'secret12',
       assetId: 6,
       isMfaActive: false,
       isEmployeeSeen: true,
@@ -158,10 +157,10 @@ describe('HR accounts screen', () => {
     await screen.findByText('First1 Last1');
     await user.click(within(rowOf('First1 Last1')).getByRole('button', { name: 'Edit' }));
     const form = within(await screen.findByRole('dialog', { name: 'Edit HR Account' }));
-    expect(await form.findByRole('combobox', { name: 'Asset' })).toHaveValue('Qafqaz Bank');
+    expect(await form.findByRole('combobox', { name: 'Asset name' })).toHaveValue('Qafqaz Bank');
     expect(form.getByRole('switch', { name: 'Otp login' })).toBeChecked();
     expect(form.queryByLabelText('Password')).not.toBeInTheDocument();
-    await user.clear(form.getByRole('combobox', { name: 'Asset' }));
+    await user.clear(form.getByRole('combobox', { name: 'Asset name' }));
     await user.click(await screen.findByRole('option', { name: 'Bakı Mobil' }));
     await user.click(form.getByRole('switch', { name: 'Otp login' }));
     await user.click(form.getByRole('button', { name: 'Save' }));
@@ -199,7 +198,7 @@ describe('HR accounts screen', () => {
     await user.type(form.getByLabelText('Confirm new password'), '12345678');
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(api.callsTo('PUT /api/humanResource/changePasswordByAdmin')[0].body).toEqual({ id: 3, password: '12345678', confirmPassword: '12345678' });
+    expect(api.callsTo('PUT /api/humanResource/changePasswordByAdmin')[0].body).toEqual({ id: 3, password: '12345678' });
   });
 
   it("shows the QR code of the account's user; a failed fetch is reported in the dialog and the list stays", async () => {

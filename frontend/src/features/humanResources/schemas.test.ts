@@ -48,7 +48,7 @@ describe('create HR account form', () => {
   });
 
   it.each([
-    [{ assetId: null }, 'assetId', 'Asset Id is required'],
+    [{ assetId: null }, 'assetId', 'Choose an asset'],
     [{ firstName: '' }, 'firstName', 'First name is required'],
     [{ lastName: ' ' }, 'lastName', 'Last name is required'],
     [{ email: '' }, 'email', 'Email is required'],

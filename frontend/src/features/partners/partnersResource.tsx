@@ -26,7 +26,13 @@ function promoCodeText(partner: PartnerRow): string {
   return `${partner.promoCode} · ${t(version)}`;
 }
 
-const form = { fields: partnerFields, schema: partnerSchema, serverErrorAliases: partnerErrorAliases, size: 'lg' } as const;
+const form = {
+  fields: partnerFields,
+  schema: partnerSchema,
+  serverErrorAliases: partnerErrorAliases,
+  size: 'lg',
+  nameOf: (values: PartnerValues) => values.name,
+} as const;
 
 /**
  * The Partners screen (platform.md, Partners screen), as a ResourcePage
@@ -37,14 +43,15 @@ export const partnersResource: ResourceDeclaration<PartnerRow> = {
   title: 'partners.title',
   basePath: 'partner',
   rowLabel: (partner) => partner.name,
+  nouns: { one: 'noun.partner', many: 'noun.partners' },
   columns: [
-    { field: 'filePath', label: 'field.image', kind: 'image' },
-    { field: 'name', label: 'field.partnerName' },
-    { field: 'contactPerson', label: 'field.contactPersonFullName' },
-    { field: 'phoneNumber', label: 'field.phone', kind: 'phone' },
-    { field: 'email', label: 'field.email' },
+    { field: 'filePath', label: 'field.image', kind: 'image', priority: 3 },
+    { field: 'name', label: 'field.partnerName', width: 16 },
+    { field: 'contactPerson', label: 'field.contactPersonFullName', width: 18, priority: 2 },
+    { field: 'phoneNumber', label: 'field.phone', kind: 'phone', priority: 3 },
+    { field: 'email', label: 'field.email', width: 28, priority: 2 },
     // The server's Azerbaijani Bəli / Xeyr, sorted by the flag behind it.
-    { field: 'promoCode', label: 'field.promokod', sortField: 'isPromoCodeUsing' },
+    { field: 'promoCode', label: 'field.promokod', sortField: 'isPromoCodeUsing', width: 6, priority: 3 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],
   toolsLabel: 'table.rowActions',

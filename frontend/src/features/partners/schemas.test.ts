@@ -68,7 +68,7 @@ describe('partner form rules (create and edit)', () => {
     [{ latitude: 'north' }, 'Latitude must be a number between -90 and 90.'],
     [{ longitude: '180.01' }, 'Longitude must be a number between -180 and 180.'],
     [{ longitude: '-200' }, 'Longitude must be a number between -180 and 180.'],
-    [{ longitude: '49,8' }, 'Longitude must be a number between -180 and 180.'],
+    [{ longitude: '49,8,1' }, 'Longitude must be a number between -180 and 180.'],
   ] as const)('a city row with %j → %s', (change, message) => {
     expect(withRow(change)).toBe(message);
   });

@@ -81,7 +81,7 @@ export const newCityRow = (): CityRowValues => ({ id: 0, cityId: null, address: 
 const loadCities = listPicker('city');
 
 export const partnerFields: FieldDef<PartnerValues>[] = [
-  { name: 'name', label: 'field.name', kind: 'text', autoComplete: 'off' },
+  { name: 'name', label: 'field.partnerName', kind: 'text', autoComplete: 'off' },
   { name: 'contactPersonFirstName', label: 'field.contactPersonFirstName', kind: 'text', autoComplete: 'off' },
   { name: 'contactPersonLastName', label: 'field.contactPersonLastName', kind: 'text', autoComplete: 'off' },
   { name: 'phoneNumber', label: 'field.phone', kind: 'phone' },
@@ -104,6 +104,7 @@ export const partnerFields: FieldDef<PartnerValues>[] = [
     label: 'field.cities',
     kind: 'rows',
     addLabel: 'button.addCity',
+    rowLabel: 'field.city',
     newRow: newCityRow,
     rowSchema: cityRowSchema,
     fields: [
@@ -175,11 +176,14 @@ const detailParts = (values: PartnerValues) => ({
   file: values.file instanceof File ? values.file : undefined,
 });
 
+/** A coordinate as the server reads it: a decimal comma ("40,41", as many keyboards type it) becomes a dot. */
+export const decimalText = (value: string) => value.trim().replace(',', '.');
+
 const cityParts = (row: CityRowValues) => ({
   CityId: row.cityId?.id,
   Address: row.address.trim(),
-  Latitude: row.latitude.trim(),
-  Longitude: row.longitude.trim(),
+  Latitude: decimalText(row.latitude),
+  Longitude: decimalText(row.longitude),
 });
 
 /** `POST partner` multipart, with `Cities[i].CityId`, `.Address`, `.Latitude`, `.Longitude` per row. */

@@ -32,11 +32,14 @@ export const usersResource: ResourceDeclaration<UserRow> = {
   title: 'users.title',
   basePath: 'user',
   rowLabel: fullName,
+  nouns: { one: 'noun.user', many: 'noun.users' },
+  // Nobody deactivates or deletes themselves (the server refuses with 409), so the own row does not offer it.
+  isOwnAccount: (row, user) => row.id === user.id,
   columns: [
-    { field: 'firstName', label: 'field.firstName' },
-    { field: 'lastName', label: 'field.lastName' },
-    { field: 'email', label: 'field.email' },
-    { field: 'phone', label: 'field.phone', kind: 'phone' },
+    { field: 'firstName', label: 'field.firstName', width: 12 },
+    { field: 'lastName', label: 'field.lastName', width: 14 },
+    { field: 'email', label: 'field.email', width: 28 },
+    { field: 'phone', label: 'field.phone', kind: 'phone', priority: 2 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],
   filters: [
@@ -56,6 +59,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
     fields: createUserFields,
     schema: createUserSchema,
     initialValues: emptyCreateUser,
+    nameOf: (values: CreateUserValues) => `${values.firstName} ${values.lastName}`,
     submit: (values: CreateUserValues) =>
       api.post('user/register', { ...detailsPayload(values), password: values.password, confirmPassword: values.confirmPassword }),
   },
@@ -64,6 +68,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
     fields: editUserFields,
     schema: editUserSchema,
     initialValues: editValuesOf,
+    nameOf: (values: EditUserValues) => `${values.firstName} ${values.lastName}`,
     submit: (values: EditUserValues, user: UserRow) => api.put('user', { id: user.id, ...detailsPayload(values) }),
   },
   view: {
@@ -88,6 +93,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
       schema: adminPasswordSchema,
       initialValues: () => ({ oldPassword: '', newPassword: '', newPasswordConfirm: '' }),
       submit: (values, user) => api.put('user/changePassword', { id: user.id, ...values }),
+      confirmation: (user) => t('toast.passwordChanged', { name: fullName(user) }),
     }),
     qrCodeTool<UserRow>({ userId: (user) => user.id, name: fullName }),
   ],

@@ -34,7 +34,7 @@ export const ja: Translation = {
   'header.changePassword': 'パスワードを変更',
   'header.layoutBuilder': 'レイアウトビルダー',
   'header.signOut': 'サインアウト',
-  'footer.rights': 'All rights reserved.',
+  'footer.rights': '無断転載を禁じます。',
   'footer.privacy': '利用規約',
   'breadcrumb.home': 'ホーム',
   'comingSoon.title': '今後のリリースで提供予定',
