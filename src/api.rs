@@ -4,9 +4,10 @@
 use axum::Router;
 use axum::http::Method;
 use axum::routing::MethodRouter;
+use utoipa::openapi::encoding::EncodingBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
-use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, Ref, RefOr, Required,
@@ -17,16 +18,67 @@ use utoipa::{PartialSchema, ToSchema};
 use crate::auth::Roles;
 use crate::state::AppState;
 
+/// Patterns that say in the document what the server's validation accepts, for DTO fields
+/// (`#[schema(pattern = ...)]` needs literals, so these are copied there; tests compare them).
+/// The server trims text before checking it, so the patterns allow surrounding white space.
+pub mod patterns {
+    /// Required text: something besides white space.
+    pub const NOT_BLANK: &str = r"\S";
+    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces.
+    pub const EMAIL: &str = r"^\s*[^\s@]+@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+\s*$";
+    /// `validation::is_phone`: 994, an operator code, 7 digits.
+    pub const PHONE: &str = r"^\s*994(?:50|51|55|70|77|99|10)[0-9]{7}\s*$";
+    /// A phone that may be left empty.
+    pub const OPTIONAL_PHONE: &str = r"^\s*(?:994(?:50|51|55|70|77|99|10)[0-9]{7})?\s*$";
+    /// `validation::is_strong_password`: 8+ with a lower- and an upper-case letter, a digit, a symbol.
+    pub const STRONG_PASSWORD: &str =
+        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])[\s\S]{8,}$";
+    /// `validation::has_letter_and_number`: 8+ with a letter and a digit.
+    pub const LETTER_AND_NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])[\s\S]{8,}$";
+    /// `validation::has_number`: 8+ with a digit.
+    pub const NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[0-9])[\s\S]{8,}$";
+}
+
+/// What the server's validation requires of one body field, written into the body's schema.
+#[derive(Clone, Copy, Debug)]
+pub enum Rule {
+    /// The field must be sent (the server refuses the request without it).
+    Required,
+    /// The text must match this (ECMA-262) pattern.
+    Pattern(&'static str),
+    /// The text's length in characters.
+    Length(usize, usize),
+    /// The number's range, inclusive.
+    Range(i64, i64),
+    /// A free-text note (e.g. "the same as newPassword").
+    Note(&'static str),
+}
+
 /// How one endpoint is described in the OpenAPI document.
 pub struct Doc {
     tag: &'static str,
     summary: String,
     roles: Option<Roles>,
     body: Option<(&'static str, RefOr<Schema>)>,
-    query: Vec<(String, String, Type)>,
+    query: Vec<Param>,
     response: (u16, Option<(&'static str, RefOr<Schema>)>),
     schemas: Vec<(String, RefOr<Schema>)>,
     file_path: bool,
+    /// Refusals particular to this operation (404 for an unknown id, 409 for a taken e-mail,
+    /// 423 when locked, 429 when rate limited...), beside those every operation of its kind gets.
+    answers: Vec<(u16, &'static str)>,
+    /// Validation rules per body field, applied to the body's schema.
+    rules: Vec<(&'static str, Vec<Rule>)>,
+    /// The component name of a JSON body's schema, to apply `rules` to.
+    body_name: Option<String>,
+}
+
+/// A query parameter: its name as the specification spells it, and its schema.
+struct Param {
+    name: String,
+    description: String,
+    schema: RefOr<Schema>,
+    required: bool,
 }
 
 const JSON: &str = "application/json";
@@ -43,6 +95,9 @@ impl Doc {
             response: (200, None),
             schemas: vec![],
             file_path: false,
+            answers: vec![],
+            rules: vec![],
+            body_name: None,
         }
     }
 
@@ -59,7 +114,14 @@ impl Doc {
         RefOr::Ref(Ref::from_schema_name(name))
     }
 
+    /// Says what the server requires of a body field (required, pattern, length, range).
+    pub fn rules(mut self, field: &'static str, rules: &[Rule]) -> Doc {
+        self.rules.push((field, rules.to_vec()));
+        self
+    }
+
     pub fn json_body<T: ToSchema>(mut self) -> Doc {
+        self.body_name = Some(T::name().to_string());
         let schema = self.named::<T>();
         self.body = Some((JSON, schema));
         self
@@ -85,8 +147,33 @@ impl Doc {
         self
     }
 
-    pub fn query(mut self, name: &str, description: &str, kind: Type) -> Doc {
-        self.query.push((name.to_string(), description.to_string(), kind));
+    pub fn query(self, name: &str, description: &str, kind: Type) -> Doc {
+        self.query_schema(name, description, ObjectBuilder::new().schema_type(kind))
+    }
+
+    /// An optional query parameter with a full schema (ranges, patterns, enumerations).
+    pub fn query_schema(mut self, name: &str, description: &str, schema: impl Into<RefOr<Schema>>) -> Doc {
+        self.query.push(Param {
+            name: name.to_string(),
+            description: description.to_string(),
+            schema: schema.into(),
+            required: false,
+        });
+        self
+    }
+
+    /// A query parameter the operation cannot do without (400 when missing).
+    pub fn required_query(mut self, name: &str, description: &str, schema: impl Into<RefOr<Schema>>) -> Doc {
+        self = self.query_schema(name, description, schema);
+        if let Some(param) = self.query.last_mut() {
+            param.required = true;
+        }
+        self
+    }
+
+    /// A refusal this operation can answer with, as `{message, errors}`.
+    pub fn answers(mut self, status: u16, description: &'static str) -> Doc {
+        self.answers.push((status, description));
         self
     }
 
@@ -176,19 +263,24 @@ fn error_schema() -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name("Error"))
 }
 
+/// The longest `x-requestid` the server takes (a longer one is a 400).
+const MAX_REQUEST_ID: usize = 100;
+
 fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
     let mut paths = Paths::new();
     let mut components = ComponentsBuilder::new()
         .schema(
             "Error",
             ObjectBuilder::new()
+                .description(Some("Every refusal: a message for people, and per-field messages on validation"))
                 .property("message", ObjectBuilder::new().schema_type(Type::String))
                 .required("message")
                 .property(
                     "errors",
                     ObjectBuilder::new()
                         .schema_type(SchemaType::Type(Type::Object))
-                        .description(Some("Field name to message, for validation failures")),
+                        .additional_properties(Some(ObjectBuilder::new().schema_type(Type::String)))
+                        .description(Some("Field name to message, for refusals caused by one or more fields")),
                 ),
         )
         .security_scheme(
@@ -197,48 +289,93 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         );
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
-        for (name, schema) in doc.schemas {
+        for (name, mut schema) in doc.schemas {
+            if doc.body_name.as_deref() == Some(name.as_str()) {
+                apply_rules(&mut schema, &doc.rules);
+            }
             components = components.schema(name, schema);
         }
+        // Every status the operation can answer, collected first so each is described once.
+        let mut errors: Vec<(u16, &str)> = Vec::new();
         let mut op = OperationBuilder::new().summary(Some(doc.summary)).tag(doc.tag);
         if let Some(roles) = doc.roles {
             op = op
                 .description(Some(format!("Roles: {}.", roles.names().join(", "))))
-                .security(SecurityRequirement::new("bearer", Vec::<String>::new()))
-                .response("401", error_response("Not signed in, or the session ended"))
-                .response("403", error_response("The caller's role may not do this"));
+                .security(SecurityRequirement::new("bearer", Vec::<String>::new()));
+            errors.push((401, "Not signed in, or the session ended"));
+            errors.push((403, "The caller's role may not do this"));
         }
         for segment in path.split('/').filter(|s| s.starts_with('{')) {
             let name = segment.trim_matches(|c| c == '{' || c == '}');
-            op = op
-                .parameter(
-                    ParameterBuilder::new()
-                        .name(name)
-                        .parameter_in(ParameterIn::Path)
-                        .required(Required::True)
-                        .schema(Some(i64::schema())),
-                )
-                .response("404", error_response("Not found"));
-        }
-        for (name, description, kind) in doc.query {
+            let schema: RefOr<Schema> = if doc.file_path {
+                RefOr::T(Schema::Object(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .description(Some("The file's public name and extension, as in a row's filePath"))
+                        .build(),
+                ))
+            } else {
+                errors.push((400, "The id is not a whole number"));
+                i64::schema()
+            };
             op = op.parameter(
                 ParameterBuilder::new()
                     .name(name)
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .schema(Some(schema)),
+            );
+            errors.push((404, "Not found"));
+        }
+        if !doc.query.is_empty() {
+            errors.push((400, "A query parameter is not valid; the message names it"));
+        }
+        for param in doc.query {
+            op = op.parameter(
+                ParameterBuilder::new()
+                    .name(param.name)
                     .parameter_in(ParameterIn::Query)
-                    .required(Required::False)
-                    .description(Some(description))
-                    .schema(Some(ObjectBuilder::new().schema_type(kind))),
+                    .required(if param.required { Required::True } else { Required::False })
+                    .description(Some(param.description))
+                    .schema(Some(param.schema)),
             );
         }
-        if let Some((content_type, schema)) = doc.body {
-            op = op
-                .request_body(Some(
-                    RequestBodyBuilder::new()
-                        .content(content_type, ContentBuilder::new().schema(Some(schema)).build())
-                        .required(Some(Required::True))
-                        .build(),
-                ))
-                .response("400", error_response("Validation failed; `errors` names the fields"));
+        let mutation = matches!(method, Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
+        if mutation {
+            op = op.parameter(
+                ParameterBuilder::new()
+                    .name(crate::idempotency::HEADER)
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::False)
+                    .description(Some(
+                        "Makes a retry safe: the same id with the same request from the same session gets \
+                         the first answer back without the work being done again",
+                    ))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_REQUEST_ID)))),
+            );
+            errors.push((400, "x-requestid is longer than 100 characters"));
+            if doc.roles.is_some() {
+                errors.push((409, "A request with this x-requestid is still being processed"));
+                errors.push((422, "This x-requestid was already used for a different request"));
+            }
+        }
+        if let Some((content_type, mut schema)) = doc.body {
+            apply_rules(&mut schema, &doc.rules);
+            op = op.request_body(Some(
+                RequestBodyBuilder::new()
+                    .content(content_type, body_content(content_type, schema))
+                    .required(Some(Required::True))
+                    .build(),
+            ));
+            errors.push((400, "Validation failed; `errors` names the fields"));
+            errors.push((413, "The request body is too large"));
+            errors.push((415, "The body is not of the documented media type"));
+        }
+        errors.extend(doc.answers.iter().copied());
+        errors.sort_by_key(|(status, _)| *status);
+        errors.dedup_by_key(|(status, _)| *status);
+        for (status, description) in errors {
+            op = op.response(status.to_string(), error_response(description));
         }
         let (status, body) = doc.response;
         let mut response = ResponseBuilder::new().description("Success");
@@ -259,12 +396,69 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         .info(InfoBuilder::new().title("perkdesk API").version(env!("CARGO_PKG_VERSION")).description(Some(
             "Back-office API. Lists take Skip, Take, SortField and OrderBy (true = ascending) and \
                      answer {data, totalCount}. Mutations may carry x-requestid for safe retries. \
-                     Paths and query names are case-insensitive.",
+                     Paths and query names are case-insensitive. Every refusal is {message, errors}.",
         )))
         .paths(paths)
         .components(Some(components.build()))
         .build()
 }
+
+/// A request body's content; a multipart body's file fields are declared as images, so a client
+/// (or a fuzzer) knows a file part must be a PNG, JPEG, WebP or GIF.
+fn body_content(content_type: &str, schema: RefOr<Schema>) -> utoipa::openapi::Content {
+    let mut content = ContentBuilder::new().schema(Some(schema.clone()));
+    if content_type == "multipart/form-data"
+        && let RefOr::T(Schema::Object(object)) = &schema
+    {
+        for (name, field) in &object.properties {
+            if let RefOr::T(Schema::Object(field)) = field
+                && matches!(field.format, Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            {
+                content = content
+                    .encoding(name.clone(), EncodingBuilder::new().content_type(Some(IMAGE_TYPES.to_string())).build());
+            }
+        }
+    }
+    content.build()
+}
+
+/// Writes the server's rules into an object schema (a referenced schema is patched where it is
+/// defined; a `$ref` here is left alone).
+fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) {
+    let RefOr::T(Schema::Object(object)) = schema else { return };
+    for (field, rules) in rules {
+        for rule in rules {
+            if let Rule::Required = rule {
+                if !object.required.iter().any(|r| r == field) {
+                    object.required.push(field.to_string());
+                }
+                continue;
+            }
+            let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field) else { continue };
+            match *rule {
+                Rule::Required => {}
+                Rule::Pattern(pattern) => property.pattern = Some(pattern.to_string()),
+                Rule::Length(min, max) => {
+                    property.min_length = Some(min);
+                    property.max_length = Some(max);
+                }
+                Rule::Range(min, max) => {
+                    property.minimum = Some(utoipa::Number::Int(min as isize));
+                    property.maximum = Some(utoipa::Number::Int(max as isize));
+                }
+                Rule::Note(note) => {
+                    property.description = Some(match property.description.take() {
+                        Some(text) => format!("{text} {note}"),
+                        None => note.to_string(),
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// The media types of an accepted image, as an `encoding.contentType` list.
+const IMAGE_TYPES: &str = "image/png, image/jpeg, image/webp, image/gif";
 
 fn error_response(description: &str) -> utoipa::openapi::Response {
     ResponseBuilder::new()

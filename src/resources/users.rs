@@ -8,9 +8,10 @@ use axum::routing::{get, post, put};
 use rusqlite::{OptionalExtension, Transaction};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
 use crate::db::now_iso;
@@ -97,13 +98,38 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/user/register",
             post(create),
-            Doc::new(TAG, "Create a user").roles(Roles::ADMIN).json_body::<NewUser>().returns::<UserRow>(201),
+            Doc::new(TAG, "Create a user")
+                .roles(Roles::ADMIN)
+                .json_body::<NewUser>()
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Pattern(patterns::OPTIONAL_PHONE)])
+                .rules("roleId", &[Range(0, 2)])
+                .rules("password", &[Required, Pattern(patterns::STRONG_PASSWORD)])
+                .rules(
+                    "confirmPassword",
+                    &[Pattern(patterns::STRONG_PASSWORD), Note("When sent, the same as password.")],
+                )
+                .answers(409, "A user with this e-mail already exists")
+                .returns::<UserRow>(201),
         )
         .add(
             Method::PUT,
             "/api/user",
             put(update),
-            Doc::new(TAG, "Edit a user").roles(Roles::ADMIN).json_body::<UserEdit>().returns::<UserRow>(200),
+            Doc::new(TAG, "Edit a user")
+                .roles(Roles::ADMIN)
+                .json_body::<UserEdit>()
+                .rules("id", &[Required])
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules("roleId", &[Range(0, 2)])
+                .answers(404, "No such user")
+                .answers(409, "The e-mail is taken, or the caller tried to change their own role")
+                .returns::<UserRow>(200),
         )
         .add(
             Method::PUT,
@@ -112,6 +138,15 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Change the own password, or (Admin, with id) another user's")
                 .roles(Roles::ANYONE)
                 .json_body::<PasswordChange>()
+                // The own-change rules, which are the stricter: an Admin setting another user's
+                // password needs only a digit in it.
+                .rules("oldPassword", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("newPassword", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
+                .rules(
+                    "newPasswordConfirm",
+                    &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("The same as newPassword.")],
+                )
+                .answers(404, "No such user")
                 .returns::<MessageBody>(200),
         )
         .add(
@@ -120,7 +155,8 @@ pub fn routes() -> Api {
             get(qr_code),
             Doc::new(TAG, "The user's authenticator QR code as a PNG data URL (HR accounts too)")
                 .roles(Roles::EDITORS)
-                .query("id", "The user id", Type::Integer)
+                .required_query("id", "The user id", ObjectBuilder::new().schema_type(Type::Integer))
+                .answers(404, "No such user")
                 .returns::<QrCode>(200),
         )
 }
