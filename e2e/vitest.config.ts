@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',
-    // One server and one Chromium per file; files run one after another (2 cores in CI).
-    fileParallelism: false,
+    // Two files at a time, one per core: each file starts its own server on a free port with its own
+    // temporary database, its own Chromium (a fresh profile) and its own download folder, and every
+    // screenshot name is used by one file only, so nothing two files do can collide.
+    fileParallelism: true,
+    pool: 'forks',
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 90_000,
     // A failed step must fail the run, never be retried into green.

@@ -10,22 +10,22 @@ export interface CityRowValues {
   longitude: string;
 }
 
-/** One city row of the partner form ('Cities 1', 'Cities 2', ...): its inputs and its Remove button. */
+/** One city row of the partner form ('City 1', 'City 2', ...): its inputs and its Remove button. */
 export function cityRow(form: FormDialog, index: number) {
-  const group: Locator = form.root.getByRole('group', { name: `Cities ${index}`, exact: true });
+  const group: Locator = form.root.getByRole('group', { name: `City ${index}`, exact: true });
   return {
     group,
     city: group.getByLabel('City', { exact: true }),
     address: group.getByLabel('Address', { exact: true }),
     latitude: group.getByLabel('Latitude', { exact: true }),
     longitude: group.getByLabel('Longitude', { exact: true }),
-    remove: form.root.getByRole('button', { name: `Remove ${index}`, exact: true }),
+    remove: form.root.getByRole('button', { name: `Remove City ${index}`, exact: true }),
   };
 }
 
 /** The city rows' values, top to bottom, as the form shows them. */
 export async function cityRows(form: FormDialog): Promise<CityRowValues[]> {
-  const count = await form.root.getByRole('group', { name: /^Cities \d+$/ }).count();
+  const count = await form.root.getByRole('group', { name: /^City \d+$/ }).count();
   const rows: CityRowValues[] = [];
   for (let index = 1; index <= count; index += 1) {
     const row = cityRow(form, index);
@@ -50,8 +50,8 @@ export async function fillCityRow(form: FormDialog, index: number, values: Parti
 
 /** Adds a city row with 'Add city' and fills it. */
 export async function addCityRow(form: FormDialog, values: CityRowValues): Promise<void> {
-  const before = await form.root.getByRole('group', { name: /^Cities \d+$/ }).count();
+  const before = await form.root.getByRole('group', { name: /^City \d+$/ }).count();
   await form.root.getByRole('button', { name: 'Add city' }).click();
-  await until(() => form.root.getByRole('group', { name: /^Cities \d+$/ }).count()).toBe(before + 1);
+  await until(() => form.root.getByRole('group', { name: /^City \d+$/ }).count()).toBe(before + 1);
   await fillCityRow(form, before + 1, values);
 }
