@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "files_public_name",
         sql: include_str!("../../migrations/0004_files_public_name.sql"),
     },
+    Migration {
+        version: 5,
+        name: "search_folds_azerbaijani",
+        sql: include_str!("../../migrations/0005_search_folds_azerbaijani.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
