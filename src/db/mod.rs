@@ -19,6 +19,7 @@ use crate::error::{AppError, AppResult};
 
 pub use counts::CountCache;
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
+pub use text::fold_search;
 use unit::OpenWrite;
 pub use unit::Unit;
 
