@@ -210,6 +210,183 @@ fn seed_notifications(conn: &Connection) {
     .unwrap();
 }
 
+fn seed_employees(conn: &Connection) {
+    seed_assets(conn);
+    for i in 0..20 {
+        conn.execute(
+            "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            (
+                1 + (i % 4) as i64,
+                ["İlkin", "Şahin", "Gülnar", "Çingiz", "Aysel"][i % 5],
+                LAST[i % 5],
+                format!("emp{i:02}@asset.az"),
+                format!("99451{:07}", 5000000 + i * 7),
+                i % 3 != 0,
+                format!("2026-0{}-1{}T10:00:00.000Z", 1 + i % 9, i % 10),
+            ),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO employees (asset_id, first_name, last_name, email, deleted_at) VALUES (1, 'İlkin', 'Gone', 'gone@asset.az', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+fn seed_wish_list(conn: &Connection) {
+    seed_employees(conn);
+    for i in 0..18 {
+        conn.execute(
+            "INSERT INTO wish_list_requests (employee_id, text, status, request_date) VALUES (?1, ?2, ?3, ?4)",
+            (
+                1 + (i % 20) as i64,
+                format!("{} {i}", ["Bravo ilə endirim istəyirəm", "Kino təklifi olsun", "İdman zalı"][i % 3]),
+                (i % 3) as i64,
+                format!("2026-0{}-1{}T09:30:00.000Z", 1 + i % 6, i % 4),
+            ),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO wish_list_requests (employee_id, text, deleted_at) VALUES (1, 'Kino gone', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+fn seed_applications(conn: &Connection) {
+    conn.execute(
+        "INSERT INTO files (content_type, ext, size, sha256, bytes, public_name) VALUES ('image/png', 'png', 3, 'x', x'010203', 'abc123')",
+        [],
+    )
+    .unwrap();
+    for i in 0..17 {
+        conn.execute(
+            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            (
+                format!("{} {i}", ["Şirin Dünya", "Araz Market", "Gül Çiçək"][i % 3]),
+                format!("{} {}", FIRST[i % 8], LAST[i % 5]),
+                format!("apply{i:02}@biz.az"),
+                format!("99455{:07}", 6000000 + i),
+                (i % 2 == 0).then_some(1),
+                format!("2026-0{}-0{}T08:00:00.000Z", 1 + i % 9, 1 + i % 9),
+            ),
+        )
+        .unwrap();
+        let id = conn.last_insert_rowid();
+        for city in [1 + (i % 3) as i64, 5] {
+            conn.execute(
+                "INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)",
+                (id, city),
+            )
+            .unwrap();
+        }
+    }
+    conn.execute(
+        "INSERT INTO merchant_applications (partner_name, full_name, email, phone, deleted_at)
+         VALUES ('Araz gone', 'X', 'x@biz.az', '994551111111', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+fn seed_usage_history(conn: &Connection) {
+    seed_employees(conn);
+    seed_campaigns(conn);
+    for i in 0..30 {
+        let (employee, campaign) = (1 + (i % 20) as i64, 1 + (i % 40) as i64);
+        conn.execute(
+            "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
+                                        asset_name, partner_name, campaign_name, category_name, discount_percent,
+                                        status, rating, created_at, deleted_at)
+             SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name,
+                    c.name_az, cc.name_az, c.discount_percent, ?3, ?4, ?5, ?6
+             FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c JOIN partners p ON p.id = c.partner_id
+                  JOIN campaign_categories cc ON cc.id = c.campaign_category_id
+             WHERE e.id = ?1 AND c.id = ?2",
+            (
+                employee,
+                campaign,
+                (i % 4 == 0) as i64,
+                (i % 3 != 0).then_some(1 + (i % 5) as i64),
+                format!("2026-{:02}-{:02}T1{}:00:00.000Z", 1 + i % 12, 1 + i % 28, i % 10),
+                (i == 29).then_some("2026-01-01T00:00:00.000Z"),
+            ),
+        )
+        .unwrap();
+    }
+}
+
+fn seed_complaints(conn: &Connection) {
+    for i in 0..17 {
+        conn.execute(
+            "INSERT INTO complaints (full_name, email, phone, reason_id, description, is_read, record_date)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            (
+                format!("{} {}", FIRST[i % 8], LAST[i % 5]),
+                format!("complainer{i:02}@mail.az"),
+                format!("99470{:07}", 7000000 + i),
+                1 + (i % 5) as i64,
+                format!("Kassada endirim tətbiq olunmadı, kassir dedi ki kampaniya bitib {i}"),
+                i % 3 == 0,
+                format!("2026-{:02}-1{}T12:00:00.000Z", 1 + i % 12, i % 10),
+            ),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO complaints (full_name, email, phone, reason_id, description, deleted_at)
+         VALUES ('Gone', 'g@mail.az', '994701111111', 1, 'x', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+fn seed_merchants(conn: &Connection) {
+    seed_partners(conn);
+    for i in 0..18 {
+        let partner = 1 + (i % 16) as i64;
+        conn.execute(
+            "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone)
+             SELECT ?1, pc.id, ?2, ?3, ?4, ?5 FROM partner_cities pc WHERE pc.partner_id = ?1",
+            (partner, FIRST[i % 8], LAST[i % 5], format!("merchant{i:02}@shop.az"), format!("99477{:07}", 8000000 + i)),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone, deleted_at)
+         VALUES (1, 1, 'Gone', 'X', 'gone@shop.az', '994771111111', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
+fn seed_promo_codes(conn: &Connection) {
+    seed_campaigns(conn);
+    for i in 0..20 {
+        let campaign = 1 + (i % 6) as i64;
+        conn.execute(
+            "INSERT INTO promo_codes (partner_id, campaign_id, code, is_used, used_date)
+             SELECT partner_id, id, ?2, ?3, ?4 FROM campaigns WHERE id = ?1",
+            (
+                campaign,
+                format!("AB{:06}", 100000 + i * 7919),
+                i % 4 == 0,
+                (i % 4 == 0).then(|| format!("2026-0{}-10T10:00:00.000Z", 1 + i % 9)),
+            ),
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO promo_codes (partner_id, campaign_id, code, deleted_at) VALUES (1, 1, 'GONEGONE', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+}
+
 fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -405,6 +582,158 @@ fn cases() -> Vec<Case> {
                 "ENDIRIM",
                 "SELECT COUNT(*) FROM notifications WHERE deleted_at IS NULL AND header LIKE 'Yeni endirim%'",
             )],
+        },
+        Case {
+            resource: &perkdesk::resources::employees::EMPLOYEES,
+            seed: seed_employees,
+            filters: &[
+                (
+                    "FullName",
+                    "ilkin məmm",
+                    "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND first_name = 'İlkin' AND last_name LIKE 'Məmm%'",
+                ),
+                (
+                    "FullName",
+                    "sahin",
+                    "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND first_name = 'Şahin'",
+                ),
+                ("Email", "emp1", "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND email LIKE '%emp1%'"),
+                (
+                    "PhoneNumber",
+                    "500000",
+                    "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND phone LIKE '%500000%'",
+                ),
+                (
+                    "AssetName",
+                    "bakcell",
+                    "SELECT COUNT(*) FROM employees e JOIN assets a ON a.id = e.asset_id WHERE e.deleted_at IS NULL AND a.name LIKE '%bakcell%'",
+                ),
+                ("IsActive", "false", "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND is_active = 0"),
+                ("assetId", "2", "SELECT COUNT(*) FROM employees WHERE deleted_at IS NULL AND asset_id = 2"),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::wish_list::WISH_LIST,
+            seed: seed_wish_list,
+            filters: &[
+                (
+                    "EmployeeFullName",
+                    "gulnar",
+                    "SELECT COUNT(*) FROM wish_list_requests w JOIN employees e ON e.id = w.employee_id WHERE w.deleted_at IS NULL AND e.first_name = 'Gülnar'",
+                ),
+                (
+                    "AssetId",
+                    "3",
+                    "SELECT COUNT(*) FROM wish_list_requests w JOIN employees e ON e.id = w.employee_id WHERE w.deleted_at IS NULL AND e.asset_id = 3",
+                ),
+                (
+                    "Text",
+                    "kino",
+                    "SELECT COUNT(*) FROM wish_list_requests WHERE deleted_at IS NULL AND text LIKE 'Kino%'",
+                ),
+                ("Status", "2", "SELECT COUNT(*) FROM wish_list_requests WHERE deleted_at IS NULL AND status = 2"),
+                (
+                    "RequestDate",
+                    "2026-02-11",
+                    "SELECT COUNT(*) FROM wish_list_requests WHERE deleted_at IS NULL AND request_date LIKE '2026-02-11%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::applications::APPLICATIONS,
+            seed: seed_applications,
+            filters: &[
+                (
+                    "PartnerName",
+                    "sirin dunya",
+                    "SELECT COUNT(*) FROM merchant_applications WHERE deleted_at IS NULL AND partner_name LIKE 'Şirin%'",
+                ),
+                (
+                    "FullName",
+                    "elvin",
+                    "SELECT COUNT(*) FROM merchant_applications WHERE deleted_at IS NULL AND full_name LIKE 'Elvin%'",
+                ),
+                (
+                    "Email",
+                    "apply1",
+                    "SELECT COUNT(*) FROM merchant_applications WHERE deleted_at IS NULL AND email LIKE 'apply1%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::usage_history::USAGE_HISTORY,
+            seed: seed_usage_history,
+            filters: &[
+                ("AssetId", "2", "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND asset_id = 2"),
+                ("PartnerId", "3", "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND partner_id = 3"),
+                ("EmployeeId", "4", "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND employee_id = 4"),
+                (
+                    "CampaignName",
+                    "endirim 1",
+                    "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND campaign_name LIKE 'Endirim 1%'",
+                ),
+                (
+                    "StartDate",
+                    "2026-06-01",
+                    "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND created_at >= '2026-06-01'",
+                ),
+                (
+                    "EndDate",
+                    "2026-03-31",
+                    "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND created_at < '2026-04-01'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::complaints::COMPLAINTS,
+            seed: seed_complaints,
+            filters: &[
+                ("IsRead", "false", "SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND is_read = 0"),
+                ("IsRead", "true", "SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND is_read = 1"),
+                ("ReasonId", "3", "SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND reason_id = 3"),
+                (
+                    "FullName",
+                    "rəşad",
+                    "SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND full_name LIKE 'Rəşad%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::merchants::MERCHANTS,
+            seed: seed_merchants,
+            filters: &[
+                (
+                    "name",
+                    "nigar quli",
+                    "SELECT COUNT(*) FROM merchants WHERE deleted_at IS NULL AND first_name = 'Nigar' AND last_name LIKE 'Quli%'",
+                ),
+                (
+                    "email",
+                    "merchant1",
+                    "SELECT COUNT(*) FROM merchants WHERE deleted_at IS NULL AND email LIKE 'merchant1%'",
+                ),
+                (
+                    "phone",
+                    "800001",
+                    "SELECT COUNT(*) FROM merchants WHERE deleted_at IS NULL AND phone LIKE '%800001%'",
+                ),
+                ("partnerId", "2", "SELECT COUNT(*) FROM merchants WHERE deleted_at IS NULL AND partner_id = 2"),
+                (
+                    "partnerName",
+                    "araz",
+                    "SELECT COUNT(*) FROM merchants m JOIN partners p ON p.id = m.partner_id WHERE m.deleted_at IS NULL AND p.name LIKE '%araz%'",
+                ),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::promo_codes::PROMO_CODES,
+            seed: seed_promo_codes,
+            filters: &[
+                ("PartnerId", "2", "SELECT COUNT(*) FROM promo_codes WHERE deleted_at IS NULL AND partner_id = 2"),
+                ("Code", "ab1", "SELECT COUNT(*) FROM promo_codes WHERE deleted_at IS NULL AND code LIKE '%AB1%'"),
+                ("IsUsed", "true", "SELECT COUNT(*) FROM promo_codes WHERE deleted_at IS NULL AND is_used = 1"),
+                ("CampaignId", "3", "SELECT COUNT(*) FROM promo_codes WHERE deleted_at IS NULL AND campaign_id = 3"),
+            ],
         },
     ]
 }

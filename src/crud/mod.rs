@@ -12,7 +12,8 @@ use rusqlite::Transaction;
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
-pub use handlers::{ListPage, fetch_detail, routes, routes_over, save_then_fetch};
+pub use export::{export as export_file, file_response};
+pub use handlers::{ListPage, fetch_detail, fetch_page, routes, routes_over, save_then_fetch};
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
 

@@ -1,14 +1,22 @@
 //! One module per resource: its declaration plus its special routes.
 
+pub mod applications;
 pub mod assets;
 pub mod campaign_categories;
 pub mod campaigns;
 pub mod cities;
+pub mod complaints;
+pub mod employees;
+mod fields;
 pub mod hr_accounts;
+pub mod merchants;
 pub mod notifications;
 mod ordering;
 pub mod partners;
+pub mod promo_codes;
+pub mod usage_history;
 pub mod users;
+pub mod wish_list;
 
 use crate::api::Api;
 use crate::crud::Resource;
@@ -24,10 +32,17 @@ pub fn api() -> Api {
         .merge(campaign_categories::routes())
         .merge(campaigns::routes())
         .merge(notifications::routes())
+        .merge(employees::routes())
+        .merge(wish_list::routes())
+        .merge(applications::routes())
+        .merge(usage_history::routes())
+        .merge(complaints::routes())
+        .merge(merchants::routes())
+        .merge(promo_codes::routes())
 }
 
 /// Every declared resource, for the contract tests.
-pub fn all() -> [&'static Resource; 9] {
+pub fn all() -> [&'static Resource; 16] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -38,5 +53,12 @@ pub fn all() -> [&'static Resource; 9] {
         &campaigns::CAMPAIGNS,
         &campaigns::EXPECTED,
         &notifications::NOTIFICATIONS,
+        &employees::EMPLOYEES,
+        &wish_list::WISH_LIST,
+        &applications::APPLICATIONS,
+        &usage_history::USAGE_HISTORY,
+        &complaints::COMPLAINTS,
+        &merchants::MERCHANTS,
+        &promo_codes::PROMO_CODES,
     ]
 }

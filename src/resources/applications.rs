@@ -1,0 +1,84 @@
+//! Requests by Merchant (`/by-merchant`, `apply`): businesses applying to become partners, with
+//! the file they sent (a link to `/cdn/...`, which downloads it) and the cities they want to
+//! serve. Read-only; the spec shows an export without a call, so it is `GET apply/export`
+//! (MerchantRequests.xlsx).
+
+use serde_json::{Value, json};
+
+use crate::api::Api;
+use crate::auth::Roles;
+use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, Sql};
+use crate::error::AppResult;
+use crate::files;
+
+/// The applicant's cities, named in the caller's language, as one text.
+const CITIES_SQL: Sql = Sql::Localized([
+    "(SELECT group_concat(c.name_az, ', ') FROM (SELECT c.name_az FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_az) c)",
+    "(SELECT group_concat(c.name_en, ', ') FROM (SELECT c.name_en FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_en) c)",
+    "(SELECT group_concat(c.name_ru, ', ') FROM (SELECT c.name_ru FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_ru) c)",
+]);
+
+pub static APPLICATIONS: Resource = Resource {
+    path: "apply",
+    tag: "Requests by merchant",
+    name: "Merchant request",
+    table: "merchant_applications",
+    from: "merchant_applications ma LEFT JOIN files f ON f.id = ma.file_id",
+    scope: "ma.deleted_at IS NULL",
+    id: "ma.id",
+    total_key: Some("merchant_applications"),
+    columns: &[
+        Column::new("id", "ma.id", Kind::Int),
+        Column::new("partnerName", "ma.partner_name", Kind::Text),
+        Column::new("fullName", "ma.full_name", Kind::Text),
+        Column::new("email", "ma.email", Kind::Text),
+        Column::new("phone", "ma.phone", Kind::Text),
+        Column::new("file", files::FILE_PATH_SQL, Kind::File),
+        Column { field: "cityNames", sql: CITIES_SQL, kind: Kind::Text, sortable: false, in_list: true },
+        Column::new("createdAt", "ma.created_at", Kind::DateTime),
+    ],
+    filters: &[
+        Filter::contains("PartnerName", "ma.partner_name"),
+        Filter::contains("FullName", "ma.full_name"),
+        Filter::contains("Email", "ma.email"),
+    ],
+    export: Some(Export {
+        file_name: "MerchantRequests.xlsx",
+        columns: &[
+            ("Partner name", "partnerName"),
+            ("Full name", "fullName"),
+            ("Email", "email"),
+            ("Phone", "phone"),
+            ("Cities", "cityNames"),
+            ("File", "file"),
+            ("Date", "createdAt"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: false,
+    delete: false,
+    on_change: None,
+    detail_extra: Some(cities),
+};
+
+/// `cities`: `[{id, cityName}]` in the caller's language, as the spec's entity has them; the
+/// list rows carry the same names joined in `cityNames`.
+fn cities(conn: &rusqlite::Connection, id: i64, language: Language) -> AppResult<Vec<(&'static str, Value)>> {
+    let name = ["c.name_az", "c.name_en", "c.name_ru"][language as usize - 1];
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT c.id, {name} FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id
+         WHERE mac.application_id = ?1 ORDER BY {name}"
+    ))?;
+    let rows = stmt
+        .query_map([id], |r| Ok(json!({"id": r.get::<_, i64>(0)?, "cityName": r.get::<_, String>(1)?})))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(vec![("cities", Value::Array(rows))])
+}
+
+pub fn routes() -> Api {
+    crud::routes(&APPLICATIONS)
+}

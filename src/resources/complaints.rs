@@ -1,0 +1,127 @@
+//! Complaints employees send from the app: a read-only list (the whole description; the screen
+//! cuts it to four words), the read flag that Call Center may set too, a Read/Unread filter and
+//! the unread count for the side menu.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::Method;
+use axum::routing::{get, put};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::fields;
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Filter, Kind, Resource, ValueKind};
+use crate::error::AppResult;
+use crate::extract::ApiJson;
+use crate::state::AppState;
+use crate::validation::Validator;
+
+pub static COMPLAINTS: Resource = Resource {
+    path: "complaint",
+    tag: "Complaints",
+    name: "Complaint",
+    table: "complaints",
+    from: "complaints c JOIN complaint_reasons r ON r.id = c.reason_id",
+    scope: "c.deleted_at IS NULL",
+    id: "c.id",
+    total_key: Some("complaints"),
+    columns: &[
+        Column::new("id", "c.id", Kind::Int),
+        Column::new("fullName", "c.full_name", Kind::Text),
+        Column::new("email", "c.email", Kind::Text),
+        Column::new("phone", "c.phone", Kind::Text),
+        Column::new("reasonId", "c.reason_id", Kind::Int),
+        Column::new("reasonName", "r.name", Kind::Text),
+        Column::new("description", "c.description", Kind::Text).unsorted(),
+        Column::new("isRead", "c.is_read", Kind::Bool),
+        Column::new("recordDate", "c.record_date", Kind::DateTime),
+    ],
+    filters: &[
+        Filter::equals("IsRead", "c.is_read", ValueKind::Bool),
+        Filter::equals("ReasonId", "c.reason_id", ValueKind::Int),
+        Filter::contains("FullName", "c.full_name"),
+    ],
+    export: None,
+    read: Roles::ANYONE,
+    // Marking read is the one change Call Center may make (design.md).
+    write: Roles::ANYONE,
+    toggle: false,
+    delete: false,
+    on_change: None,
+    detail_extra: None,
+};
+
+pub fn routes() -> Api {
+    const TAG: &str = "Complaints";
+    crud::routes(&COMPLAINTS)
+        .add(
+            Method::PUT,
+            "/api/complaint",
+            put(mark),
+            Doc::new(TAG, "Mark a complaint read (status true) or unread (false); Call Center may too")
+                .roles(COMPLAINTS.write)
+                .json_body::<ReadChange>()
+                .returns_schema(200, crud::row_schema(&COMPLAINTS)),
+        )
+        .add(
+            Method::GET,
+            "/api/complaint/unreadCount",
+            get(unread_count),
+            Doc::new(TAG, "How many complaints nobody has read, for the side menu")
+                .roles(COMPLAINTS.read)
+                .returns::<UnreadCount>(200),
+        )
+}
+
+/// `PUT complaint`: `{id, status}`, status the new read flag.
+#[derive(serde::Deserialize, ToSchema)]
+#[allow(dead_code)] // describes the body for the OpenAPI document; read field by field
+pub struct ReadChange {
+    id: i64,
+    status: bool,
+}
+
+async fn mark(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<Json<Value>> {
+    user.require(COMPLAINTS.write)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
+    let status = fields::flag(body.get("status"));
+    v.check("status", status.is_some(), "Status must be true (read) or false (unread)");
+    v.finish()?;
+    let read = status.unwrap_or(false);
+    crud::save_then_fetch(&state, &COMPLAINTS, move |tx| {
+        let changed =
+            tx.execute("UPDATE complaints SET is_read = ?2 WHERE id = ?1 AND deleted_at IS NULL", (id, read))?;
+        COMPLAINTS.updated(changed, id)
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UnreadCount {
+    count: i64,
+}
+
+async fn unread_count(State(state): State<AppState>, user: CurrentUser) -> AppResult<Json<UnreadCount>> {
+    user.require(COMPLAINTS.read)?;
+    state
+        .db
+        .run(|conn| {
+            // Answered from the (is_read, id) index of live complaints.
+            let count = conn
+                .prepare_cached("SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND is_read = 0")?
+                .query_row([], |r| r.get(0))?;
+            Ok(UnreadCount { count })
+        })
+        .await
+        .map(Json)
+}

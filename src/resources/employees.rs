@@ -1,0 +1,177 @@
+//! Employees of client organisations (assets), who use campaigns through the mobile app: the
+//! generic list under the spec's admin paths (`employee/forAdmin`, `employee/filter/admin`,
+//! which is also the `{id, userName}` picker), edit, the active switch, delete, and the
+//! per-asset export `employee/export/admin?assetId=` saved as EmployeeList.xlsx.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method};
+use axum::response::Response;
+use axum::routing::{get, put};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa::openapi::schema::Type;
+
+use super::fields;
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Export, Filter, Kind, Language, ListPage, ListQuery, Resource, ValueKind};
+use crate::db::now_iso;
+use crate::error::AppResult;
+use crate::extract::{ApiJson, QueryMap};
+use crate::state::AppState;
+use crate::validation::Validator;
+
+pub static EMPLOYEES: Resource = Resource {
+    path: "employee",
+    tag: "Employees",
+    name: "Employee",
+    table: "employees",
+    from: "employees e JOIN assets a ON a.id = e.asset_id",
+    scope: "e.deleted_at IS NULL",
+    id: "e.id",
+    total_key: Some("employees"),
+    columns: &[
+        Column::new("id", "e.id", Kind::Int),
+        Column::new("firstName", "e.first_name", Kind::Text),
+        Column::new("lastName", "e.last_name", Kind::Text),
+        Column::new("fullName", "e.first_name || ' ' || e.last_name", Kind::Text),
+        Column::new("email", "e.email", Kind::Text),
+        // The employee-for-admin picker's label: employees sign in to the app by e-mail.
+        Column::new("userName", "e.email", Kind::Text),
+        Column::new("phone", "e.phone", Kind::Text),
+        Column::new("assetId", "e.asset_id", Kind::Int),
+        Column::new("assetName", "a.name", Kind::Text),
+        Column::new("isActive", "e.is_active", Kind::Bool),
+        Column::new("createdAt", "e.created_at", Kind::DateTime).detail_only(),
+    ],
+    filters: &[
+        Filter::contains("FullName", "(e.first_name || ' ' || e.last_name)"),
+        Filter::contains("Email", "e.email"),
+        Filter::contains("PhoneNumber", "e.phone"),
+        Filter::contains("AssetName", "a.name"),
+        Filter::equals("IsActive", "e.is_active", ValueKind::Bool),
+        // The export dialog's asset (`employee/export/admin?assetId=`).
+        Filter::equals("assetId", "e.asset_id", ValueKind::Int),
+    ],
+    export: Some(Export {
+        file_name: "EmployeeList.xlsx",
+        columns: &[
+            ("First name", "firstName"),
+            ("Last name", "lastName"),
+            ("Email", "email"),
+            ("Phone number", "phone"),
+            ("Asset name", "assetName"),
+            ("Active", "isActive"),
+            ("Created", "createdAt"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: true,
+    delete: true,
+    on_change: None,
+    detail_extra: None,
+};
+
+pub fn routes() -> Api {
+    const TAG: &str = "Employees";
+    let list_doc = |summary: &str| {
+        let mut doc = Doc::new(TAG, summary)
+            .roles(EMPLOYEES.read)
+            .query("Skip", "Rows to skip (default 0)", Type::Integer)
+            .query("Take", "Page size, 1 to 100 (pickers use 30)", Type::Integer)
+            .query("SortField", "A field of the row (default id)", Type::String)
+            .query("OrderBy", "true = ascending (default false)", Type::Boolean);
+        for filter in EMPLOYEES.filters {
+            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
+        }
+        doc.returns::<ListPage>(200)
+    };
+    crud::routes(&EMPLOYEES)
+        .add(
+            Method::GET,
+            "/api/employee/forAdmin",
+            get(list),
+            list_doc("Employees (rows carry id and userName for the picker)"),
+        )
+        .add(Method::GET, "/api/employee/filter/admin", get(list), list_doc("Employees narrowed by filters"))
+        .add(
+            Method::GET,
+            "/api/employee/export/admin",
+            get(export),
+            Doc::new(TAG, "Download EmployeeList.xlsx (assetId: one asset's employees; every filter applies)")
+                .roles(EMPLOYEES.read)
+                .query("assetId", "The asset", Type::Integer)
+                .returns_file(),
+        )
+        .add(
+            Method::PUT,
+            "/api/employee",
+            put(update),
+            Doc::new(TAG, "Edit an employee")
+                .roles(EMPLOYEES.write)
+                .json_body::<EmployeeEdit>()
+                .returns_schema(200, crud::row_schema(&EMPLOYEES)),
+        )
+}
+
+async fn list(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    query: QueryMap,
+    headers: HeaderMap,
+) -> AppResult<Json<ListPage>> {
+    user.require(EMPLOYEES.read)?;
+    let query = ListQuery::parse(&EMPLOYEES, &query, Language::from_headers(&headers))?;
+    let counts = state.db.counts();
+    state.db.run(move |conn| crud::fetch_page(conn, &counts, &EMPLOYEES, query)).await.map(Json)
+}
+
+async fn export(state: State<AppState>, user: CurrentUser, query: QueryMap, headers: HeaderMap) -> AppResult<Response> {
+    crud::export_file(&EMPLOYEES, state, user, query, headers).await
+}
+
+/// `PUT employee`: the spec's payload. Read field by field (see `fields`).
+#[derive(serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct EmployeeEdit {
+    id: i64,
+    email: String,
+    /// 994 + operator code without its 0 + 7 digits.
+    phone: String,
+    first_name: String,
+    last_name: String,
+}
+
+async fn update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<Json<Value>> {
+    user.require(EMPLOYEES.write)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
+    let first_name = fields::text(&mut v, "firstName", body.get("firstName"));
+    let last_name = fields::text(&mut v, "lastName", body.get("lastName"));
+    let email = fields::text(&mut v, "email", body.get("email"));
+    let phone = fields::text(&mut v, "phone", body.get("phone"));
+    v.required("firstName", &first_name, "First name is required")
+        .required("lastName", &last_name, "Last name is required")
+        .email("email", &email, "Email is required")
+        .required("phone", &phone, "Phone is required")
+        .phone("phone", &phone);
+    v.finish()?;
+    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| {
+        let changed = tx.execute(
+            "UPDATE employees SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, updated_at = ?6
+             WHERE id = ?1 AND deleted_at IS NULL",
+            (id, &first_name, &last_name, &email, &phone, now_iso()),
+        )?;
+        EMPLOYEES.updated(changed, id)
+    })
+    .await
+    .map(Json)
+}

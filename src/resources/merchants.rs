@@ -1,0 +1,239 @@
+//! Merchants: people attached to a partner and one of its branches (`partner/merchant`). The
+//! generic list, detail, delete and Merchant.xlsx export, plus create and edit, where the branch
+//! must be the partner's own and the partner is fixed once the merchant exists. The userName is
+//! the e-mail, unique among live merchants; merchants do not sign in to this panel.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::routing::{post, put};
+use rusqlite::{OptionalExtension, Transaction};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use super::fields;
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
+use crate::db::now_iso;
+use crate::error::{AppError, AppResult, is_constraint_violation};
+use crate::extract::ApiJson;
+use crate::state::AppState;
+use crate::validation::Validator;
+
+pub static MERCHANTS: Resource = Resource {
+    path: "partner/merchant",
+    tag: "Merchants",
+    name: "Merchant",
+    table: "merchants",
+    from: "merchants m JOIN partners p ON p.id = m.partner_id \
+           JOIN partner_cities pc ON pc.id = m.partner_city_id JOIN cities c ON c.id = pc.city_id",
+    scope: "m.deleted_at IS NULL",
+    id: "m.id",
+    total_key: Some("merchants"),
+    columns: &[
+        Column::new("id", "m.id", Kind::Int),
+        Column::new("firstName", "m.first_name", Kind::Text),
+        Column::new("lastName", "m.last_name", Kind::Text),
+        Column::new("email", "m.email", Kind::Text),
+        Column::new("phone", "m.phone", Kind::Text),
+        Column::new("partnerId", "m.partner_id", Kind::Int).detail_only(),
+        Column::new("partnerName", "p.name", Kind::Text),
+        Column::new("userName", "m.email", Kind::Text),
+        Column::new("partnerCityId", "m.partner_city_id", Kind::Int).detail_only(),
+        // The branch as the city pickers show it: the city, then the address.
+        Column::localized(
+            "partnerCityName",
+            ["c.name_az || ', ' || pc.address", "c.name_en || ', ' || pc.address", "c.name_ru || ', ' || pc.address"],
+        ),
+        Column::new("createdAt", "m.created_at", Kind::DateTime).detail_only(),
+    ],
+    filters: &[
+        Filter::contains("name", "(m.first_name || ' ' || m.last_name)"),
+        Filter::contains("email", "m.email"),
+        Filter::contains("phone", "m.phone"),
+        Filter::contains("partnerName", "p.name"),
+        // The filter modal's partner picker may send the id instead of the name.
+        Filter::equals("partnerId", "m.partner_id", ValueKind::Int),
+    ],
+    export: Some(Export {
+        file_name: "Merchant.xlsx",
+        columns: &[
+            ("First name", "firstName"),
+            ("Last name", "lastName"),
+            ("Email", "email"),
+            ("Phone", "phone"),
+            ("Partner name", "partnerName"),
+            ("User name", "userName"),
+            ("Partner city", "partnerCityName"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: false,
+    delete: true,
+    on_change: None,
+    detail_extra: None,
+};
+
+pub const PARTNER_REQUIRED: &str = "Partner Id is required";
+pub const CITY_REQUIRED: &str = "Partner City Id is required";
+pub const PHONE_REQUIRED: &str = "Phone is required";
+pub const TAKEN: &str = "A merchant with this e-mail already exists.";
+pub const FOREIGN_CITY: &str = "This city is not a branch of the chosen partner.";
+pub const NO_PARTNER: &str = "The chosen partner does not exist.";
+pub const PARTNER_FIXED: &str = "The partner of a merchant cannot be changed.";
+
+pub fn routes() -> Api {
+    const TAG: &str = "Merchants";
+    crud::routes(&MERCHANTS)
+        .add(
+            Method::POST,
+            "/api/partner/merchant",
+            post(create),
+            Doc::new(TAG, "Create a merchant at one of the partner's branches")
+                .roles(MERCHANTS.write)
+                .json_body::<NewMerchant>()
+                .returns_schema(201, crud::row_schema(&MERCHANTS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/partner/merchant",
+            put(update),
+            Doc::new(TAG, "Edit a merchant (the partner cannot change; the branch must be the partner's)")
+                .roles(MERCHANTS.write)
+                .json_body::<MerchantEdit>()
+                .returns_schema(200, crud::row_schema(&MERCHANTS)),
+        )
+}
+
+/// `POST partner/merchant`, as the spec spells it. Read field by field (see `fields`).
+#[derive(serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct NewMerchant {
+    first_name: String,
+    last_name: String,
+    email: String,
+    /// 994 + operator code without its 0 + 7 digits.
+    phone_number: String,
+    partner_id: i64,
+    partner_city_id: i64,
+}
+
+/// `PUT partner/merchant`: the phone is `phone` here, as the spec spells it.
+#[derive(serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct MerchantEdit {
+    id: i64,
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    partner_id: i64,
+    partner_city_id: i64,
+}
+
+struct MerchantInput {
+    first_name: String,
+    last_name: String,
+    email: String,
+    phone: String,
+    partner_id: i64,
+    city_id: i64,
+}
+
+/// The spec's create and edit rules; `phone_field` is `phoneNumber` on create, `phone` on edit.
+fn read_input(v: &mut Validator, body: &Map<String, Value>, phone_field: &str) -> MerchantInput {
+    let first_name = fields::text(v, "firstName", body.get("firstName"));
+    let last_name = fields::text(v, "lastName", body.get("lastName"));
+    let email = fields::text(v, "email", body.get("email"));
+    let phone = fields::text(v, phone_field, body.get(phone_field));
+    v.required("firstName", &first_name, "First name is required")
+        .required("lastName", &last_name, "Last name is required")
+        .email("email", &email, "Email is required")
+        .required(phone_field, &phone, PHONE_REQUIRED)
+        .phone(phone_field, &phone);
+    let partner_id = fields::id(v, "partnerId", body.get("partnerId"), PARTNER_REQUIRED, "Partner Id must be a number");
+    let city_id =
+        fields::id(v, "partnerCityId", body.get("partnerCityId"), CITY_REQUIRED, "Partner City Id must be a number");
+    MerchantInput { first_name, last_name, email, phone, partner_id, city_id }
+}
+
+/// The partner is live and the branch is one of its live branches.
+fn check_branch(tx: &Transaction, partner_id: i64, city_id: i64) -> AppResult<()> {
+    let partner = tx
+        .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |_| Ok(()))
+        .optional()?;
+    partner.ok_or_else(|| AppError::field("partnerId", NO_PARTNER))?;
+    let branch = tx
+        .query_row(
+            "SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
+            (city_id, partner_id),
+            |_| Ok(()),
+        )
+        .optional()?;
+    branch.ok_or_else(|| AppError::field("partnerCityId", FOREIGN_CITY))
+}
+
+fn unique_email(error: rusqlite::Error) -> AppError {
+    if is_constraint_violation(&error) { AppError::taken("email", TAKEN) } else { error.into() }
+}
+
+async fn create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    user.require(MERCHANTS.write)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let input = read_input(&mut v, body, "phoneNumber");
+    v.finish()?;
+    let row = crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
+        check_branch(tx, input.partner_id, input.city_id)?;
+        tx.execute(
+            "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            (input.partner_id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone),
+        )
+        .map_err(unique_email)?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<Json<Value>> {
+    user.require(MERCHANTS.write)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
+    let input = read_input(&mut v, body, "phone");
+    v.finish()?;
+    crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
+        let partner_id: i64 = tx
+            .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| MERCHANTS.not_found())?;
+        if partner_id != input.partner_id {
+            return Err(AppError::field("partnerId", PARTNER_FIXED));
+        }
+        check_branch(tx, partner_id, input.city_id)?;
+        tx.execute(
+            "UPDATE merchants SET partner_city_id = ?2, first_name = ?3, last_name = ?4, email = ?5, phone = ?6,
+                    updated_at = ?7
+             WHERE id = ?1",
+            (id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone, now_iso()),
+        )
+        .map_err(unique_email)?;
+        Ok(id)
+    })
+    .await
+    .map(Json)
+}

@@ -1,0 +1,271 @@
+//! Promo codes: the generic list and delete, generation of up to 500 codes for a campaign of a
+//! partner that hands out promo codes, and the per-campaign export Promocode.xlsx. The screen's
+//! "campaign category" choice comes from `campaign/forPromoCode?partnerId=`, which lists the
+//! partner's campaigns (`{id, name, nameAz}`), so the id it yields, and the one in
+//! `promoCode/export/{campaignCategoryId}`, is a campaign id.
+
+use std::collections::HashSet;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use rand::Rng;
+use rusqlite::{OptionalExtension, Transaction};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa::openapi::schema::Type;
+
+use super::fields::{self, Number};
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
+use crate::error::{AppError, AppResult};
+use crate::extract::{ApiJson, PathId, QueryMap};
+use crate::state::AppState;
+use crate::validation::Validator;
+
+pub static PROMO_CODES: Resource = Resource {
+    path: "promoCode",
+    tag: "Promo codes",
+    name: "Promo code",
+    table: "promo_codes",
+    from: "promo_codes pc JOIN partners p ON p.id = pc.partner_id JOIN campaigns c ON c.id = pc.campaign_id",
+    scope: "pc.deleted_at IS NULL",
+    id: "pc.id",
+    total_key: Some("promo_codes"),
+    columns: &[
+        Column::new("id", "pc.id", Kind::Int),
+        Column::new("partnerId", "pc.partner_id", Kind::Int).detail_only(),
+        Column::new("partnerName", "p.name", Kind::Text),
+        Column::new("campaignId", "pc.campaign_id", Kind::Int).detail_only(),
+        Column::localized("campaignName", ["c.name_az", "c.name_en", "c.name_ru"]),
+        Column::new("code", "pc.code", Kind::Text),
+        Column::new("isUsed", "pc.is_used", Kind::Bool),
+        Column::new("used", "CASE WHEN pc.is_used = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text).unsorted(),
+        Column::new("usedDate", "pc.used_date", Kind::DateTime),
+        Column::new("createdAt", "pc.created_at", Kind::DateTime).detail_only(),
+    ],
+    filters: &[
+        Filter::equals("PartnerId", "pc.partner_id", ValueKind::Int),
+        Filter::equals("CampaignId", "pc.campaign_id", ValueKind::Int),
+        Filter::contains("Code", "pc.code"),
+        Filter::equals("IsUsed", "pc.is_used", ValueKind::Bool),
+    ],
+    export: Some(Export {
+        file_name: "Promocode.xlsx",
+        columns: &[
+            ("Partner name", "partnerName"),
+            ("Campaign name", "campaignName"),
+            ("Code", "code"),
+            ("Used", "used"),
+            ("Used date", "usedDate"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: false,
+    delete: true,
+    on_change: None,
+    detail_extra: None,
+};
+
+pub const MAX_COUNT: i64 = 500;
+pub const COUNT_REQUIRED: &str = "Count is required";
+pub const COUNT_NUMBER: &str = "Count must be a number";
+pub const COUNT_MAX: &str = "Count must be less than or equal to 500";
+pub const COUNT_MIN: &str = "Count must be at least 1";
+pub const PARTNER_REQUIRED: &str = "Partner is required";
+pub const CATEGORY_REQUIRED: &str = "Campaign category is required";
+pub const NOT_PROMO_PARTNER: &str = "This partner does not hand out promo codes.";
+pub const NOT_PARTNERS_CAMPAIGN: &str = "This campaign is not one of the partner's campaigns.";
+
+/// Code letters: digits and capitals without the ones read alike (0/O, 1/I/L).
+pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+pub const CODE_LENGTH: usize = 8;
+
+pub fn routes() -> Api {
+    const TAG: &str = "Promo codes";
+    crud::routes(&PROMO_CODES)
+        .add(
+            Method::POST,
+            "/api/promoCode",
+            post(create),
+            Doc::new(TAG, "Generate count (1 to 500) unique 8-character codes for a partner's campaign")
+                .roles(PROMO_CODES.write)
+                .json_body::<NewPromoCodes>()
+                .returns::<Generated>(201),
+        )
+        .add(
+            Method::GET,
+            "/api/promoCode/export/{campaignCategoryId}",
+            get(export),
+            Doc::new(TAG, "Download Promocode.xlsx: the codes of one campaign (the id from campaign/forPromoCode)")
+                .roles(PROMO_CODES.read)
+                .query("partnerId", "Optional: the partner the campaign must belong to", Type::Integer)
+                .returns_file(),
+        )
+}
+
+/// `POST promoCode`. Read field by field (see `fields`), so `"count": "abc"` is a field error.
+#[derive(serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct NewPromoCodes {
+    partner_id: i64,
+    /// The id of the chosen "campaign category" choice (a campaign of the partner).
+    campaign_id: i64,
+    /// 1 to 500.
+    count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Generated {
+    /// How many codes were written.
+    count: usize,
+    codes: Vec<String>,
+}
+
+/// A code from the operating system's cryptographic random source (through `rand`'s thread
+/// generator, a CSPRNG reseeded from it), each letter drawn uniformly from [`ALPHABET`].
+pub fn new_code(rng: &mut impl Rng) -> String {
+    (0..CODE_LENGTH).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// The partner hands out promo codes and the campaign is its own, live and confirmed.
+fn check_target(tx: &rusqlite::Connection, partner_id: i64, campaign_id: i64) -> AppResult<()> {
+    let promo: bool = tx
+        .query_row("SELECT is_promo_code_using FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |r| {
+            r.get(0)
+        })
+        .optional()?
+        .ok_or_else(|| AppError::field("partnerId", "The chosen partner does not exist."))?;
+    if !promo {
+        return Err(AppError::field("partnerId", NOT_PROMO_PARTNER));
+    }
+    let campaign_partner: i64 = tx
+        .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [campaign_id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| AppError::field("campaignId", "The chosen campaign does not exist."))?;
+    if campaign_partner != partner_id {
+        return Err(AppError::field("campaignId", NOT_PARTNERS_CAMPAIGN));
+    }
+    Ok(())
+}
+
+/// Writes `count` codes that no row of the table has (deleted rows keep theirs), retrying the
+/// rare collision, in the caller's transaction.
+fn write_codes(tx: &Transaction, partner_id: i64, campaign_id: i64, count: usize) -> AppResult<Vec<String>> {
+    let mut rng = rand::rng();
+    let mut codes = Vec::with_capacity(count);
+    let mut seen = HashSet::with_capacity(count);
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO promo_codes (partner_id, campaign_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (code) DO NOTHING",
+    )?;
+    // 31^8 ≈ 8.5e11 codes: a collision is rare, a long run of them means something is wrong.
+    let mut attempts = 0;
+    while codes.len() < count {
+        attempts += 1;
+        if attempts > count * 10 + 100 {
+            return Err(AppError::Internal(anyhow::anyhow!("could not find unused promo codes")));
+        }
+        let code = new_code(&mut rng);
+        if !seen.insert(code.clone()) {
+            continue;
+        }
+        if insert.execute((partner_id, campaign_id, &code))? == 1 {
+            codes.push(code);
+        }
+    }
+    Ok(codes)
+}
+
+async fn create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<(StatusCode, Json<Generated>)> {
+    user.require(PROMO_CODES.write)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let partner_id = fields::id(&mut v, "partnerId", body.get("partnerId"), PARTNER_REQUIRED, PARTNER_REQUIRED);
+    let campaign_id = fields::id(&mut v, "campaignId", body.get("campaignId"), CATEGORY_REQUIRED, CATEGORY_REQUIRED);
+    let count = match fields::number(body.get("count")) {
+        Number::Missing => {
+            v.check("count", false, COUNT_REQUIRED);
+            0
+        }
+        Number::Invalid => {
+            v.check("count", false, COUNT_NUMBER);
+            0
+        }
+        Number::Whole(count) => {
+            v.check("count", count <= MAX_COUNT, COUNT_MAX).check("count", count >= 1, COUNT_MIN);
+            count
+        }
+    };
+    v.finish()?;
+    let codes = state
+        .db
+        .write(move |tx| {
+            check_target(tx, partner_id, campaign_id)?;
+            write_codes(tx, partner_id, campaign_id, count as usize)
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(Generated { count: codes.len(), codes })))
+}
+
+async fn export(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    PathId(campaign_id): PathId,
+    query: QueryMap,
+    headers: HeaderMap,
+) -> AppResult<Response> {
+    user.require(PROMO_CODES.read)?;
+    if campaign_id <= 0 {
+        return Err(AppError::field("campaignId", CATEGORY_REQUIRED));
+    }
+    let partner_id = match query.get("partnerId") {
+        None => None,
+        Some(raw) => match raw.parse::<i64>() {
+            Ok(id) if id > 0 => Some(id),
+            _ => return Err(AppError::field("partnerId", PARTNER_REQUIRED)),
+        },
+    };
+    let campaign_partner: i64 = state
+        .db
+        .run(move |conn| {
+            conn.query_row(
+                "SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL",
+                [campaign_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| AppError::NotFound("Campaign not found.".into()))
+        })
+        .await?;
+    if partner_id.is_some_and(|partner| partner != campaign_partner) {
+        return Err(AppError::field("campaignId", NOT_PARTNERS_CAMPAIGN));
+    }
+    let narrowed = QueryMap::parse(Some(&format!("CampaignId={campaign_id}")));
+    crud::export_file(&PROMO_CODES, State(state), user, narrowed, headers).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_eight_unambiguous_characters() {
+        let mut rng = rand::rng();
+        for _ in 0..2000 {
+            let code = new_code(&mut rng);
+            assert_eq!(code.len(), CODE_LENGTH);
+            assert!(code.bytes().all(|b| ALPHABET.contains(&b)), "{code}");
+            assert!(!code.contains(['0', 'O', '1', 'I', 'L']), "{code}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Usage history: one row per use of a campaign by an employee, the table that grows to
+//! millions of rows. Every sortable column walks an index (the names are stored as they were at
+//! the time of use), the campaign-name search goes through the trigram index, and the unfiltered
+//! total is a maintained counter. Status 0 confirmed / 1 cancelled is set from the drawer; delete
+//! is for Admins; the export by date range is saved as UsageHistory.xlsx (see docs/decisions.md).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method};
+use axum::response::Response;
+use axum::routing::{get, put};
+use serde_json::Value;
+use utoipa::openapi::schema::Type;
+
+use super::wish_list::{StatusChange, read_status};
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, ValueKind};
+use crate::error::AppResult;
+use crate::extract::{ApiJson, QueryMap};
+use crate::state::AppState;
+
+pub static USAGE_HISTORY: Resource = Resource {
+    path: "usageHistory",
+    tag: "Usage history",
+    name: "Usage record",
+    table: "usage_history",
+    from: "usage_history h",
+    scope: "h.deleted_at IS NULL",
+    id: "h.id",
+    total_key: Some("usage_history"),
+    columns: &[
+        Column::new("id", "h.id", Kind::Int),
+        Column::new("employeeId", "h.employee_id", Kind::Int).detail_only(),
+        Column::new("employeeEmail", "h.employee_email", Kind::Text),
+        Column::new("assetId", "h.asset_id", Kind::Int).detail_only(),
+        Column::new("assetName", "h.asset_name", Kind::Text),
+        Column::new("partnerId", "h.partner_id", Kind::Int).detail_only(),
+        Column::new("partnerName", "h.partner_name", Kind::Text),
+        Column::new("campaignId", "h.campaign_id", Kind::Int).detail_only(),
+        Column::new("campaignName", "h.campaign_name", Kind::Text),
+        Column::new("categoryId", "h.category_id", Kind::Int).detail_only(),
+        Column::new("merchantCategory", "h.category_name", Kind::Text),
+        Column::new("createdDate", "h.created_at", Kind::DateTime),
+        Column::new("discountPercent", "h.discount_percent", Kind::Int),
+        // Not sortable: no screen sorts by it, and an index for it would cost every insert.
+        Column::new("status", "h.status", Kind::Int).unsorted(),
+        Column::new("statusName", "CASE h.status WHEN 0 THEN 'Confirmed' ELSE 'Cancelled' END", Kind::Text).unsorted(),
+        Column::new("rating", "h.rating", Kind::Int).detail_only(),
+    ],
+    filters: &[
+        Filter::equals("AssetId", "h.asset_id", ValueKind::Int),
+        Filter::equals("PartnerId", "h.partner_id", ValueKind::Int),
+        Filter::equals("EmployeeId", "h.employee_id", ValueKind::Int),
+        Filter::searched(
+            "CampaignName",
+            "h.campaign_name",
+            Search { key: "h.id", table: "usage_history_search", columns: "campaign_name", scoped: true },
+        ),
+        Filter::from("StartDate", "h.created_at"),
+        Filter::to("EndDate", "h.created_at"),
+    ],
+    export: Some(Export {
+        file_name: "UsageHistory.xlsx",
+        columns: &[
+            ("Employee email", "employeeEmail"),
+            ("Asset name", "assetName"),
+            ("Partner name", "partnerName"),
+            ("Campaign name", "campaignName"),
+            ("Merchant category", "merchantCategory"),
+            ("Date", "createdDate"),
+            ("Discount percent", "discountPercent"),
+            ("Status", "statusName"),
+        ],
+    }),
+    read: Roles::ANYONE,
+    // Delete (an id list) is for Admins; the status is set by Admins and Users (below).
+    write: Roles::ADMIN,
+    toggle: false,
+    delete: true,
+    on_change: None,
+    detail_extra: None,
+};
+
+pub const STATUS_RANGE: &str = "Status must be 0 (confirmed) or 1 (cancelled)";
+
+pub fn routes() -> Api {
+    const TAG: &str = "Usage history";
+    crud::routes(&USAGE_HISTORY)
+        .add(
+            Method::GET,
+            "/api/usageHistory/export/admin",
+            get(export),
+            Doc::new(TAG, "Download UsageHistory.xlsx: records created from startDate to endDate, inclusive")
+                .roles(USAGE_HISTORY.read)
+                .query("startDate", "First day (2026-11-01) or instant", Type::String)
+                .query("endDate", "Last day, inclusive", Type::String)
+                .returns_file(),
+        )
+        .add(
+            Method::PUT,
+            "/api/usageHistory/updateStatus",
+            put(update_status),
+            Doc::new(TAG, "Set a record's status: 0 confirmed, 1 cancelled")
+                .roles(Roles::EDITORS)
+                .json_body::<StatusChange>()
+                .returns_schema(200, crud::row_schema(&USAGE_HISTORY)),
+        )
+}
+
+async fn export(state: State<AppState>, user: CurrentUser, query: QueryMap, headers: HeaderMap) -> AppResult<Response> {
+    crud::export_file(&USAGE_HISTORY, state, user, query, headers).await
+}
+
+async fn update_status(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<Json<Value>> {
+    user.require(Roles::EDITORS)?;
+    let (id, status) = read_status(&body, &[0, 1], STATUS_RANGE)?;
+    crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
+        let changed =
+            tx.execute("UPDATE usage_history SET status = ?2 WHERE id = ?1 AND deleted_at IS NULL", (id, status))?;
+        USAGE_HISTORY.updated(changed, id)
+    })
+    .await
+    .map(Json)
+}
