@@ -75,7 +75,8 @@ export class ListScreen {
 
   /** The message row ('No information found', the spinner, 'We've lost the connection'), if any. */
   message(): Promise<string> {
-    return this.table.locator('tbody td[colspan]').innerText().then((text) => text.trim());
+    // The first line: what follows is an offered action (Retry, Clear filters).
+    return this.table.locator('tbody td[colspan]').innerText().then((text) => text.trim().split('\n')[0].trim());
   }
 
   /** "1–10 of 25" beside the page size. */
@@ -121,8 +122,18 @@ export class ListScreen {
   /** Opens the filter panel with 'Show filter' unless it is open already. */
   async showFilter(): Promise<void> {
     if (await this.filterPanel.isVisible()) return;
-    await this.button('Show filter').click();
+    await this.filterSwitch().click();
     await this.filterPanel.waitFor();
+  }
+
+  /** Show filter / Hide filter, whose name also counts the applied filters ('Show filter 2 active'). */
+  filterSwitch(): Locator {
+    return this.toolbar.getByRole('button', { name: /^(Show|Hide) filter/ });
+  }
+
+  /** The total under the title ("26 users"). */
+  total(): Promise<string> {
+    return this.page.getByRole('region', { name: this.spec.title, exact: true }).getByRole('status').first().innerText();
   }
 
   filterField(label: string): Locator {

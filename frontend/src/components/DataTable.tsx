@@ -261,7 +261,7 @@ export function DataTable<Row extends { id: number }>({
                 <th
                   key={column.key}
                   scope="col"
-                  className={`px-2 py-3 whitespace-nowrap ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                  className={`px-1.5 py-3 whitespace-nowrap ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                   style={shareStyle(column)}
                   aria-sort={
                     column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
@@ -304,7 +304,7 @@ export function DataTable<Row extends { id: number }>({
                     {columns.map((column) => (
                       <td
                         key={column.key}
-                        className={`px-2 py-3 align-middle whitespace-nowrap ${widthClass(column)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                        className={`px-1.5 py-3 align-middle whitespace-nowrap ${widthClass(column)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-inherit ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                       >
                         {column.text ? <CutText text={column.text(row)} /> : column.render(row)}
                       </td>

@@ -59,7 +59,7 @@ export default function AdminLayout() {
         </aside>
       )}
 
-      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-50">
+      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} aria-label={t('menu.main')} className="relative z-50">
         <DialogBackdrop className="fixed inset-0 bg-slate-900/50" />
         <DialogPanel className={`fixed inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col ${asideColors[config.aside.theme]}`}>
           <div className="flex items-center justify-between pr-3">

@@ -55,7 +55,7 @@ export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy 
         {preview ? (
           <SafeImage path={preview} alt={t('image.preview')} className="size-full object-cover" />
         ) : (
-          <span className="flex size-full items-center justify-center p-1 text-center text-xs text-slate-400">{t('image.none')}</span>
+          <span className="flex size-full items-center justify-center p-1 text-center text-xs text-slate-600">{t('image.none')}</span>
         )}
       </div>
       <div className="flex min-w-0 flex-col items-start gap-2">
