@@ -131,7 +131,7 @@ describe('Assets: list, create with an image, edit, drawer, status, filter, expo
     await form.root.getByText('notes.png').waitFor();
     await form.save().click();
     // The server names the field (errors.file): the message shows once, under the picker, not also in an alert.
-    await until(() => form.imageInput().getAttribute('aria-describedby'), 'the picker is described by its message').toBeTruthy();
+    await until(() => form.imageInput().getAttribute('aria-describedby')).toBeTruthy();
     await until(() => form.message('Only PNG, JPEG, WebP or GIF images are accepted.').count()).toBe(1);
     expect(await form.alert().count()).toBe(0);
     await until(() => form.save().isEnabled()).toBe(true);
