@@ -117,7 +117,8 @@ describe.each(WIDTHS.map((viewport) => [viewport.width, viewport] as const))('at
     const before = await headerLayout(users.table);
     await users.pageButton(3).click();
     await users.loaded();
-    expect(await headerLayout(users.table), 'after a page change').toEqual(before);
+    // From md up the widths come from the declarations; on a phone the table scrolls and each column takes its content.
+    if (width >= 1024) expect(await headerLayout(users.table), 'after a page change').toEqual(before);
     await users.showFilter();
     await users.filterField('Email').pressSequentially('zzz-nobody');
     await until(() => users.message()).toBe('No information found');
@@ -168,6 +169,8 @@ describe('lists that tell the truth (Users, 1280 px)', () => {
 
   it('the selection survives a page change; a delete names what goes; a filter change clears it and says so', async () => {
     await users.open();
+    // The panel stays open while rows are chosen (the switch itself hides then).
+    await users.showFilter();
     await users.rowCheckbox('zaur.kazimov@perkdesk.test').check();
     await users.rowCheckbox('yusif.mirzayev@perkdesk.test').check();
     await users.pageButton(2).click();
@@ -181,7 +184,7 @@ describe('lists that tell the truth (Users, 1280 px)', () => {
     expect(await confirm.innerText()).toContain('Delete 3 users?');
     expect(await confirm.innerText()).toContain('Are you sure to delete?');
     await confirm.getByRole('button', { name: 'No' }).click();
-    await users.open('?firstName=z');
+    await users.filterField('First name').fill('z');
     await until(() => toasts(page).innerText()).toContain('Selection cleared: the filter changed');
     expect(await users.toolbar.getByText(/selected/).count()).toBe(0);
   });
@@ -215,7 +218,7 @@ describe('dialogs (Users and Partners, 1280 px)', () => {
   ] as const) {
     it(`${tool}: the page behind is inert and hidden; focus goes in, and back to ${tool} on close`, async () => {
       const users = new ListScreen(page, USERS);
-      await users.open();
+      await users.open('?email=aydan.aliyeva');
       const opener = users.tool('aydan.aliyeva@perkdesk.test', tool);
       await opener.click();
       await openedDialog(page, title);

@@ -19,6 +19,7 @@ const AssetsPage = lazyScreen(() => import('../features/assets/AssetsPage'));
 const HumanResourcesPage = lazyScreen(() => import('../features/humanResources/HumanResourcesPage'));
 const PartnersPage = lazyScreen(() => import('../features/partners/PartnersPage'));
 const ProfilePage = lazyScreen(() => import('../features/account/ProfilePage'));
+const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -27,7 +28,7 @@ export const sections: readonly Section[] = [
   { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main' },
   { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main' },
   { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main' },
-  { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main' },
+  { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main', screen: CategoryNamesPage },
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },
   { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main', screen: PartnersPage },

@@ -2,9 +2,10 @@ import type { ButtonHTMLAttributes } from 'react';
 import { Spinner } from './Spinner';
 
 const variants = {
-  primary: 'bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300',
+  // Hover darkens: white text keeps 4.5:1 under the pointer too.
+  primary: 'bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300',
   secondary: 'border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:text-slate-400',
-  danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300',
+  danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300',
   ghost: 'text-slate-600 hover:bg-slate-100 disabled:text-slate-300',
 } as const;
 

@@ -35,6 +35,11 @@ export interface TableColumn<Row> {
   text?: (row: Row) => string;
   /** A text column's typical length in characters (default 16): its share of the free width. */
   width?: number;
+  /**
+   * Another column's narrowest width (a CSS length, at least its widest content): the column keeps
+   * it with no rows too, so an empty or failed list lays its headers out as a full one does.
+   */
+  minWidth?: string;
 }
 
 export interface TableSort {
@@ -267,11 +272,13 @@ export function DataTable<Row extends { id: number }>({
                     column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
                   }
                 >
-                  {column.sortField && onSort ? (
-                    <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
-                  ) : (
-                    column.header
-                  )}
+                  <div style={column.text ? undefined : { minWidth: column.minWidth }}>
+                    {column.sortField && onSort ? (
+                      <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
+                    ) : (
+                      column.header
+                    )}
+                  </div>
                 </th>
               ))}
             </tr>

@@ -6,6 +6,7 @@ import type { Schema } from '../lib/validation';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { Dialog, DialogActions, type DialogSize } from './Dialog';
+import { SidePanel } from './SidePanel';
 import { FormFields } from './form/FormFields';
 import type { FieldDef } from './form/types';
 import { useForm } from './form/useForm';
@@ -31,6 +32,8 @@ export interface FormDialogProps<V extends object> {
   /** Server error keys that name a field differently (`cityId` → `cities`). */
   serverErrorAliases?: Partial<Record<string, keyof V & string>>;
   size?: DialogSize;
+  /** 'sidePanel' opens the form in a panel at the right edge (long forms) instead of a centred dialog. */
+  surface?: 'dialog' | 'sidePanel';
   /** Shown under the fields, e.g. a download's progress. */
   children?: ReactNode;
 }
@@ -44,18 +47,26 @@ export interface FormDialogProps<V extends object> {
  */
 export function FormDialog<V extends object>(props: FormDialogProps<V>) {
   useSignals();
-  const { open, onClose, title, initialValues, loadError, size } = props;
+  const { open, onClose, title, initialValues, loadError, size, surface = 'dialog' } = props;
+  const body = loadError ? (
+    <Alert tone="danger">{loadError}</Alert>
+  ) : initialValues === null ? (
+    <div className="flex justify-center py-8 text-indigo-600">
+      <Spinner label={t('app.loading')} className="size-6" />
+    </div>
+  ) : (
+    open && <FormDialogBody {...props} initialValues={initialValues} />
+  );
+  if (surface === 'sidePanel') {
+    return (
+      <SidePanel open={open} onClose={onClose} title={title}>
+        {body}
+      </SidePanel>
+    );
+  }
   return (
     <Dialog open={open} onClose={onClose} title={title} size={size}>
-      {loadError ? (
-        <Alert tone="danger">{loadError}</Alert>
-      ) : initialValues === null ? (
-        <div className="flex justify-center py-8 text-indigo-600">
-          <Spinner label={t('app.loading')} className="size-6" />
-        </div>
-      ) : (
-        open && <FormDialogBody {...props} initialValues={initialValues} />
-      )}
+      {body}
     </Dialog>
   );
 }

@@ -21,7 +21,7 @@ interface PickerState {
  * when the picker is first used or the search changes, the next one when the
  * list is scrolled to its end.
  */
-function usePickerPages(load: PickerLoader) {
+export function usePickerPages(load: PickerLoader) {
   const [state, setState] = useState<PickerState>({ items: [], total: 0, loading: false, failed: false });
   const [search, setSearch] = useState<string | null>(null);
   const controller = useRef<AbortController | null>(null);

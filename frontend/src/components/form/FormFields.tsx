@@ -1,11 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense, useState } from 'react';
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { labelText, t } from '../../lib/i18n';
 import type { PhoneValue } from '../../lib/phone';
 import { validate } from '../../lib/validation';
 import { Button, IconButton } from '../Button';
 import { Icon } from '../icons';
 import { DateInput, DateTimeInput } from './DateInputs';
+import { DependentSelect } from './DependentSelect';
 import { ImagePicker, type ImageValue } from './ImagePicker';
 import { errorId, FieldShell, inputClass, labelId, Select, TextArea, TextInput } from './inputs';
 import { PhoneInput } from './PhoneInput';
@@ -16,9 +18,10 @@ type AnyField = FieldDef<Record<string, unknown>>;
 
 // The combobox (and its positioning library) loads only when a form has a picker, keeping sign-in light.
 const AsyncPicker = lazy(() => import('./AsyncPicker').then((module) => ({ default: module.AsyncPicker })));
+const MultiPicker = lazy(() => import('./MultiPicker').then((module) => ({ default: module.MultiPicker })));
 
-/** Renders one declared field's control; `value` is whatever the form holds for it. */
-function FieldControl({ field, control }: { field: AnyField; control: ControlProps<unknown> }) {
+/** Renders one declared field's control; `value` is whatever the form holds for it, `values` the whole form (or row). */
+function FieldControl({ field, control, values }: { field: AnyField; control: ControlProps<unknown>; values: Record<string, unknown> }) {
   const { id, value, onChange, onBlur, invalid, describedBy } = control;
   const common = { id, onBlur, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
   switch (field.kind) {
@@ -104,6 +107,22 @@ function FieldControl({ field, control }: { field: AnyField; control: ControlPro
           <AsyncPicker {...control} value={value as PickerOption | null} load={field.load} />
         </Suspense>
       );
+    case 'multiPicker':
+      return (
+        <Suspense fallback={<input className={inputClass} disabled aria-label={t('picker.loading')} />}>
+          <MultiPicker {...control} value={(value as PickerOption[] | undefined) ?? []} load={field.load} />
+        </Suspense>
+      );
+    case 'dependentSelect':
+      return (
+        <DependentSelect
+          {...control}
+          value={String(value ?? '')}
+          dependency={values[field.dependsOn]}
+          loadOptions={field.loadOptions}
+          emptyOption={field.emptyOption}
+        />
+      );
     case 'rows':
       return <RepeatingRows field={field} control={control} />;
     case 'custom':
@@ -144,6 +163,7 @@ function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'r
                 <FieldShell key={sub.name} id={id} label={labelText(sub.label)} labelAfter={sub.kind === 'checkbox'}>
                   <FieldControl
                     field={sub}
+                    values={row}
                     control={{
                       id,
                       value: row[sub.name],
@@ -174,7 +194,98 @@ function RepeatingRows({ field, control }: { field: Extract<AnyField, { kind: 'r
   );
 }
 
-/** Lays out a declared form's fields, wiring values, blur and the visible errors to `form`. */
+type Segment<V> = { tab: false; field: FieldDef<V> } | { tab: true; fields: FieldDef<V>[] };
+
+/** The fields in order, with each run of consecutive tabbed fields gathered into one tab group. */
+function segments<V>(fields: readonly FieldDef<V>[]): Segment<V>[] {
+  const result: Segment<V>[] = [];
+  for (const field of fields) {
+    const last = result[result.length - 1];
+    if (!field.tab) result.push({ tab: false, field });
+    else if (last?.tab) last.fields.push(field);
+    else result.push({ tab: true, fields: [field] });
+  }
+  return result;
+}
+
+/** The field a tabbed field copies from ('Copy from Az'), if it has one. */
+function copySource<V>(field: FieldDef<V>): (keyof V & string) | undefined {
+  return 'copyFrom' in field ? field.copyFrom : undefined;
+}
+
+/**
+ * One tab per label (Az, En, Ru), each with its fields. A tab whose fields
+ * show a message says so in its name and with a red dot, so a message on a
+ * hidden tab is not missed; a tab whose fields copy from another offers one
+ * 'Copy from …' button that fills them all.
+ */
+function FieldTabs<V extends object>({
+  fields,
+  form,
+  renderField,
+}: {
+  fields: FieldDef<V>[];
+  form: FormApi<V>;
+  renderField: (field: FieldDef<V>) => ReactNode;
+}) {
+  useSignals();
+  const labels: FieldDef<V>['tab'][] = [];
+  for (const field of fields) {
+    if (!labels.some((label) => JSON.stringify(label) === JSON.stringify(field.tab))) labels.push(field.tab);
+  }
+  const tabs = labels.map((label) => ({ label, fields: fields.filter((field) => JSON.stringify(field.tab) === JSON.stringify(label)) }));
+  const copy = (tabFields: FieldDef<V>[]) => {
+    for (const field of tabFields) {
+      const source = copySource(field);
+      if (source) form.setValue(field.name, form.values[source] as unknown as V[typeof field.name]);
+    }
+  };
+  return (
+    <TabGroup>
+      <TabList className="flex gap-1 border-b border-slate-200">
+        {tabs.map((tab) => {
+          const label = labelText(tab.label ?? { raw: '' });
+          const broken = tab.fields.some((field) => form.errorFor(field.name));
+          return (
+            <Tab
+              key={label}
+              className="-mb-px inline-flex items-center gap-1.5 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 data-selected:border-indigo-600 data-selected:text-indigo-700"
+            >
+              {label}
+              {broken && (
+                <>
+                  <span aria-hidden="true" className="size-2 rounded-full bg-red-600" />
+                  <span className="sr-only">{t('form.tabHasErrors')}</span>
+                </>
+              )}
+            </Tab>
+          );
+        })}
+      </TabList>
+      <TabPanels className="pt-4">
+        {tabs.map((tab) => {
+          const source = tab.fields.map(copySource).find(Boolean);
+          const sourceField = source ? fields.find((field) => field.name === source) : undefined;
+          return (
+            <TabPanel key={labelText(tab.label ?? { raw: '' })} className="grid gap-4 focus:outline-none">
+              {sourceField?.tab && (
+                <div>
+                  <Button onClick={() => copy(tab.fields)}>
+                    <Icon name="copy" className="size-4" />
+                    {t('form.copyFrom', { source: labelText(sourceField.tab) })}
+                  </Button>
+                </div>
+              )}
+              {tab.fields.map(renderField)}
+            </TabPanel>
+          );
+        })}
+      </TabPanels>
+    </TabGroup>
+  );
+}
+
+/** Lays out a declared form's fields, wiring values, blur and the visible errors to `form`; tabbed fields go in tabs. */
 export function FormFields<V extends object>({ fields, form, idPrefix }: { fields: readonly FieldDef<V>[]; form: FormApi<V>; idPrefix: string }) {
   useSignals();
   const change = (field: FieldDef<V>, value: unknown) => {
@@ -182,29 +293,36 @@ export function FormFields<V extends object>({ fields, form, idPrefix }: { field
     const linked = field.updates?.(value, form.values) ?? {};
     for (const [name, linkedValue] of Object.entries(linked)) form.setValue(name as keyof V, linkedValue as V[keyof V]);
   };
+  const renderField = (field: FieldDef<V>) => {
+    const id = `${idPrefix}-${field.name}`;
+    const error = form.errorFor(field.name);
+    return (
+      <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error} labelAfter={field.kind === 'checkbox'}>
+        <FieldControl
+          field={field as AnyField}
+          values={form.values as Record<string, unknown>}
+          control={{
+            id,
+            value: form.values[field.name],
+            onChange: (value) => change(field, value),
+            onBlur: () => form.touch(field.name),
+            invalid: Boolean(error),
+            describedBy: error ? errorId(id) : undefined,
+          }}
+        />
+      </FieldShell>
+    );
+  };
+  const visible = fields.filter((field) => field.visibleWhen?.(form.values) ?? true);
   return (
     <div className="grid gap-4">
-      {fields
-        .filter((field) => field.visibleWhen?.(form.values) ?? true)
-        .map((field) => {
-          const id = `${idPrefix}-${field.name}`;
-          const error = form.errorFor(field.name);
-          return (
-            <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error} labelAfter={field.kind === 'checkbox'}>
-              <FieldControl
-                field={field as AnyField}
-                control={{
-                  id,
-                  value: form.values[field.name],
-                  onChange: (value) => change(field, value),
-                  onBlur: () => form.touch(field.name),
-                  invalid: Boolean(error),
-                  describedBy: error ? errorId(id) : undefined,
-                }}
-              />
-            </FieldShell>
-          );
-        })}
+      {segments(visible).map((segment) =>
+        segment.tab ? (
+          <FieldTabs key={`tabs-${segment.fields[0].name}`} fields={segment.fields} form={form} renderField={renderField} />
+        ) : (
+          renderField(segment.field)
+        ),
+      )}
     </div>
   );
 }

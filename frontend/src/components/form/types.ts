@@ -31,6 +31,11 @@ interface BaseField<V> {
   visibleWhen?: (values: V) => boolean;
   /** Other fields that a change of this one sets too (turning promo codes off clears the version). */
   updates?: (value: unknown, values: V) => Partial<V>;
+  /**
+   * Shown in a tab of this label: consecutive fields with a tab make one tab group, a tab per
+   * label in the order they first appear (a campaign's Az, En and Ru name and description).
+   */
+  tab?: Label;
 }
 
 export interface ChoiceOption {
@@ -49,11 +54,26 @@ export type FieldDef<V> =
       placeholder?: string;
       autoComplete?: string;
       inputMode?: 'numeric' | 'decimal' | 'text';
+      /** A 'Copy from …' button on this field's tab fills it from that field (En and Ru from Az). */
+      copyFrom?: keyof V & string;
     })
-  | (BaseField<V> & { kind: 'textarea'; rows?: number })
+  | (BaseField<V> & { kind: 'textarea'; rows?: number; copyFrom?: keyof V & string })
   | (BaseField<V> & { kind: 'select' | 'radio'; options: ChoiceOption[] })
   | (BaseField<V> & { kind: 'checkbox' | 'switch' | 'phone' | 'image' | 'date' | 'datetime' })
   | (BaseField<V> & { kind: 'picker'; load: PickerLoader })
+  /** Several choices from a server-side list (PickerOption[]): searchable, 30 a page, chosen ones as removable chips. */
+  | (BaseField<V> & { kind: 'multiPicker'; load: PickerLoader })
+  /**
+   * A select whose options depend on another field (a category's order positions): they load
+   * again whenever `dependsOn` changes; none load while it is empty. `emptyOption` is the choice
+   * of no value ('Last position').
+   */
+  | (BaseField<V> & {
+      kind: 'dependentSelect';
+      dependsOn: keyof V & string;
+      loadOptions: (dependency: unknown, signal: AbortSignal) => Promise<ChoiceOption[]>;
+      emptyOption: Label;
+    })
   | (BaseField<V> & {
       kind: 'rows';
       /** The inputs of one row; their names are keys of the row object. */

@@ -68,6 +68,22 @@ function textOf(value: unknown): string {
   return value === null || value === undefined || value === '' ? t('table.noValue') : String(value);
 }
 
+/**
+ * The narrowest width of a column of this kind, at least its widest content (DataTable keeps it
+ * with no rows): a phone number, the status switch with its badge, a 32 px picture, a date.
+ */
+const KIND_MIN_WIDTH: Partial<Record<NonNullable<ColumnDef<unknown>['kind']>, string>> = {
+  phone: '8.5rem',
+  status: '6.5rem',
+  image: '2rem',
+  date: '5.5rem',
+  dateTime: '8rem',
+  yesNo: '2.5rem',
+};
+
+/** The row tools' width: each button 2rem, 0.125rem apart. */
+const toolsWidth = (count: number) => `${count * 2 + Math.max(0, count - 1) * 0.125}rem`;
+
 /** A plain text column (no kind, no render): DataTable cuts it to its share of the width, the full text on hover. */
 function isText<Row>(column: ColumnDef<Row>): boolean {
   return !column.render && (column.kind === undefined || column.kind === 'text');
@@ -96,6 +112,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
 
   const [query, setQuery] = useListQueryState(filterNames);
   const filtered = hasActiveFilters(query);
+  const itemPath = resource.itemPath ?? resource.basePath;
   const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
   const list = useListData<Row>(filtered ? `${resource.basePath}/filter` : resource.basePath, toApiQuery(query, filterParams), reloadToken);
 
@@ -136,7 +153,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   };
   const toggleStatus = async (row: Row, isActive: boolean) => {
     try {
-      await api.patch(`${resource.basePath}/active`, { id: row.id, isActive });
+      await (resource.toggleCall ? resource.toggleCall(row, isActive) : api.patch(`${itemPath}/active`, { id: row.id, isActive }));
       mutated(t(isActive ? 'toast.activated' : 'toast.deactivated', { item: nameOfRow(row) }));
     } catch (error) {
       setNotice(errorMessage(error));
@@ -154,6 +171,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     sortField: column.kind === 'image' || column.sortable === false ? undefined : (column.sortField ?? column.field),
     priority: column.priority,
     width: column.width,
+    minWidth: column.kind ? KIND_MIN_WIDTH[column.kind] : undefined,
     render:
       column.kind === 'status' && resource.toggle && writable
         ? (row) => (
@@ -167,10 +185,12 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         : (row) => cellValue(column, row),
     text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
   }));
+  const toolCount = (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + (canRemove ? 1 : 0);
   columns.push({
     key: 'tools',
     header: t(resource.toolsLabel ?? 'table.tools'),
     className: 'text-right',
+    minWidth: toolsWidth(toolCount),
     stickyEnd: true,
     render: (row) => (
       <div className="flex justify-end gap-0.5">
@@ -206,7 +226,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
 
   const title = t(resource.title);
   const selecting = selected.size > 0;
-  const detailPath = dialog?.kind === 'edit' || dialog?.kind === 'view' ? `${resource.basePath}/${dialog.row.id}` : null;
+  const detailPath = dialog?.kind === 'edit' || dialog?.kind === 'view' ? `${itemPath}/${dialog.row.id}` : null;
   const detail = useRecord<Row>(detailPath);
   const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
   const { create, edit } = resource;
@@ -312,6 +332,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           schema={create.schema}
           serverErrorAliases={create.serverErrorAliases}
           size={create.size}
+          surface={create.surface}
           initialValues={create.initialValues()}
           submit={create.submit}
           onSuccess={(values) => mutated(t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }))}
@@ -326,6 +347,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           schema={edit.schema}
           serverErrorAliases={edit.serverErrorAliases}
           size={edit.size}
+          surface={edit.surface}
           initialValues={dialog?.kind === 'edit' && detail.data ? edit.initialValues(detail.data) : null}
           loadError={detail.error}
           submit={(values) => (dialog?.kind === 'edit' ? edit.submit(values, detail.data ?? dialog.row) : Promise.resolve())}
@@ -347,7 +369,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           question={deleteQuestion}
           onConfirm={async () => {
             if (dialog?.kind !== 'delete') return;
-            await api.delete(resource.basePath, { id: dialog.ids });
+            await api.delete(itemPath, { id: dialog.ids });
             setSelected((current) => new Set([...current].filter((id) => !dialog.ids.includes(id))));
             mutated(deletedMessage);
           }}

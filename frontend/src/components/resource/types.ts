@@ -38,6 +38,8 @@ interface FormSpec<V extends object> {
   serverErrorAliases?: Partial<Record<string, keyof V & string>>;
   /** Long forms (repeating rows) take the wide dialog. */
   size?: DialogSize;
+  /** 'sidePanel' opens the form in a panel at the right edge instead of a centred dialog (FormDialog). */
+  surface?: 'dialog' | 'sidePanel';
   /** The record's name in the form's values, for the confirmation toast ("Partner Bravo created"). */
   nameOf?: (values: V) => string;
 }
@@ -91,6 +93,12 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   title: MessageKey;
   /** API path without /api, e.g. 'user'. */
   basePath: string;
+  /**
+   * Where one row's calls go (`GET {itemPath}/{id}`, `DELETE {itemPath}`, `PATCH {itemPath}/active`)
+   * when the list has a path of its own: Expected Campaigns lists `campaign/notConfirmed` and
+   * opens, edits and deletes through `campaign`. Defaults to `basePath`.
+   */
+  itemPath?: string;
   columns: readonly ColumnDef<Row>[];
   /** The header of the row-actions column; 'Tools' unless the screen names it otherwise. */
   toolsLabel?: MessageKey;
@@ -112,6 +120,8 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   remove?: boolean;
   /** The status column toggles through `PATCH {basePath}/active`. */
   toggle?: boolean;
+  /** The status switch's call when it is not `PATCH {itemPath}/active` (categories: `PUT campaign/category/changeStatus`). */
+  toggleCall?: (row: Row, isActive: boolean) => Promise<unknown>;
   tools?: readonly RowTool<Row>[];
   exportSpec?: ExportSpec;
 }

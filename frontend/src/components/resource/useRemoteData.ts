@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type Query } from '../../lib/api';
+import { contentLanguage } from '../../lib/i18n';
 import type { LoadStatus } from '../DataTable';
 
 export interface ListState<Row> {
@@ -14,6 +15,8 @@ export interface ListState<Row> {
  */
 export function useListData<Row>(path: string, query: Query, reloadToken: number): ListState<Row> {
   const queryKey = JSON.stringify(query);
+  // Localised names (categories, campaigns) come in the header's content language: a switch reloads the page.
+  const language = contentLanguage.value;
   const [state, setState] = useState<ListState<Row>>({ rows: [], totalCount: 0, status: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
@@ -25,7 +28,7 @@ export function useListData<Row>(path: string, query: Query, reloadToken: number
       },
     );
     return () => controller.abort();
-  }, [path, queryKey, reloadToken]);
+  }, [path, queryKey, reloadToken, language]);
   return state;
 }
 

@@ -1,5 +1,8 @@
+import { campaignMessages } from './en.campaigns';
+
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
+  ...campaignMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
