@@ -1,10 +1,21 @@
 """schemathesis hooks for perkdesk (loaded by scripts/schemathesis through SCHEMATHESIS_HOOKS).
 
-Image parts of multipart forms are documented with `encoding.<field>.contentType` naming the
-accepted image types. The server decodes every upload, so a valid request must carry a real image
-of one of those types: these strategies give schemathesis one small real file per type.
-Negative cases still get arbitrary bytes and must be refused.
+They teach the generator rules that the OpenAPI document states but JSON Schema cannot express,
+so that data the document calls valid is valid. They never touch negative cases, and they add
+or drop no check.
+
+- Image parts of multipart forms are documented with `encoding.<field>.contentType` naming the
+  accepted image types. The server decodes every upload, so a valid request carries a real image
+  of one of those types: each type gets one small real file.
+- A confirmation field is documented as "the same as" its password field.
+- A date range's end is documented as "not before its start".
+- An `x-requestid` is documented as naming one request (reused with another payload: 422).
+- A partner's branch row is documented as all four fields or none, and promo-code partners as
+  naming their version (1 or 2).
 """
+
+import uuid
+from datetime import date, datetime, timedelta, timezone
 
 from hypothesis import strategies as st
 
@@ -13,3 +24,79 @@ from schemathesis.core.file_samples import MEDIA_TYPE_FILE_SAMPLES
 
 for media_type, sample in MEDIA_TYPE_FILE_SAMPLES.items():
     schemathesis.openapi.media_type(media_type, st.just(sample))
+
+CONFIRMATIONS = (("password", "confirmPassword"), ("newPassword", "newPasswordConfirm"))
+# A partner's branch row is sent whole or not at all; values a valid row may hold.
+BRANCH_ROW = {
+    "Cities[0].CityId": 1,
+    "Cities[0].Address": "Nizami 5",
+    "Cities[0].Latitude": 40.4,
+    "Cities[0].Longitude": 49.8,
+}
+YES = ("true", "on", "1")
+DATE_RANGES = (("startDate", "endDate"),)
+
+
+def _positive(case) -> bool:
+    meta = getattr(case, "meta", None)
+    generation = getattr(meta, "generation", None)
+    mode = getattr(generation, "mode", None)
+    return bool(mode is not None and mode.is_positive)
+
+
+def _bounds(raw):
+    """The server's [start, end) of a filter value: a whole UTC day, or one instant."""
+    text = str(raw).strip()
+    try:
+        at = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        if at.tzinfo is not None and "T" in text.upper():
+            at = at.astimezone(timezone.utc)
+            return at, at
+    except ValueError:
+        pass
+    try:
+        day = date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+    start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    return start, start + timedelta(days=1)
+
+
+@schemathesis.hook
+def map_case(context, case):
+    if not _positive(case):
+        return case
+    body = case.body
+    if isinstance(body, dict):
+        for field, confirmation in CONFIRMATIONS:
+            if isinstance(body.get(field), str) and confirmation in body:
+                body[confirmation] = body[field]
+        # Partner forms: a branch row is complete or absent; a promo-code partner names its version.
+        if any(key in body for key in BRANCH_ROW):
+            for key, value in BRANCH_ROW.items():
+                body.setdefault(key, value)
+        if str(body.get("isPromoCodeUsing", "")).strip().lower() in YES and str(
+            body.get("promoCodeVersion", "")
+        ).strip() not in ("1", "2"):
+            body["promoCodeVersion"] = "1"
+    # x-requestid names one request: the document says a repeat with another payload is a 422,
+    # so a valid request carries an id of its own.
+    headers = case.headers
+    if isinstance(headers, dict):
+        for name in list(headers):
+            if name.lower() == "x-requestid":
+                headers[name] = uuid.uuid4().hex
+    query = case.query
+    if isinstance(query, dict):
+        for start_name, end_name in DATE_RANGES:
+            if start_name in query and end_name in query:
+                start, end = _bounds(query[start_name]), _bounds(query[end_name])
+                if start is None or end is None:
+                    continue
+                if start[0] >= end[1]:
+                    query[start_name], query[end_name] = query[end_name], query[start_name]
+                    start, end = end, start
+                if start[0] >= end[1]:
+                    # Two equal instants: a range needs its end after its start.
+                    del query[end_name]
+    return case

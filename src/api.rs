@@ -39,6 +39,113 @@ pub mod patterns {
     pub const NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[0-9])[\s\S]{8,}$";
 }
 
+/// Query parameter schemas that say exactly what `extract::QueryMap` and the list parser accept:
+/// values are trimmed, and a blank value counts as not given.
+pub mod query {
+    use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Type};
+    use utoipa::openapi::{RefOr, Schema};
+
+    /// Blank (white space only): the parameter is not applied.
+    const BLANK: &str = r"^\s*$";
+
+    fn blank() -> ObjectBuilder {
+        ObjectBuilder::new().schema_type(Type::String).pattern(Some(BLANK))
+    }
+
+    /// A whole number in `min..=max`, or blank.
+    pub fn int(min: i64, max: i64) -> RefOr<Schema> {
+        // As integers: a float bound (i64::MAX as f64) would round past what the server parses.
+        let number = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(utoipa::Number::Int(min as isize)))
+            .maximum(Some(utoipa::Number::Int(max as isize)));
+        RefOr::T(Schema::AnyOf(AnyOfBuilder::new().item(number).item(blank()).build()))
+    }
+
+    /// `true`, `false`, `1` or `0` in any case, or blank.
+    pub fn bool() -> RefOr<Schema> {
+        let text = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(r"^\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?\s*$"));
+        RefOr::T(Schema::AnyOf(
+            AnyOfBuilder::new().item(ObjectBuilder::new().schema_type(Type::Boolean)).item(text).build(),
+        ))
+    }
+
+    /// Free text without control characters (a search term).
+    pub fn text() -> RefOr<Schema> {
+        RefOr::T(Schema::Object(
+            ObjectBuilder::new().schema_type(Type::String).pattern(Some(r"^[^\x00-\x1f\x7f-\x9f]*$")).build(),
+        ))
+    }
+
+    /// Any text (compared as it is).
+    pub fn any_text() -> RefOr<Schema> {
+        RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).build()))
+    }
+
+    /// One of `names`, matched case-insensitively, or blank.
+    pub fn one_of(names: &[&str]) -> RefOr<Schema> {
+        let alternatives: Vec<String> = names
+            .iter()
+            .map(|name| {
+                name.chars()
+                    .map(|c| {
+                        if c.is_ascii_alphabetic() {
+                            format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+                        } else {
+                            regex_escape(c)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let pattern = format!(r"^\s*({})?\s*$", alternatives.join("|"));
+        RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
+    }
+
+    /// A day (`2026-11-22`, a UTC day) or an RFC 3339 instant (`2026-11-22T00:00:00+04:00`),
+    /// from 0001-01-01 to 9999-12-30. The server reads a day from the first ten characters of
+    /// anything that is not an instant, so the pattern allows text after the day.
+    pub fn date() -> RefOr<Schema> {
+        // Years 0001-9998 and real month lengths; 29 February is left out, since a pattern cannot
+        // tell leap years (the server accepts it in leap years only).
+        let year = r"(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])";
+        let month_day =
+            r"((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))";
+        let pattern = format!(r"^\s*({year}-{month_day}[\s\S]*)?$");
+        RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
+    }
+
+    /// A delete's body: `{"id": [..]}`, `{"ids": [..]}` or a bare `[..]`, 1 to 1000 ids.
+    pub fn id_list() -> RefOr<Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, OneOfBuilder};
+        let ids = || {
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64))),
+                )
+                .min_items(Some(1))
+                .max_items(Some(1000))
+        };
+        let keyed = |key: &str| ObjectBuilder::new().property(key, ids()).required(key);
+        RefOr::T(Schema::OneOf(
+            OneOfBuilder::new()
+                .item(keyed("id"))
+                .item(keyed("ids"))
+                .item(ids())
+                .description(Some("The ids to delete (duplicates count once)"))
+                .build(),
+        ))
+    }
+
+    fn regex_escape(c: char) -> String {
+        if r"\.^$|?*+()[]{}-/".contains(c) { format!("\\{c}") } else { c.to_string() }
+    }
+}
+
 /// What the server's validation requires of one body field, written into the body's schema.
 #[derive(Clone, Copy, Debug)]
 pub enum Rule {
@@ -361,6 +468,9 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         }
         if let Some((content_type, mut schema)) = doc.body {
             apply_rules(&mut schema, &doc.rules);
+            if content_type == "multipart/form-data" {
+                blank_means_absent(&mut schema);
+            }
             op = op.request_body(Some(
                 RequestBodyBuilder::new()
                     .content(content_type, body_content(content_type, schema))
@@ -432,6 +542,16 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                 if !object.required.iter().any(|r| r == field) {
                     object.required.push(field.to_string());
                 }
+                // A required `Option<T>` field is documented as `T | null`; null is refused too.
+                if let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field)
+                    && let SchemaType::Array(types) = &property.schema_type
+                {
+                    let types: Vec<Type> = types.iter().filter(|t| **t != Type::Null).cloned().collect();
+                    property.schema_type = match types.as_slice() {
+                        [single] => SchemaType::Type(single.clone()),
+                        _ => SchemaType::Array(types),
+                    };
+                }
                 continue;
             }
             let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field) else { continue };
@@ -453,6 +573,26 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                     })
                 }
             }
+        }
+    }
+}
+
+/// A form's text is trimmed and an optional number left blank counts as not sent: such fields
+/// are documented as "the number, or blank".
+fn blank_means_absent(schema: &mut RefOr<Schema>) {
+    let RefOr::T(Schema::Object(object)) = schema else { return };
+    let required = object.required.clone();
+    for (name, property) in object.properties.iter_mut() {
+        let numeric = matches!(
+            property,
+            RefOr::T(Schema::Object(field))
+                if matches!(field.schema_type, SchemaType::Type(Type::Integer) | SchemaType::Type(Type::Number))
+        );
+        if numeric && !required.contains(name) {
+            let number = std::mem::replace(property, RefOr::T(Schema::Object(Default::default())));
+            let blank = ObjectBuilder::new().schema_type(Type::String).pattern(Some(r"^\s*$"));
+            *property =
+                RefOr::T(Schema::AnyOf(utoipa::openapi::schema::AnyOfBuilder::new().item(number).item(blank).build()));
         }
     }
 }

@@ -210,9 +210,9 @@ async fn password_reset_by_link() {
         .expect_message(400, "Both new password need to be the same");
     confirm(json!({"token": "forged", "newPassword": "newpass123", "newPasswordConfirm": "newpass123"}))
         .await
-        .expect_message(400, "This reset link is invalid or has expired. Ask for a new one.");
+        .expect_message(404, "This reset link is invalid or has expired. Ask for a new one.");
     confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass123"})).await.expect(200);
-    confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass123"})).await.expect(400);
+    confirm(json!({"token": token, "newPassword": "newpass123", "newPasswordConfirm": "newpass123"})).await.expect(404);
     app.get("/api/auth/profile", &admin.token).await.expect(401);
     let otp = app.otp_for("admin@perk.az");
     app.sign_in_raw("admin@perk.az", "newpass123", &otp).await.expect(200);

@@ -67,7 +67,6 @@ async fn create_validation_messages() {
         ("confirmPassword", json!(""), "Confirm Password is required"),
         ("confirmPassword", json!("hrpass124"), "Both password need to be the same"),
         ("assetId", json!(null), "Asset Id is required"),
-        ("assetId", json!(999), "The chosen asset does not exist."),
     ];
     for (field, value, message) in cases {
         let mut body = new_account(asset_id);
@@ -76,6 +75,12 @@ async fn create_validation_messages() {
         response.expect(400);
         assert_eq!(response.json()["errors"][*field], *message, "{field}");
     }
+    // A well-formed request pointing at a missing asset is a 404 that names the field.
+    let mut body = new_account(asset_id);
+    body["assetId"] = json!(999);
+    let missing = app.call(Method::POST, "/api/humanResource", Some(&admin.token), Some(body)).await;
+    missing.expect_message(404, "The chosen asset does not exist.");
+    assert_eq!(missing.json()["errors"]["assetId"], "The chosen asset does not exist.");
     assert_eq!(app.count("SELECT COUNT(*) FROM hr_accounts"), 0);
     assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE kind = 'hr'"), 0);
 }

@@ -148,7 +148,7 @@ async fn create_validation_messages() {
     ]);
     app.send_form(Method::POST, "/api/partner", &admin.token, &unknown_city, &[])
         .await
-        .expect_message(400, "There is no city with id 99.");
+        .expect_message(404, "There is no city with id 99.");
     assert_eq!(app.count("SELECT COUNT(*) FROM partners"), 0);
     assert_eq!(app.count("SELECT COUNT(*) FROM partner_cities"), 0);
 }
@@ -176,7 +176,7 @@ async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
         ("deletedCities[0]", second.as_str()),
     ]);
     let refused = app.send_form(Method::PUT, "/api/partner", &admin.token, &bad, &[]).await;
-    refused.expect(400);
+    refused.expect(404);
     assert!(refused.message().ends_with("does not belong to this partner."), "{}", refused.message());
     let unchanged = app.get(&format!("/api/partner/{id}"), &admin.token).await.json();
     assert_eq!(unchanged["name"], "Dadlı Market");
@@ -232,7 +232,7 @@ async fn edit_never_leaves_a_partner_without_branches() {
     let remove_all =
         form(&[("id", id.as_str()), ("deletedCities[0]", first.as_str()), ("deletedCities[1]", second.as_str())]);
     let refused = app.send_form(Method::PUT, "/api/partner", &admin.token, &remove_all, &[]).await;
-    refused.expect_message(400, "Cities is required");
+    refused.expect_message(409, "Cities is required");
     assert_eq!(refused.json()["errors"]["cityId"], "Cities is required");
     assert_eq!(
         app.count(&format!("SELECT COUNT(*) FROM partner_cities WHERE partner_id = {id} AND deleted_at IS NULL")),

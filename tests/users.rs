@@ -191,13 +191,13 @@ async fn change_own_password() {
             json!({"oldPassword": PASSWORD, "newPassword": "newpass1", "newPasswordConfirm": "newpass2"}),
             "Both new password need to be the same",
         ),
-        (
-            json!({"oldPassword": "Wrong-123!", "newPassword": "newpass1", "newPasswordConfirm": "newpass1"}),
-            "Old password is incorrect.",
-        ),
     ] {
         change(body).await.expect_message(400, message);
     }
+    let wrong = json!({"oldPassword": "Wrong-123!", "newPassword": "newpass1", "newPasswordConfirm": "newpass1"});
+    let refused = change(wrong).await;
+    refused.expect_message(403, "Old password is incorrect.");
+    assert_eq!(refused.json()["errors"]["oldPassword"], "Old password is incorrect.");
     change(json!({"oldPassword": PASSWORD, "newPassword": "newpass1", "newPasswordConfirm": "newpass1"}))
         .await
         .expect(200);
@@ -229,12 +229,14 @@ async fn admin_changes_another_users_password() {
         ("newPassword", "abcdefgh", "Password must consist of a number."),
         ("newPasswordConfirm", "", "Confirm Password is required"),
         ("newPasswordConfirm", "changed13", "Both password need to be the same"),
-        ("oldPassword", "Wrong-123!", "Your password is incorrect."),
     ] {
         let mut body = valid.clone();
         body[field] = json!(value);
         change(&admin.token, body).await.expect_message(400, message);
     }
+    let mut wrong = valid.clone();
+    wrong["oldPassword"] = json!("Wrong-123!");
+    change(&admin.token, wrong).await.expect_message(403, "Your password is incorrect.");
     let mut missing = valid.clone();
     missing["id"] = json!(999);
     change(&admin.token, missing).await.expect_message(404, "User not found.");

@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 use super::sessions::{self, Refresh, TokenPair};
 use super::tokens::{hash_token, new_opaque_token};
 use super::{CurrentUser, SESSION_ENDED, password, totp};
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::Roles;
 use crate::db::{format_iso, now_iso};
 use crate::error::{AppError, AppResult, is_constraint_violation};
@@ -31,6 +32,13 @@ pub fn routes() -> Api {
             post(sign_in),
             Doc::new(TAG, "Sign in with e-mail, password and a TOTP code")
                 .json_body::<SignIn>()
+                .rules("userName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("password", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("otp", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(401, "Invalid credentials")
+                .answers(403, "The account is not active yet")
+                .answers(423, "The account is locked after repeated failures")
+                .answers(429, "Too many sign-in attempts from this address; see Retry-After")
                 .returns::<TokenPair>(200),
         )
         .add(
@@ -39,6 +47,8 @@ pub fn routes() -> Api {
             post(refresh),
             Doc::new(TAG, "Exchange a refresh token for a new pair (the old one is spent)")
                 .json_body::<RefreshRequest>()
+                .rules("refreshToken", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(401, "The refresh token is unknown, spent or expired")
                 .returns::<TokenPair>(200),
         )
         .add(
@@ -53,6 +63,7 @@ pub fn routes() -> Api {
             post(logout),
             Doc::new(TAG, "End the session named by the bearer token or the refresh token")
                 .json_body::<RefreshRequest>()
+                .answers(401, "Neither a live session nor a refresh token was given")
                 .no_content(),
         )
         .add(
@@ -67,6 +78,13 @@ pub fn routes() -> Api {
             post(register),
             Doc::new(TAG, "Request an account (inactive until an Admin activates it; off unless enabled)")
                 .json_body::<Registration>()
+                .rules("fullname", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("username", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
+                .rules("password", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
+                .answers(403, "Registration is closed")
+                .answers(409, "A user with this e-mail already exists")
+                .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<MessageBody>(201),
         )
         .add(
@@ -75,6 +93,8 @@ pub fn routes() -> Api {
             put(request_reset),
             Doc::new(TAG, "Send a password-reset link (always answers 200)")
                 .json_body::<ResetRequest>()
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<MessageBody>(200),
         )
         .add(
@@ -83,6 +103,8 @@ pub fn routes() -> Api {
             post(request_reset),
             Doc::new(TAG, "Same as PUT /api/auth/reset-password")
                 .json_body::<ResetRequest>()
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<MessageBody>(200),
         )
         .add(
@@ -91,6 +113,13 @@ pub fn routes() -> Api {
             post(confirm_reset),
             Doc::new(TAG, "Set a new password with a reset link's token")
                 .json_body::<ResetConfirm>()
+                .rules("token", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("newPassword", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
+                .rules(
+                    "newPasswordConfirm",
+                    &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("The same as newPassword.")],
+                )
+                .answers(404, "The reset link is unknown, used or expired")
                 .returns::<MessageBody>(200),
         )
 }
@@ -406,7 +435,12 @@ async fn confirm_reset(
                     |r| r.get(0),
                 )
                 .optional()?;
-            let user_id = user_id.ok_or_else(|| AppError::BadRequest(RESET_LINK_INVALID.into()))?;
+            // A well-formed token that names no live link (unknown, used, expired): a 404.
+            let user_id = user_id.ok_or_else(|| AppError::FieldRefused {
+                status: axum::http::StatusCode::NOT_FOUND,
+                field: "token",
+                message: RESET_LINK_INVALID.into(),
+            })?;
             tx.execute(
                 "UPDATE password_resets SET used_at = ?2 WHERE token_hash = ?1",
                 (hash_token(body.token.trim()), now_iso()),

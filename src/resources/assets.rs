@@ -7,7 +7,8 @@ use axum::routing::{post, put};
 use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
@@ -72,6 +73,9 @@ const FORM_FIELDS: &[(&str, Type)] = &[
     ("file", Type::String),
 ];
 
+/// Up to three letters or digits (the form's text is trimmed).
+const BARCODE_PREFIX: &str = r"^\s*[A-Za-z0-9]{1,3}\s*$";
+
 pub fn routes() -> Api {
     crud::routes(&ASSETS)
         .add(
@@ -81,6 +85,12 @@ pub fn routes() -> Api {
             Doc::new("Assets", "Create an asset (multipart; the image is required)")
                 .roles(Roles::EDITORS)
                 .multipart(&FORM_FIELDS[1..])
+                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("barcodePrefix", &[Required, Pattern(BARCODE_PREFIX)])
+                .rules("file", &[Required])
                 .returns_schema(201, crud::row_schema(&ASSETS)),
         )
         .add(
@@ -90,6 +100,13 @@ pub fn routes() -> Api {
             Doc::new("Assets", "Edit an asset (multipart; without a file the image stays)")
                 .roles(Roles::EDITORS)
                 .multipart(FORM_FIELDS)
+                .rules("id", &[Required])
+                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("barcodePrefix", &[Pattern(BARCODE_PREFIX), Note("Unchanged when not sent.")])
+                .answers(404, "No such asset")
                 .returns_schema(200, crud::row_schema(&ASSETS)),
         )
 }

@@ -12,7 +12,8 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
 use super::ordering::Sequence;
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Change, Column, Filter, Kind, Resource, ValueKind};
 use crate::db::now_iso;
@@ -115,6 +116,10 @@ pub fn routes() -> Api {
             )
             .roles(Roles::EDITORS)
             .multipart(&FORM_FIELDS[1..])
+            .rules("nameAz", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("nameEn", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("nameRu", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("order", &[Range(1, i64::MAX)])
             .returns_schema(201, crud::row_schema(&CATEGORIES)),
         )
         .add(
@@ -127,6 +132,12 @@ pub fn routes() -> Api {
             )
             .roles(Roles::EDITORS)
             .multipart(FORM_FIELDS)
+            .rules("id", &[Required])
+            .rules("nameAz", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("nameEn", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("nameRu", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("order", &[Range(1, i64::MAX)])
+            .answers(404, "No such category")
             .returns_schema(200, crud::row_schema(&CATEGORIES)),
         )
         .add(
@@ -136,6 +147,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Activate or deactivate a category")
                 .roles(Roles::EDITORS)
                 .json_body::<StatusChange>()
+                .rules("id", &[Required])
+                .rules("isActive", &[Note("Default false.")])
+                .answers(404, "No such category")
                 .returns::<StatusChange>(200),
         )
 }

@@ -18,11 +18,11 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 
 use super::campaign_categories::{check_order, require_category};
 use super::ordering::Sequence;
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, query};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Sql, ValueKind};
 use crate::db::{format_iso, now_iso};
@@ -266,10 +266,10 @@ pub struct OrderOption {
 pub fn routes() -> Api {
     const TAG: &str = "Campaigns";
     let paged = |doc: Doc| {
-        doc.query("Skip", "Rows to skip (default 0)", Type::Integer).query(
+        doc.query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX)).query_schema(
             "Take",
             "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)",
-            Type::Integer,
+            query::int(1, crud::MAX_PAGE),
         )
     };
     crud::routes_over(&CAMPAIGNS, &CAMPAIGN_ROWS)
@@ -316,7 +316,7 @@ pub fn routes() -> Api {
             get(|s, u, q, h| order_options(s, u, q, h, true)),
             paged(Doc::new(TAG, "Positions in a category, in order, with partner and campaign names"))
                 .roles(Roles::ANYONE)
-                .query("categoryId", "The category (required)", Type::Integer)
+                .required_query("categoryId", "The category", ObjectBuilder::new().schema_type(Type::Integer))
                 .returns::<ListPage>(200),
         )
         .add(
@@ -325,7 +325,7 @@ pub fn routes() -> Api {
             get(|s, u, q, h| order_options(s, u, q, h, false)),
             paged(Doc::new(TAG, "Positions of every category (or of categoryId), in order"))
                 .roles(Roles::ANYONE)
-                .query("categoryId", "A category (optional)", Type::Integer)
+                .query_schema("categoryId", "A category (optional)", query::int(i64::MIN, i64::MAX))
                 .returns::<ListPage>(200),
         )
         .add(
@@ -342,7 +342,7 @@ pub fn routes() -> Api {
             get(notification_campaigns),
             paged(Doc::new(TAG, "Active confirmed campaigns a notification can point to: id, name, nameAz, partnerName"))
                 .roles(Roles::ANYONE)
-                .query("name", "Part of the name, any language (optional)", Type::String)
+                .query_schema("name", "Part of the name, any language (optional)", query::any_text())
                 .returns::<ListPage>(200),
         )
         .add(
@@ -351,7 +351,8 @@ pub fn routes() -> Api {
             get(promo_campaigns),
             Doc::new(TAG, "A partner's confirmed campaigns for promo codes: id, name, nameAz")
                 .roles(Roles::ANYONE)
-                .query("partnerId", "The partner (required)", Type::Integer)
+                .required_query("partnerId", "The partner", ObjectBuilder::new().schema_type(Type::Integer))
+                .answers(404, "No such partner")
                 .returns::<ListPage>(200),
         )
 }

@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles, password, sessions, totp};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
@@ -115,6 +116,18 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Create an HR account")
                 .roles(Roles::EDITORS)
                 .json_body::<NewHrAccount>()
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules("password", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
+                .rules(
+                    "confirmPassword",
+                    &[Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("When sent, the same as password.")],
+                )
+                .rules("assetId", &[Required, Range(1, i64::MAX)])
+                .answers(404, "The chosen asset does not exist")
+                .answers(409, "A user with this e-mail already exists")
                 .returns_schema(201, crud::row_schema(&HR_ACCOUNTS)),
         )
         .add(
@@ -124,6 +137,14 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Edit an HR account")
                 .roles(Roles::EDITORS)
                 .json_body::<HrAccountEdit>()
+                .rules("id", &[Required])
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules("assetId", &[Required, Range(1, i64::MAX)])
+                .answers(404, "No such HR account, or the chosen asset does not exist")
+                .answers(409, "A user with this e-mail already exists")
                 .returns_schema(200, crud::row_schema(&HR_ACCOUNTS)),
         )
         .add(
@@ -133,6 +154,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Set an HR account's password")
                 .roles(Roles::EDITORS)
                 .json_body::<HrPassword>()
+                .rules("id", &[Required])
+                .rules("password", &[Required, Pattern(patterns::NUMBER_PASSWORD)])
+                .answers(404, "No such HR account")
                 .returns::<MessageBody>(200),
         )
 }
@@ -178,7 +202,12 @@ fn validate_person(v: &mut Validator, first_name: &str, last_name: &str, email: 
 fn check_asset(tx: &Transaction, asset_id: i64) -> AppResult<()> {
     let exists =
         tx.query_row("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL", [asset_id], |_| Ok(())).optional()?;
-    exists.ok_or_else(|| AppError::field("assetId", "The chosen asset does not exist."))
+    // A 404 naming the field: the request is well formed, the asset it points to is missing.
+    exists.ok_or_else(|| AppError::FieldRefused {
+        status: StatusCode::NOT_FOUND,
+        field: "assetId",
+        message: "The chosen asset does not exist.".into(),
+    })
 }
 
 fn unique_email(error: rusqlite::Error) -> AppError {

@@ -11,7 +11,8 @@ use rusqlite::{Connection, OptionalExtension, Transaction};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::Type;
 
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
 use crate::db::now_iso;
@@ -99,8 +100,10 @@ const FORM_FIELDS: &[(&str, Type)] = &[
     ("contactPersonLastName", Type::String),
     ("phoneNumber", Type::String),
     ("email", Type::String),
-    ("isPromoCodeUsing", Type::Boolean),
-    ("promoCodeVersion", Type::Integer),
+    // Any text: `true`, `on` or `1` mean yes, anything else no (an HTML checkbox sends `on`).
+    ("isPromoCodeUsing", Type::String),
+    // Read only when promo codes are used (then 1 or 2); otherwise ignored, whatever it holds.
+    ("promoCodeVersion", Type::String),
     ("file", Type::String),
     ("Cities[0].Id", Type::Integer),
     ("Cities[0].CityId", Type::Integer),
@@ -120,6 +123,18 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Create a partner with its city branches (multipart)")
                 .roles(Roles::EDITORS)
                 .multipart(&FORM_FIELDS[1..FORM_FIELDS.len() - 1])
+                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
+                .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
+                .rules("Cities[0].CityId", &[Required, Range(1, i64::MAX), Note("A city id from GET /api/city.")])
+                .rules("Cities[0].Address", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("Cities[0].Latitude", &[Required, Range(-90, 90)])
+                .rules("Cities[0].Longitude", &[Required, Range(-180, 180)])
+                .answers(404, "A city id names no city")
                 .returns_schema(201, crud::row_schema(&PARTNERS)),
         )
         .add(
@@ -129,6 +144,20 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Edit a partner; Cities[i].Id 0 adds a branch, deletedCities[i] removes one (multipart)")
                 .roles(Roles::EDITORS)
                 .multipart(FORM_FIELDS)
+                .rules("id", &[Required])
+                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
+                .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
+                .rules("Cities[0].CityId", &[Range(1, i64::MAX), Note("With Address, Latitude and Longitude.")])
+                .rules("Cities[0].Address", &[Pattern(patterns::NOT_BLANK)])
+                .rules("Cities[0].Latitude", &[Range(-90, 90)])
+                .rules("Cities[0].Longitude", &[Range(-180, 180)])
+                .answers(404, "No such partner, city, or branch of this partner")
+                .answers(409, "The edit would leave the partner without a branch")
                 .returns_schema(200, crud::row_schema(&PARTNERS)),
         )
         .add(
@@ -161,6 +190,9 @@ struct PartnerInput {
 
 pub const CITIES_REQUIRED: &str = "Cities is required";
 pub const ROW_INCOMPLETE: &str = "Address, Latitude and Longitude fields are required.";
+const PROMO_USING: &str = "true, on or 1 (any case) mean yes; anything else means no.";
+const PROMO_VERSION_NOTE: &str =
+    "1 (Integration) or 2 (Static), required when isPromoCodeUsing is yes; ignored otherwise.";
 pub const PROMO_VERSION: &str = "Choose the promo code version: Integration (1) or Static (2).";
 
 fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
@@ -212,6 +244,7 @@ fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
         });
     }
     let deleted: Vec<i64> = form.list("deletedCities").iter().filter_map(|id| id.parse().ok()).collect();
+    v.check("deletedCities", deleted.len() == form.list("deletedCities").len(), "deletedCities must be row ids.");
     v.finish()?;
     Ok(PartnerInput {
         name,
@@ -235,14 +268,23 @@ fn save_branches(tx: &Transaction, partner_id: i64, branches: &[Branch], deleted
     let foreign =
         branches.iter().map(|b| b.id).filter(|id| *id > 0).chain(deleted.iter().copied()).find(|id| !own.contains(id));
     if let Some(id) = foreign {
-        return Err(AppError::BadRequest(format!("The city row {id} does not belong to this partner.")));
+        // Well formed, but it names no branch of this partner: a 404 that names the field.
+        return Err(AppError::FieldRefused {
+            status: StatusCode::NOT_FOUND,
+            field: "cityId",
+            message: format!("The city row {id} does not belong to this partner."),
+        });
     }
     let cities: HashMap<i64, ()> = tx
         .prepare_cached("SELECT id FROM cities")?
         .query_map([], |r| Ok((r.get(0)?, ())))?
         .collect::<Result<_, _>>()?;
     if let Some(branch) = branches.iter().find(|b| !cities.contains_key(&b.city_id)) {
-        return Err(AppError::field("cityId", format!("There is no city with id {}.", branch.city_id)));
+        return Err(AppError::FieldRefused {
+            status: StatusCode::NOT_FOUND,
+            field: "cityId",
+            message: format!("There is no city with id {}.", branch.city_id),
+        });
     }
     let now = now_iso();
     for id in deleted {
@@ -269,7 +311,13 @@ fn save_branches(tx: &Transaction, partner_id: i64, branches: &[Branch], deleted
         |r| r.get(0),
     )?;
     if remaining == 0 {
-        return Err(AppError::field("cityId", CITIES_REQUIRED));
+        // The edit is well formed but conflicts with what the partner has: it would remove the
+        // last branch.
+        return Err(AppError::FieldRefused {
+            status: StatusCode::CONFLICT,
+            field: "cityId",
+            message: CITIES_REQUIRED.into(),
+        });
     }
     Ok(())
 }

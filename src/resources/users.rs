@@ -146,6 +146,7 @@ pub fn routes() -> Api {
                     "newPasswordConfirm",
                     &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("The same as newPassword.")],
                 )
+                .answers(403, "The current password is wrong, or the caller may not change that user's")
                 .answers(404, "No such user")
                 .returns::<MessageBody>(200),
         )
@@ -369,7 +370,12 @@ async fn change_password(
         .await?;
     if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
         let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
-        return Err(AppError::field("oldPassword", message));
+        // A well-formed request whose re-authentication failed: refused (403), naming the field.
+        return Err(AppError::FieldRefused {
+            status: StatusCode::FORBIDDEN,
+            field: "oldPassword",
+            message: message.into(),
+        });
     }
     let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
     state
