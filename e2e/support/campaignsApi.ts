@@ -1,0 +1,103 @@
+import type { Api } from './api';
+
+/** A campaign category as `GET campaign/category` lists it (`name` in the Accept-Language language). */
+export interface CategoryRow {
+  id: number;
+  filePath: string | null;
+  name: string;
+  nameAz: string;
+  nameEn: string;
+  nameRu: string;
+  order: number;
+  isActive: boolean;
+}
+
+export interface CampaignRow {
+  id: number;
+  filePath: string | null;
+  backgroundFilePath?: string | null;
+  partnerId?: number;
+  partnerName: string;
+  name: string;
+  nameAz: string;
+  nameEn?: string;
+  nameRu?: string;
+  descriptionAz?: string;
+  descriptionEn?: string;
+  descriptionRu?: string;
+  discountPercent: number;
+  specialOffer: boolean;
+  isPremium: boolean;
+  isTrend: boolean;
+  startDate: string;
+  expireDate: string;
+  campaignCategoryId: number;
+  categoryName: string;
+  order: number;
+  isActive: boolean;
+  isConfirmed: boolean;
+  notificationStatus: number;
+  assets?: number[];
+  assetList?: { id: number; name: string }[];
+}
+
+export interface NotificationRow {
+  id: number;
+  filePath: string | null;
+  header: string;
+  text: string;
+  type: number;
+  categoryId: number | null;
+  campaignId: number | null;
+  targetName?: string;
+}
+
+const png = (bytes: Buffer, name: string) => new Blob([new Uint8Array(bytes)], { type: 'image/png' });
+
+/** `POST campaign/category` (multipart) with three names and a photo. */
+export function createCategory(api: Api, names: { nameAz: string; nameEn: string; nameRu: string }, photo?: Buffer): Promise<CategoryRow> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(names)) form.append(key, value);
+  if (photo) form.append('file', png(photo, 'photo.png'), 'photo.png');
+  return api.call<CategoryRow>('POST', 'campaign/category', form);
+}
+
+export interface NewCampaign {
+  partnerId: number;
+  campaignCategoryId: number;
+  discountPercent: number;
+  nameAz: string;
+  nameEn: string;
+  nameRu: string;
+  descriptionAz?: string;
+  descriptionEn?: string;
+  descriptionRu?: string;
+  /** Days from now; default 1 and 30. */
+  startInDays?: number;
+  expireInDays?: number;
+  specialOffer?: boolean;
+  isPremium?: boolean;
+  assets?: number[];
+}
+
+/** `POST campaign` (multipart) with both images; campaigns made here are confirmed. */
+export function createCampaign(api: Api, campaign: NewCampaign, image: Buffer, background: Buffer): Promise<CampaignRow> {
+  const form = new FormData();
+  const day = 24 * 3600 * 1000;
+  const { startInDays = 1, expireInDays = 30, assets = [], ...fields } = campaign;
+  const values: Record<string, string | number | boolean> = {
+    descriptionAz: `${campaign.nameAz} təsviri`,
+    descriptionEn: `${campaign.nameEn} description`,
+    descriptionRu: `${campaign.nameRu} описание`,
+    specialOffer: false,
+    isPremium: false,
+    ...fields,
+    startDate: new Date(Date.now() + startInDays * day).toISOString(),
+    expireDate: new Date(Date.now() + expireInDays * day).toISOString(),
+  };
+  for (const [key, value] of Object.entries(values)) form.append(key, String(value));
+  for (const asset of assets) form.append('assets', String(asset));
+  form.append('file', png(image, 'card.png'), 'card.png');
+  form.append('backgroundFile', png(background, 'background.png'), 'background.png');
+  return api.call<CampaignRow>('POST', 'campaign', form);
+}
