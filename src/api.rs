@@ -461,10 +461,10 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                     .schema(Some(ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_REQUEST_ID)))),
             );
             errors.push((400, "x-requestid is longer than 100 characters"));
-            if doc.roles.is_some() {
-                errors.push((409, "A request with this x-requestid is still being processed"));
-                errors.push((422, "This x-requestid was already used for a different request"));
-            }
+            // Any request of a signed-in session (a bearer token sent even where none is needed)
+            // goes through the x-requestid store.
+            errors.push((409, "A request with this x-requestid is still being processed"));
+            errors.push((422, "This x-requestid was already used for a different request"));
         }
         if let Some((content_type, mut schema)) = doc.body {
             apply_rules(&mut schema, &doc.rules);
