@@ -942,8 +942,12 @@ fn urlencode(value: &str) -> String {
     form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
 
-/// The lists that grow to hundreds of thousands of rows.
-const LARGE: [&Resource; 1] = [&perkdesk::resources::users::USERS];
+/// The lists that grow to hundreds of thousands of rows, each with a searched filter its screen
+/// sends (read by testing rows in the page's order).
+const LARGE: [(&Resource, &str); 2] = [
+    (&perkdesk::resources::users::USERS, "&FirstName=Ad1"),
+    (&perkdesk::resources::usage_history::USAGE_HISTORY, "&CampaignName=Endirim%201"),
+];
 
 /// Large lists sort on indexes, never through a temporary B-tree, in the default order and by
 /// every sortable field. The statistics come from a production-sized table: with a few rows,
@@ -962,10 +966,25 @@ fn large_lists_sort_on_indexes() {
          ANALYZE;",
     )
     .unwrap();
+    seed_usage_history(&conn);
+    conn.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
+                                    asset_name, partner_name, campaign_name, category_name, discount_percent,
+                                    status, created_at)
+         SELECT 1 + i % 20, 1 + i % 4, 1 + i % 16, 1 + i % 40, 1 + i % 16, 'emp' || (i % 20) || '@asset.az',
+                'Asset ' || (i % 4), 'Partner ' || (i % 16), 'Endirim ' || (i % 40), 'Kateqoriya ' || (i % 16),
+                5 + i % 50, i % 7 = 0, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 23) || ' minutes')
+         FROM n;
+         ANALYZE;",
+    )
+    .unwrap();
     // A searched page may be read by testing rows in the page's order, which needs the same
-    // indexes (Ad1 is a trigram search of the first name).
-    let searches = [("", SearchVia::Index), ("&FirstName=Ad1", SearchVia::Scan)];
-    for (resource, (search, via)) in LARGE.iter().flat_map(|r| searches.map(|s| (r, s))) {
+    // indexes (Ad1 is a trigram search of the first name, Endirim 1 of the campaign name).
+    let cases = LARGE.iter().flat_map(|(resource, searched)| {
+        [(*resource, "", SearchVia::Index), (*resource, *searched, SearchVia::Scan)]
+    });
+    for (resource, search, via) in cases {
         let sorts = resource.list_columns().filter(|c| c.sortable).map(|c| format!("&SortField={}", c.field));
         for sort in std::iter::once(String::new()).chain(sorts) {
             for ascending in [true, false] {
