@@ -981,9 +981,9 @@ fn large_lists_sort_on_indexes() {
     .unwrap();
     // A searched page may be read by testing rows in the page's order, which needs the same
     // indexes (Ad1 is a trigram search of the first name, Endirim 1 of the campaign name).
-    let cases = LARGE.iter().flat_map(|(resource, searched)| {
-        [(*resource, "", SearchVia::Index), (*resource, *searched, SearchVia::Scan)]
-    });
+    let cases = LARGE
+        .iter()
+        .flat_map(|(resource, searched)| [(*resource, "", SearchVia::Index), (*resource, *searched, SearchVia::Scan)]);
     for (resource, search, via) in cases {
         let sorts = resource.list_columns().filter(|c| c.sortable).map(|c| format!("&SortField={}", c.field));
         for sort in std::iter::once(String::new()).chain(sorts) {
