@@ -396,9 +396,12 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         );
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
+        // A body's `id` (or `...Id`) names a row: ids start at 1, and one that names no row is a 404.
+        let mut names_rows = false;
         for (name, mut schema) in doc.schemas {
             if doc.body_name.as_deref() == Some(name.as_str()) {
                 apply_rules(&mut schema, &doc.rules);
+                names_rows |= ids_from_one(&mut schema);
             }
             components = components.schema(name, schema);
         }
@@ -468,6 +471,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         }
         if let Some((content_type, mut schema)) = doc.body {
             apply_rules(&mut schema, &doc.rules);
+            names_rows |= ids_from_one(&mut schema);
             if content_type == "multipart/form-data" {
                 blank_means_absent(&mut schema);
             }
@@ -480,6 +484,9 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             errors.push((400, "Validation failed; `errors` names the fields"));
             errors.push((413, "The request body is too large"));
             errors.push((415, "The body is not of the documented media type"));
+        }
+        if names_rows {
+            errors.push((404, "A row the body names does not exist"));
         }
         errors.extend(doc.answers.iter().copied());
         errors.sort_by_key(|(status, _)| *status);
@@ -575,6 +582,30 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
             }
         }
     }
+}
+
+/// Gives the integer `id` and `...Id` fields of an object body a minimum of 1 (row ids start
+/// there; the server refuses 0 as "required" or answers 404); true when the body has any.
+fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
+    let RefOr::T(Schema::Object(object)) = schema else { return false };
+    let mut found = false;
+    for (name, property) in object.properties.iter_mut() {
+        // A branch row's own `Cities[i].Id` may be 0 (a new row).
+        let is_id = (name == "id" || name.ends_with("Id")) && !name.ends_with("].Id");
+        let RefOr::T(Schema::Object(field)) = property else { continue };
+        let integer = match &field.schema_type {
+            SchemaType::Type(Type::Integer) => true,
+            SchemaType::Array(types) => types.contains(&Type::Integer),
+            _ => false,
+        };
+        if is_id && integer {
+            found = true;
+            if field.minimum.is_none() {
+                field.minimum = Some(utoipa::Number::Int(1));
+            }
+        }
+    }
+    found
 }
 
 /// A form's text is trimmed and an optional number left blank counts as not sent: such fields
