@@ -69,19 +69,15 @@ fn describe_json_error(detail: &str) -> String {
     if problem.starts_with("data did not match any variant") {
         return format!("{subject} does not have the expected shape.");
     }
-    if let Some(rest) = problem.strip_prefix("invalid type: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            return format!("{subject} must be {}, not {}.", in_plain_words(expected), in_plain_words(found));
-        }
+    if let Some(rest) = problem.strip_prefix("invalid type: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return format!("{subject} must be {}, not {}.", in_plain_words(expected), in_plain_words(found));
     }
-    if let Some(rest) = problem.strip_prefix("invalid value: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            return format!(
-                "{subject} must be {}; {} is out of range.",
-                in_plain_words(expected),
-                found.replace('`', "")
-            );
-        }
+    if let Some(rest) = problem.strip_prefix("invalid value: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return format!("{subject} must be {}; {} is out of range.", in_plain_words(expected), found.replace('`', ""));
     }
     if problem.starts_with("EOF while parsing") {
         return "The request body is not complete JSON.".into();

@@ -96,16 +96,16 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
     {
-        if let Some(unit) = Unit::current() {
-            if let Some(mut open) = unit.take() {
-                let (open, result) = tokio::task::spawn_blocking(move || {
-                    let result = work(&mut open.conn);
-                    (open, result)
-                })
-                .await?;
-                unit.put(open);
-                return result;
-            }
+        if let Some(unit) = Unit::current()
+            && let Some(mut open) = unit.take()
+        {
+            let (open, result) = tokio::task::spawn_blocking(move || {
+                let result = work(&mut open.conn);
+                (open, result)
+            })
+            .await?;
+            unit.put(open);
+            return result;
         }
         let pool = self.pool.clone();
         let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;

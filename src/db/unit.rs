@@ -34,10 +34,10 @@ impl Drop for OpenWrite {
     /// A request that panicked or was abandoned never commits: its work is rolled back before the
     /// connection goes back to the pool.
     fn drop(&mut self) {
-        if !self.conn.is_autocommit() {
-            if let Err(error) = self.conn.execute_batch("ROLLBACK") {
-                tracing::error!(error = %error, "cannot roll back an abandoned request's transaction");
-            }
+        if !self.conn.is_autocommit()
+            && let Err(error) = self.conn.execute_batch("ROLLBACK")
+        {
+            tracing::error!(error = %error, "cannot roll back an abandoned request's transaction");
         }
     }
 }
