@@ -61,9 +61,10 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
         let name = parts.next().unwrap_or("").trim();
         let refused = parts.any(|param| {
             let param = param.trim();
-            param.strip_prefix("q=").or_else(|| param.strip_prefix("Q=")).is_some_and(|q| {
-                q.trim().parse::<f32>().is_ok_and(|q| q <= 0.0)
-            })
+            param
+                .strip_prefix("q=")
+                .or_else(|| param.strip_prefix("Q="))
+                .is_some_and(|q| q.trim().parse::<f32>().is_ok_and(|q| q <= 0.0))
         });
         if name.eq_ignore_ascii_case(coding) {
             return !refused;

@@ -1,12 +1,24 @@
 import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { t } from '../lib/i18n';
 import { IconButton } from './Button';
 import { Icon } from './icons';
 
 const widths = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
 export type DialogSize = keyof typeof widths;
+
+/**
+ * Headless UI makes the page behind a dialog inert and hidden from assistive
+ * technology when the dialog opens, but not when it is mounted already open
+ * (a row tool's dialog is rendered only while it shows): such a dialog is
+ * mounted closed and opened right after, so every dialog takes the same path.
+ */
+export function useOpenedAfterMount(open: boolean): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return open && mounted;
+}
 
 /**
  * A modal dialog: focus is trapped inside, the page behind is inert and hidden
@@ -29,8 +41,9 @@ export function Dialog({
   children: ReactNode;
 }) {
   useSignals();
+  const shown = useOpenedAfterMount(open);
   return (
-    <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
+    <HeadlessDialog open={shown} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
       <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         <DialogPanel

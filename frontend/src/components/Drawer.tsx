@@ -1,6 +1,6 @@
 import { Dialog as HeadlessDialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { PanelHeader } from './Dialog';
+import { PanelHeader, useOpenedAfterMount } from './Dialog';
 import { SafeImage } from './SafeImage';
 
 /** The 400 px detail panel on the right; on a phone it takes the whole width. */
@@ -17,8 +17,9 @@ export function Drawer({
   side?: 'left' | 'right';
   children: ReactNode;
 }) {
+  const shown = useOpenedAfterMount(open);
   return (
-    <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
+    <HeadlessDialog open={shown} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
       <DialogPanel
         style={{ width: 'min(400px, 100vw)' }}
