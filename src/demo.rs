@@ -133,6 +133,7 @@ fn fill(tx: &Transaction) -> anyhow::Result<()> {
     fill_assets_and_hr(tx, &mut rng)?;
     fill_partners(tx, &mut rng)?;
     fill_campaigns(tx, &mut rng)?;
+    fill_people(tx, &mut rng)?;
     Ok(())
 }
 
@@ -650,6 +651,271 @@ fn fill_campaigns(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
             "INSERT INTO notifications (header, text, file_id, type, category_id) VALUES (?1, ?2, ?3, 1, ?4)",
             (header, text, photo_id, category_id),
         )?;
+    }
+    Ok(())
+}
+
+/// Names everyone in the office knows how to spell only with Azerbaijani letters: the search
+/// must find them typed without (`ilkin`, `sahin`, `gulnar`, `cingiz`).
+const SEARCHED_NAMES: [(&str, &str); 6] = [
+    ("İlkin", "Məmmədov"),
+    ("İsmayıl", "Həsənov"),
+    ("Şahin", "Quliyev"),
+    ("Gülnar", "Əliyeva"),
+    ("Cavid", "Rzayev"),
+    ("Çingiz", "Abbasov"),
+];
+
+const WISHES: [&str; 12] = [
+    "Bravo marketlərində də endirim olsaydı yaxşı olardı.",
+    "İdman zalları ilə müqavilə bağlamağınızı xahiş edirəm.",
+    "Uşaq geyimləri mağazalarında kampaniya istəyirik.",
+    "Gəncədə daha çox restoran əlavə edin, zəhmət olmasa.",
+    "Aptek şəbəkələrində endirim olsun.",
+    "Kinoteatrlarda həftə içi endirimi davam etdirin.",
+    "Avtoyuma xidmətləri üçün təklif olsa əla olar.",
+    "Kitab mağazaları ilə əməkdaşlıq edin.",
+    "Stomatoloji klinikalarda endirim istəyirik.",
+    "Sumqayıtda da tərəfdaş mağazalar olsun.",
+    "Səyahət agentlikləri ilə yay kampaniyası təşkil edin.",
+    "Kafe-qəhvəxanalarda səhər qəhvəsinə endirim olsun.",
+];
+
+/// (reason id, description): every reason appears.
+const COMPLAINTS: [(i64, &str); 10] = [
+    (1, "Kassada endirim tətbiq olunmadı, kassir kampaniyanın bitdiyini dedi, amma tətbiqdə hələ aktivdir."),
+    (1, "Restoranda QR kodu oxutdum, lakin hesabda endirim görünmədi."),
+    (2, "Tətbiqdə 20% yazılıb, mağazada isə cəmi 10% endirim etdilər."),
+    (2, "Endirim yalnız bir məhsula tətbiq olundu, kampaniyada isə bütün çeklə deyilir."),
+    (3, "Satıcı endirim kartını görəndə kobud davrandı və xidmət etmək istəmədi."),
+    (3, "Kafedə işçi bizə endirimli müştəri kimi gec xidmət göstərdi."),
+    (4, "Tətbiq kampaniya səhifəsini açanda donur, telefonu yenidən başlatmalı oluram."),
+    (4, "Giriş zamanı OTP kodu gəlmir, bir neçə dəfə yoxladım."),
+    (5, "Filialın ünvanı xəritədə səhv göstərilib, yarım saat axtardım."),
+    (5, "Kampaniyanın şərtləri aydın yazılmayıb, hansı günlər keçərli olduğunu bilmədim."),
+];
+
+/// (business, applicant, cities, file sent with the application)
+const APPLICATIONS: [(&str, &str, &[i64], &[u8]); 8] = [
+    (
+        "Şirin Dünya Şirniyyat",
+        "Nərmin Bağırova",
+        &[1, 3],
+        include_bytes!("../assets/demo/campaign-sirniyyat-hefte.png"),
+    ),
+    ("Göy Göl Turizm", "Elnur Səfərov", &[2], include_bytes!("../assets/demo/background-ev.jpg")),
+    ("Lənkəran Çay Evi", "Sevinc Orucova", &[5, 1], include_bytes!("../assets/demo/campaign-seher-qehvesi.png")),
+    ("Şəki Halva", "Murad Zeynalov", &[6], include_bytes!("../assets/demo/campaign-aile-paketi.png")),
+    ("Qəbələ Fitness", "Zəhra Mirzəyeva", &[10, 1], include_bytes!("../assets/demo/background-saglamliq.jpg")),
+    ("Xəzər Optika", "Anar Novruzov", &[1], include_bytes!("../assets/demo/campaign-gunes-eynekleri.png")),
+    ("Quba Meyvə", "Fidan Qasımova", &[9, 12], include_bytes!("../assets/demo/campaign-teze-meyve.png")),
+    ("Bakı Kitab Evi", "Könül Vəliyeva", &[1, 3, 2], include_bytes!("../assets/demo/background-kino.jpg")),
+];
+
+/// A moment within the last `days` days, as stored.
+fn days_ago(rng: &mut StdRng, days: i64) -> String {
+    let at = time::OffsetDateTime::now_utc()
+        - time::Duration::days(rng.random_range(0..days.max(1)))
+        - time::Duration::minutes(rng.random_range(0..600));
+    crate::db::format_iso(at)
+}
+
+/// Employees of every asset, their wishes and complaints, merchant applications with their
+/// files, merchants at the partners' branches, promo codes, and a year of usage history.
+fn fill_people(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+    use std::collections::HashSet;
+
+    let assets: Vec<(i64, String)> = tx
+        .prepare("SELECT id, name FROM assets WHERE deleted_at IS NULL ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut emails = HashSet::new();
+    let mut employees: Vec<(i64, i64, String, String)> = vec![];
+    for (asset_index, (asset_id, asset_name)) in assets.iter().enumerate() {
+        let domain = format!("{}.az", ascii(asset_name).replace(' ', ""));
+        for index in 0..24 {
+            let (first, last) = if index < SEARCHED_NAMES.len() && asset_index % 2 == index % 2 {
+                SEARCHED_NAMES[index]
+            } else {
+                (FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())], LAST_NAMES[rng.random_range(0..LAST_NAMES.len())])
+            };
+            let mut email = format!("{}.{}@{domain}", ascii(first), ascii(last));
+            let mut n = 2;
+            while !emails.insert(email.clone()) {
+                email = format!("{}.{}{n}@{domain}", ascii(first), ascii(last));
+                n += 1;
+            }
+            tx.execute(
+                "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                (asset_id, first, last, &email, phone(rng), rng.random_range(0..10) != 0, days_ago(rng, 700)),
+            )?;
+            employees.push((tx.last_insert_rowid(), *asset_id, format!("{first} {last}"), email));
+        }
+    }
+    if employees.is_empty() {
+        return Ok(());
+    }
+
+    for (index, text) in WISHES.iter().cycle().take(36).enumerate() {
+        let employee = &employees[rng.random_range(0..employees.len())];
+        let status = if index < 20 { 0 } else { 1 + (index % 2) as i64 };
+        tx.execute(
+            "INSERT INTO wish_list_requests (employee_id, text, status, request_date) VALUES (?1, ?2, ?3, ?4)",
+            (employee.0, text, status, days_ago(rng, 120)),
+        )?;
+    }
+
+    for (index, (reason, description)) in COMPLAINTS.iter().cycle().take(28).enumerate() {
+        let (id, _, name, email) = &employees[rng.random_range(0..employees.len())];
+        let phone: String = tx.query_row("SELECT phone FROM employees WHERE id = ?1", [id], |r| r.get(0))?;
+        tx.execute(
+            "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description, is_read, record_date)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            (id, name, email, phone, reason, description, index >= 9, days_ago(rng, 60)),
+        )?;
+    }
+
+    for (business, applicant, cities, file) in APPLICATIONS {
+        let file_id = crate::files::store_image(tx, file)?;
+        let (first, last) = applicant.split_once(' ').unwrap_or((applicant, ""));
+        tx.execute(
+            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            (
+                business,
+                applicant,
+                format!("{}.{}@{}.az", ascii(first), ascii(last), ascii(business).replace(' ', "")),
+                phone(rng),
+                file_id,
+                days_ago(rng, 45),
+            ),
+        )?;
+        let application = tx.last_insert_rowid();
+        for city in cities {
+            tx.execute(
+                "INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)",
+                (application, city),
+            )?;
+        }
+    }
+
+    let branches: Vec<(i64, i64, String)> = tx
+        .prepare(
+            "SELECT pc.partner_id, pc.id, p.name FROM partner_cities pc JOIN partners p ON p.id = pc.partner_id
+             WHERE pc.deleted_at IS NULL AND p.deleted_at IS NULL ORDER BY pc.id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut merchant_emails = HashSet::new();
+    for (partner_id, branch_id, partner_name) in &branches {
+        for _ in 0..2 {
+            let first = FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())];
+            let last = LAST_NAMES[rng.random_range(0..LAST_NAMES.len())];
+            let email = format!("{}.{}@{}.az", ascii(first), ascii(last), ascii(partner_name).replace(' ', ""));
+            if !merchant_emails.insert(email.clone()) {
+                continue;
+            }
+            tx.execute(
+                "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                (partner_id, branch_id, first, last, &email, phone(rng)),
+            )?;
+        }
+    }
+
+    let promo_campaigns: Vec<(i64, i64)> = tx
+        .prepare(
+            "SELECT c.partner_id, c.id FROM campaigns c JOIN partners p ON p.id = c.partner_id
+             WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND p.is_promo_code_using = 1 ORDER BY c.id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (partner_id, campaign_id) in promo_campaigns {
+        let mut written = 0;
+        while written < 30 {
+            let code = crate::resources::promo_codes::new_code(rng);
+            let used = written % 4 == 0;
+            written += tx.execute(
+                "INSERT INTO promo_codes (partner_id, campaign_id, code, is_used, used_date) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (code) DO NOTHING",
+                (partner_id, campaign_id, code, used, used.then(|| days_ago(rng, 90))),
+            )?;
+        }
+    }
+
+    fill_usage_history(tx, rng, &employees)
+}
+
+/// About 3,000 uses over the last year, busier towards the weekend of each month and in summer,
+/// names copied as they were at the time of use.
+fn fill_usage_history(
+    tx: &Transaction,
+    rng: &mut StdRng,
+    employees: &[(i64, i64, String, String)],
+) -> anyhow::Result<()> {
+    let campaigns: Vec<(i64, i64, i64, String, String, String, i64)> = tx
+        .prepare(
+            "SELECT c.id, c.partner_id, c.campaign_category_id, c.name_az, p.name, cc.name_az, c.discount_percent
+             FROM campaigns c JOIN partners p ON p.id = c.partner_id
+             JOIN campaign_categories cc ON cc.id = c.campaign_category_id
+             WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 ORDER BY c.id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+        .collect::<Result<_, _>>()?;
+    if campaigns.is_empty() {
+        return Ok(());
+    }
+    let asset_names: std::collections::HashMap<i64, String> = tx
+        .prepare("SELECT id, name FROM assets")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut insert = tx.prepare(
+        "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
+                                    asset_name, partner_name, campaign_name, category_name, discount_percent,
+                                    status, rating, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+    )?;
+    let mut rows = Vec::with_capacity(3000);
+    while rows.len() < 3000 {
+        let at = time::OffsetDateTime::now_utc()
+            - time::Duration::days(rng.random_range(0..365))
+            - time::Duration::minutes(rng.random_range(0..720));
+        // Summer months and the weekends are busier: keep fewer of the quiet days' uses.
+        let busy = matches!(at.month(), time::Month::June | time::Month::July | time::Month::August)
+            || matches!(at.weekday(), time::Weekday::Friday | time::Weekday::Saturday);
+        if !busy && rng.random_range(0..10) < 3 {
+            continue;
+        }
+        rows.push(at);
+    }
+    rows.sort();
+    for at in rows {
+        let (employee_id, asset_id, _, email) = &employees[rng.random_range(0..employees.len())];
+        // A few campaigns are favourites, as in any marketplace.
+        let campaign = if rng.random_range(0..3) == 0 {
+            &campaigns[rng.random_range(0..campaigns.len().min(4))]
+        } else {
+            &campaigns[rng.random_range(0..campaigns.len())]
+        };
+        let (campaign_id, partner_id, category_id, campaign_name, partner_name, category_name, discount) = campaign;
+        let rating = (rng.random_range(0..3) > 0).then(|| rng.random_range(3..=5_i64));
+        insert.execute(rusqlite::params![
+            employee_id,
+            asset_id,
+            partner_id,
+            campaign_id,
+            category_id,
+            email,
+            asset_names.get(asset_id).map(String::as_str).unwrap_or(""),
+            partner_name,
+            campaign_name,
+            category_name,
+            discount,
+            (rng.random_range(0..20) == 0) as i64,
+            rating,
+            crate::db::format_iso(at),
+        ])?;
     }
     Ok(())
 }
