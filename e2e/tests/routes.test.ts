@@ -152,10 +152,10 @@ describe('signed-in routes and layout', () => {
       expect(await page.title()).toBe(`${title} · perkdesk`);
     }
     await shot(page, 'coming-soon-requests-by-merchant');
-    await page.goto('/campaigns');
-    await heading(page, 'Campaigns').waitFor();
+    await page.goto('/reports');
+    await heading(page, 'Reports').waitFor();
     await page.getByText('Coming in a later release').waitFor();
-    await shot(page, 'coming-soon-campaigns');
+    await shot(page, 'coming-soon-reports');
   });
 
   it('shows the own profile at /my-page and /user-profile', async () => {

@@ -19,6 +19,7 @@ const AssetsPage = lazyScreen(() => import('../features/assets/AssetsPage'));
 const HumanResourcesPage = lazyScreen(() => import('../features/humanResources/HumanResourcesPage'));
 const PartnersPage = lazyScreen(() => import('../features/partners/PartnersPage'));
 const ProfilePage = lazyScreen(() => import('../features/account/ProfilePage'));
+const CampaignsPage = lazyScreen(() => import('../features/campaigns/CampaignsPage'));
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -27,7 +28,7 @@ export const sections: readonly Section[] = [
   { path: '/users', title: 'menu.users', icon: 'users', menu: 'main', adminOnly: true, screen: UsersPage },
   { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main' },
   { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main' },
-  { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main' },
+  { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main', screen: CampaignsPage },
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main', screen: CategoryNamesPage },
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },

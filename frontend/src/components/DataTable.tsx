@@ -10,10 +10,11 @@ export type LoadStatus = 'loading' | 'ready' | 'error';
 /**
  * How much a column matters when the table's card is narrow: 1 always shows
  * (what names the row, its status, the actions); 2 shows from a 40rem-wide
- * card; 3 from a 58rem-wide one (a 1280 px window has room beside the full side menu, 1024 px beside the icons has not).
+ * card; 3 from a 58rem-wide one (a 1280 px window has room beside the full side menu, 1024 px beside the icons has not);
+ * 4 from a 72rem-wide one (a 1440 px window).
  * A dropped column's value stays in the detail drawer and in the export.
  */
-export type ColumnPriority = 1 | 2 | 3;
+export type ColumnPriority = 1 | 2 | 3 | 4;
 
 export interface TableColumn<Row> {
   key: string;
@@ -60,6 +61,9 @@ export interface TableSelection<Row = unknown> {
  */
 export function priorityClass(priority: ColumnPriority = 1): string {
   switch (priority) {
+    case 4:
+      // Only in a card of 72rem and more (a 1440 px window): the flags of a very wide list (Campaigns).
+      return 'hidden @[72rem]:table-cell';
     case 3:
       return 'hidden @[58rem]:table-cell';
     case 2:

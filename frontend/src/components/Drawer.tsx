@@ -26,7 +26,10 @@ export function Drawer({
         className={`fixed inset-y-0 flex flex-col bg-white shadow-xl ${side === 'right' ? 'right-0' : 'left-0'}`}
       >
         <PanelHeader title={title} onClose={onClose} />
-        <div className="flex-1 overflow-y-auto px-5 py-4">{children}</div>
+        {/* Focusable, so a long body (a campaign's details) can be scrolled from the keyboard. */}
+        <div tabIndex={0} className="flex-1 overflow-y-auto px-5 py-4 focus-visible:outline-2 focus-visible:outline-indigo-600">
+          {children}
+        </div>
       </DialogPanel>
     </HeadlessDialog>
   );

@@ -26,7 +26,8 @@ export async function downloadFile(
   query: Query,
   onProgress?: (progress: DownloadProgress) => void,
 ): Promise<DownloadedFile> {
-  const response = await send(path, { query });
+  // In the content language, so an export names things as the list does.
+  const response = await send(path, { query, localized: true });
   const total = Number(response.headers.get('Content-Length')) || null;
   const type = response.headers.get('Content-Type') ?? 'application/octet-stream';
   const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition'));

@@ -255,7 +255,7 @@ function FieldTabs<V extends object>({
               {broken && (
                 <>
                   <span aria-hidden="true" className="size-2 rounded-full bg-red-600" />
-                  <span className="sr-only">{t('form.tabHasErrors')}</span>
+                  <span className="sr-only"> {t('form.tabHasErrors')}</span>
                 </>
               )}
             </Tab>
