@@ -77,7 +77,7 @@ describe('Partners screen', () => {
     await screen.findByText('Partner 1');
     expect(screen.getByRole('heading', { name: 'Partners' })).toBeInTheDocument();
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
-    expect(headers.slice(1)).toEqual(['Image', 'Partner name', 'Contact person full name', 'Phone number', 'Email', 'Promokod', 'Status', 'Actions']);
+    expect(headers.slice(1)).toEqual(['Image', 'Partner name', 'Contact person', 'Phone number', 'Email', 'Promokod', 'Status', 'Actions']);
     expect(within(screen.getByRole('row', { name: /Partner 1/ })).getByText('Bəli')).toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: /Partner 2/ })).getByText('Xeyr')).toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: /Partner 2/ })).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
