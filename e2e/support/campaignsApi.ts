@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { Api } from './api';
 
 /** A campaign category as `GET campaign/category` lists it (`name` in the Accept-Language language). */
@@ -100,4 +101,14 @@ export function createCampaign(api: Api, campaign: NewCampaign, image: Buffer, b
   form.append('file', png(image, 'card.png'), 'card.png');
   form.append('backgroundFile', png(background, 'background.png'), 'background.png');
   return api.call<CampaignRow>('POST', 'campaign', form);
+}
+
+/**
+ * Turns campaigns into ones waiting on Expected Campaigns. Partners submit
+ * those through an inbound API a later issue adds; until then the test writes
+ * the flag into the server's SQLite database (WAL, so beside the running
+ * server), as the router tests do.
+ */
+export function markAwaitingApproval(dbPath: string, ids: number[]): void {
+  execFileSync('sqlite3', [dbPath, `PRAGMA busy_timeout = 5000; UPDATE campaigns SET is_confirmed = 0 WHERE id IN (${ids.map(Number).join(', ')});`]);
 }

@@ -20,6 +20,7 @@ const HumanResourcesPage = lazyScreen(() => import('../features/humanResources/H
 const PartnersPage = lazyScreen(() => import('../features/partners/PartnersPage'));
 const ProfilePage = lazyScreen(() => import('../features/account/ProfilePage'));
 const CampaignsPage = lazyScreen(() => import('../features/campaigns/CampaignsPage'));
+const ExpectedCampaignsPage = lazyScreen(() => import('../features/campaigns/ExpectedCampaignsPage'));
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -34,7 +35,7 @@ export const sections: readonly Section[] = [
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },
   { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main', screen: PartnersPage },
   { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
-  { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main' },
+  { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main', screen: ExpectedCampaignsPage },
   { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },
   { path: '/complaints', title: 'menu.complaints', icon: 'complaints', menu: 'main' },
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
