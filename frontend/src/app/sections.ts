@@ -21,6 +21,7 @@ const PartnersPage = lazyScreen(() => import('../features/partners/PartnersPage'
 const ProfilePage = lazyScreen(() => import('../features/account/ProfilePage'));
 const CampaignsPage = lazyScreen(() => import('../features/campaigns/CampaignsPage'));
 const ExpectedCampaignsPage = lazyScreen(() => import('../features/campaigns/ExpectedCampaignsPage'));
+const NotificationsPage = lazyScreen(() => import('../features/notifications/NotificationsPage'));
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
@@ -39,7 +40,7 @@ export const sections: readonly Section[] = [
   { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },
   { path: '/complaints', title: 'menu.complaints', icon: 'complaints', menu: 'main' },
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
-  { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main' },
+  { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests' },
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests' },
