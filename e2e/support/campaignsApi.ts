@@ -53,13 +53,13 @@ export interface NotificationRow {
   targetName?: string;
 }
 
-const png = (bytes: Buffer, name: string) => new Blob([new Uint8Array(bytes)], { type: 'image/png' });
+const png = (bytes: Buffer) => new Blob([new Uint8Array(bytes)], { type: 'image/png' });
 
 /** `POST campaign/category` (multipart) with three names and a photo. */
 export function createCategory(api: Api, names: { nameAz: string; nameEn: string; nameRu: string }, photo?: Buffer): Promise<CategoryRow> {
   const form = new FormData();
   for (const [key, value] of Object.entries(names)) form.append(key, value);
-  if (photo) form.append('file', png(photo, 'photo.png'), 'photo.png');
+  if (photo) form.append('file', png(photo), 'photo.png');
   return api.call<CategoryRow>('POST', 'campaign/category', form);
 }
 
@@ -98,8 +98,8 @@ export function createCampaign(api: Api, campaign: NewCampaign, image: Buffer, b
   };
   for (const [key, value] of Object.entries(values)) form.append(key, String(value));
   for (const asset of assets) form.append('assets', String(asset));
-  form.append('file', png(image, 'card.png'), 'card.png');
-  form.append('backgroundFile', png(background, 'background.png'), 'background.png');
+  form.append('file', png(image), 'card.png');
+  form.append('backgroundFile', png(background), 'background.png');
   return api.call<CampaignRow>('POST', 'campaign', form);
 }
 

@@ -156,7 +156,7 @@ describe('Campaigns: list in each content language, create in the side panel, ed
       notificationStatus: 0,
     });
     // Multipart sends a text area's line breaks as CRLF.
-    expect(created?.descriptionRu.replace(/\r\n/g, '\n')).toBe(NEW_CAMPAIGN.descriptionAz);
+    expect(created?.descriptionRu?.replace(/\r\n/g, '\n')).toBe(NEW_CAMPAIGN.descriptionAz);
     expect(created?.assets).toEqual([ids.bank, ids.telecom].sort((a, b) => a - b));
     expect(created?.filePath).toMatch(/cdn\/\w+\.png$/);
     expect(created?.backgroundFilePath).toMatch(/cdn\/\w+\.png$/);
