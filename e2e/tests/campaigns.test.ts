@@ -1,13 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { shot } from '../support/browser';
+import { DESKTOP, shot } from '../support/browser';
 import { createCampaign, createCategory, type CampaignRow, type NotificationRow } from '../support/campaignsApi';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
 import { checkFitsDesktop, checkOnPhone, ListScreen, loadedImage, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
-import { openedDialog, reachable, until } from '../support/ui';
+import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
 
 const suite = useSuite();
 const CAMPAIGNS: ScreenSpec = { path: '/campaigns', title: 'Campaigns' };
@@ -241,6 +241,24 @@ describe('Campaigns: list in each content language, create in the side panel, ed
     await question.getByRole('button', { name: 'Yes' }).click();
     await until(() => stored(NEW_CAMPAIGN.nameAz)).toBeUndefined();
     await screen.shows('Campaign name', ['Payız kolleksiyası']);
+  });
+
+  it('works at 1024 px: the table fits its card (order and flags stay in the drawer and export), the side panel is accessible', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      await screen.open();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      const fit = await screen.table.evaluate((table) => ({ table: table.getBoundingClientRect().width, card: (table.parentElement as HTMLElement).clientWidth }));
+      expect(fit.table).toBeLessThanOrEqual(fit.card);
+      await shot(page, 'campaigns-1024');
+      await screen.tool('Payız kolleksiyası', 'Edit').click();
+      const form = await screen.form('Edit Campaign');
+      await expectAccessible(page, 'Edit Campaign at 1024', form.root);
+      expect(await reachable(page, form.save())).toBe(true);
+      await form.cancel();
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   });
 
   it('works at 390 px: the list and the create side panel', async () => {
