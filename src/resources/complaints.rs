@@ -11,6 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::fields;
+use crate::api::Rule::{Range, Required};
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Filter, Kind, Resource, ValueKind};
@@ -64,6 +65,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Mark a complaint read (status true) or unread (false); Call Center may too")
                 .roles(COMPLAINTS.write)
                 .json_body::<ReadChange>()
+                .rules("id", &[Required, Range(1, i64::MAX)])
+                .rules("status", &[Required])
+                .answers(404, "No such complaint")
                 .returns_schema(200, crud::row_schema(&COMPLAINTS)),
         )
         .add(

@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
 use super::fields;
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, ListPage, ListQuery, Resource, ValueKind};
 use crate::db::now_iso;
@@ -77,16 +78,7 @@ pub static EMPLOYEES: Resource = Resource {
 pub fn routes() -> Api {
     const TAG: &str = "Employees";
     let list_doc = |summary: &str| {
-        let mut doc = Doc::new(TAG, summary)
-            .roles(EMPLOYEES.read)
-            .query("Skip", "Rows to skip (default 0)", Type::Integer)
-            .query("Take", "Page size, 1 to 100 (pickers use 30)", Type::Integer)
-            .query("SortField", "A field of the row (default id)", Type::String)
-            .query("OrderBy", "true = ascending (default false)", Type::Boolean);
-        for filter in EMPLOYEES.filters {
-            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
-        }
-        doc.returns::<ListPage>(200)
+        crud::list_params(Doc::new(TAG, summary).roles(EMPLOYEES.read), &EMPLOYEES).returns::<ListPage>(200)
     };
     crud::routes(&EMPLOYEES)
         .add(
@@ -112,6 +104,12 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Edit an employee")
                 .roles(EMPLOYEES.write)
                 .json_body::<EmployeeEdit>()
+                .rules("id", &[Required, Range(1, i64::MAX)])
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .answers(404, "No such employee")
                 .returns_schema(200, crud::row_schema(&EMPLOYEES)),
         )
 }

@@ -20,9 +20,11 @@ pub enum Number {
 pub fn number(value: Option<&Value>) -> Number {
     match value {
         None | Some(Value::Null) => Number::Missing,
-        Some(Value::Number(n)) => match n.as_i64() {
-            Some(whole) => Number::Whole(whole),
-            None => Number::Invalid,
+        // JSON has one number type: 2.0 is the whole number 2 to every client and validator.
+        Some(Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+            (Some(whole), _) => Number::Whole(whole),
+            (None, Some(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => Number::Whole(x as i64),
+            _ => Number::Invalid,
         },
         Some(Value::String(text)) if text.trim().is_empty() => Number::Missing,
         Some(Value::String(text)) => text.trim().parse().map_or(Number::Invalid, Number::Whole),
@@ -89,6 +91,7 @@ mod tests {
     #[test]
     fn numbers_come_as_numbers_or_numeric_text() {
         assert_eq!(number(Some(&json!(12))), Number::Whole(12));
+        assert_eq!(number(Some(&json!(12.0))), Number::Whole(12));
         assert_eq!(number(Some(&json!(" 12 "))), Number::Whole(12));
         assert_eq!(number(Some(&json!(""))), Number::Missing);
         assert_eq!(number(None), Number::Missing);

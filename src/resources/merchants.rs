@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::fields;
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
 use crate::db::now_iso;
@@ -94,6 +95,13 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Create a merchant at one of the partner's branches")
                 .roles(MERCHANTS.write)
                 .json_body::<NewMerchant>()
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+                .rules("partnerId", &[Required, Range(1, i64::MAX)])
+                .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
+                .answers(409, "A merchant with this e-mail already exists")
                 .returns_schema(201, crud::row_schema(&MERCHANTS)),
         )
         .add(
@@ -103,6 +111,15 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Edit a merchant (the partner cannot change; the branch must be the partner's)")
                 .roles(MERCHANTS.write)
                 .json_body::<MerchantEdit>()
+                .rules("id", &[Required, Range(1, i64::MAX)])
+                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules("partnerId", &[Required, Range(1, i64::MAX)])
+                .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
+                .answers(404, "No such merchant")
+                .answers(409, "A merchant with this e-mail already exists")
                 .returns_schema(200, crud::row_schema(&MERCHANTS)),
         )
 }

@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
 use super::fields::{self, Number};
+use crate::api::Rule::{Range, Required};
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
@@ -96,6 +97,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Generate count (1 to 500) unique 8-character codes for a partner's campaign")
                 .roles(PROMO_CODES.write)
                 .json_body::<NewPromoCodes>()
+                .rules("partnerId", &[Required, Range(1, i64::MAX)])
+                .rules("campaignId", &[Required, Range(1, i64::MAX)])
+                .rules("count", &[Required, Range(1, MAX_COUNT)])
                 .returns::<Generated>(201),
         )
         .add(
@@ -105,6 +109,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Download Promocode.xlsx: the codes of one campaign (the id from campaign/forPromoCode)")
                 .roles(PROMO_CODES.read)
                 .query("partnerId", "Optional: the partner the campaign must belong to", Type::Integer)
+                .answers(404, "No such campaign")
                 .returns_file(),
         )
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
 use super::wish_list::{StatusChange, read_status};
+use crate::api::Rule::{Range, Required};
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, ValueKind};
@@ -104,6 +105,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Set a record's status: 0 confirmed, 1 cancelled")
                 .roles(Roles::EDITORS)
                 .json_body::<StatusChange>()
+                .rules("id", &[Required, Range(1, i64::MAX)])
+                .rules("status", &[Required, Range(0, 1)])
+                .answers(404, "No such usage record")
                 .returns_schema(200, crud::row_schema(&USAGE_HISTORY)),
         )
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::fields;
+use crate::api::Rule::{Range, Required};
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
@@ -76,6 +77,9 @@ pub fn routes() -> Api {
         Doc::new(WISH_LIST.tag, "Set a request's status: 0 new, 1 in review, 2 done")
             .roles(WISH_LIST.write)
             .json_body::<StatusChange>()
+            .rules("id", &[Required, Range(1, i64::MAX)])
+            .rules("status", &[Required, Range(0, 2)])
+            .answers(404, "No such request")
             .returns_schema(200, crud::row_schema(&WISH_LIST)),
     )
 }
