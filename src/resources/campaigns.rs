@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::routing::{get, post, put};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension, Transaction, params_from_iter};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
@@ -24,8 +24,8 @@ use super::campaign_categories::{check_order, require_category};
 use super::ordering::Sequence;
 use crate::api::{Api, Doc, query};
 use crate::auth::{CurrentUser, Roles};
-use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Sql, ValueKind};
-use crate::db::{format_iso, now_iso};
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
+use crate::db::{CountCache, format_iso, now_iso};
 use crate::error::{AppError, AppResult};
 use crate::extract::{ApiJson, QueryMap};
 use crate::files::{self, CheckedImage};
@@ -97,7 +97,11 @@ const COLUMNS: &[Column] = &[
 const FILTERS: &[Filter] = &[
     Filter::contains("PartnerName", "p.name"),
     // Whichever language the operator types the name in.
-    Filter::contains("CampaignName", "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)"),
+    Filter::searched(
+        "CampaignName",
+        "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)",
+        Search { key: "c.id", table: "campaigns_search", columns: "names", scoped: false },
+    ),
     Filter::equals("DiscountPercent", "c.discount_percent", ValueKind::Int),
     Filter::on_date("ExpireDate", "c.expire_date"),
 ];
@@ -249,18 +253,6 @@ pub struct Approve {
 pub struct NotificationRequest {
     pub id: i64,
     pub text: String,
-}
-
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OrderOption {
-    pub id: i64,
-    pub order: i64,
-    pub partner_name: String,
-    pub campaign_name: String,
-    pub campaign_category_id: i64,
-    pub is_active: bool,
-    pub is_confirmed: bool,
 }
 
 pub fn routes() -> Api {
@@ -711,27 +703,43 @@ fn paging(query: &QueryMap) -> AppResult<(i64, i64)> {
     Ok((skip, take))
 }
 
-/// One page of a picker: `SELECT {select} {from_where} {order}` with its total.
-fn picker_page(
-    conn: &Connection,
-    select: &str,
-    from_where: &str,
-    order: &str,
-    params: Vec<SqlValue>,
-    (skip, take): (i64, i64),
-    row: impl Fn(&rusqlite::Row) -> rusqlite::Result<Value>,
-) -> AppResult<ListPage> {
-    let total_count: i64 = conn
-        .prepare_cached(&format!("SELECT COUNT(*) {from_where}"))?
-        .query_row(params_from_iter(params.iter()), |r| r.get(0))?;
-    let mut page_params = params;
-    page_params.extend([SqlValue::Integer(take), SqlValue::Integer(skip)]);
-    let n = page_params.len();
-    let data = conn
-        .prepare_cached(&format!("SELECT {select} {from_where} {order} LIMIT ?{} OFFSET ?{n}", n - 1))?
-        .query_map(params_from_iter(page_params.iter()), |r| row(r))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ListPage { data, total_count })
+/// A picker's rows: `SELECT {select} FROM {table} {joins} WHERE {condition} {order}`.
+struct Picker<'a> {
+    select: &'a str,
+    table: &'a str,
+    /// Joins the selected columns need; the total is counted without them.
+    joins: &'a str,
+    condition: &'a str,
+    order: &'a str,
+}
+
+impl Picker<'_> {
+    /// One page and its total, the total remembered until the database changes (as list totals).
+    fn page(
+        &self,
+        conn: &Connection,
+        counts: &CountCache,
+        params: Vec<SqlValue>,
+        (skip, take): (i64, i64),
+        row: impl Fn(&rusqlite::Row) -> rusqlite::Result<Value>,
+    ) -> AppResult<ListPage> {
+        let count_sql = format!("SELECT COUNT(*) FROM {} WHERE {}", self.table, self.condition);
+        let total_count = counts.total(format!("{count_sql} {params:?}"), || {
+            Ok(conn.prepare_cached(&count_sql)?.query_row(params_from_iter(params.iter()), |r| r.get(0))?)
+        })?;
+        if skip >= total_count {
+            return Ok(ListPage { data: vec![], total_count });
+        }
+        let sql = format!(
+            "SELECT {} FROM {} {} WHERE {} {} LIMIT {take} OFFSET {skip}",
+            self.select, self.table, self.joins, self.condition, self.order
+        );
+        let data = conn
+            .prepare_cached(&sql)?
+            .query_map(params_from_iter(params.iter()), |r| row(r))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ListPage { data, total_count })
+    }
 }
 
 async fn order_options(
@@ -748,34 +756,34 @@ async fn order_options(
     }
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
+    let counts = state.db.counts();
     state
         .db
         .run(move |conn| {
             let (condition, params) = match category {
-                Some(id) => (" AND c.campaign_category_id = ?1", vec![SqlValue::Integer(id)]),
-                None => ("", vec![]),
+                Some(id) => ("c.deleted_at IS NULL AND c.campaign_category_id = ?1", vec![SqlValue::Integer(id)]),
+                None => ("c.deleted_at IS NULL", vec![]),
             };
-            picker_page(
-                conn,
-                &format!("c.id, c.order_no, p.name, {name}, c.campaign_category_id, c.is_active, c.is_confirmed"),
-                &format!(
-                    "FROM campaigns c JOIN partners p ON p.id = c.partner_id WHERE c.deleted_at IS NULL{condition}"
+            let picker = Picker {
+                select: &format!(
+                    "c.id, c.order_no, p.name, {name}, c.campaign_category_id, c.is_active, c.is_confirmed"
                 ),
-                "ORDER BY c.campaign_category_id, c.order_no, c.id",
-                params,
-                paging,
-                |r| {
-                    Ok(json!(OrderOption {
-                        id: r.get(0)?,
-                        order: r.get(1)?,
-                        partner_name: r.get(2)?,
-                        campaign_name: r.get(3)?,
-                        campaign_category_id: r.get(4)?,
-                        is_active: r.get(5)?,
-                        is_confirmed: r.get(6)?,
-                    }))
-                },
-            )
+                table: "campaigns c",
+                joins: "JOIN partners p ON p.id = c.partner_id",
+                condition,
+                order: "ORDER BY c.campaign_category_id, c.order_no, c.id",
+            };
+            picker.page(conn, &counts, params, paging, |r| {
+                Ok(json!({
+                    "id": r.get::<_, i64>(0)?,
+                    "order": r.get::<_, i64>(1)?,
+                    "partnerName": r.get::<_, String>(2)?,
+                    "campaignName": r.get::<_, String>(3)?,
+                    "campaignCategoryId": r.get::<_, i64>(4)?,
+                    "isActive": r.get::<_, bool>(5)?,
+                    "isConfirmed": r.get::<_, bool>(6)?,
+                }))
+            })
         })
         .await
         .map(Json)
@@ -790,18 +798,20 @@ async fn notification_categories(
     user.require(Roles::ANYONE)?;
     let paging = paging(&query)?;
     let name = Sql::Localized(["name_az", "name_en", "name_ru"]).for_language(Language::from_headers(&headers));
+    let counts = state.db.counts();
     state
         .db
         .run(move |conn| {
-            picker_page(
-                conn,
-                &format!("id, {name}, name_az"),
-                "FROM campaign_categories WHERE deleted_at IS NULL AND is_active = 1",
-                "ORDER BY order_no, id",
-                vec![],
-                paging,
-                |r| Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?})),
-            )
+            let picker = Picker {
+                select: &format!("id, {name}, name_az"),
+                table: "campaign_categories",
+                joins: "",
+                condition: "deleted_at IS NULL AND is_active = 1",
+                order: "ORDER BY order_no, id",
+            };
+            picker.page(conn, &counts, vec![], paging, |r| {
+                Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?}))
+            })
         })
         .await
         .map(Json)
@@ -817,33 +827,31 @@ async fn notification_campaigns(
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
     let term = query.get("name").map(str::to_string);
+    let counts = state.db.counts();
     state
         .db
         .run(move |conn| {
+            let live = "c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.is_active = 1";
             let (condition, params) = match term {
                 Some(term) => (
-                    " AND contains_text(c.name_az || ' ' || c.name_en || ' ' || c.name_ru, ?1)",
+                    format!("{live} AND contains_text(c.name_az || ' ' || c.name_en || ' ' || c.name_ru, ?1)"),
                     vec![SqlValue::Text(term)],
                 ),
-                None => ("", vec![]),
+                None => (live.to_string(), vec![]),
             };
-            picker_page(
-                conn,
-                &format!("c.id, {name}, c.name_az, p.name"),
-                &format!(
-                    "FROM campaigns c JOIN partners p ON p.id = c.partner_id
-                     WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.is_active = 1{condition}"
-                ),
-                "ORDER BY c.id DESC",
-                params,
-                paging,
-                |r| {
-                    Ok(json!({
-                        "id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?,
-                        "nameAz": r.get::<_, String>(2)?, "partnerName": r.get::<_, String>(3)?,
-                    }))
-                },
-            )
+            let picker = Picker {
+                select: &format!("c.id, {name}, c.name_az, p.name"),
+                table: "campaigns c",
+                joins: "JOIN partners p ON p.id = c.partner_id",
+                condition: &condition,
+                order: "ORDER BY c.id DESC",
+            };
+            picker.page(conn, &counts, params, paging, |r| {
+                Ok(json!({
+                    "id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?,
+                    "nameAz": r.get::<_, String>(2)?, "partnerName": r.get::<_, String>(3)?,
+                }))
+            })
         })
         .await
         .map(Json)
@@ -859,6 +867,7 @@ async fn promo_campaigns(
     let partner = query.int("partnerId")?.ok_or_else(|| AppError::field("partnerId", PARTNER_REQUIRED))?;
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
+    let counts = state.db.counts();
     state
         .db
         .run(move |conn| {
@@ -866,15 +875,16 @@ async fn promo_campaigns(
                 .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner], |_| Ok(()))
                 .optional()?;
             exists.ok_or_else(|| AppError::NotFound("Partner not found.".into()))?;
-            picker_page(
-                conn,
-                &format!("c.id, {name}, c.name_az"),
-                "FROM campaigns c WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.partner_id = ?1",
-                "ORDER BY c.id DESC",
-                vec![SqlValue::Integer(partner)],
-                paging,
-                |r| Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?})),
-            )
+            let picker = Picker {
+                select: &format!("c.id, {name}, c.name_az"),
+                table: "campaigns c",
+                joins: "",
+                condition: "c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.partner_id = ?1",
+                order: "ORDER BY c.id DESC",
+            };
+            picker.page(conn, &counts, vec![SqlValue::Integer(partner)], paging, |r| {
+                Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?}))
+            })
         })
         .await
         .map(Json)
