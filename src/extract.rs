@@ -19,10 +19,37 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        // Read as JSON first (media type, size and syntax as axum::Json checks them), then give
+        // whole numbers written with a fraction (`1.0`) as integers: JSON has one number type, and
+        // `1.0` is the integer 1 to every JSON Schema validator and client, so a field documented
+        // as an integer must accept it.
+        let axum::Json(mut value) =
+            axum::Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
+        integral_floats_to_integers(&mut value);
+        // Back to bytes, so a refusal names the field's path as axum::Json reports it.
+        let bytes = serde_json::to_vec(&value).map_err(|e| AppError::Internal(e.into()))?;
+        axum::Json::<T>::from_bytes(&bytes).map(|axum::Json(value)| ApiJson(value)).map_err(json_rejection)
+    }
+}
+
+/// Turns every float without a fraction that fits an i64 into an integer; true when any changed.
+fn integral_floats_to_integers(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Number(number) if !number.is_i64() && !number.is_u64() => match number.as_f64() {
+            Some(float) if float.fract() == 0.0 && float >= i64::MIN as f64 && float < i64::MAX as f64 => {
+                *value = Value::from(float as i64);
+                true
+            }
+            _ => false,
+        },
+        Value::Array(items) => {
+            items.iter_mut().fold(false, |changed, item| integral_floats_to_integers(item) | changed)
         }
+        Value::Object(fields) => {
+            fields.values_mut().fold(false, |changed, item| integral_floats_to_integers(item) | changed)
+        }
+        _ => false,
     }
 }
 

@@ -8,11 +8,10 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
 
 use super::query::{json_value, select_sql};
-use super::{Change, Language, ListQuery, Resource, schema};
-use crate::api::{Api, Doc};
+use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
+use crate::api::{Api, Doc, Rule, query};
 use crate::auth::CurrentUser;
 use crate::db::{CountCache, now_iso};
 use crate::error::{AppError, AppResult};
@@ -30,16 +29,8 @@ pub fn routes(resource: &'static Resource) -> Api {
 pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api {
     let base = format!("/api/{}", resource.path);
     let list_doc = |summary: String| {
-        let mut doc = Doc::new(resource.tag, summary)
-            .roles(resource.read)
-            .query("Skip", "Rows to skip (default 0)", Type::Integer)
-            .query("Take", "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)", Type::Integer)
-            .query("SortField", "A field of the row (default id)", Type::String)
-            .query("OrderBy", "true = ascending (default false)", Type::Boolean);
-        for filter in resource.filters {
-            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
-        }
-        doc.returns_schema(200, schema::list(resource))
+        let doc = Doc::new(resource.tag, summary).roles(resource.read);
+        list_params(doc, resource).returns_schema(200, schema::list(resource))
     };
     let mut api = Api::new()
         .add(
@@ -66,9 +57,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         let mut doc = Doc::new(resource.tag, format!("Download {} (the list's filters apply)", export.file_name))
             .roles(resource.read)
             .returns_file();
-        for filter in resource.filters {
-            doc = doc.query(filter.param, "Filter (blank = not applied)", Type::String);
-        }
+        doc = filters_doc(doc, resource);
         api = api.add(
             Method::GET,
             &format!("{base}/export"),
@@ -83,7 +72,9 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             delete(move |s, u, b| soft_delete(rows, s, u, b)),
             Doc::new(resource.tag, format!("Delete {} (by id list)", resource.tag.to_lowercase()))
                 .roles(resource.write)
-                .json_body::<IdList>()
+                .body_schema("application/json", query::id_list())
+                .answers(404, "Some of the ids name no row; nothing was deleted")
+                .answers(409, "The delete conflicts with the rows' state (e.g. the caller's own account)")
                 .returns::<Deleted>(200),
         );
     }
@@ -95,10 +86,53 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             Doc::new(resource.tag, format!("Activate or deactivate a {}", resource.name.to_lowercase()))
                 .roles(resource.write)
                 .json_body::<ActiveChange>()
+                .rules("id", &[Rule::Required])
+                .rules("isActive", &[Rule::Note("Default false.")])
+                .answers(404, "No such row")
+                .answers(409, "The change conflicts with the row's state (e.g. the caller's own account)")
                 .returns::<ActiveChange>(200),
         );
     }
     api
+}
+
+/// The paging, sorting and filter parameters of a list of `resource`, with the schemas of what
+/// `ListQuery::parse` accepts.
+pub fn list_params(doc: Doc, resource: &Resource) -> Doc {
+    let doc = doc
+        .query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX))
+        .query_schema(
+            "Take",
+            "Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10)",
+            query::int(1, super::MAX_PAGE),
+        )
+        .query_schema("SortField", "A sortable field of the row, any case (default id)", sort_fields(resource))
+        .query_schema("OrderBy", "true = ascending (default false)", query::bool());
+    filters_doc(doc, resource)
+}
+
+/// The query schema of each filter: what its parser accepts.
+fn filters_doc(mut doc: Doc, resource: &Resource) -> Doc {
+    for filter in resource.filters {
+        let schema = match filter.kind {
+            FilterKind::Contains { .. } => query::text(),
+            FilterKind::Equals { value: ValueKind::Int, .. } => query::int(i64::MIN, i64::MAX),
+            FilterKind::Equals { value: ValueKind::Bool, .. } => query::bool(),
+            FilterKind::Equals { value: ValueKind::Text, .. } => query::any_text(),
+            FilterKind::OnDate(_) | FilterKind::From(_) | FilterKind::To(_) => query::date(),
+        };
+        doc = doc.query_schema(filter.param, "Filter (blank = not applied)", schema);
+    }
+    doc
+}
+
+/// `SortField`: the sortable fields and `id`, in any case.
+fn sort_fields(resource: &Resource) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    let mut fields: Vec<&str> = resource.columns.iter().filter(|c| c.sortable).map(|c| c.field).collect();
+    if !fields.iter().any(|f| f.eq_ignore_ascii_case("id")) {
+        fields.push("id");
+    }
+    query::one_of(&fields)
 }
 
 #[derive(Serialize, ToSchema)]

@@ -1,21 +1,28 @@
 //! OpenAPI schemas of a resource's rows, derived from its column declarations.
 
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, SchemaType, Type};
 use utoipa::openapi::{KnownFormat, RefOr, Schema, SchemaFormat};
 
 use super::{Column, Kind, Resource};
 
+/// A value, or null where the row has none (an optional field, a LEFT JOIN without a match, a
+/// row without an image). Booleans and the id always have a value.
 fn column_schema(column: &Column) -> ObjectBuilder {
     let builder = ObjectBuilder::new();
+    let or_null = |kind: Type| {
+        if column.field == "id" { SchemaType::Type(kind) } else { SchemaType::Array(vec![kind, Type::Null]) }
+    };
     match column.kind {
-        Kind::Int => builder.schema_type(Type::Integer),
-        Kind::Float => builder.schema_type(Type::Number),
+        Kind::Int => builder.schema_type(or_null(Type::Integer)),
+        Kind::Float => builder.schema_type(or_null(Type::Number)),
         Kind::Bool => builder.schema_type(Type::Boolean),
-        Kind::Text => builder.schema_type(Type::String),
+        Kind::Text => builder.schema_type(or_null(Type::String)),
         Kind::DateTime => {
-            builder.schema_type(Type::String).format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            builder.schema_type(or_null(Type::String)).format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
         }
-        Kind::File => builder.schema_type(Type::String).description(Some("Image path, e.g. cdn/12.png")),
+        Kind::File => builder
+            .schema_type(or_null(Type::String))
+            .description(Some("Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null")),
     }
 }
 
