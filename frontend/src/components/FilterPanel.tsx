@@ -10,7 +10,8 @@ export interface FilterField {
   /** The key in the URL and in the values object. */
   name: string;
   label: Label;
-  kind?: 'text' | 'select' | 'date';
+  /** 'number': a whole number (a discount); anything but digits is dropped as it is typed, so the API is never asked with letters. */
+  kind?: 'text' | 'select' | 'date' | 'number';
   /** For selects; an 'All' choice (empty value) is always offered first. */
   options?: { value: string; label: Label }[];
 }
@@ -78,8 +79,9 @@ export function FilterPanel({
               <TextInput
                 id={id}
                 type={field.kind === 'date' ? 'date' : 'search'}
+                inputMode={field.kind === 'number' ? 'numeric' : undefined}
                 value={value}
-                onChange={(event) => change(field.name, event.target.value)}
+                onChange={(event) => change(field.name, field.kind === 'number' ? event.target.value.replace(/\D/g, '') : event.target.value)}
               />
             )}
           </FieldShell>

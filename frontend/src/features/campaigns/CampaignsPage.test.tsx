@@ -89,6 +89,18 @@ describe('Campaigns screen', () => {
     expect(within(screen.getByRole('row', { name: /Kampaniya 2/ })).getByRole('button', { name: 'Send notification' })).toBeInTheDocument();
   });
 
+  it('filters by the four spec fields; the discount keeps digits only', async () => {
+    const { api, user } = setup({ 'GET /api/campaign/filter': pageOf([row(2)]) });
+    await screen.findByText('Kampaniya 1');
+    await user.click(screen.getByRole('button', { name: /^Show filter/ }));
+    const filter = within(screen.getByRole('search', { name: 'Filter' }));
+    expect(filter.getAllByRole('searchbox').length + filter.getAllByLabelText('Expire date').length).toBe(4);
+    await user.type(filter.getByLabelText('Discount percent'), '1a5%');
+    expect(filter.getByLabelText('Discount percent')).toHaveValue('15');
+    await user.type(filter.getByLabelText('Campaign name'), 'yay');
+    await waitFor(() => expect(queryOf(api.callsTo('GET /api/campaign/filter').at(-1)!)).toMatchObject({ DiscountPercent: '15', CampaignName: 'yay' }));
+  });
+
   it('sends a notification with its text; an empty text gets the spec message', async () => {
     const { api, user } = setup({ 'PUT /api/campaign/changeNotificationStatus': () => json(row(2, { notificationStatus: 1 })) });
     await screen.findByText('Kampaniya 2');

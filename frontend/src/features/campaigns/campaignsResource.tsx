@@ -46,7 +46,7 @@ export const campaignsResource: ResourceDeclaration<CampaignRow> = {
   filters: [
     { name: 'partnerName', param: 'PartnerName', label: 'field.partnerName' },
     { name: 'campaignName', param: 'CampaignName', label: 'field.campaignName' },
-    { name: 'discountPercent', param: 'DiscountPercent', label: 'field.discountPercent' },
+    { name: 'discountPercent', param: 'DiscountPercent', label: 'field.discountPercent', kind: 'number' },
     { name: 'expireDate', param: 'ExpireDate', label: 'field.expireDate', kind: 'date' },
   ],
   create: createCampaign,
