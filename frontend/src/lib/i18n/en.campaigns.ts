@@ -47,7 +47,6 @@ export const campaignMessages = {
   'field.startDate': 'Start date',
   'field.expireDate': 'Expire date',
   'field.campaignCategory': 'Campaign category',
-  'field.description': 'Description',
   'field.descriptionAz': 'Description Az',
   'field.descriptionEn': 'Description En',
   'field.descriptionRu': 'Description Ru',
