@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
 import { shot } from '../support/browser';
-import { createCategory, type CategoryRow } from '../support/campaignsApi';
+import { createCampaign, createCategory, type CategoryRow } from '../support/campaignsApi';
 import { PictureFolder, pngBytes } from '../support/images';
 import { checkFitsDesktop, checkOnPhone, ListScreen, loadedImage, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
@@ -108,6 +108,31 @@ describe('Category Names: names in the content language, create with three names
     await question.getByRole('button', { name: 'Yes' }).click();
     await until(() => stored('Silinəcək')).toBeUndefined();
     expect(spare.id).toBeGreaterThan(0);
+  });
+
+  it('refuses to delete a category that still has campaigns, with the server\'s message in the question', async () => {
+    const api = await suite.api();
+    const partner = await api.createPartner(
+      {
+        name: 'Araz Market',
+        contactPersonFirstName: 'Tofiq',
+        contactPersonLastName: 'Aliyev',
+        phoneNumber: '994502001122',
+        email: 'tofiq@araz.test',
+        cities: [{ cityId: 1, address: 'Nizami 10', latitude: 40.3777, longitude: 49.892 }],
+      },
+    );
+    const food = await stored('Yemək');
+    const png = pngBytes(24, [10, 10, 10], [250, 250, 250]);
+    await createCampaign(api, { partnerId: partner.id, campaignCategoryId: food!.id, discountPercent: 5, nameAz: 'Plov günü', nameEn: 'Plov day', nameRu: 'День плова' }, png, png);
+    await screen.open();
+    await screen.tool('Yemək', 'Delete').click();
+    const question = await openedDialog(page, 'Delete');
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await question.getByRole('alert').getByText(/cannot be deleted/).waitFor();
+    await shot(page, 'category-delete-refused');
+    await question.getByRole('button', { name: 'No' }).click();
+    expect(await stored('Yemək')).toBeDefined();
   });
 
   it('works at 390 px: the list and the create form', async () => {
