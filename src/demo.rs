@@ -734,8 +734,10 @@ fn fill_people(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
     for (asset_index, (asset_id, asset_name)) in assets.iter().enumerate() {
         let domain = format!("{}.az", ascii(asset_name).replace(' ', ""));
         for index in 0..24 {
-            let (first, last) = if index < SEARCHED_NAMES.len() && asset_index % 2 == index % 2 {
-                SEARCHED_NAMES[index]
+            // Every other asset has half of the names the search must find typed without marks.
+            let searched = SEARCHED_NAMES.get(index).filter(|_| asset_index % 2 == index % 2);
+            let (first, last) = if let Some(name) = searched {
+                *name
             } else {
                 (FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())], LAST_NAMES[rng.random_range(0..LAST_NAMES.len())])
             };
