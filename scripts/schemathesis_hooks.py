@@ -15,6 +15,7 @@ or drop no check.
 """
 
 import uuid
+from collections.abc import MutableMapping
 from datetime import date, datetime, timedelta, timezone
 
 from hypothesis import strategies as st
@@ -67,7 +68,7 @@ def map_case(context, case):
     if not _positive(case):
         return case
     body = case.body
-    if isinstance(body, dict):
+    if isinstance(body, MutableMapping):
         for field, confirmation in CONFIRMATIONS:
             if isinstance(body.get(field), str) and confirmation in body:
                 body[confirmation] = body[field]
@@ -80,14 +81,14 @@ def map_case(context, case):
         ).strip() not in ("1", "2"):
             body["promoCodeVersion"] = "1"
     # x-requestid names one request: the document says a repeat with another payload is a 422,
-    # so a valid request carries an id of its own.
+    # so a valid request carries an id of its own. (Headers come as a case-insensitive mapping.)
     headers = case.headers
-    if isinstance(headers, dict):
+    if isinstance(headers, MutableMapping):
         for name in list(headers):
             if name.lower() == "x-requestid":
                 headers[name] = uuid.uuid4().hex
     query = case.query
-    if isinstance(query, dict):
+    if isinstance(query, MutableMapping):
         for start_name, end_name in DATE_RANGES:
             if start_name in query and end_name in query:
                 start, end = _bounds(query[start_name]), _bounds(query[end_name])
