@@ -23,13 +23,14 @@ const CampaignsPage = lazyScreen(() => import('../features/campaigns/CampaignsPa
 const ExpectedCampaignsPage = lazyScreen(() => import('../features/campaigns/ExpectedCampaignsPage'));
 const NotificationsPage = lazyScreen(() => import('../features/notifications/NotificationsPage'));
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
+const EmployeesPage = lazyScreen(() => import('../features/employees/EmployeesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
 export const sections: readonly Section[] = [
   { path: '/users', title: 'menu.users', icon: 'users', menu: 'main', adminOnly: true, screen: UsersPage },
   { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main' },
-  { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main' },
+  { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main', screen: EmployeesPage },
   { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main', screen: CampaignsPage },
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main', screen: CategoryNamesPage },
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },

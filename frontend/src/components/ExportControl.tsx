@@ -18,6 +18,16 @@ export interface ExportSpec {
   path?: string;
   /** Ask for a date range first, sent under these query names. */
   dateRange?: { startParam: string; endParam: string };
+  /** Ask for other values first (the employee export's asset): a form whose values become query parameters. */
+  form?: ExportForm<any>;
+}
+
+export interface ExportForm<V extends object> {
+  fields: readonly FieldDef<V>[];
+  schema: Schema<V>;
+  initialValues: () => V;
+  /** The query parameters the values add to the list's filters (`{ assetId: 3 }`). */
+  query: (values: V) => Query;
 }
 
 interface DateRangeValues {
@@ -45,6 +55,13 @@ const dateRangeSchema: Schema<DateRangeValues> = {
     (end, values) => (values.startDate && String(end) < values.startDate ? DATE_RANGE_MESSAGES.endBeforeStart : undefined),
   ],
 };
+
+const dateRangeForm = ({ startParam, endParam }: { startParam: string; endParam: string }): ExportForm<DateRangeValues> => ({
+  fields: dateRangeFields,
+  schema: dateRangeSchema,
+  initialValues: () => ({ startDate: '', endDate: '' }),
+  query: (range) => ({ [startParam]: localDayStart(range.startDate), [endParam]: localDayEnd(range.endDate) }),
+});
 
 function formatBytes(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -115,7 +132,7 @@ export function ExportControl({
     </Button>
   );
 
-  if (!spec.dateRange) {
+  if (!spec.dateRange && !spec.form) {
     const start = async () => {
       setError(null);
       try {
@@ -135,7 +152,7 @@ export function ExportControl({
     );
   }
 
-  const { startParam, endParam } = spec.dateRange;
+  const form: ExportForm<any> = spec.form ?? dateRangeForm(spec.dateRange!);
   return (
     <>
       {exportButton(() => setDialogOpen(true))}
@@ -145,16 +162,12 @@ export function ExportControl({
         onClose={() => setDialogOpen(false)}
         title={t('export.title')}
         size="sm"
-        fields={dateRangeFields}
-        schema={dateRangeSchema}
-        initialValues={{ startDate: '', endDate: '' }}
+        fields={form.fields}
+        schema={form.schema}
+        initialValues={form.initialValues()}
         submitLabel={t('button.download')}
-        submit={async (range) => {
-          const savedAs = await download.run(path, {
-            ...filterQuery,
-            [startParam]: localDayStart(range.startDate),
-            [endParam]: localDayEnd(range.endDate),
-          });
+        submit={async (values) => {
+          const savedAs = await download.run(path, { ...filterQuery, ...form.query(values) });
           onExported?.(savedAs);
         }}
       >

@@ -114,7 +114,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const filtered = hasActiveFilters(query);
   const itemPath = resource.itemPath ?? resource.basePath;
   const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
-  const list = useListData<Row>(filtered ? `${resource.basePath}/filter` : resource.basePath, toApiQuery(query, filterParams), reloadToken);
+  const list = useListData<Row>(
+    filtered ? (resource.filterPath ?? `${resource.basePath}/filter`) : (resource.listPath ?? resource.basePath),
+    toApiQuery(query, filterParams),
+    reloadToken,
+  );
 
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [filterOpen, setFilterOpen] = useState(filtered);

@@ -99,6 +99,10 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
    * opens, edits and deletes through `campaign`. Defaults to `basePath`.
    */
   itemPath?: string;
+  /** The unfiltered list's path when it is not `basePath` (`employee/forAdmin`). */
+  listPath?: string;
+  /** The filtered list's path when it is not `{basePath}/filter` (`employee/filter/admin`). */
+  filterPath?: string;
   columns: readonly ColumnDef<Row>[];
   /** The header of the row-actions column; 'Tools' unless the screen names it otherwise. */
   toolsLabel?: MessageKey;

@@ -1,8 +1,10 @@
 import { campaignMessages } from './en.campaigns';
+import { peopleMessages } from './en.people';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
   ...campaignMessages,
+  ...peopleMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * Rows that only come from outside the back office (employees sign up in the
+ * mobile app; their usage, wishes, complaints and merchant applications come
+ * through the inbound API of a later issue) are written into the test's
+ * database with the `sqlite3` CLI, as `markAwaitingApproval` does for campaigns.
+ */
+const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+function run(dbPath: string, sql: string): string {
+  // `.timeout` waits for the server's writes without printing anything (PRAGMA busy_timeout echoes its value).
+  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', dbPath, sql], { encoding: 'utf8' });
+}
+
+export interface SeedEmployee {
+  assetId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** 994 + code without its 0 + 7 digits. */
+  phone: string;
+  isActive?: boolean;
+}
+
+/** Inserts employees and returns their ids, in order. */
+export function insertEmployees(dbPath: string, employees: SeedEmployee[]): number[] {
+  const values = employees
+    .map((e) => `(${Number(e.assetId)}, ${quote(e.firstName)}, ${quote(e.lastName)}, ${quote(e.email)}, ${quote(e.phone)}, ${e.isActive === false ? 0 : 1})`)
+    .join(', ');
+  const out = run(dbPath, `INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active) VALUES ${values} RETURNING id;`);
+  return out.trim().split('\n').map(Number);
+}

@@ -1,0 +1,12 @@
+/**
+ * The English strings of the people-and-activity side (Employee list, and the
+ * request, usage, complaint, merchant and promo-code screens as they come).
+ * Part of `en`, so other languages fall back to them too.
+ */
+export const peopleMessages = {
+  'noun.employee': 'employee',
+  'noun.employees': 'employees',
+
+  'employees.edit': 'Edit Employee',
+  'employees.details': 'Employee details',
+} as const;
