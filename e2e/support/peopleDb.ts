@@ -31,3 +31,30 @@ export function insertEmployees(dbPath: string, employees: SeedEmployee[]): numb
   const out = run(dbPath, `INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active) VALUES ${values} RETURNING id;`);
   return out.trim().split('\n').map(Number);
 }
+
+export interface SeedMerchantRequest {
+  partnerName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  /** The applicant's file: the stored picture of this asset (any stored file downloads the same way). */
+  fileOfAsset?: number;
+  cityIds: number[];
+}
+
+/** Inserts merchant applications with their cities and returns their ids, in order. */
+export function insertMerchantRequests(dbPath: string, requests: SeedMerchantRequest[]): number[] {
+  return requests.map((r) => {
+    const file = r.fileOfAsset === undefined ? 'NULL' : `(SELECT file_id FROM assets WHERE id = ${Number(r.fileOfAsset)})`;
+    const id = Number(
+      run(dbPath, `INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id) VALUES (${quote(r.partnerName)}, ${quote(r.fullName)}, ${quote(r.email)}, ${quote(r.phone)}, ${file}) RETURNING id;`).trim(),
+    );
+    if (r.cityIds.length > 0) run(dbPath, `INSERT INTO merchant_application_cities (application_id, city_id) VALUES ${r.cityIds.map((city) => `(${id}, ${Number(city)})`).join(', ')};`);
+    return id;
+  });
+}
+
+/** A city's Azerbaijani name, as lists read in the default content language show it. */
+export function cityNameAz(dbPath: string, id: number): string {
+  return run(dbPath, `SELECT name_az FROM cities WHERE id = ${Number(id)};`).trim();
+}

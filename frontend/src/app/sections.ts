@@ -24,6 +24,7 @@ const ExpectedCampaignsPage = lazyScreen(() => import('../features/campaigns/Exp
 const NotificationsPage = lazyScreen(() => import('../features/notifications/NotificationsPage'));
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const EmployeesPage = lazyScreen(() => import('../features/employees/EmployeesPage'));
+const MerchantRequestsPage = lazyScreen(() => import('../features/merchantRequests/MerchantRequestsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -44,7 +45,7 @@ export const sections: readonly Section[] = [
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests' },
-  { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests' },
+  { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
   { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },
   { path: '/user-profile', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },

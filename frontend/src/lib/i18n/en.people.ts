@@ -9,4 +9,12 @@ export const peopleMessages = {
 
   'employees.edit': 'Edit Employee',
   'employees.details': 'Employee details',
+
+  'noun.merchantRequest': 'merchant request',
+  'noun.merchantRequests': 'merchant requests',
+  'merchantRequests.details': 'Merchant request details',
+  'merchantRequests.download': 'Download',
+  'merchantRequests.downloadFile': 'Download the file of {name}',
+  'merchantRequests.noFile': 'No file',
+  'field.file': 'File',
 } as const;

@@ -1,0 +1,6 @@
+import { ResourcePage } from '../../components/resource/ResourcePage';
+import { merchantRequestsResource } from './merchantRequestsResource';
+
+export default function MerchantRequestsPage() {
+  return <ResourcePage resource={merchantRequestsResource} />;
+}

@@ -1,0 +1,75 @@
+import type { ResourceDeclaration } from '../../components/resource/types';
+import { imageUrl } from '../../lib/cdn';
+import { formatDateTime } from '../../lib/dates';
+import { t } from '../../lib/i18n';
+import { formatPhone } from '../../lib/phone';
+
+/** A row of `GET apply`; `GET apply/{id}` adds `cities` (`{id, cityName}` in the content language). */
+export interface MerchantRequestRow {
+  id: number;
+  partnerName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  /** `cdn/<name>.<ext>`, the applicant's file; null when none was sent. */
+  file: string | null;
+  cityNames: string | null;
+  cities?: { id: number; cityName: string }[];
+  createdAt: string;
+}
+
+/** The applicant's file as a link that downloads it. */
+export function FileLink({ request }: { request: MerchantRequestRow }) {
+  if (!request.file) return <span className="text-slate-500">{t('merchantRequests.noFile')}</span>;
+  const name = request.file.split('/').pop() ?? request.file;
+  return (
+    <a
+      href={imageUrl(request.file)}
+      download={name}
+      aria-label={t('merchantRequests.downloadFile', { name: request.fullName })}
+      className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      {t('merchantRequests.download')}
+    </a>
+  );
+}
+
+const cityList = (request: MerchantRequestRow) => request.cities?.map((city) => city.cityName).join(', ') ?? request.cityNames ?? '';
+
+/**
+ * Requests by Merchant (campaigns.md): businesses applying to become partners.
+ * Read-only; the file downloads from its link; `GET apply/export` gives MerchantRequests.xlsx.
+ */
+export const merchantRequestsResource: ResourceDeclaration<MerchantRequestRow> = {
+  title: 'menu.requestsByMerchant',
+  basePath: 'apply',
+  rowLabel: (request) => `${request.partnerName} (${request.fullName})`,
+  nouns: { one: 'noun.merchantRequest', many: 'noun.merchantRequests' },
+  columns: [
+    { field: 'partnerName', label: 'field.partnerName', width: 16 },
+    { field: 'fullName', label: 'field.fullName', width: 16 },
+    { field: 'email', label: 'field.email', width: 24, priority: 2 },
+    { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
+    { field: 'file', label: 'field.file', sortable: false, render: (request) => <FileLink request={request} /> },
+    { field: 'cityNames', label: 'field.cities', sortable: false, width: 16, priority: 2 },
+  ],
+  toolsLabel: 'table.rowActions',
+  filters: [
+    { name: 'partnerName', param: 'PartnerName', label: 'field.partnerName' },
+    { name: 'fullName', param: 'FullName', label: 'field.fullName' },
+    { name: 'email', param: 'Email', label: 'field.email' },
+  ],
+  view: {
+    title: 'merchantRequests.details',
+    items: [
+      { label: 'field.partnerName', value: (request) => request.partnerName },
+      { label: 'field.fullName', value: (request) => request.fullName },
+      { label: 'field.email', value: (request) => request.email },
+      { label: 'field.phone', value: (request) => formatPhone(request.phone) },
+      { label: 'field.file', value: (request) => <FileLink request={request} /> },
+      { label: 'field.cities', value: cityList },
+      { label: 'field.createdAt', value: (request) => formatDateTime(request.createdAt) },
+    ],
+  },
+  exportSpec: { fileName: 'MerchantRequests.xlsx' },
+};
