@@ -58,3 +58,22 @@ export function insertMerchantRequests(dbPath: string, requests: SeedMerchantReq
 export function cityNameAz(dbPath: string, id: number): string {
   return run(dbPath, `SELECT name_az FROM cities WHERE id = ${Number(id)};`).trim();
 }
+
+export interface SeedComplaint {
+  fullName: string;
+  email: string;
+  phone: string;
+  /** 1 Discount not honoured, 2 Wrong discount amount, 3 Staff behaviour, 4 App problem, 5 Other. */
+  reasonId: number;
+  description: string;
+  isRead?: boolean;
+}
+
+/** Inserts complaints (as employees send them from the app) and returns their ids, in order. */
+export function insertComplaints(dbPath: string, complaints: SeedComplaint[]): number[] {
+  const values = complaints
+    .map((c) => `(${quote(c.fullName)}, ${quote(c.email)}, ${quote(c.phone)}, ${Number(c.reasonId)}, ${quote(c.description)}, ${c.isRead ? 1 : 0})`)
+    .join(', ');
+  const out = run(dbPath, `INSERT INTO complaints (full_name, email, phone, reason_id, description, is_read) VALUES ${values} RETURNING id;`);
+  return out.trim().split('\n').map(Number);
+}

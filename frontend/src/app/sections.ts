@@ -1,4 +1,6 @@
+import type { ReadonlySignal } from '@preact/signals-react';
 import type { IconName } from '../components/icons';
+import { refreshUnreadComplaints, unreadComplaints } from '../features/complaints/unreadComplaints';
 import type { MessageKey } from '../lib/i18n';
 import { Role } from '../lib/roles';
 import { lazyScreen, type LazyScreen } from './lazyScreen';
@@ -12,6 +14,15 @@ export interface Section {
   adminOnly?: boolean;
   /** The screen; sections without one show the shared "coming in a later release" state. */
   screen?: LazyScreen;
+  /** A count beside the menu item (unread complaints), read again on every navigation. */
+  badge?: MenuBadge;
+}
+
+export interface MenuBadge {
+  count: ReadonlySignal<number | null>;
+  refresh: () => Promise<void>;
+  /** Read after the number by screen readers ("3 unread"). */
+  label: MessageKey;
 }
 
 const UsersPage = lazyScreen(() => import('../features/users/UsersPage'));
@@ -25,6 +36,7 @@ const NotificationsPage = lazyScreen(() => import('../features/notifications/Not
 const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/CategoryNamesPage'));
 const EmployeesPage = lazyScreen(() => import('../features/employees/EmployeesPage'));
 const MerchantRequestsPage = lazyScreen(() => import('../features/merchantRequests/MerchantRequestsPage'));
+const ComplaintsPage = lazyScreen(() => import('../features/complaints/ComplaintsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -40,7 +52,14 @@ export const sections: readonly Section[] = [
   { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
   { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main', screen: ExpectedCampaignsPage },
   { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },
-  { path: '/complaints', title: 'menu.complaints', icon: 'complaints', menu: 'main' },
+  {
+    path: '/complaints',
+    title: 'menu.complaints',
+    icon: 'complaints',
+    menu: 'main',
+    screen: ComplaintsPage,
+    badge: { count: unreadComplaints, refresh: refreshUnreadComplaints, label: 'complaints.unreadBadge' },
+  },
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },

@@ -3,7 +3,13 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { t } from '../lib/i18n';
 
-export function StatusBadge({ active }: { active: boolean }) {
+/** The badge's words when they are not Active / Inactive (a complaint's Read / Unread). */
+export interface StatusWords {
+  on: string;
+  off: string;
+}
+
+export function StatusBadge({ active, words }: { active: boolean; words?: StatusWords }) {
   useSignals();
   return (
     <span
@@ -12,7 +18,7 @@ export function StatusBadge({ active }: { active: boolean }) {
         active ? 'bg-emerald-50 text-emerald-800' : 'bg-slate-100 text-slate-700'
       }`}
     >
-      {active ? t('table.active') : t('table.inactive')}
+      {words ? (active ? words.on : words.off) : active ? t('table.active') : t('table.inactive')}
     </span>
   );
 }
@@ -23,8 +29,10 @@ export function StatusToggle({
   label,
   disabledReason,
   onToggle,
+  words,
 }: {
   active: boolean;
+  words?: StatusWords;
   /** The accessible name, e.g. "Change status: Jane Doe". */
   label: string;
   /** Set when switching could only fail (the signed-in user's own account): disabled, and says why. */
@@ -53,7 +61,7 @@ export function StatusToggle({
       >
         <span className="size-4 translate-x-0.5 self-center rounded-full bg-white shadow transition-transform group-data-checked:translate-x-4.5" />
       </Switch>
-      <StatusBadge active={active} />
+      <StatusBadge active={active} words={words} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../components/icons';
 import { t } from '../../lib/i18n';
@@ -35,6 +35,10 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
   const colors = themes[theme];
   // The side menu and the phone drawer can both be in the page; each heading needs its own id.
   const requestsHeading = useId();
+  // Menu counts (unread complaints) are read again on each navigation, so a screen's changes show.
+  useEffect(() => {
+    for (const section of visible) void section.badge?.refresh();
+  }, [location, roleId]);
 
   const item = (section: Section) => {
     const active = location.toLowerCase().startsWith(section.path);
@@ -50,6 +54,7 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
         >
           <Icon name={section.icon} className="size-5 shrink-0" />
           <span className={labelClass[labels]}>{label}</span>
+          <MenuCount section={section} className={labelClass[labels]} />
         </Link>
       </li>
     );
@@ -65,5 +70,18 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
         {visible.filter((section) => section.menu === 'requests').map(item)}
       </ul>
     </nav>
+  );
+}
+
+/** A section's count beside its label; none while it is zero or unknown. */
+function MenuCount({ section, className }: { section: Section; className: string }) {
+  useSignals();
+  const count = section.badge?.count.value;
+  if (!section.badge || !count) return null;
+  return (
+    <span className={`ml-auto rounded-full bg-rose-600 px-1.5 py-0.5 text-xs leading-none font-semibold text-white ${className}`}>
+      {count}
+      <span className="sr-only"> {t(section.badge.label)}</span>
+    </span>
   );
 }

@@ -31,6 +31,7 @@ import { SafeImage } from '../SafeImage';
 import { Spinner } from '../Spinner';
 import { StatusBadge, StatusToggle } from '../StatusToggle';
 import { showToast } from '../Toast';
+import { RowSwitchCell } from './RowSwitchCell';
 import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
 import { useListQueryState } from './useListQueryState';
 import { useListData, useRecord } from './useRemoteData';
@@ -177,7 +178,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     width: column.width,
     minWidth: column.kind ? KIND_MIN_WIDTH[column.kind] : undefined,
     render:
-      column.kind === 'status' && resource.toggle && writable
+      column.switch && (writable || column.switch.everyone)
+        ? (row) => <RowSwitchCell row={row} spec={column.switch!} rowLabel={resource.rowLabel(row)} onDone={mutated} onFail={setNotice} />
+        : column.kind === 'status' && resource.toggle && writable
         ? (row) => (
             <StatusToggle
               active={Boolean(row.isActive)}

@@ -28,6 +28,21 @@ export interface ColumnDef<Row> {
   priority?: ColumnPriority;
   /** A text column's typical length in characters: its share of the table's free width (DataTable). */
   width?: number;
+  /** A switch in the cell (a complaint's read flag): its state, call and words; the list reloads after it. */
+  switch?: RowSwitch<Row>;
+}
+
+export interface RowSwitch<Row> {
+  isOn: (row: Row) => boolean;
+  /** The switch's accessible name before the row's label ("Mark read: …"). */
+  label: MessageKey;
+  on: MessageKey;
+  off: MessageKey;
+  call: (row: Row, next: boolean) => Promise<unknown>;
+  /** The toast after a change. */
+  announce: (row: Row, next: boolean) => string;
+  /** Also for the read-only Call Center role (the server lets it mark complaints read). */
+  everyone?: boolean;
 }
 
 interface FormSpec<V extends object> {

@@ -17,4 +17,17 @@ export const peopleMessages = {
   'merchantRequests.downloadFile': 'Download the file of {name}',
   'merchantRequests.noFile': 'No file',
   'field.file': 'File',
+
+  'noun.complaint': 'complaint',
+  'noun.complaints': 'complaints',
+  'complaints.details': 'Complaints details',
+  'complaints.read': 'Read',
+  'complaints.unread': 'Unread',
+  'complaints.markRead': 'Read',
+  'complaints.markedRead': 'Complaint of {name} marked read',
+  'complaints.markedUnread': 'Complaint of {name} marked unread',
+  'complaints.unreadBadge': 'unread',
+  'field.reason': 'Reason',
+  'field.description': 'Description',
+  'field.recordDate': 'Record date',
 } as const;
