@@ -10,6 +10,8 @@ or drop no check.
 - A confirmation field is documented as "the same as" its password field.
 - A date range's end is documented as "not before its start".
 - An `x-requestid` is documented as naming one request (reused with another payload: 422).
+- (filter) Multipart cases the generator labels valid although a required field is empty are
+  not sent as valid (a schemathesis coverage-phase quirk, see `filter_case`).
 - A partner's branch row is documented as all four fields or none, and promo-code partners as
   naming their version (1 or 2).
 """
@@ -89,8 +91,10 @@ def map_case(context, case):
                 headers[name] = uuid.uuid4().hex
     query = case.query
     if isinstance(query, MutableMapping):
-        for start_name, end_name in DATE_RANGES:
-            if start_name in query and end_name in query:
+        names = {name.lower(): name for name in query}
+        for start_key, end_key in DATE_RANGES:
+            start_name, end_name = names.get(start_key.lower()), names.get(end_key.lower())
+            if start_name is not None and end_name is not None:
                 start, end = _bounds(query[start_name]), _bounds(query[end_name])
                 if start is None or end is None:
                     continue
@@ -101,3 +105,31 @@ def map_case(context, case):
                     # Two equal instants: a range needs its end after its start.
                     del query[end_name]
     return case
+
+
+def _required_form_fields(case):
+    """The required properties of a multipart body, or () when it is not one."""
+    try:
+        if not str(case.media_type or "").startswith("multipart/form-data"):
+            return ()
+        body = case.operation.get_body_for_media_type(case.media_type)
+        return tuple((body.resolved_schema or {}).get("required", ()))
+    except Exception:
+        return ()
+
+
+@schemathesis.hook
+def filter_case(context, case):
+    """Drops "valid" multipart cases that leave a required field empty.
+
+    schemathesis's coverage phase builds its multipart file-sample cases with every required field
+    set to "" and still labels them valid, although the document requires text there (a pattern
+    of non-blank text). Such a case is not valid by the document, so it is not sent as valid.
+    """
+    if not _positive(case) or not isinstance(case.body, MutableMapping):
+        return True
+    for field in _required_form_fields(case):
+        value = case.body.get(field)
+        if value is None or (isinstance(value, (str, bytes)) and not value.strip()):
+            return False
+    return True

@@ -130,7 +130,13 @@ pub mod query {
                 .min_items(Some(1))
                 .max_items(Some(1000))
         };
-        let keyed = |key: &str| ObjectBuilder::new().property(key, ids()).required(key);
+        // `id` and `ids` are one field under two names: an object holds exactly one of them.
+        let keyed = |key: &str| {
+            ObjectBuilder::new()
+                .property(key, ids())
+                .required(key)
+                .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)))
+        };
         RefOr::T(Schema::OneOf(
             OneOfBuilder::new()
                 .item(keyed("id"))
@@ -398,10 +404,17 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         let Endpoint { method, path, doc } = endpoint;
         // A body's `id` (or `...Id`) names a row: ids start at 1, and one that names no row is a 404.
         let mut names_rows = false;
+        // A body type shared by several operations is one component, so one operation's rules
+        // go into an inline copy of it rather than into the component the others see.
+        let mut ruled_body = None;
         for (name, mut schema) in doc.schemas {
             if doc.body_name.as_deref() == Some(name.as_str()) {
-                apply_rules(&mut schema, &doc.rules);
                 names_rows |= ids_from_one(&mut schema);
+                if !doc.rules.is_empty() {
+                    let mut copy = schema.clone();
+                    apply_rules(&mut copy, &doc.rules);
+                    ruled_body = Some(copy);
+                }
             }
             components = components.schema(name, schema);
         }
@@ -470,6 +483,9 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             errors.push((422, "This x-requestid was already used for a different request"));
         }
         if let Some((content_type, mut schema)) = doc.body {
+            if let Some(ruled) = ruled_body {
+                schema = ruled;
+            }
             apply_rules(&mut schema, &doc.rules);
             names_rows |= ids_from_one(&mut schema);
             if content_type == "multipart/form-data" {

@@ -98,6 +98,8 @@ const FORM_FIELDS: &[(&str, Type)] = &[
 
 #[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
+// Its own schema name: the wish list and usage history have a `StatusChange` of another shape.
+#[schema(as = CategoryStatusChange)]
 pub struct StatusChange {
     pub id: i64,
     pub is_active: bool,
