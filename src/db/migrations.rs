@@ -32,11 +32,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "search_folds_azerbaijani",
         sql: include_str!("../../migrations/0005_search_folds_azerbaijani.sql"),
     },
-    Migration {
-        version: 6,
-        name: "campaign_search",
-        sql: include_str!("../../migrations/0006_campaign_search.sql"),
-    },
+    Migration { version: 6, name: "campaign_search", sql: include_str!("../../migrations/0006_campaign_search.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
