@@ -77,3 +77,13 @@ export function insertComplaints(dbPath: string, complaints: SeedComplaint[]): n
   const out = run(dbPath, `INSERT INTO complaints (full_name, email, phone, reason_id, description, is_read) VALUES ${values} RETURNING id;`);
   return out.trim().split('\n').map(Number);
 }
+
+/** Inserts employees' wishes (`wish_list_requests`) and returns their ids, in order. */
+export function insertWishes(dbPath: string, wishes: { employeeId: number; text: string; requestDate?: string; status?: number }[]): number[] {
+  return wishes.map((w) => {
+    const date = w.requestDate ? quote(w.requestDate) : "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+    return Number(
+      run(dbPath, `INSERT INTO wish_list_requests (employee_id, text, status, request_date) VALUES (${Number(w.employeeId)}, ${quote(w.text)}, ${Number(w.status ?? 0)}, ${date}) RETURNING id;`).trim(),
+    );
+  });
+}

@@ -37,6 +37,7 @@ const CategoryNamesPage = lazyScreen(() => import('../features/categoryNames/Cat
 const EmployeesPage = lazyScreen(() => import('../features/employees/EmployeesPage'));
 const MerchantRequestsPage = lazyScreen(() => import('../features/merchantRequests/MerchantRequestsPage'));
 const ComplaintsPage = lazyScreen(() => import('../features/complaints/ComplaintsPage'));
+const EmployeeRequestsPage = lazyScreen(() => import('../features/employeeRequests/EmployeeRequestsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -63,7 +64,7 @@ export const sections: readonly Section[] = [
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },
-  { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests' },
+  { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
   { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },

@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
 import { labelText, t, type Label } from '../lib/i18n';
@@ -14,6 +15,51 @@ export interface FilterField {
   kind?: 'text' | 'select' | 'date' | 'number';
   /** For selects; an 'All' choice (empty value) is always offered first. */
   options?: { value: string; label: Label }[];
+  /** A select whose choices come from the server (the assets); loaded once, then remembered for the chips. */
+  loadOptions?: () => Promise<{ value: string; label: string }[]>;
+}
+
+// The loaded choices of each `loadOptions` filter, so a chip can name the chosen one.
+const loadedOptions = new WeakMap<FilterField['loadOptions'] & object, { value: string; label: string }[]>();
+const optionsVersion = signal(0);
+
+function useLoadedOptions(field: FilterField): { value: string; label: Label }[] | undefined {
+  useSignals();
+  void optionsVersion.value;
+  const load = field.loadOptions;
+  useEffect(() => {
+    if (!load || loadedOptions.has(load)) return;
+    let live = true;
+    load()
+      .then((options) => {
+        loadedOptions.set(load, options);
+        if (live) optionsVersion.value += 1;
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  if (!load) return field.options;
+  return loadedOptions.get(load)?.map((option) => ({ value: option.value, label: { raw: option.label } }));
+}
+
+/** A select filter: its choices declared, or loaded from the server. */
+function FilterSelect({ id, field, value, onChange }: { id: string; field: FilterField; value: string; onChange: (value: string) => void }) {
+  useSignals();
+  const options = useLoadedOptions(field);
+  return (
+    <Select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+      <option value="">{t('filter.all')}</option>
+      {/* A value from the URL stays selectable while the choices load. */}
+      {value && !options?.some((option) => option.value === value) && <option value={value}>{value}</option>}
+      {options?.map((option) => (
+        <option key={option.value} value={option.value}>
+          {labelText(option.label)}
+        </option>
+      ))}
+    </Select>
+  );
 }
 
 const sameValues = (a: Record<string, string>, b: Record<string, string>) => {
@@ -67,14 +113,7 @@ export function FilterPanel({
         return (
           <FieldShell key={field.name} id={id} label={labelText(field.label)}>
             {field.kind === 'select' ? (
-              <Select id={id} value={value} onChange={(event) => change(field.name, event.target.value)}>
-                <option value="">{t('filter.all')}</option>
-                {field.options?.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {labelText(option.label)}
-                  </option>
-                ))}
-              </Select>
+              <FilterSelect id={id} field={field} value={value} onChange={(next) => change(field.name, next)} />
             ) : (
               <TextInput
                 id={id}
@@ -93,11 +132,13 @@ export function FilterPanel({
 
 /** The applied filters, by their labels and shown values (a select's option label, not its value). */
 export function activeFilters(fields: readonly FilterField[], values: Record<string, string>): { name: string; label: string; value: string }[] {
+  void optionsVersion.value; // chips name a loaded choice once it has loaded
   return fields
     .filter((field) => values[field.name])
     .map((field) => {
       const raw = values[field.name];
-      const option = field.options?.find((candidate) => candidate.value === raw);
+      const choices = field.loadOptions ? loadedOptions.get(field.loadOptions)?.map((o) => ({ value: o.value, label: { raw: o.label } as Label })) : field.options;
+      const option = choices?.find((candidate) => candidate.value === raw);
       return { name: field.name, label: labelText(field.label), value: option ? labelText(option.label) : raw };
     });
 }

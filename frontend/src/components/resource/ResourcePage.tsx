@@ -31,7 +31,7 @@ import { SafeImage } from '../SafeImage';
 import { Spinner } from '../Spinner';
 import { StatusBadge, StatusToggle } from '../StatusToggle';
 import { showToast } from '../Toast';
-import { RowSwitchCell } from './RowSwitchCell';
+import { RowChoiceCell, RowSwitchCell } from './RowSwitchCell';
 import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
 import { useListQueryState } from './useListQueryState';
 import { useListData, useRecord } from './useRemoteData';
@@ -176,9 +176,12 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     sortField: column.kind === 'image' || column.sortable === false ? undefined : (column.sortField ?? column.field),
     priority: column.priority,
     width: column.width,
-    minWidth: column.kind ? KIND_MIN_WIDTH[column.kind] : undefined,
+    // A row's select keeps room for its longest choice ('In review').
+    minWidth: column.choice && writable ? '7.5rem' : column.kind ? KIND_MIN_WIDTH[column.kind] : undefined,
     render:
-      column.switch && (writable || column.switch.everyone)
+      column.choice && writable
+        ? (row) => <RowChoiceCell row={row} spec={column.choice!} rowLabel={resource.rowLabel(row)} onDone={mutated} onFail={setNotice} />
+        : column.switch && (writable || column.switch.everyone)
         ? (row) => <RowSwitchCell row={row} spec={column.switch!} rowLabel={resource.rowLabel(row)} onDone={mutated} onFail={setNotice} />
         : column.kind === 'status' && resource.toggle && writable
         ? (row) => (

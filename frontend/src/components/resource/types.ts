@@ -30,6 +30,17 @@ export interface ColumnDef<Row> {
   width?: number;
   /** A switch in the cell (a complaint's read flag): its state, call and words; the list reloads after it. */
   switch?: RowSwitch<Row>;
+  /** A select in the cell (a request's New / In review / Done) for editors; others read the chosen label. */
+  choice?: RowChoice<Row>;
+}
+
+export interface RowChoice<Row> {
+  value: (row: Row) => string;
+  options: { value: string; label: MessageKey }[];
+  /** The select's accessible name before the row's label ("Request status: …"). */
+  label: MessageKey;
+  call: (row: Row, value: string) => Promise<unknown>;
+  announce: (row: Row, value: string) => string;
 }
 
 export interface RowSwitch<Row> {

@@ -30,4 +30,15 @@ export const peopleMessages = {
   'field.reason': 'Reason',
   'field.description': 'Description',
   'field.recordDate': 'Record date',
+
+  'noun.employeeRequest': 'request',
+  'noun.employeeRequests': 'requests',
+  'requests.details': 'Request details',
+  'requests.status.new': 'New',
+  'requests.status.inReview': 'In review',
+  'requests.status.done': 'Done',
+  'requests.statusOf': 'Request status',
+  'requests.statusSet': 'Request of {name} set to {status}',
+  'field.employeeFullName': 'Employee full name',
+  'field.requestDate': 'Request date',
 } as const;
