@@ -628,6 +628,11 @@ fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
 /// are documented as "the number, or blank".
 fn blank_means_absent(schema: &mut RefOr<Schema>) {
     let RefOr::T(Schema::Object(object)) = schema else { return };
+    // Other fields are ignored, but a part's name travels in a header, where a control character
+    // or a quote cannot be written: such a form is unreadable (400).
+    object.property_names = Some(Box::new(Schema::Object(
+        ObjectBuilder::new().schema_type(Type::String).pattern(Some(r#"^[^\x00-\x1f\x7f"]*$"#)).build(),
+    )));
     let required = object.required.clone();
     for (name, property) in object.properties.iter_mut() {
         let numeric = matches!(
