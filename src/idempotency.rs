@@ -6,7 +6,7 @@
 //! checked afresh every time, and those endpoints do their own one-time checks.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
 use crate::auth::CurrentUser;
-use crate::db::{Unit, format_iso, now_iso};
+use crate::db::{Unit, format_iso, lock, now_iso};
 use crate::error::AppError;
 use crate::state::AppState;
 
@@ -38,10 +38,6 @@ struct Key {
     request_id: String,
     user_id: i64,
     session_id: String,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Removes a request from [`Running`] however it ends (answer, error, panic or cancellation).

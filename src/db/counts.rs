@@ -44,7 +44,7 @@ impl Drop for Counting<'_> {
 }
 
 /// A poisoned lock only means another request panicked while holding it; the data is still whole.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 

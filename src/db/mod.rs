@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 
 use crate::error::{AppError, AppResult};
 
-pub use counts::CountCache;
+pub use counts::{CountCache, lock};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
 pub use text::fold_search;
 use unit::OpenWrite;

@@ -5,11 +5,11 @@
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::PooledConnection;
+use super::{PooledConnection, lock};
 
 tokio::task_local! {
     static UNIT: Arc<Unit>;
@@ -40,11 +40,6 @@ impl Drop for OpenWrite {
             tracing::error!(error = %error, "cannot roll back an abandoned request's transaction");
         }
     }
-}
-
-/// A poisoned lock only means another task panicked while holding it; the slot is still whole.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Unit {
