@@ -11,7 +11,7 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::routing::{get, post, put};
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension, Transaction, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, ToSql, Transaction, params_from_iter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc3339;
@@ -366,6 +366,36 @@ struct CampaignInput {
     background: Option<CheckedImage>,
 }
 
+impl CampaignInput {
+    /// The stored columns as named parameters, shared by create and edit so they cannot drift.
+    fn columns<'a>(
+        &'a self,
+        file_id: &'a Option<i64>,
+        background_id: &'a Option<i64>,
+    ) -> Vec<(&'static str, &'a dyn ToSql)> {
+        let [name_az, name_en, name_ru] = &self.names;
+        let [description_az, description_en, description_ru] = &self.descriptions;
+        vec![
+            (":partner", &self.partner_id),
+            (":category", &self.category_id),
+            (":discount", &self.discount),
+            (":start", &self.start),
+            (":expire", &self.expire),
+            (":file", file_id),
+            (":background", background_id),
+            (":name_az", name_az),
+            (":name_en", name_en),
+            (":name_ru", name_ru),
+            (":description_az", description_az),
+            (":description_en", description_en),
+            (":description_ru", description_ru),
+            (":special_offer", &self.special_offer),
+            (":premium", &self.premium),
+            (":trend", &self.trend),
+        ]
+    }
+}
+
 /// `true`/`on`/`1` or `false`/`off`/`0`; missing means false, anything else is refused.
 fn flag(v: &mut Validator, form: &Form, field: &str) -> bool {
     let text = form.text(field).to_ascii_lowercase();
@@ -527,35 +557,19 @@ async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     let input = read_input(&form, true)?;
     let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
         check_references(tx, &input)?;
-        let file_id = files::store_upload(tx, input.image)?;
-        let background_id = files::store_upload(tx, input.background)?;
-        let [name_az, name_en, name_ru] = &input.names;
-        let [description_az, description_en, description_ru] = &input.descriptions;
+        let mut input = input;
+        let file_id = files::store_upload(tx, input.image.take())?;
+        let background_id = files::store_upload(tx, input.background.take())?;
         // Made in the back office, so confirmed; its position is set by ORDER below.
         tx.execute(
             "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                     file_id, background_file_id, name_az, name_en, name_ru,
                                     description_az, description_en, description_ru,
                                     special_offer, is_premium, is_trend, is_confirmed, order_no)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, 1, 0)",
-            rusqlite::params![
-                input.partner_id,
-                input.category_id,
-                input.discount,
-                input.start,
-                input.expire,
-                file_id,
-                background_id,
-                name_az,
-                name_en,
-                name_ru,
-                description_az,
-                description_en,
-                description_ru,
-                input.special_offer,
-                input.premium,
-                input.trend,
-            ],
+             VALUES (:partner, :category, :discount, :start, :expire, :file, :background, :name_az, :name_en,
+                     :name_ru, :description_az, :description_en, :description_ru, :special_offer, :premium,
+                     :trend, 1, 0)",
+            input.columns(&file_id, &background_id).as_slice(),
         )?;
         let id = tx.last_insert_rowid();
         ORDER.place(tx, input.category_id, Some(id), input.order)?;
@@ -578,37 +592,22 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
             .optional()?
             .ok_or_else(|| CAMPAIGN_ROWS.not_found())?;
         check_references(tx, &input)?;
-        let file_id = files::store_upload(tx, input.image)?;
-        let background_id = files::store_upload(tx, input.background)?;
-        let [name_az, name_en, name_ru] = &input.names;
-        let [description_az, description_en, description_ru] = &input.descriptions;
+        let mut input = input;
+        let file_id = files::store_upload(tx, input.image.take())?;
+        let background_id = files::store_upload(tx, input.background.take())?;
+        let now = now_iso();
+        let mut columns = input.columns(&file_id, &background_id);
+        columns.extend([(":id", &id as &dyn ToSql), (":now", &now)]);
         tx.execute(
-            "UPDATE campaigns SET partner_id = ?2, campaign_category_id = ?3, discount_percent = ?4,
-                    start_date = ?5, expire_date = ?6, file_id = COALESCE(?7, file_id),
-                    background_file_id = COALESCE(?8, background_file_id), name_az = ?9, name_en = ?10,
-                    name_ru = ?11, description_az = ?12, description_en = ?13, description_ru = ?14,
-                    special_offer = ?15, is_premium = ?16, is_trend = ?17, updated_at = ?18
-             WHERE id = ?1",
-            rusqlite::params![
-                id,
-                input.partner_id,
-                input.category_id,
-                input.discount,
-                input.start,
-                input.expire,
-                file_id,
-                background_id,
-                name_az,
-                name_en,
-                name_ru,
-                description_az,
-                description_en,
-                description_ru,
-                input.special_offer,
-                input.premium,
-                input.trend,
-                now_iso(),
-            ],
+            "UPDATE campaigns SET partner_id = :partner, campaign_category_id = :category,
+                    discount_percent = :discount, start_date = :start, expire_date = :expire,
+                    file_id = COALESCE(:file, file_id), background_file_id = COALESCE(:background, background_file_id),
+                    name_az = :name_az, name_en = :name_en, name_ru = :name_ru,
+                    description_az = :description_az, description_en = :description_en,
+                    description_ru = :description_ru, special_offer = :special_offer, is_premium = :premium,
+                    is_trend = :trend, updated_at = :now
+             WHERE id = :id",
+            columns.as_slice(),
         )?;
         if old_category != input.category_id {
             // Leaving a category closes its gap; the new one makes room (last without an order).
