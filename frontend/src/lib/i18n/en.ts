@@ -1,10 +1,12 @@
 import { campaignMessages } from './en.campaigns';
+import { merchantMessages } from './en.merchants';
 import { peopleMessages } from './en.people';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
   ...campaignMessages,
   ...peopleMessages,
+  ...merchantMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
