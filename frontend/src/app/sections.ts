@@ -38,6 +38,8 @@ const EmployeesPage = lazyScreen(() => import('../features/employees/EmployeesPa
 const MerchantRequestsPage = lazyScreen(() => import('../features/merchantRequests/MerchantRequestsPage'));
 const ComplaintsPage = lazyScreen(() => import('../features/complaints/ComplaintsPage'));
 const EmployeeRequestsPage = lazyScreen(() => import('../features/employeeRequests/EmployeeRequestsPage'));
+const MerchantsPage = lazyScreen(() => import('../features/merchants/MerchantsPage'));
+const PromoCodesPage = lazyScreen(() => import('../features/promoCodes/PromoCodesPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -50,9 +52,9 @@ export const sections: readonly Section[] = [
   { path: '/assets', title: 'menu.assets', icon: 'assets', menu: 'main', screen: AssetsPage },
   { path: '/humanresource', title: 'menu.humanResource', icon: 'humanResource', menu: 'main', screen: HumanResourcesPage },
   { path: '/partners', title: 'menu.partners', icon: 'partners', menu: 'main', screen: PartnersPage },
-  { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main' },
+  { path: '/merchants', title: 'menu.merchants', icon: 'merchants', menu: 'main', screen: MerchantsPage },
   { path: '/expectedcampaigns', title: 'menu.expectedCampaigns', icon: 'expected', menu: 'main', screen: ExpectedCampaignsPage },
-  { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main' },
+  { path: '/promocode', title: 'menu.promocode', icon: 'promocode', menu: 'main', screen: PromoCodesPage },
   {
     path: '/complaints',
     title: 'menu.complaints',
