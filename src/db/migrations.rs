@@ -33,6 +33,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0005_search_folds_azerbaijani.sql"),
     },
     Migration { version: 6, name: "campaign_search", sql: include_str!("../../migrations/0006_campaign_search.sql") },
+    Migration {
+        version: 7,
+        name: "dashboard_counts",
+        sql: include_str!("../../migrations/0007_dashboard_counts.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
