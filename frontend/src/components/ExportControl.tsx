@@ -28,6 +28,8 @@ export interface ExportForm<V extends object> {
   initialValues: () => V;
   /** The query parameters the values add to the list's filters (`{ assetId: 3 }`). */
   query: (values: V) => Query;
+  /** The download's path when the values name it (`promoCode/export/{campaignId}`); else the spec's path. */
+  path?: (values: V) => string;
 }
 
 interface DateRangeValues {
@@ -167,7 +169,7 @@ export function ExportControl({
         initialValues={form.initialValues()}
         submitLabel={t('button.download')}
         submit={async (values) => {
-          const savedAs = await download.run(path, { ...filterQuery, ...form.query(values) });
+          const savedAs = await download.run(form.path?.(values) ?? path, { ...filterQuery, ...form.query(values) });
           onExported?.(savedAs);
         }}
       >

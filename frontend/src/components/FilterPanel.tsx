@@ -75,10 +75,13 @@ export function FilterPanel({
   fields,
   values,
   onApply,
+  inDialog = false,
 }: {
   fields: readonly FilterField[];
   values: Record<string, string>;
   onApply: (values: Record<string, string>) => void;
+  /** In a modal ('Merchant filter'): the fields stacked, and a change still pending when it closes is applied then. */
+  inDialog?: boolean;
 }) {
   useSignals();
   const idPrefix = useId();
@@ -93,20 +96,35 @@ export function FilterPanel({
     }
   }, [values]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const pending = useRef<Record<string, string> | null>(null);
+  const apply = useRef(onApply);
+  apply.current = onApply;
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      if (inDialog && pending.current) apply.current(pending.current);
+    },
+    [inDialog],
+  );
 
   const change = (name: string, value: string) => {
     const next = { ...draft, [name]: value };
     setDraft(next);
     clearTimeout(timer.current);
+    pending.current = next;
     timer.current = setTimeout(() => {
+      pending.current = null;
       lastReported.current = next;
       onApply(next);
     }, FILTER_PAUSE_MS);
   };
 
   return (
-    <div role="search" aria-label={t('filter.title')} className="grid gap-4 border-b border-slate-200 px-4 py-4 sm:grid-cols-2 lg:grid-cols-4">
+    <div
+      role="search"
+      aria-label={t('filter.title')}
+      className={inDialog ? 'grid gap-4' : 'grid gap-4 border-b border-slate-200 px-4 py-4 sm:grid-cols-2 lg:grid-cols-4'}
+    >
       {fields.map((field) => {
         const id = `${idPrefix}-${field.name}`;
         const value = draft[field.name] ?? '';

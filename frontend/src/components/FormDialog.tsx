@@ -36,6 +36,8 @@ export interface FormDialogProps<V extends object> {
   surface?: 'dialog' | 'sidePanel';
   /** Shown under the fields, e.g. a download's progress. */
   children?: ReactNode;
+  /** A refused submit's message shows under this field instead of in the alert. */
+  failureField?: keyof V & string;
 }
 
 /**
@@ -81,6 +83,7 @@ function FormDialogBody<V extends object>({
   submitLabel,
   serverErrorAliases,
   children,
+  failureField,
 }: FormDialogProps<V> & { initialValues: V }) {
   useSignals();
   const form = useForm(initialValues, schema);
@@ -102,7 +105,9 @@ function FormDialogBody<V extends object>({
       await submit(values);
     } catch (error) {
       const names = fields.map((field) => field.name);
-      form.refuse(errorMessage(error), error instanceof ApiError ? error.errors : {}, names, serverErrorAliases);
+      const message = errorMessage(error);
+      if (failureField) form.refuse(message, { [failureField]: message }, names);
+      else form.refuse(message, error instanceof ApiError ? error.errors : {}, names, serverErrorAliases);
       setSending(false);
       return;
     }

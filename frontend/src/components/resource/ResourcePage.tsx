@@ -20,6 +20,7 @@ import { Alert } from '../Alert';
 import { Button, IconButton } from '../Button';
 import { ConfirmDelete } from '../ConfirmDelete';
 import { DataTable, type TableColumn } from '../DataTable';
+import { Dialog } from '../Dialog';
 import { DetailList, Drawer } from '../Drawer';
 import { ExportControl } from '../ExportControl';
 import { FilterChips, FilterPanel } from '../FilterPanel';
@@ -122,7 +123,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   );
 
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [filterOpen, setFilterOpen] = useState(filtered);
+  // A filter modal starts closed; the panel starts open when the link carries filters.
+  const [filterOpen, setFilterOpen] = useState(filtered && !resource.filterDialog);
   const [dialog, setDialog] = useState<OpenDialog<Row>>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const closeDialog = () => setDialog(null);
@@ -272,7 +274,12 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           ) : (
             <>
               {filters.length > 0 && (
-                <Button variant="ghost" aria-expanded={filterOpen} onClick={() => setFilterOpen((open) => !open)}>
+                <Button
+                  variant="ghost"
+                  aria-expanded={resource.filterDialog ? undefined : filterOpen}
+                  aria-haspopup={resource.filterDialog ? 'dialog' : undefined}
+                  onClick={() => setFilterOpen((open) => !open)}
+                >
                   <Icon name="filter" className="size-4" />
                   {filterOpen ? t('filter.hide') : t('filter.show')}
                   {appliedCount > 0 && (
@@ -302,8 +309,13 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         </div>
       }
     >
-      {filterOpen && filters.length > 0 && (
+      {filterOpen && filters.length > 0 && !resource.filterDialog && (
         <FilterPanel fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
+      )}
+      {resource.filterDialog && filters.length > 0 && (
+        <Dialog open={filterOpen} onClose={() => setFilterOpen(false)} title={t(resource.filterDialog)}>
+          <FilterPanel inDialog fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
+        </Dialog>
       )}
       <FilterChips fields={filters} values={query.filters} onRemove={removeFilter} onClear={clearFilters} />
       {notice && (
@@ -345,7 +357,10 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           surface={create.surface}
           initialValues={create.initialValues()}
           submit={create.submit}
-          onSuccess={(values) => mutated(t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }))}
+          failureField={create.failureField}
+          onSuccess={(values) =>
+            mutated(create.confirmation?.(values) ?? t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }))
+          }
         />
       )}
       {edit && (
@@ -360,6 +375,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           surface={edit.surface}
           initialValues={dialog?.kind === 'edit' && detail.data ? edit.initialValues(detail.data) : null}
           loadError={detail.error}
+          failureField={edit.failureField}
           submit={(values) => (dialog?.kind === 'edit' ? edit.submit(values, detail.data ?? dialog.row) : Promise.resolve())}
           onSuccess={(values) =>
             dialog?.kind === 'edit' &&

@@ -68,6 +68,10 @@ interface FormSpec<V extends object> {
   surface?: 'dialog' | 'sidePanel';
   /** The record's name in the form's values, for the confirmation toast ("Partner Bravo created"). */
   nameOf?: (values: V) => string;
+  /** The whole toast after a save when "Partner Bravo created" does not fit ("3 promo codes created"). */
+  confirmation?: (values: V) => string;
+  /** A refused submit's message shows under this field instead of in the form's alert (promo codes: the category). */
+  failureField?: keyof V & string;
 }
 
 export interface CreateFormSpec<V extends object> extends FormSpec<V> {
@@ -142,6 +146,8 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
    */
   isOwnAccount?: (row: Row, user: UserProfile) => boolean;
   filters?: readonly ResourceFilter[];
+  /** The filters open in a modal of this title ('Merchant filter') instead of the panel above the table. */
+  filterDialog?: MessageKey;
   // Each form has its own value type; the page only hands the form's values to its submit.
   create?: CreateFormSpec<any>;
   edit?: EditFormSpec<Row, any>;

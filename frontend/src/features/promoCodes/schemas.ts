@@ -1,0 +1,126 @@
+import type { ExportForm } from '../../components/ExportControl';
+import type { ChoiceOption, FieldDef, PickerLoader, PickerOption } from '../../components/form/types';
+import { api } from '../../lib/api';
+import { t } from '../../lib/i18n';
+import { numeric, required, type Rule, type Schema } from '../../lib/validation';
+
+/** A row of `GET promoCode`: `used` is the server's Bəli / Xeyr for `isUsed`. */
+export interface PromoCodeRow {
+  id: number;
+  partnerName: string;
+  campaignName: string;
+  code: string;
+  isUsed: boolean;
+  used: string;
+  usedDate: string | null;
+}
+
+/** The spec's messages (campaigns.md, Promo code create and export), verbatim; 'at least 1' is the server's. */
+export const PROMO_MESSAGES = {
+  countRequired: 'Count is required',
+  countNumber: 'Count must be a number',
+  countMax: 'Count must be less than or equal to 500',
+  countMin: 'Count must be at least 1',
+  partner: 'Partner is required',
+  category: 'Campaign category is required',
+} as const;
+
+export const MAX_COUNT = 500;
+
+/** `GET partner?status=true`: active partners that hand out promo codes, searched by name, 30 a page. */
+export const promoPartnerPicker: PickerLoader = async (search, skip, take, signal) => {
+  const page = await api.list<{ id: number; name: string }>(
+    'partner',
+    { Skip: skip, Take: take, SortField: 'name', OrderBy: true, status: true, Name: search.trim() },
+    signal,
+  );
+  return { items: page.data.map((partner) => ({ id: partner.id, label: partner.name })), total: page.totalCount };
+};
+
+interface PromoCampaign {
+  id: number;
+  name: string;
+  nameAz: string | null;
+}
+
+/** The chosen partner's campaigns (`GET campaign/forPromoCode?partnerId=`), labelled by nameAz, else name. */
+export async function promoCampaigns(partner: unknown, signal: AbortSignal): Promise<ChoiceOption[]> {
+  const partnerId = (partner as PickerOption | null)?.id;
+  if (!partnerId) return [];
+  const options: ChoiceOption[] = [];
+  for (let skip = 0; ; skip += 100) {
+    const page = await api.list<PromoCampaign>('campaign/forPromoCode', { partnerId, Skip: skip, Take: 100 }, signal);
+    options.push(...page.data.map((campaign) => ({ value: String(campaign.id), label: { raw: campaign.nameAz || campaign.name } })));
+    if (page.data.length === 0 || options.length >= page.totalCount) return options;
+  }
+}
+
+interface Target {
+  partnerId: PickerOption | null;
+  /** The chosen campaign's id, as the select holds it ('campaign category' in the spec's words). */
+  campaignId: string;
+}
+
+export interface PromoCodeValues extends Target {
+  count: string;
+}
+
+const targetFields: FieldDef<Target>[] = [
+  // Another partner offers other campaigns: the chosen one is dropped.
+  { name: 'partnerId', label: 'field.partner', kind: 'picker', load: promoPartnerPicker, updates: () => ({ campaignId: '' }) },
+  {
+    name: 'campaignId',
+    label: 'field.campaignCategory',
+    kind: 'dependentSelect',
+    dependsOn: 'partnerId',
+    loadOptions: promoCampaigns,
+    emptyOption: 'promoCodes.chooseCategory',
+  },
+];
+
+const targetSchema: Schema<Target> = {
+  partnerId: [required(PROMO_MESSAGES.partner)],
+  campaignId: [required(PROMO_MESSAGES.category)],
+};
+
+const within =
+  <V>(min: number, max: number): Rule<V> =>
+  (value) => {
+    const count = Number(String(value ?? '').trim());
+    if (!String(value ?? '').trim() || Number.isNaN(count)) return undefined;
+    if (count > max) return PROMO_MESSAGES.countMax;
+    return count < min ? PROMO_MESSAGES.countMin : undefined;
+  };
+
+export const promoCodeFields: FieldDef<PromoCodeValues>[] = [
+  ...(targetFields as FieldDef<PromoCodeValues>[]),
+  { name: 'count', label: 'field.count', kind: 'text', inputMode: 'numeric', autoComplete: 'off' },
+];
+
+export const promoCodeSchema: Schema<PromoCodeValues> = {
+  ...(targetSchema as Schema<PromoCodeValues>),
+  count: [required(PROMO_MESSAGES.countRequired), numeric(PROMO_MESSAGES.countNumber), within(1, MAX_COUNT)],
+};
+
+export const emptyPromoCodes = (): PromoCodeValues => ({ partnerId: null, campaignId: '', count: '' });
+
+/** `POST promoCode {partnerId, campaignId, count}`. */
+export const promoCodePayload = (values: PromoCodeValues) => ({
+  partnerId: values.partnerId?.id,
+  campaignId: Number(values.campaignId),
+  count: Number(values.count.trim()),
+});
+
+export const createdMessage = (values: PromoCodeValues) => {
+  const count = Number(values.count.trim());
+  return count === 1 ? t('promoCodes.createdOne') : t('promoCodes.created', { count });
+};
+
+/** The 'Export Excel' dialog: partner and campaign category, then `GET promoCode/export/{id}` → Promocode.xlsx. */
+export const promoExportForm: ExportForm<Target> = {
+  fields: targetFields,
+  schema: targetSchema,
+  initialValues: () => ({ partnerId: null, campaignId: '' }),
+  query: (values) => ({ partnerId: values.partnerId?.id }),
+  path: (values) => `promoCode/export/${Number(values.campaignId)}`,
+};
