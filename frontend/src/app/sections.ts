@@ -40,12 +40,14 @@ const ComplaintsPage = lazyScreen(() => import('../features/complaints/Complaint
 const EmployeeRequestsPage = lazyScreen(() => import('../features/employeeRequests/EmployeeRequestsPage'));
 const MerchantsPage = lazyScreen(() => import('../features/merchants/MerchantsPage'));
 const PromoCodesPage = lazyScreen(() => import('../features/promoCodes/PromoCodesPage'));
+const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPage'));
+const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
 export const sections: readonly Section[] = [
   { path: '/users', title: 'menu.users', icon: 'users', menu: 'main', adminOnly: true, screen: UsersPage },
-  { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main' },
+  { path: '/dashboard', title: 'menu.dashboard', icon: 'dashboard', menu: 'main', screen: DashboardPage },
   { path: '/employeelist', title: 'menu.employeeList', icon: 'employees', menu: 'main', screen: EmployeesPage },
   { path: '/campaigns', title: 'menu.campaigns', icon: 'campaigns', menu: 'main', screen: CampaignsPage },
   { path: '/categorynames', title: 'menu.categoryNames', icon: 'categories', menu: 'main', screen: CategoryNamesPage },
@@ -65,7 +67,7 @@ export const sections: readonly Section[] = [
   },
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
-  { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main' },
+  { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main', screen: ReportsPage },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },

@@ -43,7 +43,6 @@ export const reportingMessages = {
   'reports.searchPlaceholder': 'Search names',
   'reports.counts': '{kind} by state',
   'reports.total': 'Total: {count}',
-  'reports.totalOf': '{count} in total',
   'reports.export': 'Export',
   'reports.exporting': 'Downloading {file}',
   'reports.exported': 'Reports-count.xlsx and Reports-name.xlsx downloaded',

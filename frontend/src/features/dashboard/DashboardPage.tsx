@@ -1,0 +1,198 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useId, useMemo, useState } from 'react';
+import { Alert } from '../../components/Alert';
+import { Chart, formatCount } from '../../components/Chart';
+import { DataTable, type TableColumn } from '../../components/DataTable';
+import { Icon, type IconName } from '../../components/icons';
+import { Panel, RemoteContent } from '../../components/Panel';
+import { Spinner } from '../../components/Spinner';
+import { useRemoteValue, type RemoteValue } from '../../components/useRemoteValue';
+import { t, uiLanguage } from '../../lib/i18n';
+import {
+  employeesChart,
+  formatRating,
+  monthLabel,
+  usageChart,
+  yearOptions,
+  type AssetEmployees,
+  type CategoryUsage,
+  type DashboardSummary,
+  type MonthUsage,
+  type TopPartner,
+} from './dashboardData';
+
+type Ranked<Row> = Row & { id: number };
+
+/** DataTable keys rows by id: a ranking's rows get their place (1, 2, ...). */
+const ranked = <Row,>(rows: Row[]): Ranked<Row>[] => rows.map((row, index) => ({ ...row, id: index + 1 }));
+
+function Figure({ icon, label, value }: { icon: IconName; label: string; value: number }) {
+  return (
+    <div className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white px-5 py-4 shadow-sm">
+      <span className="rounded-lg bg-indigo-50 p-3 text-indigo-700" aria-hidden="true">
+        <Icon name={icon} className="size-6" />
+      </span>
+      <div className="flex min-w-0 flex-col-reverse">
+        <dt className="text-sm text-slate-600">{label}</dt>
+        <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{formatCount(value)}</dd>
+      </div>
+    </div>
+  );
+}
+
+/** The headline figures: total employees, last month's and all usage. */
+function Figures({ summary }: { summary: RemoteValue<DashboardSummary> }) {
+  useSignals();
+  if (summary.status === 'error') return <Alert tone="danger">{t('chart.error', { message: summary.message })}</Alert>;
+  if (!summary.data) {
+    return (
+      <div className="flex justify-center py-6 text-indigo-600">
+        <Spinner label={t('app.loading')} className="size-6" />
+      </div>
+    );
+  }
+  const data = summary.data;
+  const lastMonth = monthLabel(data.lastMonth, uiLanguage.value);
+  return (
+    <dl className="grid gap-4 sm:grid-cols-3">
+      <Figure icon="employees" label={t('dashboard.totalEmployees')} value={data.totalEmployeeCount} />
+      <Figure
+        icon="usage"
+        label={lastMonth ? `${t('dashboard.lastMonthUsage')} (${lastMonth})` : t('dashboard.lastMonthUsage')}
+        value={data.lastMonthUsageCount}
+      />
+      <Figure icon="reports" label={t('dashboard.totalUsage')} value={data.totalUsageCount} />
+    </dl>
+  );
+}
+
+function EmployeesDoughnut({ summary }: { summary: DashboardSummary }) {
+  useSignals();
+  const active = t('state.active');
+  const deactive = t('state.deactive');
+  const series = t('dashboard.employeeCount');
+  const data = useMemo(() => employeesChart(summary, { active, deactive, series }), [summary, active, deactive, series]);
+  return <Chart data={data} caption={t('dashboard.employees')} labelHeader={t('state.label')} height="h-48" />;
+}
+
+function UsageHistory() {
+  useSignals();
+  const thisYear = new Date().getFullYear();
+  const [year, setYear] = useState(thisYear);
+  const pickerId = useId();
+  const history = useRemoteValue<MonthUsage[]>('dashboard/usageHistory', { year });
+  const locale = uiLanguage.value;
+  const series = t('field.usageCount');
+  const entries = history.status === 'error' ? undefined : history.data;
+  const data = useMemo(() => (entries ? usageChart(entries, locale, series) : null), [entries, locale, series]);
+  return (
+    <Panel
+      title={t('dashboard.usageHistory')}
+      className="lg:col-span-2"
+      actions={
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={pickerId} className="text-slate-700">
+            {t('dashboard.year')}
+          </label>
+          <select
+            id={pickerId}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+            value={year}
+            onChange={(event) => setYear(Number(event.target.value))}
+          >
+            {yearOptions(thisYear).map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+          {history.status === 'loading' && history.data && <Spinner label={t('app.loading')} className="size-4" />}
+        </div>
+      }
+    >
+      <RemoteContent value={history}>
+        {() => data && <Chart data={data} caption={t('dashboard.usageHistoryIn', { year })} labelHeader={t('dashboard.month')} />}
+      </RemoteContent>
+    </Panel>
+  );
+}
+
+function RankingTable<Row>({ title, value, columns }: { title: string; value: RemoteValue<Row[]>; columns: TableColumn<Ranked<Row>>[] }) {
+  return (
+    <Panel title={title} flush>
+      <RemoteContent value={value} inset>
+        {(rows) => <DataTable caption={title} columns={columns} rows={ranked(rows)} status="ready" />}
+      </RemoteContent>
+    </Panel>
+  );
+}
+
+const numberCell = 'text-right tabular-nums';
+
+/**
+ * The dashboard (campaigns.md, Dashboard): headline figures, the employees
+ * doughnut and the monthly usage line, then each table once (design.md). Every
+ * call is independent: one that fails says `Error: ...` in its own card.
+ */
+export default function DashboardPage() {
+  useSignals();
+  const summary = useRemoteValue<DashboardSummary>('dashboard');
+  const categories = useRemoteValue<CategoryUsage[]>('dashboard/usageCategories');
+  const assetUsage = useRemoteValue<AssetEmployees[]>('dashboard/usageEmployees');
+  const assetEmployees = useRemoteValue<AssetEmployees[]>('dashboard/assetEmployees');
+  const partners: RemoteValue<TopPartner[]> =
+    summary.status === 'error' ? summary : { status: summary.status, data: summary.data?.partners } as RemoteValue<TopPartner[]>;
+  const locale = uiLanguage.value;
+
+  const partnerColumns: TableColumn<Ranked<TopPartner>>[] = [
+    { key: 'name', header: t('field.name'), render: (row) => row.name, text: (row) => row.name },
+    { key: 'campaignsCount', header: t('field.campaignsCount'), render: (row) => formatCount(row.campaignsCount), className: numberCell },
+    {
+      key: 'rating',
+      header: t('field.rating'),
+      className: numberCell,
+      render: (row) => formatRating(row.rating, locale) ?? <span className="text-slate-600">{t('dashboard.noRating')}</span>,
+    },
+  ];
+  const categoryColumns: TableColumn<Ranked<CategoryUsage>>[] = [
+    { key: 'categoryName', header: t('field.categoryName'), render: (row) => row.categoryName, text: (row) => row.categoryName },
+    { key: 'usageCount', header: t('field.usageCount'), render: (row) => formatCount(row.usageCount), className: numberCell },
+  ];
+  const assetName: TableColumn<Ranked<AssetEmployees>> = {
+    key: 'assetName',
+    header: t('field.assetName'),
+    render: (row) => row.assetName,
+    text: (row) => row.assetName,
+  };
+  const employeeCount: TableColumn<Ranked<AssetEmployees>> = {
+    key: 'employeeCount',
+    header: t('field.employeeCount'),
+    render: (row) => formatCount(row.employeeCount),
+    className: numberCell,
+  };
+  const usageCount: TableColumn<Ranked<AssetEmployees>> = {
+    key: 'usageHistoryCount',
+    header: t('field.usageHistoryCount'),
+    render: (row) => formatCount(row.usageHistoryCount),
+    className: numberCell,
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <h1 className="text-lg font-semibold text-slate-900">{t('menu.dashboard')}</h1>
+      <Figures summary={summary} />
+      <div className="grid gap-5 lg:grid-cols-3">
+        <Panel title={t('dashboard.employees')}>
+          <RemoteContent value={summary}>{(data) => <EmployeesDoughnut summary={data} />}</RemoteContent>
+        </Panel>
+        <UsageHistory />
+      </div>
+      <div className="grid gap-5 lg:grid-cols-2">
+        <RankingTable title={t('dashboard.topMerchants')} value={partners} columns={partnerColumns} />
+        <RankingTable title={t('dashboard.topCategories')} value={categories} columns={categoryColumns} />
+        <RankingTable title={t('dashboard.assetUsage')} value={assetUsage} columns={[assetName, employeeCount, usageCount]} />
+        <RankingTable title={t('dashboard.assetEmployees')} value={assetEmployees} columns={[assetName, employeeCount]} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { chartPalette, type ChartData } from '../../components/Chart';
+
+/** `GET dashboard` (docs/decisions.md, "Dashboard and reports"). */
+export interface DashboardSummary {
+  activeEmployeeCount: number;
+  deactiveEmployeeCount: number;
+  totalEmployeeCount: number;
+  lastMonthUsageCount: number;
+  totalUsageCount: number;
+  /** The previous calendar month in UTC, "2026-10". */
+  lastMonth?: string;
+  partners: TopPartner[];
+}
+
+export interface TopPartner {
+  id: number;
+  name: string;
+  campaignsCount: number;
+  /** The average 1–5 rating on the partner's usage records; null without any. */
+  rating: number | null;
+}
+
+/** `GET dashboard/usageCategories`. */
+export interface CategoryUsage {
+  id: number;
+  categoryName: string;
+  usageCount: number;
+}
+
+/** `GET dashboard/usageEmployees` and `GET dashboard/assetEmployees`: the same row, in two orders. */
+export interface AssetEmployees {
+  assetId: number;
+  assetName: string;
+  employeeCount: number;
+  activeEmployeeCount?: number;
+  deactiveEmployeeCount?: number;
+  usageHistoryCount: number;
+}
+
+/** `GET dashboard/usageHistory?year=`. */
+export interface MonthUsage {
+  month: number;
+  usageCount: number;
+}
+
+/** The doughnut of active versus deactive employees. */
+export function employeesChart(summary: DashboardSummary, labels: { active: string; deactive: string; series: string }): ChartData {
+  return {
+    kind: 'doughnut',
+    labels: [labels.active, labels.deactive],
+    values: [summary.activeEmployeeCount, summary.deactiveEmployeeCount],
+    seriesLabel: labels.series,
+    colors: [chartPalette.emerald, chartPalette.amber],
+  };
+}
+
+/** Short month names, January first, in the UI language ("Jan" … "Dec"). */
+export function monthNames(locale: string): string[] {
+  const format = new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, index) => format.format(new Date(Date.UTC(2000, index, 1))));
+}
+
+/**
+ * The line of the year's twelve months. Each entry lands on its own month; a
+ * month the answer leaves out (or an entry outside 1–12) counts as none.
+ */
+export function usageChart(entries: MonthUsage[], locale: string, seriesLabel: string): ChartData {
+  const values = Array.from({ length: 12 }, () => 0);
+  for (const entry of entries) {
+    if (Number.isInteger(entry.month) && entry.month >= 1 && entry.month <= 12) values[entry.month - 1] = entry.usageCount;
+  }
+  return { kind: 'line', labels: monthNames(locale), values, seriesLabel, colors: [chartPalette.indigo] };
+}
+
+/** The years the picker offers: this one first, then the nine before it. */
+export function yearOptions(thisYear: number): number[] {
+  return Array.from({ length: 10 }, (_, index) => thisYear - index);
+}
+
+/** "2026-10" → "October 2026" in the UI language; null for anything else. */
+export function monthLabel(yearMonth: string | undefined, locale: string): string | null {
+  const match = /^(\d{4})-(\d{2})$/.exec(yearMonth ?? '');
+  if (!match) return null;
+  const month = Number(match[2]);
+  if (month < 1 || month > 12) return null;
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(Number(match[1]), month - 1, 1)));
+}
+
+/** A rating with one or two decimals ("4.3", "4.25"), or null when the partner has none. */
+export function formatRating(rating: number | null | undefined, locale: string): string | null {
+  if (rating === null || rating === undefined || !Number.isFinite(rating)) return null;
+  return rating.toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 2 });
+}

@@ -1,0 +1,201 @@
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Alert } from '../../components/Alert';
+import { Button } from '../../components/Button';
+import { Chart, formatCount } from '../../components/Chart';
+import { DataTable, type TableColumn, type TableSort } from '../../components/DataTable';
+import { TextInput } from '../../components/form/inputs';
+import { Icon } from '../../components/icons';
+import { PageCard } from '../../components/PageCard';
+import { Pagination } from '../../components/Pagination';
+import { Panel, RemoteContent } from '../../components/Panel';
+import { showToast } from '../../components/Toast';
+import { useRemoteValue } from '../../components/useRemoteValue';
+import { errorMessage } from '../../lib/api';
+import { downloadFile, saveBlob } from '../../lib/download';
+import { t } from '../../lib/i18n';
+import { DEFAULT_PAGE_SIZE, needsPagination } from '../../lib/listQuery';
+import { canWrite } from '../../lib/roles';
+import { currentUser } from '../../lib/session';
+import { reportExports, reportKinds, stateLabels, statesChart, type RecordState, type ReportKind, type ReportName, type ReportPage } from './reportsData';
+
+/** The spec's 500 ms pause before a typed search is sent. */
+const SEARCH_PAUSE_MS = 500;
+
+const stateTone: Record<RecordState, string> = {
+  active: 'bg-emerald-50 text-emerald-800',
+  deactive: 'bg-amber-50 text-amber-800',
+  deleted: 'bg-red-50 text-red-800',
+};
+
+function StateBadge({ state }: { state: RecordState }) {
+  useSignals();
+  return (
+    <span className={`inline-flex min-w-17 justify-center rounded-full px-2 py-0.5 text-xs font-medium ${stateTone[state] ?? stateTone.active}`}>
+      {t(stateLabels[state] ?? 'state.active')}
+    </span>
+  );
+}
+
+/** One kind's names (searched, paged, sortable by name) beside its pie of states and the total badge. */
+function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
+  useSignals();
+  const searchId = useId();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const [sort, setSort] = useState<TableSort | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const report = useRemoteValue<ReportPage>(`report/${kind}`, {
+    Skip: (page - 1) * size,
+    Take: size,
+    Name: search,
+    SortField: sort?.field,
+    OrderBy: sort?.ascending,
+  });
+  const answer = report.status === 'error' ? undefined : report.data;
+
+  const typeSearch = (value: string) => {
+    setTyped(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      setSearch(value.trim());
+      setPage(1);
+    }, SEARCH_PAUSE_MS);
+  };
+
+  const labels = { active: t('state.active'), deactive: t('state.deactive'), deleted: t('state.deleted') };
+  const seriesLabel = t('reports.names', { kind: label });
+  const counts = answer && { activeCount: answer.activeCount, deactiveCount: answer.deactiveCount, deletedCount: answer.deletedCount };
+  const countsKey = counts && `${counts.activeCount}/${counts.deactiveCount}/${counts.deletedCount}`;
+  // A new page of names leaves the pie as it is: it is drawn again only when a count changes.
+  const chart = useMemo(
+    () => (counts ? statesChart(counts, labels, seriesLabel) : null),
+    [countsKey, labels.active, labels.deactive, labels.deleted, seriesLabel],
+  );
+
+  const columns: TableColumn<ReportName>[] = [
+    { key: 'name', header: t('field.name'), sortField: 'name', render: (row) => row.name, text: (row) => row.name },
+    { key: 'state', header: t('state.label'), render: (row) => <StateBadge state={row.state} /> },
+  ];
+  const countsTitle = t('reports.counts', { kind: label });
+  const namesTitle = t('reports.names', { kind: label });
+
+  return (
+    <div className="grid gap-5 lg:grid-cols-5">
+      <Panel
+        title={countsTitle}
+        className="lg:col-span-2"
+        actions={
+          answer && (
+            <span className="rounded-full bg-indigo-50 px-3 py-1 text-sm font-semibold text-indigo-800">
+              {t('reports.total', { count: formatCount(answer.allCount) })}
+            </span>
+          )
+        }
+      >
+        <RemoteContent value={report}>{() => chart && <Chart data={chart} caption={countsTitle} labelHeader={t('state.label')} height="h-52" />}</RemoteContent>
+      </Panel>
+      <Panel title={namesTitle} className="lg:col-span-3" flush>
+        <div role="search" aria-label={namesTitle} className="border-b border-slate-200 px-4 py-3 sm:px-5">
+          <label htmlFor={searchId} className="mb-1 block text-sm font-medium text-slate-700">
+            {t('reports.search')}
+          </label>
+          <TextInput id={searchId} type="search" placeholder={t('reports.searchPlaceholder')} value={typed} onChange={(event) => typeSearch(event.target.value)} />
+        </div>
+        <DataTable
+          caption={namesTitle}
+          columns={columns}
+          rows={answer?.data ?? []}
+          status={report.status}
+          sort={sort ?? undefined}
+          onSort={(field) => {
+            setSort((current) => ({ field, ascending: current?.field === field ? !current.ascending : true }));
+            setPage(1);
+          }}
+        />
+        {answer && needsPagination(answer.totalCount, size) && (
+          <Pagination
+            page={page}
+            size={size}
+            total={answer.totalCount}
+            onPage={setPage}
+            onSize={(next) => {
+              setSize(next);
+              setPage(1);
+            }}
+          />
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+/** Downloads both spreadsheets, one after the other, through the API client; a failure is said beside the button. */
+function ReportsExport() {
+  useSignals();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const start = async () => {
+    setError(null);
+    try {
+      for (const file of reportExports) {
+        setBusy(file.fileName);
+        const downloaded = await downloadFile(file.path, {});
+        saveBlob(downloaded.blob, downloaded.fileName ?? file.fileName);
+      }
+      showToast(t('reports.exported'));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      {busy && (
+        <span role="status" className="text-xs text-slate-600">
+          {t('reports.exporting', { file: busy })}
+        </span>
+      )}
+      {error && <Alert tone="danger">{error}</Alert>}
+      <Button onClick={() => void start()} busy={busy !== null}>
+        <Icon name="download" className="size-4" />
+        {t('reports.export')}
+      </Button>
+    </div>
+  );
+}
+
+/** Reports (campaigns.md, Reports): a tab per kind, each its names and a pie of states; the export for Admin and User. */
+export default function ReportsPage() {
+  useSignals();
+  const mayExport = canWrite(currentUser.value?.roleId);
+  return (
+    <PageCard title={t('menu.reports')} actions={mayExport ? <ReportsExport /> : undefined}>
+      <TabGroup className="px-4 py-4 sm:px-5">
+        <TabList aria-label={t('reports.tabs')} className="flex gap-1 overflow-x-auto border-b border-slate-200">
+          {reportKinds.map((report) => (
+            <Tab
+              key={report.kind}
+              className="-mb-px shrink-0 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 data-hover:text-slate-900 data-selected:border-indigo-600 data-selected:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
+              {t(report.label)}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanels className="pt-5">
+          {reportKinds.map((report) => (
+            <TabPanel key={report.kind} className="focus-visible:outline-2 focus-visible:outline-indigo-600">
+              <ReportTab kind={report.kind} label={t(report.label)} />
+            </TabPanel>
+          ))}
+        </TabPanels>
+      </TabGroup>
+    </PageCard>
+  );
+}
