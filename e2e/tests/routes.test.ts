@@ -140,7 +140,8 @@ describe('signed-in routes and layout', () => {
     await waitForPath(page, '/users');
   });
 
-  it('shows each not-yet-built section with its title and the "coming in a later release" state', async () => {
+  // Once every section has its screen there is nothing left to walk (the shared state keeps its vitest in frontend/src/app).
+  it.skipIf(NOT_YET_BUILT.length === 0)('shows each not-yet-built section with its title and the "coming in a later release" state', async () => {
     // The first by its address, the others through the side menu, as a user moves around.
     await page.goto(NOT_YET_BUILT[0].path);
     for (const { path, title } of NOT_YET_BUILT) {
@@ -152,10 +153,6 @@ describe('signed-in routes and layout', () => {
       expect(await page.title()).toBe(`${title} · perkdesk`);
     }
     await shot(page, 'coming-soon-requests-by-merchant');
-    await page.goto('/reports');
-    await heading(page, 'Reports').waitFor();
-    await page.getByText('Coming in a later release').waitFor();
-    await shot(page, 'coming-soon-reports');
   });
 
   it('shows the own profile at /my-page and /user-profile', async () => {
