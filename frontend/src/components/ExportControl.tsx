@@ -65,6 +65,15 @@ const dateRangeForm = ({ startParam, endParam }: { startParam: string; endParam:
   query: (range) => ({ [startParam]: localDayStart(range.startDate), [endParam]: localDayEnd(range.endDate) }),
 });
 
+/**
+ * The list's filters with the dialog's values on top. Query names are case-insensitive on the
+ * server, so a list filter the dialog also sets (StartDate under startDate) goes: the dialog's wins.
+ */
+export function withParams(filters: Query, values: Query): Query {
+  const taken = new Set(Object.keys(values).map((name) => name.toLowerCase()));
+  return { ...Object.fromEntries(Object.entries(filters).filter(([name]) => !taken.has(name.toLowerCase()))), ...values };
+}
+
 function formatBytes(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -73,7 +82,7 @@ function formatBytes(bytes: number): string {
 function useDownload(fileName: string) {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const run = async (path: string, query: Query): Promise<string> => {
-    setProgress({ received: 0, total: null });
+    setProgress({ phase: 'waiting', received: 0, total: null });
     try {
       const file = await downloadFile(path, query, setProgress);
       const savedAs = file.fileName ?? fileName;
@@ -88,8 +97,13 @@ function useDownload(fileName: string) {
 
 function ProgressBar({ progress }: { progress: DownloadProgress }) {
   useSignals();
-  const percent = progress.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : null;
-  const text = percent === null ? t('export.progressUnknown', { size: formatBytes(progress.received) }) : t('export.progress', { percent });
+  const percent = progress.phase === 'receiving' && progress.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : null;
+  const text =
+    progress.phase === 'waiting'
+      ? t('export.waiting')
+      : percent === null
+        ? t('export.progressUnknown', { size: formatBytes(progress.received) })
+        : t('export.progress', { percent });
   return (
     <div className="flex min-w-40 flex-col gap-1">
       <div
@@ -169,7 +183,7 @@ export function ExportControl({
         initialValues={form.initialValues()}
         submitLabel={t('button.download')}
         submit={async (values) => {
-          const savedAs = await download.run(form.path?.(values) ?? path, { ...filterQuery, ...form.query(values) });
+          const savedAs = await download.run(form.path?.(values) ?? path, withParams(filterQuery, form.query(values)));
           onExported?.(savedAs);
         }}
       >

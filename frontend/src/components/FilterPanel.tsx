@@ -1,8 +1,12 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
+import { localDayEnd, localDayStart } from '../lib/dates';
 import { labelText, t, type Label } from '../lib/i18n';
-import { FieldShell, Select, TextInput } from './form/inputs';
+import { AsyncPicker } from './form/AsyncPicker';
+import { errorId, FieldShell, Select, TextInput } from './form/inputs';
+import type { ServerPicker } from './form/listPicker';
+import type { PickerOption } from './form/types';
 import { Icon } from './icons';
 
 const FILTER_PAUSE_MS = 500;
@@ -12,11 +16,44 @@ export interface FilterField {
   name: string;
   label: Label;
   /** 'number': a whole number (a discount); anything but digits is dropped as it is typed, so the API is never asked with letters. */
-  kind?: 'text' | 'select' | 'date' | 'number';
+  kind?: 'text' | 'select' | 'date' | 'number' | 'picker';
   /** For selects; an 'All' choice (empty value) is always offered first. */
   options?: { value: string; label: Label }[];
   /** A select whose choices come from the server (the assets); loaded once, then remembered for the chips. */
   loadOptions?: () => Promise<{ value: string; label: string }[]>;
+  /**
+   * For 'picker': a server-side list searched as the user types, 30 a page (`serverPicker('partner/filter',
+   * 'partner')`); the value is the chosen id, and the chip names it.
+   */
+  picker?: ServerPicker;
+  /** A 'date' that ends a range: a day before the named field's day gets a message in the panel and is not sent. */
+  notBefore?: string;
+  /**
+   * A 'date' bound of a range, sent as an instant of the browser's day, as exports send days: 'start' its
+   * local midnight, 'end' the midnight after it. Without it the day goes as typed (a UTC day on the server).
+   */
+  dayBound?: 'start' | 'end';
+}
+
+/** The values as the API takes them: range bounds as instants of the browser's days (`dayBound`). */
+export function apiFilterValues(fields: readonly FilterField[], values: Record<string, string>): Record<string, string> {
+  const bound = (field: FilterField | undefined, value: string) =>
+    !value || !field?.dayBound ? value : field.dayBound === 'start' ? localDayStart(value) : localDayEnd(value);
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, bound(fields.find((field) => field.name === name), value)]));
+}
+
+/** The message of each range end that falls before its start (yyyy-MM-dd strings order like their days). */
+export function rangeErrors(fields: readonly FilterField[], values: Record<string, string>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    const start = fields.find((other) => other.name === field.notBefore);
+    const value = values[field.name];
+    const startValue = start ? values[start.name] : '';
+    if (start && value && startValue && value < startValue) {
+      errors[field.name] = t('filter.notBefore', { label: labelText(field.label), other: labelText(start.label) });
+    }
+  }
+  return errors;
 }
 
 // The loaded choices of each `loadOptions` filter, so a chip can name the chosen one.
@@ -62,6 +99,75 @@ function FilterSelect({ id, field, value, onChange }: { id: string; field: Filte
   );
 }
 
+// The labels of ids chosen in each picker filter (or named by its `describe`), so the picker and its chip show names.
+const pickedLabels = new WeakMap<ServerPicker, Map<string, string>>();
+const describing = new WeakMap<ServerPicker, Set<string>>();
+
+function pickedLabel(picker: ServerPicker, id: string): string | undefined {
+  return pickedLabels.get(picker)?.get(id);
+}
+
+function rememberLabel(picker: ServerPicker, id: string, label: string) {
+  const labels = pickedLabels.get(picker) ?? new Map<string, string>();
+  pickedLabels.set(picker, labels);
+  if (labels.get(id) === label) return;
+  labels.set(id, label);
+  optionsVersion.value += 1;
+}
+
+/** Asks each picker filter's `describe` once for a chosen id it cannot name yet (an id from a shared link). */
+function useDescribedPicks(fields: readonly FilterField[], values: Record<string, string>) {
+  const key = JSON.stringify(fields.filter((field) => field.picker && values[field.name]).map((field) => [field.name, values[field.name]]));
+  useEffect(() => {
+    for (const field of fields) {
+      const { picker } = field;
+      const id = values[field.name];
+      if (!picker || !id || pickedLabel(picker, id) !== undefined) continue;
+      const pending = describing.get(picker) ?? new Set<string>();
+      describing.set(picker, pending);
+      if (pending.has(id)) continue;
+      pending.add(id);
+      // Not aborted on unmount: the name is remembered for the next render of the chip or the picker.
+      picker.describe(id, new AbortController().signal).then(
+        (label) => rememberLabel(picker, id, label),
+        () => pending.delete(id),
+      );
+    }
+    // `key` names every value this effect reads.
+  }, [key]);
+}
+
+/** A picker filter: search as you type, the chosen record's id as the value. */
+function FilterPicker({
+  id,
+  picker,
+  value,
+  onChange,
+}: {
+  id: string;
+  picker: ServerPicker;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  useSignals();
+  void optionsVersion.value;
+  const chosen: PickerOption | null = value ? { id: Number(value), label: pickedLabel(picker, value) ?? '' } : null;
+  return (
+    <AsyncPicker
+      id={id}
+      value={chosen}
+      load={picker.load}
+      invalid={false}
+      onBlur={() => undefined}
+      // Emptying the input chooses nothing, which is 'All'.
+      onChange={(option) => {
+        if (option) rememberLabel(picker, String(option.id), option.label);
+        onChange(option ? String(option.id) : '');
+      }}
+    />
+  );
+}
+
 const sameValues = (a: Record<string, string>, b: Record<string, string>) => {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((key) => (a[key] ?? '') === (b[key] ?? ''));
@@ -86,6 +192,8 @@ export function FilterPanel({
   useSignals();
   const idPrefix = useId();
   const [draft, setDraft] = useState(values);
+  const errors = rangeErrors(fields, draft);
+  useDescribedPicks(fields, draft);
   const lastReported = useRef(values);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -111,6 +219,11 @@ export function FilterPanel({
     const next = { ...draft, [name]: value };
     setDraft(next);
     clearTimeout(timer.current);
+    // A reversed range stays in the panel with its message, unsent, until it is mended.
+    if (Object.keys(rangeErrors(fields, next)).length > 0) {
+      pending.current = null;
+      return;
+    }
     pending.current = next;
     timer.current = setTimeout(() => {
       pending.current = null;
@@ -128,13 +241,18 @@ export function FilterPanel({
       {fields.map((field) => {
         const id = `${idPrefix}-${field.name}`;
         const value = draft[field.name] ?? '';
+        const error = errors[field.name];
         return (
-          <FieldShell key={field.name} id={id} label={labelText(field.label)}>
+          <FieldShell key={field.name} id={id} label={labelText(field.label)} error={error}>
             {field.kind === 'select' ? (
               <FilterSelect id={id} field={field} value={value} onChange={(next) => change(field.name, next)} />
+            ) : field.kind === 'picker' && field.picker ? (
+              <FilterPicker id={id} picker={field.picker} value={value} onChange={(next) => change(field.name, next)} />
             ) : (
               <TextInput
                 id={id}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? errorId(id) : undefined}
                 type={field.kind === 'date' ? 'date' : 'search'}
                 inputMode={field.kind === 'number' ? 'numeric' : undefined}
                 value={value}
@@ -155,6 +273,7 @@ export function activeFilters(fields: readonly FilterField[], values: Record<str
     .filter((field) => values[field.name])
     .map((field) => {
       const raw = values[field.name];
+      if (field.picker) return { name: field.name, label: labelText(field.label), value: pickedLabel(field.picker, raw) ?? raw };
       const choices = field.loadOptions ? loadedOptions.get(field.loadOptions)?.map((o) => ({ value: o.value, label: { raw: o.label } as Label })) : field.options;
       const option = choices?.find((candidate) => candidate.value === raw);
       return { name: field.name, label: labelText(field.label), value: option ? labelText(option.label) : raw };
@@ -177,6 +296,7 @@ export function FilterChips({
   onClear: () => void;
 }) {
   useSignals();
+  useDescribedPicks(fields, values);
   const applied = activeFilters(fields, values);
   if (applied.length === 0) return null;
   return (

@@ -1,6 +1,8 @@
 import { send, type Query } from './api';
 
 export interface DownloadProgress {
+  /** 'waiting' until the answer begins (the server writes a large export whole first), then 'receiving'. */
+  phase: 'waiting' | 'receiving';
   received: number;
   /** From Content-Length; null when the server did not say. */
   total: number | null;
@@ -20,12 +22,17 @@ export function fileNameFromDisposition(header: string | null): string | null {
   return plain ? plain[2].trim() : null;
 }
 
-/** Downloads through the API client (bearer, refresh) and reports real progress from the stream. */
+/**
+ * Downloads through the API client (bearer, refresh) and reports real progress:
+ * 'waiting' while the server prepares the file, then the bytes read from the
+ * body's stream against its Content-Length (or the bytes alone without one).
+ */
 export async function downloadFile(
   path: string,
   query: Query,
   onProgress?: (progress: DownloadProgress) => void,
 ): Promise<DownloadedFile> {
+  onProgress?.({ phase: 'waiting', received: 0, total: null });
   // In the content language, so an export names things as the list does.
   const response = await send(path, { query, localized: true });
   const total = Number(response.headers.get('Content-Length')) || null;
@@ -36,13 +43,13 @@ export async function downloadFile(
   const reader = response.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let received = 0;
-  onProgress?.({ received, total });
+  onProgress?.({ phase: 'receiving', received, total });
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
     received += value.byteLength;
-    onProgress?.({ received, total });
+    onProgress?.({ phase: 'receiving', received, total });
   }
   return { blob: new Blob(chunks, { type }), fileName };
 }

@@ -23,7 +23,7 @@ import { DataTable, type TableColumn } from '../DataTable';
 import { Dialog } from '../Dialog';
 import { DetailList, Drawer } from '../Drawer';
 import { ExportControl } from '../ExportControl';
-import { FilterChips, FilterPanel } from '../FilterPanel';
+import { apiFilterValues, FilterChips, FilterPanel } from '../FilterPanel';
 import { FormDialog } from '../FormDialog';
 import { Icon } from '../icons';
 import { PageCard } from '../PageCard';
@@ -114,11 +114,15 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
 
   const [query, setQuery] = useListQueryState(filterNames);
   const filtered = hasActiveFilters(query);
+  // What the list and export calls send: range bounds as instants of the browser's days.
+  const sentQuery = { ...query, filters: apiFilterValues(filters, query.filters) };
   const itemPath = resource.itemPath ?? resource.basePath;
   const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
+  // The open drawer's record is read again after a change made in it (a status chosen there).
+  const [recordToken, reloadRecord] = useReducer((count: number) => count + 1, 0);
   const list = useListData<Row>(
     filtered ? (resource.filterPath ?? `${resource.basePath}/filter`) : (resource.listPath ?? resource.basePath),
-    toApiQuery(query, filterParams),
+    toApiQuery(sentQuery, filterParams),
     reloadToken,
   );
 
@@ -170,7 +174,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const removeFilter = (name: string) => setQuery(withFilters(query, { ...query.filters, [name]: '' }));
 
   const isOwn = (row: Row) => Boolean(user && resource.isOwnAccount?.(row, user));
-  const canRemove = writable && Boolean(resource.remove);
+  const canRemove =
+    typeof resource.remove === 'object' ? resource.remove.some((role) => role === user?.roleId) : writable && Boolean(resource.remove);
+  const canSelect = canRemove && resource.selectable !== false;
   const tools = (resource.tools ?? []).filter((tool) => writable || !tool.editorsOnly);
   const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
     key: column.field,
@@ -239,7 +245,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const title = t(resource.title);
   const selecting = selected.size > 0;
   const detailPath = dialog?.kind === 'edit' || dialog?.kind === 'view' ? `${itemPath}/${dialog.row.id}` : null;
-  const detail = useRecord<Row>(detailPath);
+  const detail = useRecord<Row>(detailPath, recordToken);
   const activeTool = dialog?.kind === 'tool' ? tools.find((tool) => tool.id === dialog.toolId) : undefined;
   const { create, edit } = resource;
   const appliedCount = Object.values(query.filters).filter(Boolean).length;
@@ -294,7 +300,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                 <ExportControl
                   spec={resource.exportSpec}
                   basePath={resource.basePath}
-                  filterQuery={toFilterQuery(query, filterParams)}
+                  filterQuery={toFilterQuery(sentQuery, filterParams)}
                   onExported={(fileName) => showToast(t('toast.exported', { file: fileName }))}
                 />
               )}
@@ -331,7 +337,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         status={list.status}
         sort={{ field: query.sort, ascending: query.ascending }}
         onSort={(field) => setQuery(withSort(query, field))}
-        selection={canRemove ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
+        selection={canSelect ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
         onRetry={reload}
         emptyAction={filtered && <Button onClick={clearFilters}>{t('filter.clear')}</Button>}
       />
@@ -385,7 +391,20 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       )}
       {resource.view && (
         <Drawer open={dialog?.kind === 'view'} onClose={closeDialog} title={t(resource.view.title)}>
-          {dialog?.kind === 'view' && <DrawerBody spec={resource.view} row={detail.data ?? dialog.row} loading={!detail.data && !detail.error} error={detail.error} />}
+          {dialog?.kind === 'view' && (
+            <DrawerBody
+              spec={resource.view}
+              row={detail.data ?? dialog.row}
+              rowLabel={resource.rowLabel(detail.data ?? dialog.row)}
+              writable={writable}
+              loading={!detail.data && !detail.error}
+              error={detail.error}
+              onChanged={(confirmation) => {
+                reloadRecord();
+                mutated(confirmation);
+              }}
+            />
+          )}
         </Drawer>
       )}
       {canRemove && (
@@ -411,20 +430,45 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
 function DrawerBody<Row>({
   spec,
   row,
+  rowLabel,
+  writable,
   loading,
   error,
+  onChanged,
 }: {
   spec: NonNullable<ResourceDeclaration<Row & ResourceRow>['view']>;
   row: Row & ResourceRow;
+  rowLabel: string;
+  /** Editors get an item's `choice` as a select. */
+  writable: boolean;
   loading: boolean;
   error: string | null;
+  /** After a choice made in the drawer: the record and the list are read again. */
+  onChanged: (confirmation: string) => void;
 }) {
   useSignals();
+  const [failure, setFailure] = useState<string | null>(null);
+  const value = (item: NonNullable<typeof spec.items>[number]) =>
+    item.choice && writable ? (
+      <RowChoiceCell
+        row={row}
+        spec={item.choice}
+        rowLabel={rowLabel}
+        onFail={setFailure}
+        onDone={(confirmation) => {
+          setFailure(null);
+          onChanged(confirmation);
+        }}
+      />
+    ) : (
+      item.value(row)
+    );
   return (
     <div className="space-y-4">
       {loading && <Spinner label={t('app.loading')} className="size-4" />}
       {error && <Alert tone="danger">{error}</Alert>}
-      {spec.render ? spec.render(row) : <DetailList items={(spec.items ?? []).map((item) => ({ label: t(item.label), value: item.value(row) }))} />}
+      {failure && <Alert tone="danger">{failure}</Alert>}
+      {spec.render ? spec.render(row) : <DetailList items={(spec.items ?? []).map((item) => ({ label: t(item.label), value: value(item) }))} />}
       {spec.after?.(row)}
     </div>
   );

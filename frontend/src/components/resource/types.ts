@@ -7,6 +7,7 @@ import type { FilterField } from '../FilterPanel';
 import type { FieldDef } from '../form/types';
 import type { IconName } from '../icons';
 import type { ColumnPriority } from '../DataTable';
+import type { RoleId } from '../../lib/roles';
 import type { UserProfile } from '../../lib/session';
 
 export interface ResourceRow {
@@ -88,7 +89,8 @@ export interface EditFormSpec<Row, V extends object> extends FormSpec<V> {
 
 export interface DrawerSpec<Row> {
   title: MessageKey;
-  items?: { label: MessageKey; value: (row: Row) => ReactNode }[];
+  /** Label/value pairs; an item with a `choice` is a select for editors there (a usage record's status), its value for others. */
+  items?: { label: MessageKey; value: (row: Row) => ReactNode; choice?: RowChoice<Row> }[];
   /** A custom drawer body instead of the label/value list. */
   render?: (row: Row) => ReactNode;
   /** More below the label/value list, e.g. a partner's branches. */
@@ -152,8 +154,13 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   create?: CreateFormSpec<any>;
   edit?: EditFormSpec<Row, any>;
   view?: DrawerSpec<Row>;
-  /** Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`. */
-  remove?: boolean;
+  /**
+   * Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`: for editors (true), or only
+   * for the roles listed (usage records: Admins); hidden from everyone else.
+   */
+  remove?: boolean | readonly RoleId[];
+  /** false: no row selection or bulk delete, Delete is a row tool only (Usage History has no selection). */
+  selectable?: boolean;
   /** The status column toggles through `PATCH {basePath}/active`. */
   toggle?: boolean;
   /** The status switch's call when it is not `PATCH {itemPath}/active` (categories: `PUT campaign/category/changeStatus`). */

@@ -35,9 +35,10 @@ export function useListData<Row>(path: string, query: Query, reloadToken: number
 /**
  * Fetches one record (`GET path`) while `path` is set; `data` stays null until
  * it arrives. Clearing the path forgets the record, so opening the same one
- * again (after an edit) shows it fresh rather than as it was.
+ * again (after an edit) shows it fresh rather than as it was. A new
+ * `reloadToken` reads it again, keeping the old data on show meanwhile.
  */
-export function useRecord<T>(path: string | null): { data: T | null; error: string | null } {
+export function useRecord<T>(path: string | null, reloadToken = 0): { data: T | null; error: string | null } {
   const [state, setState] = useState<{ path: string | null; data: T | null; error: string | null }>({ path: null, data: null, error: null });
   useEffect(() => {
     if (!path) {
@@ -52,6 +53,6 @@ export function useRecord<T>(path: string | null): { data: T | null; error: stri
       },
     );
     return () => controller.abort();
-  }, [path]);
+  }, [path, reloadToken]);
   return state.path === path ? state : { data: null, error: null };
 }

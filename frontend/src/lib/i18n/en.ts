@@ -133,6 +133,7 @@ export const en = {
   'filter.applied': 'Applied filters',
   'filter.clear': 'Clear filters',
   'filter.remove': 'Remove filter {label}: {value}',
+  'filter.notBefore': '{label} cannot be before {other}',
 
   'delete.title': 'Delete',
   'delete.question': 'Are you sure to delete?',
@@ -144,6 +145,7 @@ export const en = {
   'export.endDate': 'End date',
   'export.progress': 'Downloading… {percent}%',
   'export.progressUnknown': 'Downloading… {size}',
+  'export.waiting': 'Downloading… the server is preparing the file',
 
   'image.none': 'No image selected',
   'image.preview': 'Image preview',
