@@ -40,6 +40,7 @@ const ComplaintsPage = lazyScreen(() => import('../features/complaints/Complaint
 const EmployeeRequestsPage = lazyScreen(() => import('../features/employeeRequests/EmployeeRequestsPage'));
 const MerchantsPage = lazyScreen(() => import('../features/merchants/MerchantsPage'));
 const PromoCodesPage = lazyScreen(() => import('../features/promoCodes/PromoCodesPage'));
+const UsageHistoryPage = lazyScreen(() => import('../features/usageHistory/UsageHistoryPage'));
 const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPage'));
 const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
@@ -65,7 +66,7 @@ export const sections: readonly Section[] = [
     screen: ComplaintsPage,
     badge: { count: unreadComplaints, refresh: refreshUnreadComplaints, label: 'complaints.unreadBadge' },
   },
-  { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main' },
+  { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main', screen: UsageHistoryPage },
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main', screen: ReportsPage },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },

@@ -1,12 +1,14 @@
 import { campaignMessages } from './en.campaigns';
 import { merchantMessages } from './en.merchants';
 import { peopleMessages } from './en.people';
+import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
   ...campaignMessages,
   ...peopleMessages,
+  ...usageMessages,
   ...merchantMessages,
   ...reportingMessages,
   'app.loading': 'Loading…',

@@ -1,0 +1,20 @@
+/**
+ * The English strings of the Usage History screen. Part of `en`, so other
+ * languages fall back to them too.
+ */
+export const usageMessages = {
+  'noun.usageRecord': 'usage record',
+  'noun.usageRecords': 'usage records',
+  'usage.details': 'Usage details',
+  'usage.status.confirmed': 'Confirmed',
+  'usage.status.cancelled': 'Cancelled',
+  'usage.statusOf': 'Usage status',
+  'usage.statusSet': 'Usage record of {name} set to {status}',
+  'usage.noRating': 'Not rated',
+  'usage.rating': '{rating} of 5',
+  'field.employee': 'Employee',
+  'field.employeeEmail': 'Employee email',
+  'field.merchantCategory': 'Merchant category',
+  'field.usedAt': 'Date',
+  'field.endDate': 'End date',
+} as const;
