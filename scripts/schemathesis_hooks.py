@@ -14,6 +14,8 @@ or drop no check.
   not sent as valid (a schemathesis coverage-phase quirk, see `filter_case`).
 - A partner's branch row is documented as all four fields or none, and promo-code partners as
   naming their version (1 or 2).
+- A campaign's start is not in the past and its expiry after it; a notification names the
+  category (type 1) or campaign (type 2) it points at; a file part is a decodable image.
 """
 
 import uuid
@@ -75,9 +77,12 @@ def map_case(context, case):
             if isinstance(body.get(field), str) and confirmation in body:
                 body[confirmation] = body[field]
         # Partner forms: a branch row is complete or absent; a promo-code partner names its version.
-        if any(key in body for key in BRANCH_ROW):
+        if any(key in body for key in (*BRANCH_ROW, "Cities[0].Id")):
             for key, value in BRANCH_ROW.items():
                 body.setdefault(key, value)
+        _fill_campaign_dates(body)
+        _fill_notification_target(body)
+        _real_images(body)
         if str(body.get("isPromoCodeUsing", "")).strip().lower() in YES and str(
             body.get("promoCodeVersion", "")
         ).strip() not in ("1", "2"):
@@ -105,6 +110,36 @@ def map_case(context, case):
                     # Two equal instants: a range needs its end after its start.
                     del query[end_name]
     return case
+
+
+def _fill_campaign_dates(body):
+    """A campaign's start is documented as not in the past and its expiry as after its start."""
+    if "startDate" in body or "expireDate" in body:
+        today = datetime.now(timezone.utc).date()
+        body["startDate"] = (today + timedelta(days=1)).isoformat()
+        body["expireDate"] = (today + timedelta(days=30)).isoformat()
+
+
+def _fill_notification_target(body):
+    """A notification of type 1 names its category, one of type 2 its campaign."""
+    kind = str(body.get("type", "")).strip()
+    target = {"1": "categoryId", "2": "campaignId"}.get(kind)
+    if target and not str(body.get(target, "")).strip():
+        body[target] = 1
+
+
+IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
+
+
+def _real_images(body):
+    """A file part is documented as an image of an accepted type: random bytes are not one."""
+    png = MEDIA_TYPE_FILE_SAMPLES.get("image/png")
+    if png is None:
+        return
+    for field, value in list(body.items()):
+        is_file_field = field in ("file", "photo") or field.endswith("File")
+        if is_file_field and isinstance(value, (bytes, bytearray)) and not bytes(value).startswith(IMAGE_MAGIC):
+            body[field] = png
 
 
 def _required_form_fields(case):

@@ -95,6 +95,17 @@ impl AppError {
         AppError::FieldRefused { status: StatusCode::CONFLICT, field, message: message.into() }
     }
 
+    /// A row the request names under `field` that does not exist, or not where the request's
+    /// other fields put it (404); the form marks that field.
+    pub fn no_such(field: &'static str, message: impl Into<String>) -> Self {
+        AppError::FieldRefused { status: StatusCode::NOT_FOUND, field, message: message.into() }
+    }
+
+    /// A row that exists but whose state refuses what the request asks (409), marked on `field`.
+    pub fn conflict_on(field: &'static str, message: impl Into<String>) -> Self {
+        AppError::FieldRefused { status: StatusCode::CONFLICT, field, message: message.into() }
+    }
+
     /// A single-field validation failure.
     pub fn field(field: &str, message: impl Into<String>) -> Self {
         let message = message.into();

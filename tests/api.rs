@@ -172,3 +172,18 @@ async fn bad_json_is_explained_in_the_callers_terms() {
         app.call(method, path, Some(&admin.token), Some(body)).await.expect_message(400, message);
     }
 }
+
+#[tokio::test]
+async fn a_delete_reads_ids_as_json_schema_integers() {
+    let app = test_app();
+    let admin = app.admin().await;
+    // 7.0 is the integer 7 to JSON Schema (and so to the OpenAPI document): it names a row like 7.
+    for body in [serde_json::json!([7.0]), serde_json::json!({"id": [7.0, 7]}), serde_json::json!([-685.0])] {
+        app.call(Method::DELETE, "/api/asset", Some(&admin.token), Some(body)).await.expect(404);
+    }
+    for body in [serde_json::json!([7.5]), serde_json::json!([1e300]), serde_json::json!([18446744073709551615u64])] {
+        app.call(Method::DELETE, "/api/asset", Some(&admin.token), Some(body))
+            .await
+            .expect_message(400, "The request body must be a list of ids, e.g. {\"id\": [1, 2]}.");
+    }
+}

@@ -248,7 +248,7 @@ async fn every_rule_of_the_form_has_its_message_and_nothing_is_written() {
         (("assets", "999"), "assets", "There is no asset with id 999."),
     ] {
         let response = send(&app, Method::POST, &admin.token, &fields(&s, &[extra]), IMAGES).await;
-        response.expect_message(400, message);
+        response.expect_message(404, message);
         assert_eq!(response.json()["errors"][field], message);
     }
     assert_eq!(app.count("SELECT COUNT(*) FROM campaigns"), 0);

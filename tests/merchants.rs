@@ -57,7 +57,7 @@ async fn create_edit_and_read_back() {
     moved["partnerId"] = json!(world.other_partner);
     moved["partnerCityId"] = json!(world.other_branch);
     let refused = app.call(Method::PUT, "/api/partner/merchant", Some(&admin.token), Some(moved)).await;
-    refused.expect_message(400, "The partner of a merchant cannot be changed.");
+    refused.expect_message(409, "The partner of a merchant cannot be changed.");
     assert_eq!(refused.json()["errors"]["partnerId"], "The partner of a merchant cannot be changed.");
     let mut gone = edit;
     gone["id"] = json!(999);
@@ -99,13 +99,13 @@ async fn every_message_names_its_field_and_writes_nothing() {
     let mut foreign = new_merchant(&world);
     foreign["partnerCityId"] = json!(world.other_branch);
     let refused = app.call(Method::POST, "/api/partner/merchant", Some(&admin.token), Some(foreign)).await;
-    refused.expect_message(400, "This city is not a branch of the chosen partner.");
+    refused.expect_message(404, "This city is not a branch of the chosen partner.");
     assert_eq!(refused.json()["errors"]["partnerCityId"], "This city is not a branch of the chosen partner.");
     let mut no_partner = new_merchant(&world);
     no_partner["partnerId"] = json!(999);
     app.call(Method::POST, "/api/partner/merchant", Some(&admin.token), Some(no_partner))
         .await
-        .expect_message(400, "The chosen partner does not exist.");
+        .expect_message(404, "The chosen partner does not exist.");
     assert_eq!(app.count("SELECT COUNT(*) FROM merchants"), 0, "nothing half-written");
 
     create(&app, &admin.token, &world).await;

@@ -114,16 +114,20 @@ async fn every_message_of_create_and_edit() {
         (with("type", "3"), "type", "type must be 1 (category) or 2 (campaign)"),
         (without("categoryId"), "categoryId", "Category is required"),
         (with("type", "2"), "campaignId", "Campaign is required"),
-        (with("categoryId", "99"), "categoryId", "There is no campaign category with id 99."),
     ] {
         let response = app.send_form(Method::POST, BASE, &admin.token, &fields, &[]).await;
         response.expect(400);
         assert_eq!(response.json()["errors"][field], message, "{}", response.json());
     }
+    // A category or campaign that does not exist is a 404 named on its field.
+    let unknown_category = with("categoryId", "99");
+    let response = app.send_form(Method::POST, BASE, &admin.token, &unknown_category, &[]).await;
+    response.expect_message(404, "There is no campaign category with id 99.");
+    assert_eq!(response.json()["errors"]["categoryId"], "There is no campaign category with id 99.");
     let unknown_campaign = [("header", "H"), ("text", "T"), ("type", "2"), ("campaignId", "99")];
     app.send_form(Method::POST, BASE, &admin.token, &unknown_campaign, &[])
         .await
-        .expect_message(400, "There is no campaign with id 99.");
+        .expect_message(404, "There is no campaign with id 99.");
     assert_eq!(app.count("SELECT COUNT(*) FROM notifications"), 0);
 
     let id = create(&app, &admin.token, &full).await["id"].to_string();

@@ -87,13 +87,15 @@ async fn count_partner_and_category_messages() {
     }
     let no_promo = json!({"partnerId": world.other_partner, "campaignId": world.other_campaign, "count": 3});
     let refused = app.call(Method::POST, "/api/promoCode", Some(&admin.token), Some(no_promo)).await;
-    refused.expect_message(400, "This partner does not hand out promo codes.");
+    refused.expect_message(409, "This partner does not hand out promo codes.");
     let foreign = json!({"partnerId": world.partner, "campaignId": world.other_campaign, "count": 3});
     let refused = app.call(Method::POST, "/api/promoCode", Some(&admin.token), Some(foreign)).await;
-    refused.expect_message(400, "This campaign is not one of the partner's campaigns.");
+    refused.expect_message(404, "This campaign is not one of the partner's campaigns.");
     assert_eq!(refused.json()["errors"]["campaignId"], "This campaign is not one of the partner's campaigns.");
     let unknown = json!({"partnerId": world.partner, "campaignId": 999, "count": 3});
-    app.call(Method::POST, "/api/promoCode", Some(&admin.token), Some(unknown)).await.expect(400);
+    app.call(Method::POST, "/api/promoCode", Some(&admin.token), Some(unknown))
+        .await
+        .expect_message(404, "The chosen campaign does not exist.");
     assert_eq!(app.count("SELECT COUNT(*) FROM promo_codes"), 0, "nothing half-written");
 }
 
@@ -121,11 +123,11 @@ async fn for_promo_code_choices_and_export_by_campaign() {
     assert_eq!(workbook_rows(&checked.bytes).len(), 8);
     app.get(&format!("/api/promoCode/export/{}?partnerId={}", world.campaign, world.other_partner), &admin.token)
         .await
-        .expect_message(400, "This campaign is not one of the partner's campaigns.");
+        .expect_message(404, "This campaign is not one of the partner's campaigns.");
     app.get(&format!("/api/promoCode/export/{}?partnerId=0", world.campaign), &admin.token)
         .await
         .expect_message(400, "Partner is required");
-    app.get("/api/promoCode/export/0", &admin.token).await.expect_message(400, "Campaign category is required");
+    app.get("/api/promoCode/export/0", &admin.token).await.expect_message(404, "Campaign not found.");
     app.get("/api/promoCode/export/999", &admin.token).await.expect_message(404, "Campaign not found.");
     app.get("/api/promoCode/export/abc", &admin.token).await.expect(400);
 }

@@ -245,15 +245,55 @@ where
 pub enum IdList {
     Object {
         #[serde(alias = "ids")]
-        id: Vec<i64>,
+        #[schema(inline)]
+        id: Vec<RowId>,
     },
-    Bare(Vec<i64>),
+    Bare(#[schema(inline)] Vec<RowId>),
+}
+
+/// A row id as JSON reads a whole number: `3`, and also `3.0`, which JSON Schema's `integer`
+/// (and so the OpenAPI document) calls the same number.
+pub struct RowId(i64);
+
+impl utoipa::PartialSchema for RowId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        i64::schema()
+    }
+}
+
+impl ToSchema for RowId {}
+
+impl<'de> Deserialize<'de> for RowId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WholeNumber;
+        impl serde::de::Visitor<'_> for WholeNumber {
+            type Value = RowId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RowId, E> {
+                Ok(RowId(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RowId, E> {
+                i64::try_from(v).map(RowId).map_err(|_| E::custom("the id is out of range"))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<RowId, E> {
+                // Beyond ±2^63 a float has no exact i64; within it a whole float converts exactly.
+                if v.fract() == 0.0 && v >= -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18 {
+                    Ok(RowId(v as i64))
+                } else {
+                    Err(E::custom("an id must be a whole number"))
+                }
+            }
+        }
+        deserializer.deserialize_any(WholeNumber)
+    }
 }
 
 impl IdList {
     pub fn into_ids(self) -> AppResult<Vec<i64>> {
-        let mut ids = match self {
-            IdList::Object { id } | IdList::Bare(id) => id,
+        let mut ids: Vec<i64> = match self {
+            IdList::Object { id } | IdList::Bare(id) => id.into_iter().map(|RowId(id)| id).collect(),
         };
         ids.sort_unstable();
         ids.dedup();

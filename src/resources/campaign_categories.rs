@@ -256,9 +256,9 @@ async fn change_status(
 }
 
 /// A live category's id, or the form's 400 naming `field`.
-pub fn require_category(tx: &rusqlite::Connection, field: &str, id: i64) -> AppResult<()> {
+pub fn require_category(tx: &rusqlite::Connection, field: &'static str, id: i64) -> AppResult<()> {
     let found = tx
         .query_row("SELECT 1 FROM campaign_categories WHERE id = ?1 AND deleted_at IS NULL", [id], |_| Ok(()))
         .optional()?;
-    found.ok_or_else(|| AppError::field(field, format!("There is no campaign category with id {id}.")))
+    found.ok_or_else(|| AppError::no_such(field, format!("There is no campaign category with id {id}.")))
 }

@@ -22,7 +22,8 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 
 use super::campaign_categories::{check_order, require_category};
 use super::ordering::Sequence;
-use crate::api::{Api, Doc, query};
+use crate::api::Rule::{Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, Rule, patterns, query};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
 use crate::db::{CountCache, format_iso, now_iso};
@@ -220,6 +221,30 @@ pub const ALREADY_APPROVED: &str = "The campaign is already approved.";
 /// ago, and the date-time input has minute precision.
 const START_GRACE: Duration = Duration::minutes(5);
 
+/// What [`read_input`] requires of the form's fields, for the document.
+const FORM_RULES: [(&str, &[Rule]); 13] = [
+    ("partnerId", &[Required]),
+    ("campaignCategoryId", &[Required]),
+    ("discountPercent", &[Required, Range(0, 100)]),
+    ("startDate", &[Required, Pattern(INSTANT)]),
+    ("expireDate", &[Required, Pattern(INSTANT), Note("After startDate.")]),
+    ("nameAz", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("nameEn", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("nameRu", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("descriptionAz", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("descriptionEn", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("descriptionRu", &[Required, Pattern(patterns::NOT_BLANK)]),
+    ("order", &[Range(1, i64::MAX)]),
+    ("assets", &[Range(1, i64::MAX)]),
+];
+
+fn with_form_rules(doc: Doc) -> Doc {
+    FORM_RULES.iter().fold(doc, |doc, (field, rules)| doc.rules(field, rules))
+}
+
+/// The shapes [`parse_instant`] reads: a day, or a day and time with an optional offset.
+const INSTANT: &str = r"^\s*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\s*$";
+
 const FORM_FIELDS: &[(&str, Type)] = &[
     ("id", Type::Integer),
     ("partnerId", Type::Integer),
@@ -270,18 +295,24 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/campaign",
             post(create).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(TAG, "Create a campaign (multipart; image `file` and `backgroundFile` required; repeated `assets`; `order` 1..n, default last)")
+            with_form_rules(Doc::new(TAG, "Create a campaign (multipart; image `file` and `backgroundFile` required; repeated `assets`; `order` 1..n, default last)"))
                 .roles(Roles::EDITORS)
                 .multipart(&FORM_FIELDS[1..])
+                .rules("file", &[Required])
+                .rules("backgroundFile", &[Required])
+                .rules("startDate", &[Note("Not in the past.")])
+                .answers(404, "The partner, category or an asset the form names does not exist")
                 .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::PUT,
             "/api/campaign",
             put(update).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(TAG, "Edit a campaign (multipart; without a file an image stays; a taken order moves the others down)")
+            with_form_rules(Doc::new(TAG, "Edit a campaign (multipart; without a file an image stays; a taken order moves the others down)"))
                 .roles(Roles::EDITORS)
                 .multipart(FORM_FIELDS)
+                .rules("id", &[Required])
+                .answers(404, "No such campaign, or the partner, category or an asset the form names does not exist")
                 .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
@@ -300,6 +331,9 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Send a campaign's notification once: stores a type-2 notification and sets notificationStatus 1")
                 .roles(Roles::EDITORS)
                 .json_body::<NotificationRequest>()
+                .rules("id", &[Required])
+                .rules("text", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(404, "No such campaign")
                 .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
@@ -349,7 +383,7 @@ pub fn routes() -> Api {
         )
 }
 
-struct CampaignInput {
+pub(crate) struct CampaignInput {
     partner_id: i64,
     category_id: i64,
     discount: i64,
@@ -458,8 +492,17 @@ fn date_field(v: &mut Validator, form: &Form, field: &str, required: &str) -> Op
 /// The specification's campaign rules, each failure under its field; images are checked last
 /// (a refused image is a 413/415 naming its field).
 fn read_input(form: &Form, creating: bool) -> AppResult<CampaignInput> {
+    read_input_for(form, creating, None)
+}
+
+/// [`read_input`] for a campaign of `partner` when given (a partner's own submission: its form
+/// names no partner, and one it names is ignored).
+pub(crate) fn read_input_for(form: &Form, creating: bool, partner: Option<i64>) -> AppResult<CampaignInput> {
     let mut v = Validator::new();
-    let partner_id = id_field(&mut v, form, "partnerId", PARTNER_REQUIRED);
+    let partner_id = match partner {
+        Some(partner) => partner,
+        None => id_field(&mut v, form, "partnerId", PARTNER_REQUIRED),
+    };
     let discount_text = form.text("discountPercent");
     let discount = discount_text.replace(',', ".").parse::<f64>().ok().filter(|d| d.is_finite());
     v.check("discountPercent", !discount_text.is_empty(), DISCOUNT_REQUIRED)
@@ -532,12 +575,12 @@ fn check_references(tx: &Transaction, input: &CampaignInput) -> AppResult<()> {
         .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [input.partner_id], |_| Ok(()))
         .optional()?;
     partner
-        .ok_or_else(|| AppError::field("partnerId", format!("There is no partner with id {}.", input.partner_id)))?;
+        .ok_or_else(|| AppError::no_such("partnerId", format!("There is no partner with id {}.", input.partner_id)))?;
     require_category(tx, "campaignCategoryId", input.category_id)?;
     let mut asset = tx.prepare_cached("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL")?;
     for id in &input.assets {
         if asset.query_row([id], |_| Ok(())).optional()?.is_none() {
-            return Err(AppError::field("assets", format!("There is no asset with id {id}.")));
+            return Err(AppError::no_such("assets", format!("There is no asset with id {id}.")));
         }
     }
     Ok(())
@@ -555,29 +598,35 @@ fn link_assets(tx: &Transaction, campaign_id: i64, assets: &[i64]) -> AppResult<
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(CAMPAIGN_ROWS.write)?;
     let input = read_input(&form, true)?;
-    let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
-        check_references(tx, &input)?;
-        let mut input = input;
-        let file_id = files::store_upload(tx, input.image.take())?;
-        let background_id = files::store_upload(tx, input.background.take())?;
-        // Made in the back office, so confirmed; its position is set by ORDER below.
-        tx.execute(
-            "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+    // Made in the back office, so confirmed.
+    let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| insert(tx, input, true)).await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+/// Stores a new campaign (confirmed when made in the back office, unconfirmed when a partner
+/// sent it) with its images, position and assets, in the caller's transaction.
+pub(crate) fn insert(tx: &Transaction, input: CampaignInput, confirmed: bool) -> AppResult<i64> {
+    check_references(tx, &input)?;
+    let mut input = input;
+    let file_id = files::store_upload(tx, input.image.take())?;
+    let background_id = files::store_upload(tx, input.background.take())?;
+    // Its position is set by ORDER below.
+    let mut columns = input.columns(&file_id, &background_id);
+    columns.push((":confirmed", &confirmed));
+    tx.execute(
+        "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                     file_id, background_file_id, name_az, name_en, name_ru,
                                     description_az, description_en, description_ru,
                                     special_offer, is_premium, is_trend, is_confirmed, order_no)
              VALUES (:partner, :category, :discount, :start, :expire, :file, :background, :name_az, :name_en,
                      :name_ru, :description_az, :description_en, :description_ru, :special_offer, :premium,
-                     :trend, 1, 0)",
-            input.columns(&file_id, &background_id).as_slice(),
-        )?;
-        let id = tx.last_insert_rowid();
-        ORDER.place(tx, input.category_id, Some(id), input.order)?;
-        link_assets(tx, id, &input.assets)?;
-        Ok(id)
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(row)))
+                     :trend, :confirmed, 0)",
+        columns.as_slice(),
+    )?;
+    let id = tx.last_insert_rowid();
+    ORDER.place(tx, input.category_id, Some(id), input.order)?;
+    link_assets(tx, id, &input.assets)?;
+    Ok(id)
 }
 
 async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
@@ -688,7 +737,7 @@ async fn send_notification(
 }
 
 /// `Skip`/`Take` as the lists read them: without both, up to [`crud::UNPAGED_LIMIT`] rows.
-fn paging(query: &QueryMap) -> AppResult<(i64, i64)> {
+pub(crate) fn paging(query: &QueryMap) -> AppResult<(i64, i64)> {
     let skip = query.int("Skip")?.unwrap_or(0);
     if skip < 0 {
         return Err(AppError::BadRequest("Skip must be 0 or more.".into()));

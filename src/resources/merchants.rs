@@ -183,7 +183,7 @@ fn check_branch(tx: &Transaction, partner_id: i64, city_id: i64) -> AppResult<()
     let partner = tx
         .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |_| Ok(()))
         .optional()?;
-    partner.ok_or_else(|| AppError::field("partnerId", NO_PARTNER))?;
+    partner.ok_or_else(|| AppError::no_such("partnerId", NO_PARTNER))?;
     let branch = tx
         .query_row(
             "SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
@@ -191,7 +191,7 @@ fn check_branch(tx: &Transaction, partner_id: i64, city_id: i64) -> AppResult<()
             |_| Ok(()),
         )
         .optional()?;
-    branch.ok_or_else(|| AppError::field("partnerCityId", FOREIGN_CITY))
+    branch.ok_or_else(|| AppError::no_such("partnerCityId", FOREIGN_CITY))
 }
 
 fn unique_email(error: rusqlite::Error) -> AppError {
@@ -239,7 +239,7 @@ async fn update(
             .optional()?
             .ok_or_else(|| MERCHANTS.not_found())?;
         if partner_id != input.partner_id {
-            return Err(AppError::field("partnerId", PARTNER_FIXED));
+            return Err(AppError::conflict_on("partnerId", PARTNER_FIXED));
         }
         check_branch(tx, partner_id, input.city_id)?;
         tx.execute(

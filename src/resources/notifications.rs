@@ -10,7 +10,8 @@ use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
 use super::campaign_categories::require_category;
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
@@ -101,6 +102,12 @@ pub fn routes() -> Api {
             )
             .roles(Roles::EDITORS)
             .multipart(&FORM_FIELDS[1..])
+            .rules("header", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("text", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("type", &[Required, Range(1, 2)])
+            .rules("categoryId", &[Note("Required when type is 1.")])
+            .rules("campaignId", &[Note("Required when type is 2.")])
+            .answers(404, "The category or campaign the form names does not exist")
             .returns_schema(201, crud::row_schema(&NOTIFICATIONS)),
         )
         .add(
@@ -113,6 +120,13 @@ pub fn routes() -> Api {
             )
             .roles(Roles::EDITORS)
             .multipart(FORM_FIELDS)
+            .rules("id", &[Required])
+            .rules("header", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("text", &[Required, Pattern(patterns::NOT_BLANK)])
+            .rules("type", &[Range(1, 2), Note("Unchanged target when not sent.")])
+            .rules("categoryId", &[Note("Required when type is 1.")])
+            .rules("campaignId", &[Note("Required when type is 2.")])
+            .answers(404, "No such notification, or the category or campaign the form names does not exist")
             .returns_schema(200, crud::row_schema(&NOTIFICATIONS)),
         )
 }
@@ -168,7 +182,7 @@ fn check_target(tx: &Transaction, target: &Target) -> AppResult<()> {
             let found = tx
                 .query_row("SELECT 1 FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [campaign], |_| Ok(()))
                 .optional()?;
-            found.ok_or_else(|| AppError::field("campaignId", format!("There is no campaign with id {campaign}.")))
+            found.ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign}.")))
         }
         _ => Ok(()),
     }

@@ -16,11 +16,10 @@ use rusqlite::{OptionalExtension, Transaction};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
 
 use super::fields::{self, Number};
 use crate::api::Rule::{Range, Required};
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, query};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
 use crate::error::{AppError, AppResult};
@@ -108,8 +107,8 @@ pub fn routes() -> Api {
             get(export),
             Doc::new(TAG, "Download Promocode.xlsx: the codes of one campaign (the id from campaign/forPromoCode)")
                 .roles(PROMO_CODES.read)
-                .query("partnerId", "Optional: the partner the campaign must belong to", Type::Integer)
-                .answers(404, "No such campaign")
+                .query_schema("partnerId", "Optional: the partner the campaign must belong to", query::int(1, i64::MAX))
+                .answers(404, "No such campaign, or not one of that partner's")
                 .returns_file(),
         )
 }
@@ -146,16 +145,16 @@ fn check_target(tx: &rusqlite::Connection, partner_id: i64, campaign_id: i64) ->
             r.get(0)
         })
         .optional()?
-        .ok_or_else(|| AppError::field("partnerId", "The chosen partner does not exist."))?;
+        .ok_or_else(|| AppError::no_such("partnerId", "The chosen partner does not exist."))?;
     if !promo {
-        return Err(AppError::field("partnerId", NOT_PROMO_PARTNER));
+        return Err(AppError::conflict_on("partnerId", NOT_PROMO_PARTNER));
     }
     let campaign_partner: i64 = tx
         .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [campaign_id], |r| r.get(0))
         .optional()?
-        .ok_or_else(|| AppError::field("campaignId", "The chosen campaign does not exist."))?;
+        .ok_or_else(|| AppError::no_such("campaignId", "The chosen campaign does not exist."))?;
     if campaign_partner != partner_id {
-        return Err(AppError::field("campaignId", NOT_PARTNERS_CAMPAIGN));
+        return Err(AppError::no_such("campaignId", NOT_PARTNERS_CAMPAIGN));
     }
     Ok(())
 }
@@ -230,8 +229,9 @@ async fn export(
     headers: HeaderMap,
 ) -> AppResult<Response> {
     user.require(PROMO_CODES.read)?;
+    // Row ids start at 1: a lower one names no campaign, like any other unknown id.
     if campaign_id <= 0 {
-        return Err(AppError::field("campaignId", CATEGORY_REQUIRED));
+        return Err(AppError::NotFound("Campaign not found.".into()));
     }
     let partner_id = match query.get("partnerId") {
         None => None,
@@ -253,7 +253,7 @@ async fn export(
         })
         .await?;
     if partner_id.is_some_and(|partner| partner != campaign_partner) {
-        return Err(AppError::field("campaignId", NOT_PARTNERS_CAMPAIGN));
+        return Err(AppError::no_such("campaignId", NOT_PARTNERS_CAMPAIGN));
     }
     let narrowed = QueryMap::parse(Some(&format!("CampaignId={campaign_id}")));
     crud::export_file(&PROMO_CODES, State(state), user, narrowed, headers).await

@@ -10,11 +10,10 @@ use axum::http::{HeaderMap, Method};
 use axum::response::Response;
 use axum::routing::{get, put};
 use serde_json::Value;
-use utoipa::openapi::schema::Type;
 
 use super::wish_list::{StatusChange, read_status};
 use crate::api::Rule::{Range, Required};
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, query};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, ValueKind};
 use crate::error::AppResult;
@@ -94,8 +93,8 @@ pub fn routes() -> Api {
             get(export),
             Doc::new(TAG, "Download UsageHistory.xlsx: records created from startDate to endDate, inclusive")
                 .roles(USAGE_HISTORY.read)
-                .query("startDate", "First day (2026-11-01) or instant", Type::String)
-                .query("endDate", "Last day, inclusive", Type::String)
+                .query_schema("startDate", "First day (2026-11-01) or instant", query::date())
+                .query_schema("endDate", "Last day, inclusive; not before startDate", query::date())
                 .returns_file(),
         )
         .add(
