@@ -24,7 +24,7 @@ export const promoCodesResource: ResourceDeclaration<PromoCodeRow> = {
   nouns: { one: 'noun.promoCode', many: 'noun.promoCodes' },
   columns: [
     { field: 'partnerName', label: 'field.partnerName', width: 16 },
-    { field: 'campaignName', label: 'field.campaignName', width: 22 },
+    { field: 'campaignName', label: 'field.campaignName', width: 22, priority: 2 },
     { field: 'code', label: 'field.code', width: 9 },
     { field: 'used', label: 'field.used', sortField: 'isUsed', width: 4 },
     { field: 'usedDate', label: 'field.usedDate', kind: 'dateTime', priority: 2 },
