@@ -256,7 +256,12 @@ export function DataTable<Row extends { id: number }>({
           {t('table.scrollHint')}
         </p>
       )}
-      <div ref={scroller} className="overflow-x-auto">
+      {/* While it scrolls sideways it takes the keyboard focus, so the arrow keys can scroll a table without a control in it. */}
+      <div
+        ref={scroller}
+        tabIndex={overflowing ? 0 : undefined}
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
+      >
         <table className="min-w-full text-left text-sm" aria-busy={status === 'loading'}>
           <caption className="sr-only">{caption}</caption>
           <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-700">

@@ -27,15 +27,16 @@ type Ranked<Row> = Row & { id: number };
 const ranked = <Row,>(rows: Row[]): Ranked<Row>[] => rows.map((row, index) => ({ ...row, id: index + 1 }));
 
 function Figure({ icon, label, value }: { icon: IconName; label: string; value: number }) {
+  // A <dl> group holds only its <dt> and <dd>: the icon sits inside the <dt>, placed at the card's left.
   return (
-    <div className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white px-5 py-4 shadow-sm">
-      <span className="rounded-lg bg-indigo-50 p-3 text-indigo-700" aria-hidden="true">
-        <Icon name={icon} className="size-6" />
-      </span>
-      <div className="flex min-w-0 flex-col-reverse">
-        <dt className="text-sm text-slate-600">{label}</dt>
-        <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{formatCount(value)}</dd>
-      </div>
+    <div className="relative flex min-h-20 flex-col-reverse justify-center rounded-xl border border-slate-200 bg-white py-4 pr-5 pl-20 shadow-sm">
+      <dt className="text-sm text-slate-600">
+        <span className="absolute top-1/2 left-5 -translate-y-1/2 rounded-lg bg-indigo-50 p-3 text-indigo-700" aria-hidden="true">
+          <Icon name={icon} className="size-6" />
+        </span>
+        {label}
+      </dt>
+      <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{formatCount(value)}</dd>
     </div>
   );
 }
