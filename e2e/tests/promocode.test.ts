@@ -194,7 +194,16 @@ describe('Promocode: list, Create (partner, campaign category, count), Export Ex
     expect(empty.data).toEqual([]);
   });
 
-  it('works at 390 px: the list, the Create and Export Excel dialogs', async () => {
+  it('works at 1024 and 390 px: the list, the Create and Export Excel dialogs', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      await screen.open();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      expect(await reachable(page, screen.rows.first().getByRole('button', { name: 'Delete' }))).toBe(true);
+      await shot(page, 'promocode-1024');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
     await page.setViewportSize(PHONE);
     try {
       await screen.open();

@@ -1,3 +1,4 @@
+import { lookups } from '../../components/form/lookups';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
@@ -10,7 +11,6 @@ import {
   emptyMerchant,
   merchantSchema,
   merchantValuesOf,
-  partnerChoices,
   type MerchantRow,
   type MerchantValues,
 } from './schemas';
@@ -47,7 +47,7 @@ export const merchantsResource: ResourceDeclaration<MerchantRow> = {
     { name: 'name', param: 'name', label: 'field.name' },
     { name: 'email', param: 'email', label: 'field.email' },
     { name: 'phone', param: 'phone', label: 'field.phone' },
-    { name: 'partnerId', param: 'partnerId', label: 'field.partner', kind: 'select', loadOptions: partnerChoices },
+    { name: 'partnerId', param: 'partnerId', label: 'field.partner', kind: 'picker', picker: lookups.partner },
   ],
   create: {
     ...form,

@@ -1,4 +1,4 @@
-import { listPicker } from '../../components/form/listPicker';
+import { lookups } from '../../components/form/lookups';
 import type { ChoiceOption, FieldDef, PickerOption } from '../../components/form/types';
 import { api } from '../../lib/api';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
@@ -63,8 +63,6 @@ export async function partnerBranches(partner: unknown, signal: AbortSignal): Pr
   return page.data.map((branch) => ({ value: String(branch.id), label: { raw: `${branch.cityName}, ${branch.address}` } }));
 }
 
-/** `GET partner/filter` with Name, 30 a page: the spec's partner picker. */
-export const partnerPicker = listPicker('partner/filter');
 
 const personFields: FieldDef<MerchantValues>[] = [
   { name: 'firstName', label: 'field.firstName', kind: 'text', autoComplete: 'off' },
@@ -85,7 +83,7 @@ const citySelect: FieldDef<MerchantValues> = {
 /** Create: a partner, then one of its branches; another partner empties the branch. */
 export const createMerchantFields: FieldDef<MerchantValues>[] = [
   ...personFields,
-  { name: 'partnerId', label: 'field.partner', kind: 'picker', load: partnerPicker, updates: () => ({ partnerCityId: '' }) },
+  { name: 'partnerId', label: 'field.partner', kind: 'picker', load: lookups.partner.load, updates: () => ({ partnerCityId: '' }) },
   citySelect,
 ];
 
@@ -131,13 +129,3 @@ export const editPayload = (values: MerchantValues, merchant: Pick<MerchantRow, 
   ...common(values),
   phone: toApiPhone(values.phone),
 });
-
-/** Every live partner for the filter's partner select (`GET partner/filter`, 100 a page until all are read). */
-export async function partnerChoices(): Promise<{ value: string; label: string }[]> {
-  const choices: { value: string; label: string }[] = [];
-  for (let skip = 0; ; skip += 100) {
-    const page = await api.list<{ id: number; name: string }>('partner/filter', { Skip: skip, Take: 100, SortField: 'name', OrderBy: true });
-    choices.push(...page.data.map((partner) => ({ value: String(partner.id), label: partner.name })));
-    if (page.data.length === 0 || choices.length >= page.totalCount) return choices;
-  }
-}
