@@ -172,11 +172,15 @@ pub struct Doc {
     tag: &'static str,
     summary: String,
     roles: Option<Roles>,
+    /// Called with an inbound API key of this kind (`Authorization: Bearer pk_...`).
+    api_key: Option<&'static str>,
     body: Option<(&'static str, RefOr<Schema>)>,
     query: Vec<Param>,
     response: (u16, Option<(&'static str, RefOr<Schema>)>),
     schemas: Vec<(String, RefOr<Schema>)>,
     file_path: bool,
+    /// The path parameter is text with this description (an e-mail), not an id.
+    text_path: Option<&'static str>,
     /// Refusals particular to this operation (404 for an unknown id, 409 for a taken e-mail,
     /// 423 when locked, 429 when rate limited...), beside those every operation of its kind gets.
     answers: Vec<(u16, &'static str)>,
@@ -203,11 +207,13 @@ impl Doc {
             tag,
             summary: summary.into(),
             roles: None,
+            api_key: None,
             body: None,
             query: vec![],
             response: (200, None),
             schemas: vec![],
             file_path: false,
+            text_path: None,
             answers: vec![],
             rules: vec![],
             body_name: None,
@@ -217,6 +223,12 @@ impl Doc {
     /// Signed-in callers with one of these roles; others get 401 or 403.
     pub fn roles(mut self, roles: Roles) -> Doc {
         self.roles = Some(roles);
+        self
+    }
+
+    /// Called with an API key of this kind (`employee-app` or `partner`); staff tokens are refused.
+    pub fn api_key(mut self, kind: &'static str) -> Doc {
+        self.api_key = Some(kind);
         self
     }
 
@@ -315,6 +327,12 @@ impl Doc {
         self
     }
 
+    /// The path parameter is text (e.g. an e-mail), described thus, not a numeric id.
+    pub fn text_path(mut self, description: &'static str) -> Doc {
+        self.text_path = Some(description);
+        self
+    }
+
     /// An image body (`/cdn/...`): PNG, JPEG, WebP or GIF bytes.
     pub fn returns_image(mut self) -> Doc {
         let binary = ObjectBuilder::new()
@@ -376,6 +394,9 @@ fn error_schema() -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name("Error"))
 }
 
+/// The security scheme of the inbound API (`Authorization: Bearer pk_...`).
+pub const API_KEY_SCHEME: &str = "apiKey";
+
 /// The longest `x-requestid` the server takes (a longer one is a 400).
 const MAX_REQUEST_ID: usize = 100;
 
@@ -399,6 +420,20 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        )
+        .security_scheme(
+            API_KEY_SCHEME,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("pk_...")
+                    .description(Some(
+                        "An API client's key, `Authorization: Bearer pk_...`, made by an Admin on the API \
+                         clients screen or with `perkdesk api-client create`. Staff sign-in tokens are not \
+                         accepted here, and keys are not accepted on the back-office API.",
+                    ))
+                    .build(),
+            ),
         );
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
@@ -428,9 +463,22 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             errors.push((401, "Not signed in, or the session ended"));
             errors.push((403, "The caller's role may not do this"));
         }
+        if let Some(kind) = doc.api_key {
+            op = op
+                .description(Some(format!("API key of kind {kind}.")))
+                .security(SecurityRequirement::new(API_KEY_SCHEME, Vec::<String>::new()));
+            errors.push((401, "No API key, an unknown or revoked one, or a staff token"));
+            errors.push((403, "The key is of another kind"));
+            errors.push((429, "The client sent more requests than its rate limit allows"));
+        }
         for segment in path.split('/').filter(|s| s.starts_with('{')) {
             let name = segment.trim_matches(|c| c == '{' || c == '}');
-            let schema: RefOr<Schema> = if doc.file_path {
+            let schema: RefOr<Schema> = if let Some(description) = doc.text_path {
+                errors.push((400, "The path segment is not valid; the message names it"));
+                RefOr::T(Schema::Object(
+                    ObjectBuilder::new().schema_type(Type::String).description(Some(description)).build(),
+                ))
+            } else if doc.file_path {
                 RefOr::T(Schema::Object(
                     ObjectBuilder::new()
                         .schema_type(Type::String)
