@@ -47,6 +47,45 @@ enum Command {
     Backup(BackupArgs),
     /// Write Reports-count.xlsx and Reports-name.xlsx to a folder.
     ExportReports(ExportReportsArgs),
+    /// Make, list and revoke the keys of the employee app and partners (the inbound API).
+    #[command(subcommand)]
+    ApiClient(ApiClientCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum ApiClientCommand {
+    /// Make an API client and print its key (shown this once; only its hash is kept).
+    Create(ApiClientCreateArgs),
+    /// List the API clients (never their keys).
+    List(DbArg),
+    /// Revoke an API client: its key is refused from the next request on.
+    Revoke(ApiClientRevokeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ApiClientCreateArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// A name people recognise, e.g. "Employee app (production)".
+    #[arg(long)]
+    name: String,
+    /// employee-app or partner.
+    #[arg(long)]
+    kind: String,
+    /// The partner a partner key acts for.
+    #[arg(long)]
+    partner_id: Option<i64>,
+    /// Requests per minute the client may make.
+    #[arg(long, default_value_t = crate::inbound::clients::DEFAULT_PER_MINUTE as i64)]
+    rate_limit: i64,
+}
+
+#[derive(Args, Debug)]
+struct ApiClientRevokeArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// The client's id (see `api-client list`).
+    id: i64,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -151,6 +190,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Otp(args) => otp(args),
         Command::Backup(args) => backup(args),
         Command::ExportReports(args) => export_reports(args),
+        Command::ApiClient(command) => api_client(command),
     }
 }
 
@@ -384,7 +424,120 @@ fn backup(args: BackupArgs) -> anyhow::Result<()> {
 }
 
 fn export_reports(args: ExportReportsArgs) -> anyhow::Result<()> {
-    let _db = open_existing(&args.db.db)?;
-    anyhow::ensure!(args.out.is_dir(), "the folder {} does not exist", args.out.display());
-    bail!("the reports arrive with the dashboard and reports release; nothing was written to {}", args.out.display())
+    use crate::resources::reports;
+    let db = open_existing(&args.db.db)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create the folder {}", args.out.display()))?;
+    let conn = db.conn()?;
+    let mut progress = Progress::new();
+    progress.show(&format!("Writing {} ...", reports::COUNTS_FILE));
+    let counts = reports::counts_workbook(&conn)?;
+    let counts_path = save_into(&args.out, reports::COUNTS_FILE, counts)?;
+    let totals: Vec<i64> = reports::KINDS
+        .iter()
+        .map(|kind| Ok(reports::state_counts(&conn, kind.kind)?.all()))
+        .collect::<anyhow::Result<_>>()?;
+    let names = reports::names_workbook(&conn, crate::crud::Language::Az, &mut |kind, written| {
+        let index = reports::KINDS.iter().position(|k| k.kind == kind.kind).unwrap_or(0);
+        let total = totals.get(index).copied().unwrap_or(0);
+        progress.show(&format!("Writing {}: {} names {written} of {total}", reports::NAMES_FILE, kind.label));
+    })?;
+    let names_path = save_into(&args.out, reports::NAMES_FILE, names)?;
+    progress.done();
+    println!("{}", counts_path.display());
+    println!("{}", names_path.display());
+    Ok(())
+}
+
+/// Copies a finished spreadsheet into `dir` as `name`, through a temporary file in the same folder
+/// renamed at the end, so the folder never holds half a file.
+fn save_into(dir: &Path, name: &str, mut file: std::fs::File) -> anyhow::Result<PathBuf> {
+    let target = dir.join(name);
+    let mut temp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write to {}", dir.display()))?;
+    std::io::copy(&mut file, &mut temp).with_context(|| format!("cannot write {}", target.display()))?;
+    temp.persist(&target).with_context(|| format!("cannot write {}", target.display()))?;
+    Ok(target)
+}
+
+/// One progress line on standard error, redrawn in place, shown only on a terminal.
+struct Progress {
+    terminal: bool,
+    last: std::time::Instant,
+    width: usize,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress { terminal: std::io::stderr().is_terminal(), last: std::time::Instant::now(), width: 0 }
+    }
+
+    fn show(&mut self, line: &str) {
+        if !self.terminal || (self.width > 0 && self.last.elapsed() < std::time::Duration::from_millis(100)) {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        let pad = self.width.saturating_sub(line.chars().count());
+        eprint!("\r{line}{}", " ".repeat(pad));
+        self.width = line.chars().count();
+        let _ = std::io::stderr().flush();
+    }
+
+    fn done(&mut self) {
+        if self.terminal && self.width > 0 {
+            eprintln!("\r{}\r", " ".repeat(self.width));
+        }
+    }
+}
+
+fn api_client(command: ApiClientCommand) -> anyhow::Result<()> {
+    use crate::inbound::clients::{self, NewClient};
+    match command {
+        ApiClientCommand::Create(args) => {
+            let db = open_existing(&args.db.db)?;
+            let new = NewClient::check(
+                validation::Validator::new(),
+                args.name,
+                &args.kind,
+                args.partner_id,
+                Some(args.rate_limit),
+            )
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+            let mut conn = db.conn()?;
+            let (id, key) =
+                crate::db::write_tx(&mut conn, |tx| new.insert(tx)).map_err(|error| anyhow::anyhow!("{error}"))?;
+            println!("Created API client {id} ({}, {}).", new.name, new.kind.as_str());
+            println!("Its key, shown this once (only its hash is kept):");
+            println!("{key}");
+            Ok(())
+        }
+        ApiClientCommand::List(db) => {
+            let db = open_existing(&db.db)?;
+            let conn = db.conn()?;
+            let rows = clients::list_all(&conn).map_err(|error| anyhow::anyhow!("{error}"))?;
+            if rows.is_empty() {
+                println!("No API clients yet.");
+            }
+            for row in rows {
+                let partner = row.partner.map(|name| format!(" for {name}")).unwrap_or_default();
+                let state = match row.revoked_at {
+                    Some(at) => format!("revoked {at}"),
+                    None => "active".into(),
+                };
+                let used = row.last_used_at.unwrap_or_else(|| "never".into());
+                println!(
+                    "{}\t{}\t{}{partner}\t{}...\t{}/min\tlast used {used}\t{state}",
+                    row.id, row.name, row.kind, row.key_prefix, row.per_minute
+                );
+            }
+            Ok(())
+        }
+        ApiClientCommand::Revoke(args) => {
+            let db = open_existing(&args.db.db)?;
+            let mut conn = db.conn()?;
+            crate::db::write_tx(&mut conn, |tx| clients::revoke(tx, args.id))
+                .map_err(|error| anyhow::anyhow!("{error}"))?;
+            println!("Revoked API client {}; its key is refused from now on.", args.id);
+            Ok(())
+        }
+    }
 }

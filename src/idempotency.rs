@@ -1,7 +1,8 @@
 //! `x-requestid` on mutations of a signed-in session: the first successful answer is stored for
 //! 24 hours, in the same transaction as the work it answers, and a repeat from the same, still
 //! valid session gets it back without the work being done again; the same id with another
-//! payload is a 422. Requests without a valid session (sign-in, token refresh, registration,
+//! payload is a 422. An inbound API client's requests are kept the same way, keyed by the client
+//! (user 0, session `api-client:{id}`) instead of a session. Requests without a valid session (sign-in, token refresh, registration,
 //! password reset) are never stored or replayed: their answers carry credentials or must be
 //! checked afresh every time, and those endpoints do their own one-time checks.
 
@@ -20,6 +21,7 @@ use time::{Duration, OffsetDateTime};
 use crate::auth::CurrentUser;
 use crate::db::{Unit, format_iso, lock, now_iso};
 use crate::error::AppError;
+use crate::inbound::clients::ApiClient;
 use crate::state::AppState;
 
 pub const HEADER: &str = "x-requestid";
@@ -80,13 +82,20 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // Authentication comes first: a stored answer is only ever served to the live session that
     // made the request. Without one, the handler runs as if no id were given (and refuses the
     // call itself when it needs a session).
-    let Ok(user) = CurrentUser::from_request_parts(&mut parts, &state).await else {
+    // An API client (`Bearer pk_...`) owns its answers as a session owns its own: they are
+    // replayed to that client only, and to nobody once it is revoked.
+    let owner = if crate::inbound::clients::sends_api_key(&parts.headers) {
+        ApiClient::from_request_parts(&mut parts, &state).await.map(|client| (0, client.idempotency_owner()))
+    } else {
+        CurrentUser::from_request_parts(&mut parts, &state).await.map(|user| (user.id, user.session_id))
+    };
+    let Ok((user_id, session_id)) = owner else {
         return next.run(Request::from_parts(parts, body)).await;
     };
     let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
         return AppError::PayloadTooLarge("The form is too large.".into()).into_response();
     };
-    let key = Key { request_id, user_id: user.id, session_id: user.session_id.clone() };
+    let key = Key { request_id, user_id, session_id };
     let method = parts.method.to_string();
     let path = parts.uri.path().to_string();
     let payload_hash = payload_hash(&method, &path, parts.uri.query().unwrap_or(""), &parts.headers, &bytes).await;

@@ -12,6 +12,7 @@ pub mod extract;
 pub mod files;
 pub mod forms;
 pub mod idempotency;
+pub mod inbound;
 pub mod mail;
 pub mod qr;
 pub mod reply;

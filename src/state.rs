@@ -35,6 +35,8 @@ pub struct Shared {
     pub sign_in_limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// `x-requestid` requests being carried out right now.
     pub requests_running: crate::idempotency::Running,
+    /// Each API client's own request rate (see `inbound::clients`).
+    pub api_client_limits: crate::inbound::clients::ClientLimits,
 }
 
 impl Deref for AppState {
@@ -56,6 +58,7 @@ impl AppState {
             mailer,
             sign_in_limiter,
             requests_running: Default::default(),
+            api_client_limits: Default::default(),
         })))
     }
 }

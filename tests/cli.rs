@@ -243,3 +243,32 @@ fn serve_stops_gracefully_and_checkpoints_the_wal() {
     let wal = dir.path().join("perkdesk.db-wal");
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0, "the WAL was folded back");
 }
+
+#[test]
+fn api_client_create_list_and_revoke() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let db = db.to_str().unwrap();
+    // The database must exist first (any command that opens it creates it).
+    let missing = perkdesk(&["api-client", "list", "--db", db], None);
+    assert!(!missing.status.success());
+    perkdesk::db::Db::open(std::path::Path::new(db)).unwrap();
+    let created = perkdesk(&["api-client", "create", "--db", db, "--name", "Employee app", "--kind", "employee-app"], None);
+    assert!(created.status.success(), "{}", text(&created.stderr));
+    let out = text(&created.stdout);
+    let key = out.lines().find(|l| l.starts_with("pk_")).expect("the key is printed").to_string();
+    assert!(out.contains("Created API client 1"), "{out}");
+    let listed = perkdesk(&["api-client", "list", "--db", db], None);
+    let list = text(&listed.stdout);
+    assert!(list.contains("Employee app") && list.contains("employee-app") && list.contains("active"), "{list}");
+    assert!(!list.contains(&key), "keys are never listed");
+    let refused = perkdesk(&["api-client", "create", "--db", db, "--name", "P", "--kind", "partner"], None);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("A partner key needs the partner's id"), "{}", text(&refused.stderr));
+    let revoked = perkdesk(&["api-client", "revoke", "--db", db, "1"], None);
+    assert!(revoked.status.success(), "{}", text(&revoked.stderr));
+    assert!(text(&perkdesk(&["api-client", "list", "--db", db], None).stdout).contains("revoked"));
+    let again = perkdesk(&["api-client", "revoke", "--db", db, "1"], None);
+    assert!(!again.status.success());
+    assert!(text(&again.stderr).contains("already revoked"), "{}", text(&again.stderr));
+}

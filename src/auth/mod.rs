@@ -88,6 +88,8 @@ impl CurrentUser {
 }
 
 pub const SIGN_IN_REQUIRED: &str = "Sign in to continue.";
+/// An inbound API key sent to the back-office API (keys only open `/api/app`, `/api/partner-portal`).
+pub const API_KEY_NOT_HERE: &str = "API keys are not accepted on the back-office API. Sign in instead.";
 pub const SESSION_ENDED: &str = "Your session has ended. Sign in again.";
 
 pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
@@ -102,6 +104,9 @@ impl FromRequestParts<AppState> for CurrentUser {
             return Ok(user.clone());
         }
         let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
+        if token.starts_with(crate::inbound::clients::KEY_PREFIX) {
+            return Err(AppError::Unauthorized(API_KEY_NOT_HERE.into()));
+        }
         let claims = state.keys.verify(token).ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         let user = state
             .db

@@ -150,7 +150,7 @@ fn user_agent(headers: &HeaderMap) -> String {
     headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(200).collect()
 }
 
-fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
+pub(crate) fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
     state.sign_in_limiter.check_key(&ip).map_err(|not_until| {
         let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
         let seconds = wait.as_secs().max(1);

@@ -33,11 +33,8 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0005_search_folds_azerbaijani.sql"),
     },
     Migration { version: 6, name: "campaign_search", sql: include_str!("../../migrations/0006_campaign_search.sql") },
-    Migration {
-        version: 7,
-        name: "dashboard_counts",
-        sql: include_str!("../../migrations/0007_dashboard_counts.sql"),
-    },
+    Migration { version: 7, name: "dashboard_counts", sql: include_str!("../../migrations/0007_dashboard_counts.sql") },
+    Migration { version: 8, name: "api_clients", sql: include_str!("../../migrations/0008_api_clients.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

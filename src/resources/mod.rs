@@ -7,7 +7,7 @@ pub mod campaigns;
 pub mod cities;
 pub mod complaints;
 pub mod employees;
-mod fields;
+pub(crate) mod fields;
 pub mod hr_accounts;
 pub mod merchants;
 pub mod notifications;
@@ -39,6 +39,7 @@ pub fn api() -> Api {
         .merge(complaints::routes())
         .merge(merchants::routes())
         .merge(promo_codes::routes())
+        .merge(crate::inbound::routes())
 }
 
 /// Every declared resource, for the contract tests.

@@ -1,0 +1,17 @@
+//! The inbound side: the operator's employee app (`/api/app/...`) and partners' systems
+//! (`/api/partner-portal/...`) feed the back office through keyed APIs, and merchants apply
+//! through the public `/api/apply`. Every call writes the tables the back-office screens read,
+//! with the same rules and messages, one transaction per write, and `x-requestid` as everywhere.
+//! A row a call names that does not exist (or not for this caller) is a 404, a row whose state
+//! refuses the call a 409, each marked on the field that named it.
+
+pub mod app;
+pub mod clients;
+pub mod partner;
+
+use crate::api::Api;
+
+/// The inbound API's routes and the API clients screen's.
+pub fn routes() -> Api {
+    clients::routes().merge(app::routes()).merge(partner::routes())
+}

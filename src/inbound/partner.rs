@@ -1,0 +1,296 @@
+//! A partner's own API (`/api/partner-portal/...`, keys of kind partner, each scoped to its
+//! partner: another partner's ids answer 404) and the public merchant application (`/api/apply`).
+//! A partner's campaign is checked with the back office's campaign rules and messages and arrives
+//! unconfirmed, in Expected Campaigns; a redeemed promo code shows as used on the Promocode screen;
+//! an application appears in Requests by Merchant.
+
+use std::collections::BTreeSet;
+
+use axum::Json;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{Method, StatusCode};
+use axum::routing::{get, post};
+use rusqlite::OptionalExtension;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa::openapi::schema::Type;
+
+use super::clients::{ApiClient, ClientKind};
+use crate::api::Rule::{Length, Pattern, Required};
+use crate::api::{Api, Doc, patterns, query};
+use crate::crud::{self, Language, ListPage};
+use crate::db::now_iso;
+use crate::error::{AppError, AppResult};
+use crate::extract::{ApiJson, ClientIp, PathId, QueryMap};
+use crate::files;
+use crate::forms::{Form, MULTIPART_LIMIT};
+use crate::resources::applications::APPLICATIONS;
+use crate::resources::campaigns::{self, CAMPAIGN_ROWS, paging};
+use crate::resources::fields;
+use crate::resources::promo_codes::PROMO_CODES;
+use crate::state::AppState;
+use crate::validation::Validator;
+
+const TAG: &str = "Partner portal";
+const KIND: &str = "partner";
+
+pub const CODE_REQUIRED: &str = "Code is required";
+pub const CODE_UNKNOWN: &str = "This partner has no such promo code.";
+pub const CODE_USED: &str = "This promo code was already used.";
+pub const CAMPAIGN_UNKNOWN: &str = "This partner has no such campaign.";
+pub const PARTNER_NAME_REQUIRED: &str = "Partner name is required";
+pub const FULL_NAME_REQUIRED: &str = "Full name is required";
+pub const PHONE_REQUIRED: &str = "Phone is required";
+pub const CITIES_REQUIRED: &str = "Choose at least one city";
+pub const CITY_IDS: &str = "cityIds must be city ids";
+
+/// The campaign form a partner sends: the back office's, without `partnerId` (the key's partner).
+const CAMPAIGN_FIELDS: &[(&str, Type)] = &[
+    ("campaignCategoryId", Type::Integer),
+    ("discountPercent", Type::Integer),
+    ("startDate", Type::String),
+    ("expireDate", Type::String),
+    ("nameAz", Type::String),
+    ("nameEn", Type::String),
+    ("nameRu", Type::String),
+    ("descriptionAz", Type::String),
+    ("descriptionEn", Type::String),
+    ("descriptionRu", Type::String),
+    ("specialOffer", Type::Boolean),
+    ("isPremium", Type::Boolean),
+    ("isTrend", Type::Boolean),
+    ("order", Type::Integer),
+    ("assets", Type::Integer),
+    ("file", Type::String),
+    ("backgroundFile", Type::String),
+];
+
+pub fn routes() -> Api {
+    Api::new()
+        .add(
+            Method::POST,
+            "/api/partner-portal/campaigns",
+            post(submit_campaign).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            Doc::new(TAG, "Submit a campaign (multipart, the back office's campaign rules); it arrives unconfirmed in Expected Campaigns")
+                .api_key(KIND)
+                .multipart(CAMPAIGN_FIELDS)
+                .answers(404, "No such category or asset")
+                .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::GET,
+            "/api/partner-portal/campaigns",
+            get(own_campaigns),
+            Doc::new(TAG, "The partner's campaigns with their state (awaiting approval, active, inactive, expired), newest first")
+                .api_key(KIND)
+                .query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX))
+                .query_schema(
+                    "Take",
+                    "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)",
+                    query::int(1, crud::MAX_PAGE),
+                )
+                .returns::<ListPage>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/partner-portal/campaigns/{id}",
+            get(own_campaign),
+            Doc::new(TAG, "One of the partner's campaigns (another partner's is 404)")
+                .api_key(KIND)
+                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::POST,
+            "/api/partner-portal/promo-codes/redeem",
+            post(redeem),
+            Doc::new(TAG, "Mark one of the partner's promo codes used (once; another partner's code is 404)")
+                .api_key(KIND)
+                .json_body::<Redeem>()
+                .rules("code", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 20)])
+                .answers(404, "The partner has no such code")
+                .answers(409, "The code was already used")
+                .returns_schema(200, crud::row_schema(&PROMO_CODES)),
+        )
+        .add(
+            Method::POST,
+            "/api/apply",
+            post(apply).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            Doc::new(TAG, "A merchant's application (public, rate limited per address); it appears in Requests by Merchant")
+                .multipart(&[
+                    ("partnerName", Type::String),
+                    ("fullName", Type::String),
+                    ("email", Type::String),
+                    ("phone", Type::String),
+                    ("file", Type::String),
+                    ("cityIds", Type::Integer),
+                ])
+                .answers(404, "No such city")
+                .answers(429, "Too many applications from this address")
+                .returns_schema(201, crud::row_schema(&APPLICATIONS)),
+        )
+}
+
+/// The partner a key acts for; any other kind of key is a 403.
+fn partner_of(client: &ApiClient) -> AppResult<i64> {
+    client.require(ClientKind::Partner)?;
+    client.partner_id.ok_or_else(|| AppError::Forbidden("This key is not tied to a partner.".into()))
+}
+
+async fn submit_campaign(
+    State(state): State<AppState>,
+    client: ApiClient,
+    form: Form,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let partner = partner_of(&client)?;
+    let input = campaigns::read_input_for(&form, true, Some(partner))?;
+    // Sent by a partner, so unconfirmed: it waits in Expected Campaigns for approval.
+    let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| campaigns::insert(tx, input, false)).await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+/// A campaign's state as the partner sees it (`?1` is now).
+const STATE_SQL: &str = "CASE WHEN c.is_confirmed = 0 THEN 'awaiting approval' WHEN c.expire_date <= ?1 THEN 'expired'
+     WHEN c.is_active = 0 THEN 'inactive' ELSE 'active' END";
+
+async fn own_campaigns(State(state): State<AppState>, client: ApiClient, query: QueryMap) -> AppResult<Json<ListPage>> {
+    let partner = partner_of(&client)?;
+    let (skip, take) = paging(&query)?;
+    state
+        .db
+        .run(move |conn| {
+            let total_count: i64 = conn
+                .prepare_cached("SELECT COUNT(*) FROM campaigns WHERE partner_id = ?1 AND deleted_at IS NULL")?
+                .query_row([partner], |r| r.get(0))?;
+            let data = conn
+                .prepare_cached(&format!(
+                    "SELECT c.id, c.name_az, c.name_en, c.name_ru, c.discount_percent, c.start_date, c.expire_date,
+                            c.is_confirmed, c.is_active, {STATE_SQL}
+                     FROM campaigns c WHERE c.partner_id = ?2 AND c.deleted_at IS NULL
+                     ORDER BY c.id DESC LIMIT ?3 OFFSET ?4"
+                ))?
+                .query_map((now_iso(), partner, take, skip), |r| {
+                    Ok(json!({
+                        "id": r.get::<_, i64>(0)?,
+                        "nameAz": r.get::<_, String>(1)?,
+                        "nameEn": r.get::<_, String>(2)?,
+                        "nameRu": r.get::<_, String>(3)?,
+                        "discountPercent": r.get::<_, i64>(4)?,
+                        "startDate": r.get::<_, String>(5)?,
+                        "expireDate": r.get::<_, String>(6)?,
+                        "isConfirmed": r.get::<_, bool>(7)?,
+                        "isActive": r.get::<_, bool>(8)?,
+                        "state": r.get::<_, String>(9)?,
+                    }))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ListPage { data, total_count })
+        })
+        .await
+        .map(Json)
+}
+
+async fn own_campaign(State(state): State<AppState>, client: ApiClient, PathId(id): PathId) -> AppResult<Json<Value>> {
+    let partner = partner_of(&client)?;
+    state
+        .db
+        .run(move |conn| {
+            let owner: Option<i64> = conn
+                .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+                .optional()?;
+            if owner != Some(partner) {
+                return Err(AppError::NotFound(CAMPAIGN_UNKNOWN.into()));
+            }
+            crud::fetch_detail(conn, &CAMPAIGN_ROWS, id, Language::Az)?.ok_or_else(|| CAMPAIGN_ROWS.not_found())
+        })
+        .await
+        .map(Json)
+}
+
+/// `POST promo-codes/redeem`'s body.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // describes the body for the OpenAPI document; read field by field
+pub struct Redeem {
+    /// The 8-character code (any case).
+    code: String,
+}
+
+async fn redeem(
+    State(state): State<AppState>,
+    client: ApiClient,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<Json<Value>> {
+    let partner = partner_of(&client)?;
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    let code = fields::text(&mut v, "code", body.get("code")).to_ascii_uppercase();
+    v.required("code", &code, CODE_REQUIRED).length("code", &code, 0, 20);
+    v.finish()?;
+    crud::save_then_fetch(&state, &PROMO_CODES, move |tx| {
+        let found: Option<(i64, bool)> = tx
+            .prepare_cached(
+                "SELECT id, is_used FROM promo_codes WHERE code = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
+            )?
+            .query_row((&code, partner), |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let (id, used) = found.ok_or_else(|| AppError::no_such("code", CODE_UNKNOWN))?;
+        if used {
+            return Err(AppError::conflict_on("code", CODE_USED));
+        }
+        tx.execute("UPDATE promo_codes SET is_used = 1, used_date = ?2 WHERE id = ?1", (id, now_iso()))?;
+        Ok(id)
+    })
+    .await
+    .map(Json)
+}
+
+async fn apply(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    form: Form,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    crate::auth::routes::throttle(&state, ip)?;
+    let mut v = Validator::new();
+    let partner_name = form.text("partnerName");
+    let full_name = form.text("fullName");
+    let email = form.text("email");
+    let phone = form.text("phone");
+    v.required("partnerName", &partner_name, PARTNER_NAME_REQUIRED)
+        .length("partnerName", &partner_name, 0, 200)
+        .required("fullName", &full_name, FULL_NAME_REQUIRED)
+        .length("fullName", &full_name, 0, 100)
+        .email("email", &email, "Email is required")
+        .required("phone", &phone, PHONE_REQUIRED)
+        .phone("phone", &phone);
+    let mut raw_cities = form.list("cityIds");
+    raw_cities.extend(form.rows("Cities").into_iter().filter_map(|mut row| row.remove("cityid")));
+    let cities: BTreeSet<i64> = raw_cities.iter().filter_map(|c| c.parse().ok()).filter(|c| *c > 0).collect();
+    v.check("cityIds", raw_cities.iter().all(|c| c.parse::<i64>().is_ok_and(|c| c > 0)), CITY_IDS)
+        .check("cityIds", !cities.is_empty(), CITIES_REQUIRED)
+        .check("file", form.file("file").is_some(), campaigns::FILE_REQUIRED);
+    v.finish()?;
+    let file = files::checked_upload(form.file("file"))?;
+    let row = crud::save_then_fetch(&state, &APPLICATIONS, move |tx| {
+        let mut city = tx.prepare_cached("SELECT 1 FROM cities WHERE id = ?1")?;
+        for id in &cities {
+            if city.query_row([id], |_| Ok(())).optional()?.is_none() {
+                return Err(AppError::no_such("cityIds", format!("There is no city with id {id}.")));
+            }
+        }
+        let file_id = files::store_upload(tx, file)?;
+        tx.execute(
+            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            (&partner_name, &full_name, &email, &phone, file_id),
+        )?;
+        let id = tx.last_insert_rowid();
+        let mut link =
+            tx.prepare_cached("INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)")?;
+        for city in &cities {
+            link.execute((id, city))?;
+        }
+        Ok(id)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(row)))
+}
