@@ -50,18 +50,33 @@ pub async fn export(
     file_response(file, spec.file_name).await
 }
 
-/// Writes rows to a worksheet in constant memory.
+/// Writes rows to worksheets in constant memory, one sheet after another.
 pub struct SheetWriter {
     workbook: Workbook,
+    /// The sheet being written, and its last written row.
+    sheet: usize,
+    sheets: usize,
     row: u32,
     date_format: Format,
 }
 
 impl SheetWriter {
     pub fn new(sheet_name: &str, headers: &[&str]) -> AppResult<SheetWriter> {
-        let mut workbook = Workbook::new();
+        let mut writer = SheetWriter {
+            workbook: Workbook::new(),
+            sheet: 0,
+            sheets: 0,
+            row: 0,
+            date_format: Format::new().set_num_format("dd-mm-yyyy hh:mm"),
+        };
+        writer.add_sheet(sheet_name, headers)?;
+        Ok(writer)
+    }
+
+    /// Starts another worksheet with its bold header; the rows written next go to it.
+    pub fn add_sheet(&mut self, sheet_name: &str, headers: &[&str]) -> AppResult<()> {
         let bold = Format::new().set_bold();
-        let sheet = workbook.add_worksheet_with_constant_memory();
+        let sheet = self.workbook.add_worksheet_with_constant_memory();
         sheet.set_name(sheet_name).map_err(xlsx_error)?;
         for (index, header) in headers.iter().enumerate() {
             let col = index as u16;
@@ -69,12 +84,15 @@ impl SheetWriter {
             sheet.write_with_format(0, col, *header, &bold).map_err(xlsx_error)?;
         }
         sheet.set_freeze_panes(1, 0).map_err(xlsx_error)?;
-        Ok(SheetWriter { workbook, row: 0, date_format: Format::new().set_num_format("dd-mm-yyyy hh:mm") })
+        self.sheet = self.sheets;
+        self.sheets += 1;
+        self.row = 0;
+        Ok(())
     }
 
     pub fn write_row(&mut self, row: &rusqlite::Row, columns: &[&Column]) -> AppResult<()> {
         self.row += 1;
-        let sheet = self.workbook.worksheet_from_index(0).map_err(xlsx_error)?;
+        let sheet = self.workbook.worksheet_from_index(self.sheet).map_err(xlsx_error)?;
         for (index, column) in columns.iter().enumerate() {
             let col = index as u16;
             match column.kind {

@@ -12,7 +12,7 @@ use rusqlite::Transaction;
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
 
-pub use export::{export as export_file, file_response};
+pub use export::{SheetWriter, export as export_file, file_response};
 pub use handlers::{ListPage, fetch_detail, fetch_page, list_params, routes, routes_over, save_then_fetch};
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;

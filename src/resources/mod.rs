@@ -6,6 +6,7 @@ pub mod campaign_categories;
 pub mod campaigns;
 pub mod cities;
 pub mod complaints;
+pub mod dashboard;
 pub mod employees;
 pub(crate) mod fields;
 pub mod hr_accounts;
@@ -14,6 +15,7 @@ pub mod notifications;
 mod ordering;
 pub mod partners;
 pub mod promo_codes;
+pub mod reports;
 pub mod usage_history;
 pub mod users;
 pub mod wish_list;
@@ -39,6 +41,8 @@ pub fn api() -> Api {
         .merge(complaints::routes())
         .merge(merchants::routes())
         .merge(promo_codes::routes())
+        .merge(dashboard::routes())
+        .merge(reports::routes())
         .merge(crate::inbound::routes())
 }
 
