@@ -111,6 +111,23 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
     await checkFitsDesktop(screen, 'merchants-1280', { statusColumn: false });
   });
 
+  it('sorts by the columns, each way', async () => {
+    const ascending: Record<string, string[]> = {
+      'First name': ['Gülnar', 'Orxan', 'Rəşad'],
+      Email: ['gulnar@bulvarkafe.test', 'orxan@qalakafe.test', 'resad.aliyev@bulvarkafe.test'],
+      'Phone number': ['+994 50 123 45 67', '+994 55 333 44 55', '+994 70 222 33 44'],
+      'Partner name': ['Bulvar Kafe', 'Bulvar Kafe', 'Qala Kafe'],
+      'User name': ['gulnar@bulvarkafe.test', 'orxan@qalakafe.test', 'resad.aliyev@bulvarkafe.test'],
+      'Partner city': ['Bakı, Nizami küç. 5', 'Gəncə, Atatürk pr. 3', 'Sumqayıt, Sülh küç. 12'],
+    };
+    for (const [header, order] of Object.entries(ascending)) {
+      await screen.sortBy(header).click();
+      await screen.shows(header, order);
+      await screen.sortBy(header).click();
+      await screen.shows(header, [...order].reverse());
+    }
+  });
+
   it('filters in the Merchant filter modal, asking once 500 ms after the typing stops', async () => {
     const asked: number[] = [];
     const onRequest = (request: { url: () => string }) => {

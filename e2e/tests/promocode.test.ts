@@ -133,6 +133,21 @@ describe('Promocode: list, Create (partner, campaign category, count), Export Ex
     await row.getByText('20-11-2026 12:30', { exact: true }).waitFor();
     await expectAccessible(page, '/promocode at 1280');
     await checkFitsDesktop(screen, 'promocode-1280', { statusColumn: false });
+    // Every column sorts; Used by the flag behind Bəli / Xeyr.
+    const sorted = [...(await screen.column('Code'))].sort();
+    await screen.sortBy('Code').click();
+    await screen.shows('Code', sorted);
+    await screen.sortBy('Code').click();
+    await screen.shows('Code', [...sorted].reverse());
+    const sortByUsed = screen.table.getByRole('button', { name: 'Sort by Used', exact: true });
+    await sortByUsed.click();
+    await screen.shows('Used', ['Xeyr', 'Xeyr', 'Bəli']);
+    await sortByUsed.click();
+    await screen.shows('Used', ['Bəli', 'Xeyr', 'Xeyr']);
+    for (const header of ['Partner name', 'Campaign name', 'Used date']) {
+      await screen.sortBy(header).click();
+      await until(() => screen.column('Code').then((column) => column.length)).toBe(3);
+    }
   });
 
   it('shows a refused creation under the campaign category field', async () => {
