@@ -65,13 +65,14 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: 'User agreement', level: 1 })).toBeInTheDocument();
   });
 
-  it('sends / to /users for an Admin and shows all fifteen menu items in spec order plus the Requests group', async () => {
+  it('sends / to /users for an Admin and shows all fifteen menu items in spec order plus the Requests and Settings groups', async () => {
     signedIn();
     mockApi({ 'GET /api/user': emptyList });
     const view = renderAt('/', <AppRoutes />);
     await waitFor(() => expect(view.currentPath()).toBe('/users'));
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
-    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant']);
+    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients']);
+    expect(screen.getAllByText('Settings').length).toBeGreaterThan(0);
     expect(screen.getByText('Hi, Ada Admin')).toBeInTheDocument();
   });
 
@@ -81,6 +82,8 @@ describe('route table', () => {
     await waitFor(() => expect(view.currentPath()).toBe('/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(menuLabels()).not.toContain('Users');
+    expect(menuLabels()).not.toContain('API clients');
+    expect(screen.queryByText('Settings')).toBeNull();
     expect(menuLabels()).toContain('Reports');
     view.unmount();
     renderAt('/users', <AppRoutes />);

@@ -9,8 +9,8 @@ export interface Section {
   path: string;
   title: MessageKey;
   icon: IconName;
-  /** Where the aside lists it: the main list (spec order), the Requests group, or nowhere. */
-  menu: 'main' | 'requests' | null;
+  /** Where the aside lists it: the main list (spec order), the Requests group, the Settings group, or nowhere. */
+  menu: 'main' | 'requests' | 'settings' | null;
   adminOnly?: boolean;
   /** The screen; sections without one show the shared "coming in a later release" state. */
   screen?: LazyScreen;
@@ -43,6 +43,7 @@ const PromoCodesPage = lazyScreen(() => import('../features/promoCodes/PromoCode
 const UsageHistoryPage = lazyScreen(() => import('../features/usageHistory/UsageHistoryPage'));
 const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPage'));
 const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
+const ApiClientsPage = lazyScreen(() => import('../features/apiClients/ApiClientsPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -71,6 +72,7 @@ export const sections: readonly Section[] = [
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main', screen: ReportsPage },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests', screen: MerchantRequestsPage },
+  { path: '/api-clients', title: 'menu.apiClients', icon: 'key', menu: 'settings', adminOnly: true, screen: ApiClientsPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
   { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },
   { path: '/user-profile', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },

@@ -25,7 +25,7 @@ const itemLayout: Record<AsideLabels, string> = { shown: '', hidden: 'justify-ce
 /**
  * The aside's links, filtered by role: the spec's fifteen items in order, then
  * the two request screens (routes the spec lists without a menu entry) in a
- * Requests group.
+ * Requests group, and the Admins' settings (API clients) in a Settings group.
  */
 export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'light'; labels: AsideLabels; onNavigate?: () => void }) {
   useSignals();
@@ -35,6 +35,8 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
   const colors = themes[theme];
   // The side menu and the phone drawer can both be in the page; each heading needs its own id.
   const requestsHeading = useId();
+  const settingsHeading = useId();
+  const settings = visible.filter((section) => section.menu === 'settings');
   // Menu counts (unread complaints) are read again on each navigation, so a screen's changes show.
   useEffect(() => {
     for (const section of visible) void section.badge?.refresh();
@@ -69,6 +71,16 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
       <ul className="space-y-0.5" aria-labelledby={requestsHeading}>
         {visible.filter((section) => section.menu === 'requests').map(item)}
       </ul>
+      {settings.length > 0 && (
+        <>
+          <p className={`mt-5 mb-2 px-3 text-xs font-semibold tracking-wider uppercase ${colors.heading} ${labelClass[labels]}`} id={settingsHeading}>
+            {t('menu.settings')}
+          </p>
+          <ul className="space-y-0.5" aria-labelledby={settingsHeading}>
+            {settings.map(item)}
+          </ul>
+        </>
+      )}
     </nav>
   );
 }

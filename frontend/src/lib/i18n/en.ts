@@ -3,6 +3,7 @@ import { merchantMessages } from './en.merchants';
 import { peopleMessages } from './en.people';
 import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
+import { apiClientMessages } from './en.apiClients';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
@@ -11,6 +12,7 @@ export const en = {
   ...usageMessages,
   ...merchantMessages,
   ...reportingMessages,
+  ...apiClientMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
