@@ -455,6 +455,14 @@ fn save_into(dir: &Path, name: &str, mut file: std::fs::File) -> anyhow::Result<
     let mut temp =
         tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write to {}", dir.display()))?;
     std::io::copy(&mut file, &mut temp).with_context(|| format!("cannot write {}", target.display()))?;
+    // Readable like any file the operator writes (a temporary file starts private).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
     temp.persist(&target).with_context(|| format!("cannot write {}", target.display()))?;
     Ok(target)
 }
@@ -484,7 +492,8 @@ impl Progress {
 
     fn done(&mut self) {
         if self.terminal && self.width > 0 {
-            eprintln!("\r{}\r", " ".repeat(self.width));
+            eprint!("\r{}\r", " ".repeat(self.width));
+            let _ = std::io::stderr().flush();
         }
     }
 }

@@ -91,6 +91,8 @@ fn failures_are_one_line_and_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("perkdesk.db");
     let db = db.to_str().unwrap();
+    // A folder cannot be made under the database file.
+    let under_a_file = format!("{db}/reports");
     let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
         (vec!["otp", "--db", "/nonexistent/x.db", "--email", "a@b.az"], None, "does not exist"),
         (
@@ -131,7 +133,8 @@ fn failures_are_one_line_and_non_zero() {
             "--email is required when not running interactively",
         ),
         (vec!["otp", "--db", db, "--email", "nobody@perk.az"], None, "no user has the e-mail nobody@perk.az"),
-        (vec!["export-reports", "--db", db, "--out", "/nonexistent"], None, "does not exist"),
+        (vec!["export-reports", "--db", "/nonexistent/x.db", "--out", "reports"], None, "does not exist"),
+        (vec!["export-reports", "--db", db, "--out", under_a_file.as_str()], None, "cannot create the folder"),
         (vec!["serve", "--db", db, "--bind", "not-an-address"], None, "is not an address like 127.0.0.1:8080"),
     ];
     for (args, stdin, expected) in cases {

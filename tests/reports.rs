@@ -290,6 +290,12 @@ fn export_reports_writes_both_files_and_fails_in_one_line() {
     check_counts_workbook(&std::fs::read(&counts_path).unwrap());
     check_names_workbook(&std::fs::read(&names_path).unwrap(), ["Köhnə", "Qış endirimi", "Yay endirimi"]);
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2, "no temporary files are left");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&names_path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "readable like any file the operator writes");
+    }
 
     let missing = perkdesk(&[
         "export-reports",
