@@ -81,7 +81,8 @@ export function chartConfig(data: ChartData): ChartConfiguration {
             pointRadius: 4,
             pointHoverRadius: 6,
             borderWidth: 2,
-            tension: 0.3,
+            // Smooth, but never above or below the points it joins (no dip under zero between two months).
+            cubicInterpolationMode: 'monotone',
           },
         ],
       },

@@ -178,11 +178,11 @@ export default function ReportsPage() {
   return (
     <PageCard title={t('menu.reports')} actions={mayExport ? <ReportsExport /> : undefined}>
       <TabGroup className="px-4 py-4 sm:px-5">
-        <TabList aria-label={t('reports.tabs')} className="flex gap-1 overflow-x-auto border-b border-slate-200">
+        <TabList aria-label={t('reports.tabs')} className="flex overflow-x-auto border-b border-slate-200 sm:gap-1">
           {reportKinds.map((report) => (
             <Tab
               key={report.kind}
-              className="-mb-px shrink-0 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 data-hover:text-slate-900 data-selected:border-indigo-600 data-selected:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              className="-mb-px shrink-0 border-b-2 border-transparent px-2.5 py-2 text-sm sm:px-4 font-medium text-slate-600 data-hover:text-slate-900 data-selected:border-indigo-600 data-selected:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
             >
               {t(report.label)}
             </Tab>
