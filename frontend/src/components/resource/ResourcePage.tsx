@@ -129,6 +129,15 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const [selected, setSelected] = useState<Set<number>>(new Set());
   // A filter modal starts closed; the panel starts open when the link carries filters.
   const [filterOpen, setFilterOpen] = useState(filtered && !resource.filterDialog);
+  // The filter modal applies a change still pending when it closes, but not when the page itself
+  // goes (Back while typing): React runs a removed page's cleanups before its children's.
+  const onScreen = useRef(true);
+  useEffect(() => {
+    onScreen.current = true;
+    return () => {
+      onScreen.current = false;
+    };
+  }, []);
   const [dialog, setDialog] = useState<OpenDialog<Row>>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const closeDialog = () => setDialog(null);
@@ -320,7 +329,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       )}
       {resource.filterDialog && filters.length > 0 && (
         <Dialog open={filterOpen} onClose={() => setFilterOpen(false)} title={t(resource.filterDialog)}>
-          <FilterPanel inDialog fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
+          <FilterPanel inDialog fields={filters} values={query.filters} onApply={(values) => onScreen.current && setQuery(withFilters(query, values))} />
         </Dialog>
       )}
       <FilterChips fields={filters} values={query.filters} onRemove={removeFilter} onClear={clearFilters} />

@@ -162,6 +162,20 @@ describe('Merchants screen', () => {
     expect(queryOf(api.callsTo('GET /api/partner/merchant/filter')[0])).toMatchObject({ email: 'qala' });
   });
 
+  it('does not apply a pending change when the page itself goes (Back while typing)', async () => {
+    signedIn();
+    mockApi({ 'GET /api/partner/merchant': pageOf(rows), 'GET /api/partner/merchant/filter': pageOf([rows[1]]) });
+    const view = renderAt('/merchants', <MerchantsPage />);
+    const user = userEvent.setup();
+    await screen.findByText('Rəşad');
+    await user.click(screen.getByRole('button', { name: 'Show filter' }));
+    const modal = within(await screen.findByRole('dialog', { name: 'Merchant filter' }));
+    await user.type(modal.getByLabelText('Email'), 'qala');
+    view.unmount();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(view.memory.history).toEqual(['/merchants']);
+  });
+
   it('creates with a partner, then one of its branches; another partner reloads and empties the branch', async () => {
     const { api, user } = setup();
     await screen.findByText('Rəşad');
