@@ -266,6 +266,12 @@ async fn every_report_route_is_in_the_openapi_document() {
         assert!(params.contains(&name), "{name} in {params:?}");
     }
     assert!(doc["paths"]["/api/report/export"]["get"]["description"].as_str().unwrap().contains("Admin, User"));
+    for schema in ["Summary", "TopPartner", "ReportPage", "ReportName"] {
+        assert!(doc["components"]["schemas"][schema].is_object(), "{schema} is described");
+    }
+    let months = &doc["paths"]["/api/dashboard/usageHistory"]["get"];
+    assert_eq!(months["responses"]["200"]["content"]["application/json"]["schema"]["type"], "array");
+    assert!(months["responses"]["400"].is_object(), "a bad year is a documented 400");
 }
 
 fn perkdesk(args: &[&str]) -> std::process::Output {
