@@ -1,6 +1,6 @@
 /**
  * The signed-in sections in the side menu's order (the spec's fifteen items,
- * then the Requests group of frontend/README.md), with their titles.
+ * then the Requests group of frontend/README.md, then the Settings group), with their titles.
  */
 export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/users', title: 'Users' },
@@ -20,13 +20,18 @@ export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/reports', title: 'Reports' },
   { path: '/requests', title: 'Requests by Employee' },
   { path: '/by-merchant', title: 'Requests by Merchant' },
+  // The Settings group (issue 15), for Admins only.
+  { path: '/api-clients', title: 'API clients' },
 ];
+
+/** Sections only an Admin sees in the menu and may open. */
+export const ADMIN_ONLY = ['/users', '/api-clients'];
 
 /** The side menu's labels, in order. */
 export const MENU = SECTIONS.map((section) => section.title);
 
 /** The sections whose screens are built (the campaign side of issue 12 and the reporting side of issue 14 among them). */
-export const BUILT = ['/users', '/dashboard', '/reports', '/assets', '/humanresource', '/partners', '/categorynames', '/campaigns', '/expectedcampaigns', '/notifications', '/employeelist', '/by-merchant', '/complaints', '/requests', '/merchants', '/promocode', '/usagehistory'];
+export const BUILT = ['/users', '/dashboard', '/reports', '/assets', '/humanresource', '/partners', '/categorynames', '/campaigns', '/expectedcampaigns', '/notifications', '/employeelist', '/by-merchant', '/complaints', '/requests', '/merchants', '/promocode', '/usagehistory', '/api-clients'];
 
 /** Sections of the second spec document that later releases build. */
 export const NOT_YET_BUILT = SECTIONS.filter((section) => !BUILT.includes(section.path));

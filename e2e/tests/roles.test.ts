@@ -5,7 +5,7 @@ import { shot } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { pngBytes } from '../support/images';
 import { ASSETS, HR_ACCOUNTS, ListScreen, PARTNERS, type ScreenSpec } from '../support/listScreen';
-import { NOT_YET_BUILT, SECTIONS } from '../support/sections';
+import { ADMIN_ONLY, NOT_YET_BUILT, SECTIONS } from '../support/sections';
 import { useSuite } from '../support/suite';
 import { asideLabels, openedDialog, openUserMenu, until, waitForPath } from '../support/ui';
 
@@ -16,7 +16,7 @@ const suite = useSuite({
 });
 
 /** The sections a User or a Call Center operator can open (the Users screen is the Admins'). */
-const STAFF_SECTIONS = SECTIONS.filter((section) => section.path !== '/users');
+const STAFF_SECTIONS = SECTIONS.filter((section) => !ADMIN_ONLY.includes(section.path));
 
 /** The built list screens other than Users, each with a row the Admin made and its drawer's title. */
 const READABLE: { spec: ScreenSpec; row: string; drawer: string }[] = [

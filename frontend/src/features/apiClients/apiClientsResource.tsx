@@ -153,7 +153,7 @@ export const apiClientsResource: ResourceDeclaration<ApiClientRow> = {
       ...confirmTool<ApiClientRow>({
         id: 'revoke',
         label: 'apiClients.revoke',
-        icon: 'trash',
+        icon: 'close',
         question: (client) => t('apiClients.revokeQuestion', { name: client.name }),
         run: (client) => api.put('apiClient/revoke', { id: client.id }),
         confirmation: (client) => t('apiClients.revokedToast', { name: client.name }),
