@@ -67,16 +67,16 @@ struct ApiClientCreateArgs {
     #[command(flatten)]
     db: DbArg,
     /// A name people recognise, e.g. "Employee app (production)".
-    #[arg(long)]
+    #[arg(long, env = "PERKDESK_API_CLIENT_NAME")]
     name: String,
     /// employee-app or partner.
-    #[arg(long)]
+    #[arg(long, env = "PERKDESK_API_CLIENT_KIND")]
     kind: String,
     /// The partner a partner key acts for.
-    #[arg(long)]
+    #[arg(long, env = "PERKDESK_API_CLIENT_PARTNER_ID")]
     partner_id: Option<i64>,
     /// Requests per minute the client may make.
-    #[arg(long, default_value_t = crate::inbound::clients::DEFAULT_PER_MINUTE as i64)]
+    #[arg(long, env = "PERKDESK_API_CLIENT_RATE_LIMIT", default_value_t = crate::inbound::clients::DEFAULT_PER_MINUTE as i64)]
     rate_limit: i64,
 }
 
@@ -427,7 +427,9 @@ fn export_reports(args: ExportReportsArgs) -> anyhow::Result<()> {
     use crate::resources::reports;
     let db = open_existing(&args.db.db)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create the folder {}", args.out.display()))?;
-    let conn = db.conn()?;
+    let mut conn = db.conn()?;
+    // Both files from one snapshot, while a server may keep writing.
+    let conn = conn.transaction()?;
     let mut progress = Progress::new();
     progress.show(&format!("Writing {} ...", reports::COUNTS_FILE));
     let counts = reports::counts_workbook(&conn)?;
