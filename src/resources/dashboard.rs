@@ -156,7 +156,15 @@ fn today() -> Date {
 async fn summary_call(State(state): State<AppState>, user: CurrentUser) -> AppResult<Json<Summary>> {
     user.require(Roles::ANYONE)?;
     let today = today();
-    state.db.run(move |conn| summary(conn, today)).await.map(Json)
+    // One snapshot for every figure.
+    state
+        .db
+        .run(move |conn| {
+            let tx = conn.transaction()?;
+            summary(&tx, today)
+        })
+        .await
+        .map(Json)
 }
 
 async fn categories_call(

@@ -248,8 +248,11 @@ async fn report(
     state
         .db
         .run(move |conn| {
-            let page = crud::fetch_page(conn, &counts, kind.names, query)?;
-            let states = state_counts(conn, kind.kind)?;
+            // One snapshot for the page and the counts.
+            let tx = conn.transaction()?;
+            let page = crud::fetch_page(&tx, &counts, kind.names, query)?;
+            let states = state_counts(&tx, kind.kind)?;
+            tx.commit()?;
             Ok(ReportPage {
                 data: page.data,
                 total_count: page.total_count,
@@ -265,14 +268,26 @@ async fn report(
 
 async fn export_counts(State(state): State<AppState>, user: CurrentUser) -> AppResult<Response> {
     user.require(Roles::EDITORS)?;
-    let file = state.db.run(|conn| counts_workbook(conn)).await?;
+    let file = state
+        .db
+        .run(|conn| {
+            let tx = conn.transaction()?;
+            counts_workbook(&tx)
+        })
+        .await?;
     crud::file_response(file, COUNTS_FILE).await
 }
 
 async fn export_names(State(state): State<AppState>, user: CurrentUser, headers: HeaderMap) -> AppResult<Response> {
     user.require(Roles::EDITORS)?;
     let language = Language::from_headers(&headers);
-    let file = state.db.run(move |conn| names_workbook(conn, language, &mut |_, _| {})).await?;
+    let file = state
+        .db
+        .run(move |conn| {
+            let tx = conn.transaction()?;
+            names_workbook(&tx, language, &mut |_, _| {})
+        })
+        .await?;
     crud::file_response(file, NAMES_FILE).await
 }
 
