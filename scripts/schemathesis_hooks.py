@@ -79,7 +79,8 @@ def map_case(context, case):
         # Partner forms: a branch row is complete or absent; a promo-code partner names its version.
         if any(key in body for key in (*BRANCH_ROW, "Cities[0].Id")):
             for key, value in BRANCH_ROW.items():
-                body.setdefault(key, value)
+                if not str(body.get(key, "")).strip():
+                    body[key] = value
         _fill_campaign_dates(body)
         _fill_notification_target(body)
         _real_images(body)
@@ -128,17 +129,17 @@ def _fill_notification_target(body):
         body[target] = 1
 
 
-IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
-
-
 def _real_images(body):
     """A file part is documented as an image of an accepted type: random bytes are not one."""
     png = MEDIA_TYPE_FILE_SAMPLES.get("image/png")
     if png is None:
         return
+    samples = {bytes(sample) for sample in MEDIA_TYPE_FILE_SAMPLES.values() if isinstance(sample, (bytes, bytearray))}
     for field, value in list(body.items()):
         is_file_field = field in ("file", "photo") or field.endswith("File")
-        if is_file_field and isinstance(value, (bytes, bytearray)) and not bytes(value).startswith(IMAGE_MAGIC):
+        # Generated file parts come as bytes or wrapped in schemathesis's `Binary` (a str with `.data`).
+        data = getattr(value, "data", value)
+        if is_file_field and isinstance(data, (bytes, bytearray)) and bytes(data) not in samples:
             body[field] = png
 
 

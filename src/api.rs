@@ -25,7 +25,14 @@ pub mod patterns {
     /// Required text: something besides white space.
     pub const NOT_BLANK: &str = r"\S";
     /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces.
-    pub const EMAIL: &str = r"^\s*[^\s@]+@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+\s*$";
+    /// White space is spelled out as Rust's `char::is_whitespace` (and `str::trim`) reads it:
+    /// `\s` differs between regex dialects (U+0085 is white space to Rust and Python, not to ECMA).
+    pub const EMAIL: &str = concat!(
+        r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*",
+        r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000@]+",
+        r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
+        r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+    );
     /// `validation::is_phone`: 994, an operator code, 7 digits.
     pub const PHONE: &str = r"^\s*994(?:50|51|55|70|77|99|10)[0-9]{7}\s*$";
     /// A phone that may be left empty.
@@ -666,6 +673,10 @@ fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
             found = true;
             if field.minimum.is_none() {
                 field.minimum = Some(utoipa::Number::Int(1));
+            }
+            // Ids are 64-bit; a larger number names no row the server could hold.
+            if field.maximum.is_none() {
+                field.maximum = Some(utoipa::Number::Int(i64::MAX as isize));
             }
         }
     }

@@ -163,7 +163,10 @@ impl QueryMap {
     /// A whole number, or a 400 naming the parameter.
     pub fn int(&self, name: &str) -> Result<Option<i64>, AppError> {
         self.get(name)
-            .map(|v| v.parse::<i64>().map_err(|_| AppError::BadRequest(format!("{name} must be a whole number."))))
+            .map(|v| {
+                crate::validation::parse_whole(v)
+                    .ok_or_else(|| AppError::BadRequest(format!("{name} must be a whole number.")))
+            })
             .transpose()
     }
 

@@ -150,7 +150,7 @@ impl Form {
     pub fn int(&self, name: &str, message: &str) -> AppResult<Option<i64>> {
         match self.text(name).as_str() {
             "" => Ok(None),
-            text => text.parse().map(Some).map_err(|_| AppError::field(name, message)),
+            text => crate::validation::parse_whole(text).map(Some).ok_or_else(|| AppError::field(name, message)),
         }
     }
 

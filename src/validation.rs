@@ -94,6 +94,18 @@ pub fn is_email(value: &str) -> bool {
     !local.is_empty() && !domain.contains('@') && !value.chars().any(char::is_whitespace) && domain_ok
 }
 
+/// A whole number as a query string or form field spells one: `7`, and also `7.0`, which JSON
+/// Schema's `integer` (and so the OpenAPI document) calls the same number. Read as text, so a
+/// value beyond 64 bits is refused rather than rounded into range.
+pub fn parse_whole(text: &str) -> Option<i64> {
+    let digits = match text.split_once('.') {
+        Some((whole, zeros)) if !whole.is_empty() && zeros.chars().all(|c| c == '0') => whole,
+        Some(_) => return None,
+        None => text,
+    };
+    digits.parse::<i64>().ok()
+}
+
 pub fn is_phone(value: &str) -> bool {
     value.len() == 12
         && value.starts_with("994")
@@ -123,6 +135,20 @@ pub fn has_number(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_as_json_schema_reads_them() {
+        for (text, expected) in
+            [("7", 7), ("-3", -3), ("+4", 4), ("2.0", 2), ("2.", 2), ("-9223372036854775808", i64::MIN)]
+        {
+            assert_eq!(parse_whole(text), Some(expected), "{text}");
+        }
+        for text in
+            ["2.5", "2.01", ".0", "abc", "", "NaN", "1e3", "9223372036854775808", "-9223372036854775809.0", "7 "]
+        {
+            assert_eq!(parse_whole(text), None, "{text}");
+        }
+    }
 
     #[test]
     fn emails() {

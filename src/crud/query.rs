@@ -181,7 +181,8 @@ impl ListQuery {
             FilterKind::Equals { sql, value } => {
                 let value = match value {
                     ValueKind::Int => Value::Integer(
-                        raw.parse().map_err(|_| AppError::BadRequest(format!("{param} must be a whole number.")))?,
+                        crate::validation::parse_whole(raw)
+                            .ok_or_else(|| AppError::BadRequest(format!("{param} must be a whole number.")))?,
                     ),
                     ValueKind::Bool => Value::Integer(match raw.to_ascii_lowercase().as_str() {
                         "true" | "1" => 1,

@@ -156,7 +156,14 @@ pub fn routes() -> Api {
             get(qr_code),
             Doc::new(TAG, "The user's authenticator QR code as a PNG data URL (HR accounts too)")
                 .roles(Roles::EDITORS)
-                .required_query("id", "The user id", ObjectBuilder::new().schema_type(Type::Integer))
+                .required_query(
+                    "id",
+                    "The user id",
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(utoipa::Number::Int(1)))
+                        .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
+                )
                 .answers(404, "No such user")
                 .returns::<QrCode>(200),
         )
