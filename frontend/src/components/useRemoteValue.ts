@@ -31,3 +31,10 @@ export function useRemoteValue<T>(path: string, query: Query = {}): RemoteValue<
   }, [path, queryKey, language]);
   return state;
 }
+
+/** The part of a remote value that one card shows (the partners of `GET dashboard`), in the same state. */
+export function pickRemote<T, U>(value: RemoteValue<T>, pick: (data: T) => U): RemoteValue<U> {
+  if (value.status === 'error') return value;
+  if (value.status === 'ready') return { status: 'ready', data: pick(value.data) };
+  return { status: 'loading', data: value.data === undefined ? undefined : pick(value.data) };
+}

@@ -6,7 +6,7 @@ import { DataTable, type TableColumn } from '../../components/DataTable';
 import { Icon, type IconName } from '../../components/icons';
 import { Panel, RemoteContent } from '../../components/Panel';
 import { Spinner } from '../../components/Spinner';
-import { useRemoteValue, type RemoteValue } from '../../components/useRemoteValue';
+import { pickRemote, useRemoteValue, type RemoteValue } from '../../components/useRemoteValue';
 import { t, uiLanguage } from '../../lib/i18n';
 import {
   employeesChart,
@@ -141,8 +141,7 @@ export default function DashboardPage() {
   const categories = useRemoteValue<CategoryUsage[]>('dashboard/usageCategories');
   const assetUsage = useRemoteValue<AssetEmployees[]>('dashboard/usageEmployees');
   const assetEmployees = useRemoteValue<AssetEmployees[]>('dashboard/assetEmployees');
-  const partners: RemoteValue<TopPartner[]> =
-    summary.status === 'error' ? summary : { status: summary.status, data: summary.data?.partners } as RemoteValue<TopPartner[]>;
+  const partners = pickRemote(summary, (data) => data.partners);
   const locale = uiLanguage.value;
 
   const partnerColumns: TableColumn<Ranked<TopPartner>>[] = [
