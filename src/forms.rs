@@ -117,12 +117,14 @@ fn multipart_error(too_large: bool, error: MultipartError, file: Option<FilePart
 }
 
 impl Form {
-    /// The trimmed text of a field; empty when missing.
+    /// The trimmed text of a field; empty when missing. Line breaks are stored as `\n`: browsers
+    /// send a textarea's breaks as `\r\n` in a form (HTML's form encoding), which would otherwise
+    /// differ from the same text sent as JSON and show doubled in a spreadsheet cell.
     pub fn text(&self, name: &str) -> String {
         self.fields
             .get(&name.to_ascii_lowercase())
             .and_then(|values| values.first())
-            .map(|v| v.trim().to_string())
+            .map(|v| v.trim().replace("\r\n", "\n"))
             .unwrap_or_default()
     }
 
@@ -215,5 +217,12 @@ mod tests {
         assert_eq!(form.list("assets"), ["3", "4"]);
         assert_eq!(form.text("NAME"), "");
         assert!(form.int("assets", "x").unwrap() == Some(3));
+    }
+
+    #[test]
+    fn a_textareas_line_breaks_are_stored_as_line_feeds() {
+        let form = form(&[("descriptionAz", "  Birinci sətir\r\nİkinci sətir\r\n\r\nSon  "), ("order", "2.0")]);
+        assert_eq!(form.text("descriptionAz"), "Birinci sətir\nİkinci sətir\n\nSon");
+        assert_eq!(form.int("order", "x").unwrap(), Some(2));
     }
 }
