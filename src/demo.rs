@@ -134,6 +134,53 @@ fn fill(tx: &Transaction) -> anyhow::Result<()> {
     fill_partners(tx, &mut rng)?;
     fill_campaigns(tx, &mut rng)?;
     fill_people(tx, &mut rng)?;
+    fill_retired(tx)?;
+    Ok(())
+}
+
+/// Rows deleted before the demo begins (an employee per asset who left, an asset and a partner
+/// no longer served, a campaign withdrawn), so the reports have deleted names to count and list.
+fn fill_retired(tx: &Transaction) -> anyhow::Result<()> {
+    const GONE: &str = "2026-01-15T09:00:00.000Z";
+    let assets: Vec<i64> =
+        tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    for (index, asset_id) in assets.iter().enumerate() {
+        let (first, last) = [("Vüsal", "Nəbiyev"), ("Sevinc", "Orucova"), ("Elçin", "Paşayev")][index % 3];
+        tx.execute(
+            "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at, deleted_at)
+             VALUES (?1, ?2, ?3, ?4, '994501112233', 0, '2025-03-01T09:00:00.000Z', ?5)",
+            (asset_id, first, last, format!("{}.{}{index}@kohne.az", ascii(first), ascii(last)), GONE),
+        )?;
+    }
+    tx.execute(
+        "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix,
+                             is_active, deleted_at)
+         VALUES ('Köhnə Logistika', 'Rauf Əhmədov', '994551234567', 'rauf@kohne-logistika.az', 'K9', 0, ?1)",
+        [GONE],
+    )?;
+    tx.execute(
+        "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
+                               is_active, deleted_at)
+         VALUES ('Bağlanmış Kafe', 'Lalə', 'Rəhimova', '994701234567', 'lale@baglanmis-kafe.az', 0, ?1)",
+        [GONE],
+    )?;
+    let Some((partner_id, category_id)): Option<(i64, i64)> = tx
+        .query_row(
+            "SELECT partner_id, campaign_category_id FROM campaigns WHERE deleted_at IS NULL ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+    else {
+        return Ok(());
+    };
+    tx.execute(
+        "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az,
+                                name_en, name_ru, description_az, description_en, description_ru, is_active, deleted_at)
+         VALUES (?1, ?2, 15, '2025-06-01T00:00:00.000Z', '2025-08-31T00:00:00.000Z', 'Keçən yay endirimi',
+                 'Last summer sale', 'Прошлолетняя скидка', 'Bitib.', 'Ended.', 'Завершена.', 0, ?3)",
+        (partner_id, category_id, GONE),
+    )?;
     Ok(())
 }
 

@@ -327,6 +327,13 @@ async fn the_demo_data_fills_every_dashboard_call() {
     let year = time::OffsetDateTime::now_utc().year();
     let months = app.get(&format!("/api/dashboard/usageHistory?year={year}"), &admin.token).await.expect(200).json();
     assert!(months.as_array().unwrap().iter().any(|m| m["usageCount"].as_i64().unwrap() > 0));
+    // The reports have every state to show.
+    for kind in ["asset", "partner", "campaign", "employee"] {
+        let report = app.get(&format!("/api/report/{kind}?Skip=0&Take=10"), &admin.token).await.expect(200).json();
+        for field in ["activeCount", "deactiveCount", "deletedCount"] {
+            assert!(report[field].as_i64().unwrap() > 0, "{kind} {field}: {report}");
+        }
+    }
 }
 
 /// The dashboard still answers with the usage history, employees and campaigns tables out of
