@@ -199,7 +199,7 @@ export async function seedReporting(api: Api, dbPath: string): Promise<Reporting
     employees: { active: 6, deactive: 2, total: 8 },
     merchants: [
       ['Araz Market', '3', '4.33'],
-      ['Bravo', '2', '3.0'],
+      ['Bravo', '2', '3.00'],
       ['Şirin Çay Evi', '1', 'No ratings'],
       ['Xalq Kitab', '0', 'No ratings'],
     ],

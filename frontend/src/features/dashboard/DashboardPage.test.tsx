@@ -94,7 +94,7 @@ describe('dashboard data → charts', () => {
     expect(monthLabel('2025-12', 'en')).toBe('December 2025');
     expect(monthLabel('bogus', 'en')).toBeNull();
     expect(formatRating(4.25, 'en')).toBe('4.25');
-    expect(formatRating(4, 'en')).toBe('4.0');
+    expect(formatRating(4, 'en')).toBe('4.00');
     expect(formatRating(null, 'en')).toBeNull();
   });
 });

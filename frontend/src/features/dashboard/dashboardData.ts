@@ -86,8 +86,8 @@ export function monthLabel(yearMonth: string | undefined, locale: string): strin
   return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(Number(match[1]), month - 1, 1)));
 }
 
-/** A rating with one or two decimals ("4.3", "4.25"), or null when the partner has none. */
+/** A rating with two decimals, as the server rounds it ("4.25", "3.00"), so a column of them lines up, or null when the partner has none. */
 export function formatRating(rating: number | null | undefined, locale: string): string | null {
   if (rating === null || rating === undefined || !Number.isFinite(rating)) return null;
-  return rating.toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 2 });
+  return rating.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
