@@ -47,7 +47,8 @@ export const merchantsResource: ResourceDeclaration<MerchantRow> = {
   filters: [
     { name: 'name', param: 'name', label: 'field.name' },
     { name: 'email', param: 'email', label: 'field.email' },
-    { name: 'phone', param: 'phone', label: 'field.phone' },
+    // Digits only, as typed: '55 333' looks for 55333 in the stored 994… number.
+    { name: 'phone', param: 'phone', label: 'field.phone', kind: 'number' },
     { name: 'partnerId', param: 'partnerId', label: 'field.partner', kind: 'picker', picker: lookups.partner },
   ],
   create: {
