@@ -50,6 +50,19 @@ enum Command {
     /// Make, list and revoke the keys of the employee app and partners (the inbound API).
     #[command(subcommand)]
     ApiClient(ApiClientCommand),
+    /// Import employees from an .xlsx (HR's spreadsheet): a dry run first with --dry-run.
+    ImportEmployees(ImportEmployeesArgs),
+}
+
+#[derive(Args, Debug)]
+struct ImportEmployeesArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// The workbook: a header row naming Email, First name, Last name, Phone number, Asset (and Active).
+    file: PathBuf,
+    /// Check every row and report what would be added, updated and refused; write nothing.
+    #[arg(long, env = "PERKDESK_IMPORT_DRY_RUN", value_parser = BoolishValueParser::new(), default_value = "false", num_args = 0..=1, default_missing_value = "true")]
+    dry_run: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -191,6 +204,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backup(args) => backup(args),
         Command::ExportReports(args) => export_reports(args),
         Command::ApiClient(command) => api_client(command),
+        Command::ImportEmployees(args) => import_employees(args),
     }
 }
 
@@ -551,4 +565,27 @@ fn api_client(command: ApiClientCommand) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn import_employees(args: ImportEmployeesArgs) -> anyhow::Result<()> {
+    let db = open_existing(&args.db.db)?;
+    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    eprintln!("Reading {} ...", args.file.display());
+    let mut conn = db.conn()?;
+    let report = crate::inbound::import::import(&mut conn, &bytes, args.dry_run).map_err(|error| match error {
+        crate::error::AppError::Validation { message, .. } => anyhow::anyhow!("{message}"),
+        other => anyhow::anyhow!("{other}"),
+    })?;
+    for refused in &report.refused {
+        println!("row {}: {}: {}", refused.row, refused.field, refused.message);
+    }
+    let verb = if report.applied { "Imported" } else { "Dry run, nothing written" };
+    println!(
+        "{verb}: {} rows read, {} to add, {} to update, {} refused.",
+        report.rows,
+        report.added,
+        report.updated,
+        report.refused.len()
+    );
+    Ok(())
 }

@@ -256,7 +256,8 @@ fn api_client_create_list_and_revoke() {
     let missing = perkdesk(&["api-client", "list", "--db", db], None);
     assert!(!missing.status.success());
     perkdesk::db::Db::open(std::path::Path::new(db)).unwrap();
-    let created = perkdesk(&["api-client", "create", "--db", db, "--name", "Employee app", "--kind", "employee-app"], None);
+    let created =
+        perkdesk(&["api-client", "create", "--db", db, "--name", "Employee app", "--kind", "employee-app"], None);
     assert!(created.status.success(), "{}", text(&created.stderr));
     let out = text(&created.stdout);
     let key = out.lines().find(|l| l.starts_with("pk_")).expect("the key is printed").to_string();
@@ -274,4 +275,51 @@ fn api_client_create_list_and_revoke() {
     let again = perkdesk(&["api-client", "revoke", "--db", db, "1"], None);
     assert!(!again.status.success());
     assert!(text(&again.stderr).contains("already revoked"), "{}", text(&again.stderr));
+}
+
+#[test]
+fn import_employees_dry_run_then_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("perkdesk.db");
+    let db = db_path.to_str().unwrap();
+    {
+        let opened = perkdesk::db::Db::open(&db_path).unwrap();
+        opened
+            .conn()
+            .unwrap()
+            .execute(
+                "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
+                 VALUES ('Azercell', 'Aysel', '994501234567', 'hr@azercell.az', 'AZC')",
+                [],
+            )
+            .unwrap();
+    }
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    let rows = [
+        ["Email", "First name", "Last name", "Phone number", "Asset"],
+        ["leyla@azercell.az", "Leyla", "Əliyeva", "994501234567", "AZC"],
+        ["bad-email", "Ayan", "Quliyeva", "994551234567", "AZC"],
+    ];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, value) in row.iter().enumerate() {
+            sheet.write_string(r as u32, c as u16, *value).unwrap();
+        }
+    }
+    let file = dir.path().join("employees.xlsx");
+    book.save(&file).unwrap();
+    let file = file.to_str().unwrap();
+    let dry = perkdesk(&["import-employees", "--db", db, file, "--dry-run"], None);
+    assert!(dry.status.success(), "{}", text(&dry.stderr));
+    let out = text(&dry.stdout);
+    assert!(out.contains("row 3: Email: Wrong email format"), "{out}");
+    assert!(out.contains("Dry run, nothing written: 2 rows read, 1 to add, 0 to update, 1 refused."), "{out}");
+    let applied = perkdesk(&["import-employees", "--db", db, file], None);
+    assert!(applied.status.success(), "{}", text(&applied.stderr));
+    assert!(text(&applied.stdout).contains("Imported: 2 rows read, 1 to add, 0 to update, 1 refused."));
+    let again = perkdesk(&["import-employees", "--db", db, file, "--dry-run"], None);
+    assert!(text(&again.stdout).contains("0 to add, 1 to update"), "{}", text(&again.stdout));
+    let missing = perkdesk(&["import-employees", "--db", db, "/nonexistent.xlsx"], None);
+    assert!(!missing.status.success());
+    assert!(text(&missing.stderr).contains("cannot read /nonexistent.xlsx"));
 }

@@ -7,11 +7,12 @@
 
 pub mod app;
 pub mod clients;
+pub mod import;
 pub mod partner;
 
 use crate::api::Api;
 
 /// The inbound API's routes and the API clients screen's.
 pub fn routes() -> Api {
-    clients::routes().merge(app::routes()).merge(partner::routes())
+    clients::routes().merge(app::routes()).merge(partner::routes()).merge(import::routes())
 }

@@ -1,0 +1,289 @@
+//! The employee import for HR: an .xlsx of employees (e-mail, names, phone, asset by id or
+//! barcode prefix, optionally active) read with calamine, checked row by row with Edit Employee's
+//! rules and messages, shown as a dry run (rows to add, rows to update, each refused row with its
+//! number and reason), then applied in one transaction: the good rows are written, the refused
+//! ones are left out and listed again. The same runs on the command line
+//! (`perkdesk import-employees FILE [--dry-run]`) and through `POST employee/import`.
+
+use std::collections::HashMap;
+use std::io::Cursor;
+
+use axum::Json;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::Method;
+use axum::response::Response;
+use axum::routing::{get, post};
+use calamine::{Data, Reader, Xlsx};
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa::openapi::schema::Type;
+
+use crate::api::{Api, Doc};
+use crate::auth::{CurrentUser, Roles};
+use crate::crud::{self, SheetWriter};
+use crate::db::{now_iso, write_tx};
+use crate::error::{AppError, AppResult};
+use crate::extract::QueryMap;
+use crate::forms::{Form, MULTIPART_LIMIT};
+use crate::state::AppState;
+use crate::validation::Validator;
+
+/// The template's columns; a workbook's header row names them in any order and case.
+pub const COLUMNS: [&str; 6] = ["Email", "First name", "Last name", "Phone number", "Asset", "Active"];
+const REQUIRED_COLUMNS: [&str; 5] = ["Email", "First name", "Last name", "Phone number", "Asset"];
+pub const TEMPLATE_NAME: &str = "EmployeeImport.xlsx";
+/// A workbook of more rows is refused whole (the import is one transaction).
+pub const MAX_ROWS: usize = 50_000;
+
+pub const NOT_A_WORKBOOK: &str = "The file is not an .xlsx workbook.";
+pub const FILE_REQUIRED: &str = "Choose the .xlsx file to import";
+pub const ASSET_REQUIRED: &str = "Asset is required (its id or barcode prefix)";
+pub const ACTIVE_INVALID: &str = "Active must be yes or no";
+
+/// One refused row: its number in the workbook (the header is row 1), the column and the reason.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedRow {
+    pub row: usize,
+    pub field: String,
+    pub message: String,
+}
+
+/// What an import does (dry run) or did.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    /// False for a dry run: nothing was written.
+    pub applied: bool,
+    /// Rows read (blank rows are skipped).
+    pub rows: usize,
+    pub added: usize,
+    pub updated: usize,
+    pub refused: Vec<RefusedRow>,
+}
+
+/// A row that passed every check, ready to write.
+struct Good {
+    email: String,
+    first_name: String,
+    last_name: String,
+    phone: String,
+    asset_id: i64,
+    is_active: Option<bool>,
+    existing: Option<i64>,
+}
+
+/// The text of a cell as a person reads it: whole numbers without `.0` (a phone typed as a
+/// number), booleans as yes/no, blanks empty.
+fn cell_text(cell: Option<&Data>) -> String {
+    match cell {
+        None | Some(Data::Empty) => String::new(),
+        Some(Data::String(text)) => text.trim().to_string(),
+        Some(Data::Float(x)) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", *x as i64),
+        Some(Data::Float(x)) => x.to_string(),
+        Some(Data::Int(n)) => n.to_string(),
+        Some(Data::Bool(flag)) => if *flag { "yes" } else { "no" }.into(),
+        Some(other) => other.to_string().trim().to_string(),
+    }
+}
+
+/// The workbook's first sheet as (row number, cells by column name); a header row that lacks a
+/// required column is a 400 naming it.
+fn read_rows(bytes: &[u8]) -> AppResult<Vec<(usize, HashMap<&'static str, String>)>> {
+    let not_a_workbook = || AppError::field("file", NOT_A_WORKBOOK);
+    let mut workbook: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|_| not_a_workbook())?;
+    let sheet = workbook.worksheet_range_at(0).ok_or_else(not_a_workbook)?.map_err(|_| not_a_workbook())?;
+    let mut rows = sheet.rows();
+    let header: Vec<String> =
+        rows.next().map(|row| row.iter().map(|c| cell_text(Some(c))).collect()).unwrap_or_default();
+    let mut positions: Vec<(&'static str, usize)> = vec![];
+    for name in COLUMNS {
+        if let Some(at) = header.iter().position(|h| h.eq_ignore_ascii_case(name)) {
+            positions.push((name, at));
+        } else if REQUIRED_COLUMNS.contains(&name) {
+            return Err(AppError::field(
+                "file",
+                format!("The first row must name the columns {}; '{name}' is missing.", REQUIRED_COLUMNS.join(", ")),
+            ));
+        }
+    }
+    // The sheet's first row may not be the workbook's row 1 (calamine starts at the first used cell).
+    let first_row = sheet.start().map_or(0, |(row, _)| row as usize);
+    let mut out = vec![];
+    for (index, row) in rows.enumerate() {
+        let cells: HashMap<&'static str, String> =
+            positions.iter().map(|(name, at)| (*name, cell_text(row.get(*at)))).collect();
+        if cells.values().all(String::is_empty) {
+            continue;
+        }
+        if out.len() == MAX_ROWS {
+            return Err(AppError::field("file", format!("Import at most {MAX_ROWS} rows at a time.")));
+        }
+        // Row numbers as the spreadsheet shows them: the header's row, then one per row below it.
+        out.push((first_row + index + 2, cells));
+    }
+    Ok(out)
+}
+
+/// Checks every row against the database as it is (inside the caller's transaction).
+fn check(
+    conn: &Connection,
+    rows: Vec<(usize, HashMap<&'static str, String>)>,
+) -> AppResult<(Vec<Good>, Vec<RefusedRow>)> {
+    let mut by_id = conn.prepare_cached("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL")?;
+    let mut by_prefix =
+        conn.prepare_cached("SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2")?;
+    let mut existing =
+        conn.prepare_cached("SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1")?;
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let (mut good, mut refused) = (vec![], vec![]);
+    for (row, cells) in rows {
+        let get = |name: &str| cells.get(name).cloned().unwrap_or_default();
+        let (email, first_name, last_name, phone, asset, active) = (
+            get("Email"),
+            get("First name"),
+            get("Last name"),
+            get("Phone number"),
+            get("Asset"),
+            get("Active").to_ascii_lowercase(),
+        );
+        let mut v = Validator::new();
+        v.email("Email", &email, "Email is required")
+            .required("First name", &first_name, "First name is required")
+            .length("First name", &first_name, 0, 100)
+            .required("Last name", &last_name, "Last name is required")
+            .length("Last name", &last_name, 0, 100)
+            .required("Phone number", &phone, "Phone is required")
+            .phone("Phone number", &phone)
+            .required("Asset", &asset, ASSET_REQUIRED);
+        let is_active = match active.as_str() {
+            "" => None,
+            "yes" | "true" | "1" | "bəli" | "active" => Some(true),
+            "no" | "false" | "0" | "xeyr" | "inactive" => Some(false),
+            _ => {
+                v.check("Active", false, ACTIVE_INVALID);
+                None
+            }
+        };
+        let key = email.to_lowercase();
+        if let Some(first) = seen.get(&key).filter(|_| !email.is_empty()) {
+            v.check("Email", false, &format!("The e-mail is already on row {first}"));
+        }
+        let asset_id = if asset.is_empty() {
+            None
+        } else if let Ok(id) = asset.parse::<i64>() {
+            let found = by_id.query_row([id], |_| Ok(())).optional()?.is_some();
+            v.check("Asset", found, &format!("There is no asset with id {id}."));
+            found.then_some(id)
+        } else {
+            let ids: Vec<i64> = by_prefix.query_map([&asset], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            v.check("Asset", !ids.is_empty(), &format!("No asset has the barcode prefix {asset}.")).check(
+                "Asset",
+                ids.len() < 2,
+                "Several assets have this barcode prefix; give the asset's id",
+            );
+            (ids.len() == 1).then(|| ids[0])
+        };
+        if let Err(AppError::Validation { message, errors }) = v.finish() {
+            let field = errors.iter().find(|(_, m)| **m == message).map(|(f, _)| f.clone()).unwrap_or_default();
+            refused.push(RefusedRow { row, field, message });
+            continue;
+        }
+        seen.insert(key, row);
+        let existing = existing.query_row([&email], |r| r.get(0)).optional()?;
+        good.push(Good {
+            email,
+            first_name,
+            last_name,
+            phone,
+            asset_id: asset_id.unwrap_or_default(),
+            is_active,
+            existing,
+        });
+    }
+    Ok((good, refused))
+}
+
+/// Reads, checks and (unless `dry_run`) writes the workbook in one transaction.
+pub fn import(conn: &mut Connection, bytes: &[u8], dry_run: bool) -> AppResult<ImportReport> {
+    let rows = read_rows(bytes)?;
+    let count = rows.len();
+    write_tx(conn, |tx| {
+        let (good, refused) = check(tx, rows)?;
+        let added = good.iter().filter(|g| g.existing.is_none()).count();
+        let report = ImportReport { applied: !dry_run, rows: count, added, updated: good.len() - added, refused };
+        if dry_run {
+            return Ok(report);
+        }
+        let now = now_iso();
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        let mut update = tx.prepare_cached(
+            "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
+                    is_active = COALESCE(?6, is_active), updated_at = ?7 WHERE id = ?1",
+        )?;
+        for g in &good {
+            match g.existing {
+                Some(id) => {
+                    update.execute((id, g.asset_id, &g.first_name, &g.last_name, &g.phone, g.is_active, &now))?
+                }
+                None => insert.execute((
+                    g.asset_id,
+                    &g.first_name,
+                    &g.last_name,
+                    &g.email,
+                    &g.phone,
+                    g.is_active.unwrap_or(true),
+                ))?,
+            };
+        }
+        Ok(report)
+    })
+}
+
+/// The template: the header row alone.
+pub fn template() -> AppResult<std::fs::File> {
+    SheetWriter::new("Employees", &COLUMNS)?.finish()
+}
+
+pub fn routes() -> Api {
+    const TAG: &str = "Employees";
+    Api::new()
+        .add(
+            Method::POST,
+            "/api/employee/import",
+            post(import_call).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            Doc::new(TAG, "Import employees from an .xlsx (dryRun=true: only report what would happen); one transaction; refused rows are listed and left out")
+                .roles(Roles::EDITORS)
+                .query("dryRun", "true: check and report, write nothing", Type::Boolean)
+                .multipart(&[("file", Type::String)])
+                .returns::<ImportReport>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/employee/import/template",
+            get(template_call),
+            Doc::new(TAG, "Download EmployeeImport.xlsx, the import's header row").roles(Roles::EDITORS).returns_file(),
+        )
+}
+
+async fn import_call(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    query: QueryMap,
+    form: Form,
+) -> AppResult<Json<ImportReport>> {
+    user.require(Roles::EDITORS)?;
+    let dry_run = query.bool("dryRun")?.unwrap_or(false);
+    let bytes =
+        form.file("file").map(|upload| upload.bytes.clone()).ok_or_else(|| AppError::field("file", FILE_REQUIRED))?;
+    state.db.run(move |conn| import(conn, &bytes, dry_run)).await.map(Json)
+}
+
+async fn template_call(State(_): State<AppState>, user: CurrentUser) -> AppResult<Response> {
+    user.require(Roles::EDITORS)?;
+    let file = tokio::task::spawn_blocking(template).await??;
+    crud::file_response(file, TEMPLATE_NAME).await
+}
