@@ -89,7 +89,7 @@ function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
     <div className="grid gap-5 lg:grid-cols-5">
       <Panel
         title={countsTitle}
-        className="lg:col-span-2"
+        className="lg:col-span-2 lg:self-start"
         actions={
           answer && (
             <span className="rounded-full bg-indigo-50 px-3 py-1 text-sm font-semibold text-indigo-800">
@@ -182,7 +182,7 @@ export default function ReportsPage() {
           {reportKinds.map((report) => (
             <Tab
               key={report.kind}
-              className="-mb-px shrink-0 border-b-2 border-transparent px-2.5 py-2 text-sm sm:px-4 font-medium text-slate-600 data-hover:text-slate-900 data-selected:border-indigo-600 data-selected:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              className="-mb-px shrink-0 border-b-2 border-transparent px-2.5 py-2 text-sm sm:px-4 font-medium text-slate-600 data-hover:text-slate-900 data-selected:border-indigo-600 data-selected:text-indigo-700 focus:outline-none data-focus:outline-2 data-focus:outline-indigo-600"
             >
               {t(report.label)}
             </Tab>
