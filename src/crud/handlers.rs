@@ -279,7 +279,7 @@ impl<'de> Deserialize<'de> for RowId {
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<RowId, E> {
                 // Beyond ±2^63 a float has no exact i64; within it a whole float converts exactly.
-                if v.fract() == 0.0 && v >= -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18 {
+                if v.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
                     Ok(RowId(v as i64))
                 } else {
                     Err(E::custom("an id must be a whole number"))
