@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
@@ -305,6 +305,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                   )}
                 </Button>
               )}
+              {(resource.actions ?? [])
+                .filter((action) => writable || !action.editorsOnly)
+                .map((action) => (
+                  <Fragment key={action.id}>{action.render({ onDone: mutated })}</Fragment>
+                ))}
               {resource.exportSpec && (
                 <ExportControl
                   spec={resource.exportSpec}

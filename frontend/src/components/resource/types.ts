@@ -115,6 +115,15 @@ export interface RowTool<Row> {
   render: (context: ToolContext<Row>) => ReactNode;
 }
 
+/** A toolbar button of the screen's own beside Export and Create (Employee list's Import), with its dialog. */
+export interface ToolbarAction {
+  id: string;
+  /** Hidden from the read-only Call Center role. */
+  editorsOnly: boolean;
+  /** `onDone` reloads the list and announces `confirmation` in a toast. */
+  render: (context: { onDone: (confirmation?: string) => void }) => ReactNode;
+}
+
 export interface ResourceFilter extends FilterField {
   /** The query parameter of `GET {basePath}/filter`, e.g. FirstName. */
   param: string;
@@ -166,5 +175,7 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   /** The status switch's call when it is not `PATCH {itemPath}/active` (categories: `PUT campaign/category/changeStatus`). */
   toggleCall?: (row: Row, isActive: boolean) => Promise<unknown>;
   tools?: readonly RowTool<Row>[];
+  /** Toolbar buttons of the screen's own, before Export. */
+  actions?: readonly ToolbarAction[];
   exportSpec?: ExportSpec;
 }

@@ -3,6 +3,7 @@ import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { formatPhone } from '../../lib/phone';
+import { importAction } from './EmployeeImport';
 import { editEmployeeFields, editEmployeeSchema, editPayload, editValuesOf, employeeExportForm, type EditEmployeeValues, type EmployeeRow } from './schemas';
 
 /**
@@ -64,5 +65,6 @@ export const employeesResource: ResourceDeclaration<EmployeeRow> = {
   },
   remove: true,
   toggle: true,
+  actions: [importAction],
   exportSpec: { fileName: 'EmployeeList.xlsx', path: 'employee/export/admin', form: employeeExportForm },
 };

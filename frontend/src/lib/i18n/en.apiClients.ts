@@ -29,3 +29,23 @@ export const apiClientMessages = {
   'field.lastUsedAt': 'Last used',
   'field.revokedAt': 'Revoked',
 } as const;
+
+/** The employee import's strings (Employee list, issue 15). */
+export const importMessages = {
+  'import.button': 'Import',
+  'import.title': 'Import employees',
+  'import.columns': 'An .xlsx whose first row names the columns Email, First name, Last name, Phone number (994…), Asset (its id or barcode prefix) and optionally Active (yes/no). An e-mail already listed updates that employee.',
+  'import.template': 'Download the template',
+  'import.file': 'Workbook (.xlsx)',
+  'import.fileRequired': 'Choose the .xlsx file to import',
+  'import.check': 'Check the file',
+  'import.apply': 'Import {count} rows',
+  'import.importing': 'Importing…',
+  'import.dryRun': 'What the import will do',
+  'import.summary': '{rows} rows read: {added} to add, {updated} to update, {refused} refused (left out).',
+  'import.refusedRows': 'Refused rows',
+  'import.row': 'Row',
+  'import.column': 'Column',
+  'import.reason': 'Reason',
+  'import.done': 'Employees imported: {added} added, {updated} updated, {refused} refused',
+} as const;

@@ -3,7 +3,7 @@ import { merchantMessages } from './en.merchants';
 import { peopleMessages } from './en.people';
 import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
-import { apiClientMessages } from './en.apiClients';
+import { apiClientMessages, importMessages } from './en.apiClients';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
@@ -13,6 +13,7 @@ export const en = {
   ...merchantMessages,
   ...reportingMessages,
   ...apiClientMessages,
+  ...importMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
