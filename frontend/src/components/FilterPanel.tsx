@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
-import { localDayEnd, localDayStart } from '../lib/dates';
+import { formatDate, localDayEnd, localDayStart } from '../lib/dates';
 import { labelText, t, type Label } from '../lib/i18n';
 import { AsyncPicker } from './form/AsyncPicker';
 import { errorId, FieldShell, Select, TextInput } from './form/inputs';
@@ -274,6 +274,8 @@ export function activeFilters(fields: readonly FilterField[], values: Record<str
     .map((field) => {
       const raw = values[field.name];
       if (field.picker) return { name: field.name, label: labelText(field.label), value: pickedLabel(field.picker, raw) ?? raw };
+      // A day reads as the screens show days (dd-MM-yyyy), not as the input's value.
+      if (field.kind === 'date') return { name: field.name, label: labelText(field.label), value: formatDate(raw) || raw };
       const choices = field.loadOptions ? loadedOptions.get(field.loadOptions)?.map((o) => ({ value: o.value, label: { raw: o.label } as Label })) : field.options;
       const option = choices?.find((candidate) => candidate.value === raw);
       return { name: field.name, label: labelText(field.label), value: option ? labelText(option.label) : raw };

@@ -5,7 +5,7 @@ import { localDayEnd, localDayStart } from '../lib/dates';
 import { downloadFile, type DownloadProgress } from '../lib/download';
 import { json, mockApi, pageOf, queryOf, signedIn } from '../testing/api';
 import { ExportControl, withParams } from './ExportControl';
-import { apiFilterValues, FilterChips, rangeErrors, type FilterField } from './FilterPanel';
+import { activeFilters, apiFilterValues, FilterChips, rangeErrors, type FilterField } from './FilterPanel';
 import { serverPicker } from './form/listPicker';
 
 const range: FilterField[] = [
@@ -22,6 +22,10 @@ describe('date range filters', () => {
       to: localDayEnd('2026-03-31'),
     });
     expect(apiFilterValues(range, { from: '', to: '' })).toEqual({ from: '', to: '' });
+  });
+
+  it('show their days in chips as the screens show days', () => {
+    expect(activeFilters(range, { from: '2026-03-01', to: '' })).toEqual([{ name: 'from', label: 'Start date', value: '01-03-2026' }]);
   });
 
   it('name an end before its start, and nothing else', () => {
