@@ -87,3 +87,32 @@ export function insertWishes(dbPath: string, wishes: { employeeId: number; text:
     );
   });
 }
+
+export interface SeedUsage {
+  employeeId: number;
+  campaignId: number;
+  /** When the discount was used (stored as given: an ISO instant in UTC). */
+  at: string;
+  /** 0 confirmed (default), 1 cancelled. */
+  status?: number;
+  /** The employee's 1–5 rating of the use, if any. */
+  rating?: number;
+}
+
+/**
+ * Inserts uses of campaigns by employees (`usage_history`) and returns their ids, in order. The names are copied
+ * from the employee, asset, campaign, partner and category as they stand now, as the inbound API records a use.
+ */
+export function insertUsage(dbPath: string, uses: SeedUsage[]): number[] {
+  return uses.map((u) =>
+    Number(
+      run(
+        dbPath,
+        `INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email, asset_name, partner_name, campaign_name, category_name, discount_percent, status, rating, created_at)
+         SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name, c.name_az, cc.name_az, c.discount_percent, ${Number(u.status ?? 0)}, ${u.rating === undefined ? 'NULL' : Number(u.rating)}, ${quote(u.at)}
+         FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c JOIN partners p ON p.id = c.partner_id JOIN campaign_categories cc ON cc.id = c.campaign_category_id
+         WHERE e.id = ${Number(u.employeeId)} AND c.id = ${Number(u.campaignId)} RETURNING id;`,
+      ).trim(),
+    ),
+  );
+}

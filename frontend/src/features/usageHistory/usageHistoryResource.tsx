@@ -57,7 +57,8 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
     { field: 'assetName', label: 'field.assetName', width: 12, priority: 2 },
     { field: 'partnerName', label: 'field.partnerName', width: 12 },
     { field: 'campaignName', label: 'field.campaignName', width: 18 },
-    { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 3 },
+    // From a 1440 px window; always in the drawer and the export.
+    { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 4 },
     { field: 'createdDate', label: 'field.usedAt', kind: 'dateTime' },
     { field: 'discountPercent', label: 'field.discountPercent', render: (usage) => `${usage.discountPercent}%`, priority: 2 },
   ],
