@@ -100,6 +100,13 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let path = parts.uri.path().to_string();
     let payload_hash = payload_hash(&method, &path, parts.uri.query().unwrap_or(""), &parts.headers, &bytes).await;
 
+    // The claim comes before the look-up: a request that finished between a look-up and a claim
+    // would otherwise run a second time and fail to store its answer. A claim is released only
+    // after its answer is committed, so whoever claims next finds that answer.
+    if !lock(&state.requests_running.0).insert(key.clone()) {
+        return AppError::Conflict("A request with this x-requestid is still being processed.".into()).into_response();
+    }
+    let _running = RunningGuard { running: &state.requests_running, key: key.clone() };
     let stored = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
         state.db.run(move |conn| find(conn, &key, &payload_hash)).await
@@ -113,10 +120,6 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         }
         Ok(None) => {}
     }
-    if !lock(&state.requests_running.0).insert(key.clone()) {
-        return AppError::Conflict("A request with this x-requestid is still being processed.".into()).into_response();
-    }
-    let _running = RunningGuard { running: &state.requests_running, key: key.clone() };
 
     let unit = Arc::new(Unit::default());
     let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(bytes)))).await;

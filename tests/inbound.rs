@@ -520,3 +520,32 @@ async fn the_document_describes_the_inbound_api_under_its_own_tags_with_the_key_
     assert!(apply["responses"]["429"].is_object());
     assert_eq!(doc["paths"]["/api/app/employees/{email}"]["put"]["parameters"][0]["schema"]["type"], "string");
 }
+
+#[tokio::test]
+async fn concurrent_repeats_of_one_request_id_write_once_and_never_fail() {
+    let app = test_app();
+    let world = world(&app);
+    let key = client(&app, "employee-app", None, 100_000);
+    let body = json!({"employeeEmail": EMPLOYEE, "campaignId": world.campaign});
+    for round in 0..5 {
+        let id = format!("race-{round}");
+        let calls = (0..16).map(|_| {
+            let (app, key, body, id) = (&app, key.clone(), body.clone(), id.clone());
+            async move {
+                app.call_with(Method::POST, "/api/app/usage", Some(&key), Some(body), &[("x-requestid", &id)]).await
+            }
+        });
+        let answers = futures_util::future::join_all(calls).await;
+        for answer in &answers {
+            // The first is written, repeats get it back, repeats arriving while it runs are told so.
+            assert!(
+                [201, 409].contains(&answer.status.as_u16()),
+                "{} {}",
+                answer.status,
+                String::from_utf8_lossy(&answer.bytes)
+            );
+        }
+        assert!(answers.iter().any(|a| a.status.as_u16() == 201));
+    }
+    assert_eq!(app.count("SELECT COUNT(*) FROM usage_history"), 5, "one use per request id");
+}

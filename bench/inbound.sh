@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Load benchmark of the inbound write path (issue 15): POST /api/app/usage with an employee-app
+# key at 32 connections (wrk), each request a different employee and its own x-requestid, so the
+# write, the maintained counts (migration 7's triggers) and the idempotency record are all paid,
+# while a second wrk reads a staff list (GET usageHistory, first page with its total) at 4
+# connections. Prints Markdown table rows for docs/performance.md.
+# Usage: bench/inbound.sh [seconds]; PERKDESK_BENCH_BIN=path uses that binary instead of building
+# the release one (a debug binary only checks that the script works; its figures mean nothing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${1:-15}"
+EMPLOYEES="${BENCH_EMPLOYEES:-10000}"
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+command -v wrk >/dev/null || { as_root apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
+
+if [ -n "${PERKDESK_BENCH_BIN:-}" ]; then
+    BIN="$PERKDESK_BENCH_BIN"
+else
+    cargo build --release --quiet
+    BIN=target/release/perkdesk
+fi
+WORK=bench/.tmp
+mkdir -p "$WORK"
+DB="$WORK/bench-inbound-$$.db"
+rm -f "$DB" "$DB-wal" "$DB-shm"
+echo 'Secret-123!' | "$BIN" create-admin --db "$DB" --email bench@perk.az --first-name Bench --last-name Admin --password-stdin >/dev/null
+
+# One asset with EMPLOYEES employees, a partner, a category and a campaign offered to the asset.
+python3 - "$DB" "$EMPLOYEES" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+n = int(sys.argv[2])
+db.execute("INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix) VALUES ('Bench asset', 'Bench', '994501234567', 'hr@bench.az', 'BNC')")
+db.execute("INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email) VALUES ('Bench partner', 'B', 'P', '994501234567', 'p@bench.az')")
+db.execute("INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Market')")
+db.execute("""INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az, name_en,
+              name_ru, description_az, description_en, description_ru, order_no)
+              VALUES (1, 1, 15, '2020-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', 'Bench', 'Bench', 'Bench', 'D', 'D', 'D', 1)""")
+db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (1, 1)")
+db.executemany("INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (1, 'E', 'Mp', ?, '994501234567')",
+               ((f"e{i}@bench.az",) for i in range(n)))
+db.commit()
+PY
+KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BIN" serve --db "$DB" --bind "127.0.0.1:$PORT" --log-level warn --sign-in-per-minute 1000 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
+until curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null; do sleep 0.005; done
+OTP=$("$BIN" otp --db "$DB" --email bench@perk.az)
+TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/auth/admin/token" -H 'content-type: application/json' \
+    -d "{\"userName\":\"bench@perk.az\",\"password\":\"Secret-123!\",\"otp\":\"$OTP\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+
+cat >"$WORK/usage.lua" <<LUA
+-- Each wrk thread has its own Lua state: the thread's number keeps request ids apart.
+local threads = 0
+function setup(thread)
+    threads = threads + 1
+    thread:set("tid", threads)
+end
+function init(args)
+    math.randomseed(os.time() * 100 + tid)
+end
+local counter = 0
+local employees = $EMPLOYEES
+request = function()
+    counter = counter + 1
+    local body = string.format('{"employeeEmail":"e%d@bench.az","campaignId":1,"rating":5}', math.random(0, employees - 1))
+    local headers = {
+        ["Authorization"] = "Bearer $KEY",
+        ["Content-Type"] = "application/json",
+        ["x-requestid"] = string.format("bench-%d-%d", tid, counter),
+    }
+    return wrk.format("POST", "/api/app/usage", headers, body)
+end
+LUA
+
+row() {
+    local label="$1" out="$2"
+    local rps p50 p99 errors
+    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
+    p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+    errors=$(awk '/Non-2xx/ {print $5}' <<<"$out")
+    printf '| %s | %s | %s | %s | %s |\n' "$label" "$rps" "$p50" "$p99" "${errors:-0}"
+}
+
+wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \
+    "http://127.0.0.1:$PORT/api/usageHistory?Skip=0&Take=10" >"$WORK/reads.txt" &
+READER=$!
+WRITES=$(wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:$PORT")
+wait $READER
+echo
+echo '| load | req/s | p50 | p99 | non-2xx |'
+echo '| --- | --- | --- | --- | --- |'
+row 'POST /api/app/usage, 32 connections' "$WRITES"
+row 'GET /api/usageHistory first page, 4 connections, at the same time' "$(cat "$WORK/reads.txt")"
+python3 - "$DB" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT COUNT(*) FROM usage_history").fetchone()[0]
+stored = db.execute("SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-client:%'").fetchone()[0]
+month = db.execute("SELECT COALESCE(SUM(n), 0) FROM usage_month_counts").fetchone()[0]
+print(f"\n{rows:,} uses written, {stored:,} x-requestid answers stored, the maintained month counts sum to {month:,}.")
+assert rows == stored == month, "every use has its stored answer and is counted"
+PY
