@@ -735,7 +735,47 @@ fn cases() -> Vec<Case> {
                 ("CampaignId", "3", "SELECT COUNT(*) FROM promo_codes WHERE deleted_at IS NULL AND campaign_id = 3"),
             ],
         },
+        Case {
+            resource: &perkdesk::inbound::clients::API_CLIENTS,
+            seed: seed_api_clients,
+            filters: &[
+                ("Name", "kassa", "SELECT COUNT(*) FROM api_clients WHERE name LIKE '%kassa%'"),
+                ("Kind", "partner", "SELECT COUNT(*) FROM api_clients WHERE kind = 'partner'"),
+            ],
+        },
     ]
+}
+
+/// Employee-app and partner clients, some revoked (revoked clients stay listed).
+fn seed_api_clients(conn: &Connection) {
+    conn.execute(
+        "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+         VALUES ('Bravo', 'Elvin', 'Quliyev', '994501234567', 'info@bravo.az')",
+        [],
+    )
+    .unwrap();
+    let partner = conn.last_insert_rowid();
+    for i in 0..17 {
+        let (name, kind, partner_id) = match i % 3 {
+            0 => (format!("Mobil tətbiq {i}"), "employee-app", None),
+            1 => (format!("Bravo kassa {i}"), "partner", Some(partner)),
+            _ => (format!("Kassa Bravo {i}"), "partner", Some(partner)),
+        };
+        conn.execute(
+            "INSERT INTO api_clients (name, kind, partner_id, key_hash, key_prefix, rate_limit_per_minute, revoked_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            (
+                &name,
+                kind,
+                partner_id,
+                format!("{i:064}"),
+                format!("pk_{i:06}"),
+                60 * (i + 1),
+                (i % 4 == 0).then_some("2026-11-20T10:00:00.000Z"),
+            ),
+        )
+        .unwrap();
+    }
 }
 
 #[test]

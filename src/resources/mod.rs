@@ -47,7 +47,7 @@ pub fn api() -> Api {
 }
 
 /// Every declared resource, for the contract tests.
-pub fn all() -> [&'static Resource; 16] {
+pub fn all() -> [&'static Resource; 17] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -65,5 +65,6 @@ pub fn all() -> [&'static Resource; 16] {
         &complaints::COMPLAINTS,
         &merchants::MERCHANTS,
         &promo_codes::PROMO_CODES,
+        &crate::inbound::clients::API_CLIENTS,
     ]
 }
