@@ -17,7 +17,8 @@ use calamine::{Data, Reader, Xlsx};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{RefOr, Schema};
 
 use crate::api::{Api, Doc};
 use crate::auth::{CurrentUser, Roles};
@@ -258,7 +259,21 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Import employees from an .xlsx (dryRun=true: only report what would happen); one transaction; refused rows are listed and left out")
                 .roles(Roles::EDITORS)
                 .query("dryRun", "true: check and report, write nothing", Type::Boolean)
-                .multipart(&[("file", Type::String)])
+                .body_schema(
+                    "multipart/form-data",
+                    RefOr::T(Schema::Object(
+                        ObjectBuilder::new()
+                            .property(
+                                "file",
+                                ObjectBuilder::new()
+                                    .schema_type(Type::String)
+                                    .content_media_type(crate::api::XLSX)
+                                    .description(Some("The .xlsx workbook (see the template)")),
+                            )
+                            .required("file")
+                            .build(),
+                    )),
+                )
                 .returns::<ImportReport>(200),
         )
         .add(
