@@ -6,7 +6,7 @@ import { createCampaign, createCategory } from '../support/campaignsApi';
 import { pngBytes } from '../support/images';
 import { ListScreen, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
-import { asideLabels, openedDialog, overflowsHorizontally, signIn } from '../support/ui';
+import { asideLabels, openedDialog, overflowsHorizontally, signIn, until } from '../support/ui';
 
 const suite = useSuite();
 const CLIENTS: ScreenSpec = { path: '/api-clients', title: 'API clients' };
@@ -105,6 +105,10 @@ describe('API clients: an Admin makes a key and sees it once; a use posted with 
     expect(after.totalUsageCount).toBe(before.totalUsageCount + 1);
     const months = await api.call<{ month: number; usageCount: number }[]>('GET', `dashboard/usageHistory?year=${new Date().getUTCFullYear()}`);
     expect(months[new Date().getUTCMonth()].usageCount).toBe(1);
+    // And on the dashboard's headline figures.
+    await page.goto('/dashboard');
+    const totalUsage = page.locator('dl > div').filter({ has: page.getByText('Total usage', { exact: true }) }).locator('dd');
+    await until(() => totalUsage.textContent()).toBe(String(after.totalUsageCount));
   });
 
   it('revokes the key after asking; the key is refused at once', async () => {
