@@ -435,10 +435,7 @@ fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
         partner(&conn, id, &format!("Partner {id}"));
         category(&conn, id, &format!("Kateqoriya {id}"), &format!("Category {id}"));
     }
-    let mut next = 100;
-    for step in 0..3000 {
-        next += 1;
-        let n = next;
+    for (step, n) in (0..3000).zip(101_i64..) {
         let pick = |rng: &mut StdRng, max: i64| rng.random_range(1..=max);
         let (a, b, c) = (pick(&mut rng, 6), pick(&mut rng, 6), pick(&mut rng, 30));
         let flag = rng.random_bool(0.5);
@@ -454,7 +451,7 @@ fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
             2 => ("UPDATE employees SET deleted_at = CASE WHEN deleted_at IS NULL THEN ?2 END WHERE id % 30 = ?1", vec![c.into(), when.clone().into()]),
             3 => ("UPDATE employees SET asset_id = ?2 WHERE id % 30 = ?1", vec![c.into(), a.into()]),
             4 => ("DELETE FROM employees WHERE id % 30 = ?1", vec![c.into()]),
-            5 | 6 | 7 => ("INSERT INTO usage_history (id, employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
+            5..=7 => ("INSERT INTO usage_history (id, employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                               asset_name, partner_name, campaign_name, category_name, discount_percent, rating, created_at, deleted_at)
                            VALUES (?1, 1, ?2, ?3, 1, ?4, 'e', 'a', 'p', 'c', 'k', 5, ?5, ?6, CASE WHEN ?7 THEN 'gone' END)",
                           vec![n.into(), a.into(), b.into(), (c % 5 + 1).into(), rating.into(), when.clone().into(), (c % 7 == 0).into()]),
