@@ -14,11 +14,14 @@ or drop no check.
   not sent as valid (a schemathesis coverage-phase quirk, see `filter_case`).
 - A partner's branch row is documented as all four fields or none, and promo-code partners as
   naming their version (1 or 2).
+- The employee import's file is an .xlsx with the template's header row.
 - A campaign's start is not in the past and its expiry after it; a notification names the
   category (type 1) or campaign (type 2) it points at; a file part is a decodable image.
 """
 
+import io
 import uuid
+import zipfile
 from collections.abc import MutableMapping
 from datetime import date, datetime, timedelta, timezone
 
@@ -72,7 +75,10 @@ def map_case(context, case):
     if not _positive(case):
         return case
     body = case.body
-    if isinstance(body, MutableMapping):
+    importing = _path(case) == "/api/employee/import"
+    if isinstance(body, MutableMapping) and importing:
+        body["file"] = _import_workbook()
+    if isinstance(body, MutableMapping) and not importing:
         for field, confirmation in CONFIRMATIONS:
             if isinstance(body.get(field), str) and confirmation in body:
                 body[confirmation] = body[field]
@@ -81,6 +87,7 @@ def map_case(context, case):
             for key, value in BRANCH_ROW.items():
                 if not str(body.get(key, "")).strip():
                     body[key] = value
+        _match_client_kind(body)
         _fill_campaign_dates(body)
         _fill_notification_target(body)
         _real_images(body)
@@ -111,6 +118,64 @@ def map_case(context, case):
                     # Two equal instants: a range needs its end after its start.
                     del query[end_name]
     return case
+
+
+def _path(case):
+    return getattr(getattr(case, "operation", None), "path", None)
+
+
+# The employee import's columns (src/inbound/import.rs COLUMNS), in a workbook with no rows.
+IMPORT_COLUMNS = ("Email", "First name", "Last name", "Phone number", "Asset", "Active")
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_DOC = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _import_workbook() -> bytes:
+    """The import's documented file: an .xlsx whose first row names the template's columns."""
+    cells = "".join(
+        f'<c r="{chr(65 + i)}1" t="inlineStr"><is><t>{name}</t></is></c>' for i, name in enumerate(IMPORT_COLUMNS)
+    )
+    parts = {
+        "[Content_Types].xml": (
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            '<Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/xl/workbook.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+            '<Override PartName="/xl/worksheets/sheet1.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'
+        ),
+        "_rels/.rels": (
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" Type="{_DOC}/officeDocument" '
+            'Target="xl/workbook.xml"/></Relationships>'
+        ),
+        "xl/workbook.xml": (
+            f'<workbook xmlns="{_MAIN}" xmlns:r="{_DOC}"><sheets>'
+            '<sheet name="Employees" sheetId="1" r:id="rId1"/></sheets></workbook>'
+        ),
+        "xl/_rels/workbook.xml.rels": (
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" Type="{_DOC}/worksheet" '
+            'Target="worksheets/sheet1.xml"/></Relationships>'
+        ),
+        "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{_MAIN}"><sheetData><row r="1">{cells}</row></sheetData></worksheet>',
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in parts.items():
+            archive.writestr(name, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' + text)
+    return out.getvalue()
+
+
+def _match_client_kind(body):
+    """An API client of kind partner names its partner; an employee-app client names none."""
+    if "kind" not in body or "rateLimitPerMinute" not in body and "name" not in body:
+        return
+    kind = str(body.get("kind", "")).strip().lower()
+    if kind == "employee-app":
+        body.pop("partnerId", None)
+    elif kind == "partner" and not isinstance(body.get("partnerId"), int):
+        body["partnerId"] = 1
 
 
 def _fill_campaign_dates(body):

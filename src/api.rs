@@ -21,17 +21,26 @@ use crate::state::AppState;
 /// Patterns that say in the document what the server's validation accepts, for DTO fields
 /// (`#[schema(pattern = ...)]` needs literals, so these are copied there; tests compare them).
 /// The server trims text before checking it, so the patterns allow surrounding white space.
+/// White space as Rust's `char::is_whitespace` (and so `str::trim`) reads it, as a pattern class:
+/// `\s` differs between regex dialects (U+0085 is white space to Rust and Python, not to ECMA).
+macro_rules! white_space {
+    () => {
+        r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    };
+}
+
 pub mod patterns {
     /// Required text: something besides white space.
     pub const NOT_BLANK: &str = r"\S";
     /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces.
-    /// White space is spelled out as Rust's `char::is_whitespace` (and `str::trim`) reads it:
-    /// `\s` differs between regex dialects (U+0085 is white space to Rust and Python, not to ECMA).
     pub const EMAIL: &str = concat!(
-        r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*",
+        "^",
+        white_space!(),
+        "*",
         r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000@]+",
         r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
-        r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+        white_space!(),
+        "*$"
     );
     /// `validation::is_phone`: 994, an operator code, 7 digits.
     pub const PHONE: &str = r"^\s*994(?:50|51|55|70|77|99|10)[0-9]{7}\s*$";
@@ -79,11 +88,11 @@ pub mod query {
         ))
     }
 
-    /// Free text without control characters (a search term).
+    /// Free text without control characters (a search term); the value is trimmed first, so
+    /// white space that is a control character (a line break) may surround it.
     pub fn text() -> RefOr<Schema> {
-        RefOr::T(Schema::Object(
-            ObjectBuilder::new().schema_type(Type::String).pattern(Some(r"^[^\x00-\x1f\x7f-\x9f]*$")).build(),
-        ))
+        const PATTERN: &str = concat!("^", white_space!(), r"*[^\x00-\x1f\x7f-\x9f]*", white_space!(), "*$");
+        RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(PATTERN)).build()))
     }
 
     /// Any text (compared as it is).
@@ -592,7 +601,8 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
 }
 
 /// A request body's content; a multipart body's file fields are declared as images, so a client
-/// (or a fuzzer) knows a file part must be a PNG, JPEG, WebP or GIF.
+/// (or a fuzzer) knows a file part must be a PNG, JPEG, WebP or GIF, unless the field names its
+/// own media type (`contentMediaType`, e.g. the employee import's .xlsx).
 fn body_content(content_type: &str, schema: RefOr<Schema>) -> utoipa::openapi::Content {
     let mut content = ContentBuilder::new().schema(Some(schema.clone()));
     if content_type == "multipart/form-data"
@@ -602,8 +612,11 @@ fn body_content(content_type: &str, schema: RefOr<Schema>) -> utoipa::openapi::C
             if let RefOr::T(Schema::Object(field)) = field
                 && matches!(field.format, Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
             {
-                content = content
-                    .encoding(name.clone(), EncodingBuilder::new().content_type(Some(IMAGE_TYPES.to_string())).build());
+                let media_type = match field.content_media_type.as_str() {
+                    "" => IMAGE_TYPES.to_string(),
+                    own => own.to_string(),
+                };
+                content = content.encoding(name.clone(), EncodingBuilder::new().content_type(Some(media_type)).build());
             }
         }
     }

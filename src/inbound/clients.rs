@@ -24,8 +24,8 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::api::Rule::{Length, Range, Required};
-use crate::api::{Api, Doc};
+use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::{Api, Doc, patterns};
 use crate::auth::tokens::{hash_token, random_bytes};
 use crate::auth::{CurrentUser, Roles, bearer_token};
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
@@ -374,8 +374,9 @@ pub fn routes() -> Api {
             Doc::new(tag, "Make an API client; its key is in this answer only")
                 .roles(Roles::ADMIN)
                 .json_body::<ClientCreate>()
-                .rules("name", &[Required, Length(1, 100)])
-                .rules("kind", &[Required])
+                .rules("name", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
+                .rules("kind", &[Required, Pattern(r"^\s*(?:employee-app|partner)\s*$")])
+                .rules("partnerId", &[Note("Required for kind partner; not sent for employee-app.")])
                 .rules("rateLimitPerMinute", &[Range(1, 1_000_000)])
                 .answers(404, "No such partner")
                 .returns::<CreatedClient>(201),

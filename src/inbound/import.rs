@@ -17,7 +17,7 @@ use calamine::{Data, Reader, Xlsx};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use utoipa::ToSchema;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::{RefOr, Schema};
 
 use crate::api::{Api, Doc};
@@ -267,6 +267,7 @@ pub fn routes() -> Api {
                                 "file",
                                 ObjectBuilder::new()
                                     .schema_type(Type::String)
+                                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
                                     .content_media_type(crate::api::XLSX)
                                     .description(Some("The .xlsx workbook (see the template)")),
                             )

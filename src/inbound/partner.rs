@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
 use super::clients::{ApiClient, ClientKind};
-use crate::api::Rule::{Length, Pattern, Required};
+use crate::api::Rule::{Length, Note, Pattern, Range, Required};
 use crate::api::{Api, Doc, patterns, query};
 use crate::crud::{self, Language, ListPage};
 use crate::db::now_iso;
@@ -125,6 +125,12 @@ pub fn routes() -> Api {
                     ("file", Type::String),
                     ("cityIds", Type::Integer),
                 ])
+                .rules("partnerName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 200)])
+                .rules("fullName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules("cityIds", &[Required, Range(1, i64::MAX), Note("Repeated, one part per city.")])
+                .rules("file", &[Required])
                 .answers(404, "No such city")
                 .answers(429, "Too many applications from this address")
                 .returns_schema(201, crud::row_schema(&APPLICATIONS)),

@@ -377,7 +377,14 @@ pub fn routes() -> Api {
             get(promo_campaigns),
             Doc::new(TAG, "A partner's confirmed campaigns for promo codes: id, name, nameAz")
                 .roles(Roles::ANYONE)
-                .required_query("partnerId", "The partner", ObjectBuilder::new().schema_type(Type::Integer))
+                .required_query(
+                    "partnerId",
+                    "The partner",
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(utoipa::Number::Int(i64::MIN as isize)))
+                        .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
+                )
                 .answers(404, "No such partner")
                 .returns::<ListPage>(200),
         )

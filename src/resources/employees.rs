@@ -10,11 +10,10 @@ use axum::response::Response;
 use axum::routing::{get, put};
 use serde_json::Value;
 use utoipa::ToSchema;
-use utoipa::openapi::schema::Type;
 
 use super::fields;
 use crate::api::Rule::{Length, Pattern, Range, Required};
-use crate::api::{Api, Doc, patterns};
+use crate::api::{Api, Doc, patterns, query};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, ListPage, ListQuery, Resource, ValueKind};
 use crate::db::now_iso;
@@ -94,7 +93,7 @@ pub fn routes() -> Api {
             get(export),
             Doc::new(TAG, "Download EmployeeList.xlsx (assetId: one asset's employees; every filter applies)")
                 .roles(EMPLOYEES.read)
-                .query("assetId", "The asset", Type::Integer)
+                .query_schema("assetId", "The asset", query::int(i64::MIN, i64::MAX))
                 .returns_file(),
         )
         .add(
