@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate, localDayEnd, localDayStart } from '../lib/dates';
 import { labelText, t, type Label } from '../lib/i18n';
 import { AsyncPicker } from './form/AsyncPicker';
+import { DateInput } from './form/DateInputs';
 import { errorId, FieldShell, Select, TextInput } from './form/inputs';
 import type { ServerPicker } from './form/listPicker';
 import type { PickerOption } from './form/types';
@@ -248,12 +249,22 @@ export function FilterPanel({
               <FilterSelect id={id} field={field} value={value} onChange={(next) => change(field.name, next)} />
             ) : field.kind === 'picker' && field.picker ? (
               <FilterPicker id={id} picker={field.picker} value={value} onChange={(next) => change(field.name, next)} />
+            ) : field.kind === 'date' ? (
+              <DateInput
+                id={id}
+                label={labelText(field.label)}
+                value={value}
+                invalid={Boolean(error)}
+                describedBy={error ? errorId(id) : undefined}
+                onChange={(next) => change(field.name, next)}
+                onBlur={() => {}}
+              />
             ) : (
               <TextInput
                 id={id}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? errorId(id) : undefined}
-                type={field.kind === 'date' ? 'date' : 'search'}
+                type="search"
                 inputMode={field.kind === 'number' ? 'numeric' : undefined}
                 value={value}
                 onChange={(event) => change(field.name, field.kind === 'number' ? event.target.value.replace(/\D/g, '') : event.target.value)}

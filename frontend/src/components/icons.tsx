@@ -45,6 +45,7 @@ const paths = {
   refresh: 'M21 12a9 9 0 01-15.5 6.2L3 16M3 12a9 9 0 0115.5-6.2L21 8M21 3v5h-5M3 21v-5h5',
   arrowsSideways: 'M8 7l-5 5 5 5M16 7l5 5-5 5M3 12h18',
   image: 'M3 3h18v18H3zM8.5 10a1.5 1.5 0 100-3 1.5 1.5 0 000 3zM21 15l-5-5L5 21',
+  calendar: 'M3 5h18v16H3zM3 10h18M8 3v4M16 3v4',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,7 +1,34 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dateTimeInputValue, formatDate, formatDateTime, localDateTimeToIso, localDayEnd, localDayStart } from './dates';
+import {
+  dateTimeInputValue,
+  dayText,
+  dayTimeText,
+  formatDate,
+  formatDateTime,
+  localDateTimeToIso,
+  localDayEnd,
+  localDayStart,
+  typedDay,
+  typedDayTime,
+} from './dates';
 
 describe('dates', () => {
+  it('reads a typed day as dd-MM-yyyy (dots and slashes too) or ISO, and refuses what is not a day', () => {
+    for (const text of ['25-12-2026', ' 25.12.2026 ', '25/12/2026', '2026-12-25']) expect(typedDay(text)).toBe('2026-12-25');
+    expect(typedDay('5-3-2026')).toBe('2026-03-05');
+    for (const text of ['31-02-2026', '25-12-26', '25-12', 'abc', '', '2026-13-01']) expect(typedDay(text)).toBeNull();
+    expect(dayText('2026-12-25')).toBe('25-12-2026');
+    expect(dayText('')).toBe('');
+  });
+
+  it('reads a typed day and time, and shows one as dd-MM-yyyy HH:mm', () => {
+    expect(typedDayTime('25-12-2026 18:30')).toBe('2026-12-25T18:30');
+    expect(typedDayTime('2026-12-25T18:30')).toBe('2026-12-25T18:30');
+    expect(typedDayTime('25-12-2026')).toBeNull();
+    expect(typedDayTime('25-12-2026 25:00')).toBeNull();
+    expect(dayTimeText('2026-12-25T18:30')).toBe('25-12-2026 18:30');
+  });
+
   // Built from local parts so the test holds in any time zone.
   const local = new Date(2024, 2, 5, 9, 7);
 

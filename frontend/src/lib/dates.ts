@@ -56,3 +56,47 @@ export function localDayStart(day: string): string {
 export function localDayEnd(day: string): string {
   return localDay(day, 1);
 }
+
+/** What staff may type in a day field: the panel's dd-MM-yyyy (or with dots or slashes), or an ISO day. */
+const TYPED_DAY = ['dd-MM-yyyy', 'd-M-yyyy', 'dd.MM.yyyy', 'd.M.yyyy', 'dd/MM/yyyy', 'd/M/yyyy', 'yyyy-MM-dd'];
+/** The same for a day and time. */
+const TYPED_DAY_TIME = [
+  'dd-MM-yyyy HH:mm',
+  'd-M-yyyy H:mm',
+  'dd.MM.yyyy HH:mm',
+  'dd/MM/yyyy HH:mm',
+  "yyyy-MM-dd'T'HH:mm",
+  'yyyy-MM-dd HH:mm',
+];
+
+function typed(text: string, formats: readonly string[], out: string): string | null {
+  const trimmed = text.trim();
+  for (const shape of formats) {
+    const date = parse(trimmed, shape, new Date());
+    // A four-digit year: "1-2-26" is not read as the year 26.
+    if (isValid(date) && date.getFullYear() >= 1000 && date.getFullYear() <= 9999) return format(date, out);
+  }
+  return null;
+}
+
+/** A typed day (`25-12-2026`, `25.12.2026`, `2026-12-25`) → the field's value `2026-12-25`; null when it is not a day. */
+export function typedDay(text: string): string | null {
+  return typed(text, TYPED_DAY, 'yyyy-MM-dd');
+}
+
+/** A typed day and time (`25-12-2026 18:30`) → the field's value `2026-12-25T18:30`; null when it is not one. */
+export function typedDayTime(text: string): string | null {
+  return typed(text, TYPED_DAY_TIME, "yyyy-MM-dd'T'HH:mm");
+}
+
+/** A day field's value (`2026-12-25`) as the panel shows days: `25-12-2026`. */
+export function dayText(value: string): string {
+  const date = parse(value, 'yyyy-MM-dd', new Date());
+  return value && isValid(date) ? format(date, DATE_FORMAT) : value;
+}
+
+/** A day-and-time field's value (`2026-12-25T18:30`) as the panel shows it: `25-12-2026 18:30`. */
+export function dayTimeText(value: string): string {
+  const date = parse(value, "yyyy-MM-dd'T'HH:mm", new Date());
+  return value && isValid(date) ? format(date, DATE_TIME_FORMAT) : value;
+}

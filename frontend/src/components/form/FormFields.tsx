@@ -98,9 +98,9 @@ function FieldControl({ field, control, values }: { field: AnyField; control: Co
     case 'image':
       return <ImagePicker {...control} value={value as ImageValue} />;
     case 'date':
-      return <DateInput {...control} value={String(value ?? '')} />;
+      return <DateInput {...control} value={String(value ?? '')} label={labelText(field.label)} />;
     case 'datetime':
-      return <DateTimeInput {...control} value={String(value ?? '')} />;
+      return <DateTimeInput {...control} value={String(value ?? '')} label={labelText(field.label)} />;
     case 'picker':
       return (
         <Suspense fallback={<input className={inputClass} disabled aria-label={t('picker.loading')} />}>

@@ -129,6 +129,9 @@ export const en = {
   'toast.passwordChanged': 'Password of {name} changed',
   'skip.toContent': 'Skip to content',
   'link.newTab': '(opens in a new tab)',
+  'date.choose': 'Choose {label} from a calendar',
+  'date.typed': 'Enter the date as dd-mm-yyyy',
+  'date.typedTime': 'Enter the date and time as dd-mm-yyyy hh:mm',
 
   'filter.show': 'Show filter',
   'filter.hide': 'Hide filter',
