@@ -74,8 +74,13 @@ describe('Requests by Employee: read-only table, status from the row, filters, d
     await screen.filterField('Text').fill('idman');
     await screen.shows('Employee full name', ['Gülnar Şahinova']);
     await screen.filterField('Text').fill('');
-    await screen.filterField('Request date').fill('2026-11-20');
+    // Dates are typed as the panel shows them; text that is not a date is not applied and says how to type one.
+    await screen.filterField('Request date').fill('31-11-2026');
+    await screen.filterField('Request date').blur();
+    await page.getByText('Enter the date as dd-mm-yyyy').waitFor();
+    await screen.filterField('Request date').fill('20-11-2026');
     await screen.shows('Employee full name', ['İlkin Məmmədov']);
+    await page.getByRole('button', { name: /Request date: 20-11-2026/ }).waitFor();
     await expectAccessible(page, '/requests with the filter');
     await shot(page, 'employee-requests-filter');
     await screen.tool('İlkin Məmmədov', 'View').click();

@@ -94,7 +94,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
           type={shape.native}
           tabIndex={-1}
           aria-hidden="true"
-          aria-label={label}
+          aria-label={t('date.calendar', { label: label ?? '' })}
           className="pointer-events-none absolute bottom-0 right-0 h-px w-px opacity-0"
           value={shape.read(text) ?? value}
           onChange={(event) => {

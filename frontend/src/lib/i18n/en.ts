@@ -130,6 +130,7 @@ export const en = {
   'skip.toContent': 'Skip to content',
   'link.newTab': '(opens in a new tab)',
   'date.choose': 'Choose {label} from a calendar',
+  'date.calendar': '{label} calendar',
   'date.typed': 'Enter the date as dd-mm-yyyy',
   'date.typedTime': 'Enter the date and time as dd-mm-yyyy hh:mm',
 
