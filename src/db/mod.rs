@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, DropBehavior, Transaction, TransactionBehavior};
-use tokio::sync::Semaphore;
+use tokio::sync::{Mutex as AsyncMutex, Semaphore};
 
 use crate::error::{AppError, AppResult};
 
@@ -36,6 +36,10 @@ pub struct Db {
     /// parks a blocking thread per request and wakes them in no order, which shows as a long
     /// latency tail once more requests arrive than there are connections.
     turns: Arc<Semaphore>,
+    /// Writers take turns here, first come, first served, before they begin. SQLite admits one
+    /// writer at a time; left to its busy handler, the others sleep and retry with growing
+    /// pauses, and under many concurrent writes that shows as a tail of hundreds of milliseconds.
+    writing: Arc<AsyncMutex<()>>,
     path: PathBuf,
     counts: Arc<CountCache>,
 }
@@ -72,7 +76,13 @@ impl Db {
             .build(manager)
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
-        Ok(Db { pool, turns: Arc::new(Semaphore::new(POOL_SIZE as usize)), path: path.to_path_buf(), counts })
+        Ok(Db {
+            pool,
+            turns: Arc::new(Semaphore::new(POOL_SIZE as usize)),
+            writing: Arc::new(AsyncMutex::new(())),
+            path: path.to_path_buf(),
+            counts,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -128,14 +138,17 @@ impl Db {
         F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
     {
         let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
-            return self.run(move |conn| write_tx(conn, work)).await;
+            return self.write_now(work).await;
         };
         if let Some(first) = unit.take() {
             unit.mark_split();
             let mut first = first;
             tokio::task::spawn_blocking(move || commit_open(&mut first)).await??;
-            return self.run(move |conn| write_tx(conn, work)).await;
+            return self.write_now(work).await;
         }
+        // The writer's turn first, then a connection: a writer never holds a connection while it
+        // waits to write, so readers keep going.
+        let writing = self.writing.clone().lock_owned().await;
         let pool = self.pool.clone();
         let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
         let (open, value) = tokio::task::spawn_blocking(move || -> AppResult<(OpenWrite, T)> {
@@ -146,11 +159,26 @@ impl Db {
                 tx.set_drop_behavior(DropBehavior::Ignore);
                 value
             };
-            Ok((OpenWrite { conn, _turn: turn }, value))
+            Ok((OpenWrite { conn, _turn: turn, _writing: writing }, value))
         })
         .await??;
         unit.put(open);
         Ok(value)
+    }
+
+    /// One write transaction, committed at once, in its turn among writers.
+    async fn write_now<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
+    {
+        let writing = self.writing.clone().lock_owned().await;
+        self.run(move |conn| {
+            let result = write_tx(conn, work);
+            drop(writing);
+            result
+        })
+        .await
     }
 
     /// Ends a request's unit of work: `record` runs in the request's open transaction (or in a
@@ -169,7 +197,7 @@ impl Db {
                 })
                 .await?
             }
-            (None, Some(record)) => self.run(move |conn| write_tx(conn, |tx| record(tx))).await,
+            (None, Some(record)) => self.write_now(move |tx| record(tx)).await,
             (None, None) => Ok(()),
         }
     }

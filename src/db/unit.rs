@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::OwnedSemaphorePermit;
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
 
 use super::{PooledConnection, lock};
 
@@ -28,6 +28,8 @@ pub(super) struct OpenWrite {
     pub conn: PooledConnection,
     /// Held until the connection goes back (fields drop in order: the connection first).
     pub _turn: OwnedSemaphorePermit,
+    /// The writers' turn, held until the transaction is committed or rolled back.
+    pub _writing: OwnedMutexGuard<()>,
 }
 
 impl Drop for OpenWrite {
