@@ -3,10 +3,12 @@
 //! own watches SQLite's `data_version`, which moves whenever any other connection, in this
 //! process or another (`perkdesk create-admin` beside a running server), commits. Requests that
 //! want the same uncounted total at once wait for one count instead of each running it.
+//! A few whole answers that every form opens and that are the same for everyone (the campaign
+//! order picker's positions) are remembered the same way.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
@@ -14,6 +16,8 @@ use crate::error::AppResult;
 
 /// Distinct filters remembered per database version; beyond this the memory starts over.
 const MAX_ENTRIES: usize = 16384;
+/// Bytes of whole answers remembered per database version; a larger answer is built each time.
+const MAX_ANSWER_BYTES: usize = 8 << 20;
 
 pub struct CountCache {
     watcher: Mutex<Connection>,
@@ -28,6 +32,18 @@ struct Cached {
     totals: HashMap<String, i64>,
     /// Keys being counted right now.
     counting: HashSet<String>,
+    answers: HashMap<String, Arc<[u8]>>,
+    answer_bytes: usize,
+}
+
+impl Cached {
+    /// Forgets everything remembered under an older version.
+    fn start_over(&mut self, version: i64) {
+        self.totals.clear();
+        self.answers.clear();
+        self.answer_bytes = 0;
+        self.version = version;
+    }
 }
 
 /// Takes a key off the in-flight set however its count ends, and wakes whoever waits for it.
@@ -84,14 +100,41 @@ impl CountCache {
         let counting = Counting { cache: self, key: &key };
         let total = count()?;
         let mut cached = lock(&self.cached);
-        if cached.version != version || cached.totals.len() >= MAX_ENTRIES {
+        if cached.version != version {
+            cached.start_over(version);
+        } else if cached.totals.len() >= MAX_ENTRIES {
             cached.totals.clear();
-            cached.version = version;
         }
         cached.totals.insert(key.clone(), total);
         drop(cached);
         drop(counting);
         Ok(total)
+    }
+}
+
+impl CountCache {
+    /// The remembered answer for `key`, else `build()`'s, remembered until the database changes
+    /// (under the same version rule as [`CountCache::total`]).
+    pub fn answer(&self, key: String, build: impl FnOnce() -> AppResult<Vec<u8>>) -> AppResult<Arc<[u8]>> {
+        let version = self.version()?;
+        {
+            let cached = lock(&self.cached);
+            if cached.version == version
+                && let Some(answer) = cached.answers.get(&key)
+            {
+                return Ok(answer.clone());
+            }
+        }
+        let answer: Arc<[u8]> = build()?.into();
+        let mut cached = lock(&self.cached);
+        if cached.version != version {
+            cached.start_over(version);
+        }
+        if cached.answer_bytes + answer.len() <= MAX_ANSWER_BYTES {
+            cached.answer_bytes += answer.len();
+            cached.answers.insert(key, answer.clone());
+        }
+        Ok(answer)
     }
 }
 
@@ -130,6 +173,33 @@ mod tests {
         other_process.execute("DELETE FROM t", []).unwrap();
         assert_eq!(total(&cache), 0);
         assert_eq!(counted.get(), 3);
+    }
+
+    #[test]
+    fn an_answer_is_built_once_until_another_connection_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("answers.db");
+        let writer = Connection::open(&path).unwrap();
+        writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER);").unwrap();
+        let cache = CountCache::open(&path).unwrap();
+        let built = Cell::new(0);
+        let answer = |cache: &CountCache, key: &str| {
+            cache
+                .answer(key.into(), || {
+                    built.set(built.get() + 1);
+                    let rows: i64 = writer.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?;
+                    Ok(format!("{key}:{rows}").into_bytes())
+                })
+                .unwrap()
+        };
+        assert_eq!(&*answer(&cache, "a"), b"a:0");
+        assert_eq!(&*answer(&cache, "a"), b"a:0");
+        assert_eq!(built.get(), 1, "the second request is answered from memory");
+        assert_eq!(&*answer(&cache, "b"), b"b:0", "another key is its own answer");
+        assert_eq!(built.get(), 2);
+        writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        assert_eq!(&*answer(&cache, "a"), b"a:1", "a commit elsewhere is seen at once");
+        assert_eq!(built.get(), 3);
     }
 
     #[test]

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension, ToSql, Transaction, params_from_iter};
@@ -797,13 +798,15 @@ impl Picker<'_> {
     }
 }
 
+/// A category's positions: the same for every caller, asked for by every campaign form, and large
+/// (a category may hold hundreds), so the whole answer is remembered until the database changes.
 async fn order_options(
     State(state): State<AppState>,
     user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
     category_required: bool,
-) -> AppResult<Json<ListPage>> {
+) -> AppResult<Response> {
     user.require(Roles::ANYONE)?;
     let category = query.int("categoryId")?;
     if category_required && category.is_none() {
@@ -812,36 +815,40 @@ async fn order_options(
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
     let counts = state.db.counts();
-    state
+    let key = format!("campaignOrders {category:?} {paging:?} {name:?}");
+    let answer = state
         .db
         .run(move |conn| {
-            let (condition, params) = match category {
-                Some(id) => ("c.deleted_at IS NULL AND c.campaign_category_id = ?1", vec![SqlValue::Integer(id)]),
-                None => ("c.deleted_at IS NULL", vec![]),
-            };
-            let picker = Picker {
-                select: &format!(
-                    "c.id, c.order_no, p.name, {name}, c.campaign_category_id, c.is_active, c.is_confirmed"
-                ),
-                table: "campaigns c",
-                joins: "JOIN partners p ON p.id = c.partner_id",
-                condition,
-                order: "ORDER BY c.campaign_category_id, c.order_no, c.id",
-            };
-            picker.page(conn, &counts, params, paging, |r| {
-                Ok(json!({
-                    "id": r.get::<_, i64>(0)?,
-                    "order": r.get::<_, i64>(1)?,
-                    "partnerName": r.get::<_, String>(2)?,
-                    "campaignName": r.get::<_, String>(3)?,
-                    "campaignCategoryId": r.get::<_, i64>(4)?,
-                    "isActive": r.get::<_, bool>(5)?,
-                    "isConfirmed": r.get::<_, bool>(6)?,
-                }))
+            counts.answer(key, || {
+                let (condition, params) = match category {
+                    Some(id) => ("c.deleted_at IS NULL AND c.campaign_category_id = ?1", vec![SqlValue::Integer(id)]),
+                    None => ("c.deleted_at IS NULL", vec![]),
+                };
+                let picker = Picker {
+                    select: &format!(
+                        "c.id, c.order_no, p.name, {name}, c.campaign_category_id, c.is_active, c.is_confirmed"
+                    ),
+                    table: "campaigns c",
+                    joins: "JOIN partners p ON p.id = c.partner_id",
+                    condition,
+                    order: "ORDER BY c.campaign_category_id, c.order_no, c.id",
+                };
+                let page = picker.page(conn, &counts, params, paging, |r| {
+                    Ok(json!({
+                        "id": r.get::<_, i64>(0)?,
+                        "order": r.get::<_, i64>(1)?,
+                        "partnerName": r.get::<_, String>(2)?,
+                        "campaignName": r.get::<_, String>(3)?,
+                        "campaignCategoryId": r.get::<_, i64>(4)?,
+                        "isActive": r.get::<_, bool>(5)?,
+                        "isConfirmed": r.get::<_, bool>(6)?,
+                    }))
+                })?;
+                Ok(serde_json::to_vec(&page).map_err(anyhow::Error::from)?)
             })
         })
-        .await
-        .map(Json)
+        .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], axum::body::Bytes::from_owner(answer)).into_response())
 }
 
 async fn notification_categories(
