@@ -29,14 +29,27 @@ macro_rules! white_space {
     };
 }
 
+/// Any character but [`white_space!`].
+macro_rules! not_white_space {
+    () => {
+        r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+    };
+}
+
 pub mod patterns {
     /// Required text: something besides white space.
     pub const NOT_BLANK: &str = r"\S";
-    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces.
+    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces, 3 to
+    /// 50 characters once the white space around it is trimmed (the lookahead: a length rule
+    /// would count that white space too, which the server does not).
     pub const EMAIL: &str = concat!(
         "^",
         white_space!(),
-        "*",
+        "*(?=",
+        not_white_space!(),
+        "{3,50}",
+        white_space!(),
+        "*$)",
         r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000@]+",
         r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
         white_space!(),

@@ -79,7 +79,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Request an account (inactive until an Admin activates it; off unless enabled)")
                 .json_body::<Registration>()
                 .rules("fullname", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("username", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
                 .rules("password", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
                 .answers(403, "Registration is closed")
@@ -93,7 +93,7 @@ pub fn routes() -> Api {
             put(request_reset),
             Doc::new(TAG, "Send a password-reset link (always answers 200)")
                 .json_body::<ResetRequest>()
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<MessageBody>(200),
         )
@@ -103,7 +103,7 @@ pub fn routes() -> Api {
             post(request_reset),
             Doc::new(TAG, "Same as PUT /api/auth/reset-password")
                 .json_body::<ResetRequest>()
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<MessageBody>(200),
         )

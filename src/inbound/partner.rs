@@ -45,36 +45,16 @@ pub const PHONE_REQUIRED: &str = "Phone is required";
 pub const CITIES_REQUIRED: &str = "Choose at least one city";
 pub const CITY_IDS: &str = "cityIds must be city ids";
 
-/// The campaign form a partner sends: the back office's, without `partnerId` (the key's partner).
-const CAMPAIGN_FIELDS: &[(&str, Type)] = &[
-    ("campaignCategoryId", Type::Integer),
-    ("discountPercent", Type::Integer),
-    ("startDate", Type::String),
-    ("expireDate", Type::String),
-    ("nameAz", Type::String),
-    ("nameEn", Type::String),
-    ("nameRu", Type::String),
-    ("descriptionAz", Type::String),
-    ("descriptionEn", Type::String),
-    ("descriptionRu", Type::String),
-    ("specialOffer", Type::Boolean),
-    ("isPremium", Type::Boolean),
-    ("isTrend", Type::Boolean),
-    ("order", Type::Integer),
-    ("assets", Type::Integer),
-    ("file", Type::String),
-    ("backgroundFile", Type::String),
-];
-
 pub fn routes() -> Api {
     Api::new()
         .add(
             Method::POST,
             "/api/partner-portal/campaigns",
             post(submit_campaign).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(TAG, "Submit a campaign (multipart, the back office's campaign rules); it arrives unconfirmed in Expected Campaigns")
-                .api_key(KIND)
-                .multipart(CAMPAIGN_FIELDS)
+            campaigns::partner_submission(
+                Doc::new(TAG, "Submit a campaign (multipart, the back office's campaign rules); it arrives unconfirmed in Expected Campaigns")
+                    .api_key(KIND),
+            )
                 .answers(404, "No such category or asset")
                 .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
         )
@@ -127,7 +107,7 @@ pub fn routes() -> Api {
                 ])
                 .rules("partnerName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 200)])
                 .rules("fullName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("cityIds", &[Required, Range(1, i64::MAX), Note("Repeated, one part per city.")])
                 .rules("file", &[Required])

@@ -7,7 +7,7 @@ use axum::routing::{post, put};
 use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
-use crate::api::Rule::{Length, Note, Pattern, Required};
+use crate::api::Rule::{Note, Pattern, Required};
 use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource};
@@ -88,7 +88,7 @@ pub fn routes() -> Api {
                 .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("barcodePrefix", &[Required, Pattern(BARCODE_PREFIX)])
                 .rules("file", &[Required])
                 .returns_schema(201, crud::row_schema(&ASSETS)),
@@ -104,7 +104,7 @@ pub fn routes() -> Api {
                 .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("barcodePrefix", &[Pattern(BARCODE_PREFIX), Note("Unchanged when not sent.")])
                 .answers(404, "No such asset")
                 .returns_schema(200, crud::row_schema(&ASSETS)),

@@ -243,6 +243,20 @@ fn with_form_rules(doc: Doc) -> Doc {
     FORM_RULES.iter().fold(doc, |doc, (field, rules)| doc.rules(field, rules))
 }
 
+/// The document of the form a partner submits through its portal: the back office's create form
+/// and rules without `partnerId`, which the partner's key decides.
+pub(crate) fn partner_submission(doc: Doc) -> Doc {
+    let fields: Vec<(&str, Type)> =
+        FORM_FIELDS.iter().filter(|(name, _)| !matches!(*name, "id" | "partnerId")).cloned().collect();
+    FORM_RULES
+        .iter()
+        .filter(|(field, _)| *field != "partnerId")
+        .fold(doc.multipart(&fields), |doc, (field, rules)| doc.rules(field, rules))
+        .rules("file", &[Required])
+        .rules("backgroundFile", &[Required])
+        .rules("startDate", &[Note("Not in the past.")])
+}
+
 /// The shapes [`parse_instant`] reads: a day, or a day and time with an optional offset.
 const INSTANT: &str = r"^\s*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\s*$";
 

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::Rule::{Note, Pattern, Range, Required};
 use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles, password, sessions, totp};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
@@ -118,7 +118,7 @@ pub fn routes() -> Api {
                 .json_body::<NewHrAccount>()
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("password", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
                 .rules(
@@ -140,7 +140,7 @@ pub fn routes() -> Api {
                 .rules("id", &[Required])
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("assetId", &[Required, Range(1, i64::MAX)])
                 .answers(404, "No such HR account, or the chosen asset does not exist")

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::fields;
-use crate::api::Rule::{Length, Pattern, Range, Required};
+use crate::api::Rule::{Pattern, Range, Required};
 use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
@@ -97,7 +97,7 @@ pub fn routes() -> Api {
                 .json_body::<NewMerchant>()
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
                 .rules("partnerId", &[Required, Range(1, i64::MAX)])
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
@@ -114,7 +114,7 @@ pub fn routes() -> Api {
                 .rules("id", &[Required, Range(1, i64::MAX)])
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("partnerId", &[Required, Range(1, i64::MAX)])
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX)])

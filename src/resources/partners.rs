@@ -11,7 +11,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::Type;
 
-use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::Rule::{Note, Pattern, Range, Required};
 use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Roles};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
@@ -127,7 +127,7 @@ pub fn routes() -> Api {
                 .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
                 .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
                 .rules("Cities[0].CityId", &[Required, Range(1, i64::MAX), Note("A city id from GET /api/city.")])
@@ -149,7 +149,7 @@ pub fn routes() -> Api {
                 .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
                 .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
                 .rules("Cities[0].CityId", &[Range(1, i64::MAX), Note("With Address, Latitude and Longitude.")])

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
-use crate::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::api::Rule::{Note, Pattern, Range, Required};
 use crate::api::{Api, Doc, patterns};
 use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
@@ -103,7 +103,7 @@ pub fn routes() -> Api {
                 .json_body::<NewUser>()
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Pattern(patterns::OPTIONAL_PHONE)])
                 .rules("roleId", &[Range(0, 2)])
                 .rules("password", &[Required, Pattern(patterns::STRONG_PASSWORD)])
@@ -124,7 +124,7 @@ pub fn routes() -> Api {
                 .rules("id", &[Required])
                 .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL), Length(3, 50)])
+                .rules("email", &[Required, Pattern(patterns::EMAIL)])
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("roleId", &[Range(0, 2)])
                 .answers(404, "No such user")
