@@ -278,9 +278,13 @@ impl<'de> Deserialize<'de> for RowId {
                 i64::try_from(v).map(RowId).map_err(|_| E::custom("the id is out of range"))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<RowId, E> {
-                // Beyond ±2^63 a float has no exact i64; within it a whole float converts exactly.
-                if v.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
-                    Ok(RowId(v as i64))
+                // serde_json's fast float parsing may land one unit in the last place beside a
+                // whole number written with `.0` (4006078019634494.0 is read as ...494.5), so a
+                // float that close to a whole number counts as it. Beyond ±2^63 there is no i64.
+                let whole = v.round();
+                let close = (v - whole).abs() <= v.abs() * f64::EPSILON;
+                if close && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&whole) {
+                    Ok(RowId(whole as i64))
                 } else {
                     Err(E::custom("an id must be a whole number"))
                 }
@@ -392,4 +396,32 @@ async fn toggle(
         })
         .await
         .map(Json)
+}
+
+#[cfg(test)]
+mod id_list_tests {
+    use super::IdList;
+
+    #[test]
+    fn whole_floats_are_ids_even_where_json_parsing_lands_beside_them() {
+        // serde_json's fast float parsing reads 4006078019634494.0 as 4006078019634494.5.
+        for (body, first) in [
+            (r#"{"ids": [4006078019634494.0, 2]}"#, None),
+            (r#"{"ids": [-152785.0]}"#, Some(-152785)),
+            (r#"[1.0, 2]"#, Some(1)),
+            (r#"{"id": [7.0]}"#, Some(7)),
+        ] {
+            let ids = serde_json::from_str::<IdList>(body).map(|list| list.into_ids());
+            let ids = match ids {
+                Ok(Ok(ids)) => ids,
+                other => panic!("{body}: {:?}", other.err()),
+            };
+            if let Some(first) = first {
+                assert!(ids.contains(&first), "{body}: {ids:?}");
+            }
+        }
+        for body in [r#"[2.5]"#, r#"[1e300]"#, r#"[-0.5]"#] {
+            assert!(serde_json::from_str::<IdList>(body).is_err(), "{body}");
+        }
+    }
 }
