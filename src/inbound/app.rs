@@ -467,62 +467,56 @@ async fn usage(
         }
     };
     v.finish()?;
-    state
-        .db
-        .write(move |tx| {
-            let employee = active_employee(tx, "employeeEmail", &email)?;
-            let now = now_iso();
-            let campaign = tx
-                .prepare_cached(
-                    "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL, c.start_date <= ?3,
+    let row = crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
+        let employee = active_employee(tx, "employeeEmail", &email)?;
+        let now = now_iso();
+        let campaign = tx
+            .prepare_cached(
+                "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL, c.start_date <= ?3,
                             c.expire_date > ?3,
                             EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2),
                             c.partner_id
                      FROM campaigns c JOIN partners p ON p.id = c.partner_id
                      WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
+            )?
+            .query_row((campaign_id, employee.asset_id, &now), |r| {
+                Ok((
+                    r.get::<_, bool>(0)?,
+                    r.get::<_, bool>(1)?,
+                    r.get::<_, bool>(2)?,
+                    r.get::<_, bool>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })
+            .optional()?;
+        let (active, started, unexpired, offered, partner_id) = campaign
+            .ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}.")))?;
+        if !active {
+            return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
+        }
+        if !unexpired {
+            return Err(AppError::conflict_on("campaignId", CAMPAIGN_EXPIRED));
+        }
+        if !started {
+            return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_STARTED));
+        }
+        if !offered {
+            return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_OFFERED));
+        }
+        if let Some(branch) = branch {
+            let found = tx
+                .prepare_cached(
+                    "SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
                 )?
-                .query_row((campaign_id, employee.asset_id, &now), |r| {
-                    Ok((
-                        r.get::<_, bool>(0)?,
-                        r.get::<_, bool>(1)?,
-                        r.get::<_, bool>(2)?,
-                        r.get::<_, bool>(3)?,
-                        r.get::<_, i64>(4)?,
-                    ))
-                })
+                .query_row((branch, partner_id), |_| Ok(()))
                 .optional()?;
-            let (active, started, unexpired, offered, partner_id) = campaign.ok_or_else(|| {
-                AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}."))
+            found.ok_or_else(|| {
+                AppError::no_such("partnerCityId", format!("The campaign's partner has no branch with id {branch}."))
             })?;
-            if !active {
-                return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
-            }
-            if !unexpired {
-                return Err(AppError::conflict_on("campaignId", CAMPAIGN_EXPIRED));
-            }
-            if !started {
-                return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_STARTED));
-            }
-            if !offered {
-                return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_OFFERED));
-            }
-            if let Some(branch) = branch {
-                let found = tx
-                    .prepare_cached(
-                        "SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
-                    )?
-                    .query_row((branch, partner_id), |_| Ok(()))
-                    .optional()?;
-                found.ok_or_else(|| {
-                    AppError::no_such(
-                        "partnerCityId",
-                        format!("The campaign's partner has no branch with id {branch}."),
-                    )
-                })?;
-            }
-            // Names are copied as they are now: the history reads the same after a rename.
-            tx.prepare_cached(
-                "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
+        }
+        // Names are copied as they are now: the history reads the same after a rename.
+        tx.prepare_cached(
+            "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                             asset_name, partner_name, campaign_name, category_name, discount_percent,
                                             rating, partner_city_id, created_at)
                  SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name,
@@ -531,14 +525,12 @@ async fn usage(
                       JOIN partners p ON p.id = c.partner_id
                       JOIN campaign_categories cc ON cc.id = c.campaign_category_id
                  WHERE e.id = ?1 AND c.id = ?2",
-            )?
-            .execute((employee.id, campaign_id, rating, branch, &now))?;
-            let id = tx.last_insert_rowid();
-            let row =
-                crud::fetch_detail(tx, &USAGE_HISTORY, id, Language::Az)?.ok_or_else(|| USAGE_HISTORY.not_found())?;
-            Ok((StatusCode::CREATED, Json(row)))
-        })
-        .await
+        )?
+        .execute((employee.id, campaign_id, rating, branch, &now))?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(row)))
 }
 
 /// `POST wishes`'s body.
@@ -564,16 +556,13 @@ async fn wish(
         .required("text", &text, TEXT_REQUIRED)
         .length("text", &text, 0, 1000);
     v.finish()?;
-    state
-        .db
-        .write(move |tx| {
-            let employee = active_employee(tx, "employeeEmail", &email)?;
-            tx.execute("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee.id, &text))?;
-            let id = tx.last_insert_rowid();
-            let row = crud::fetch_detail(tx, &WISH_LIST, id, Language::Az)?.ok_or_else(|| WISH_LIST.not_found())?;
-            Ok((StatusCode::CREATED, Json(row)))
-        })
-        .await
+    let row = crud::save_then_fetch(&state, &WISH_LIST, move |tx| {
+        let employee = active_employee(tx, "employeeEmail", &email)?;
+        tx.execute("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee.id, &text))?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(row)))
 }
 
 /// `POST complaints`'s body: an employee by e-mail, or a person by name, e-mail and phone.
@@ -623,31 +612,27 @@ async fn complaint(
     let description = fields::text(&mut v, "description", body.get("description"));
     v.required("description", &description, DESCRIPTION_REQUIRED).length("description", &description, 0, 2000);
     v.finish()?;
-    state
-        .db
-        .write(move |tx| {
-            let reason_known =
-                tx.query_row("SELECT 1 FROM complaint_reasons WHERE id = ?1", [reason], |_| Ok(())).optional()?;
-            reason_known.ok_or_else(|| {
-                AppError::no_such("reasonId", format!("There is no complaint reason with id {reason}."))
-            })?;
-            let (employee_id, full_name, email, phone) = match who {
-                Complainant::Employee(email) => {
-                    let e = active_employee(tx, "employeeEmail", &email)?;
-                    (Some(e.id), e.full_name, e.email, e.phone)
-                }
-                Complainant::Person { full_name, email, phone } => (None, full_name, email, phone),
-            };
-            tx.execute(
-                "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description)
+    let row = crud::save_then_fetch(&state, &COMPLAINTS, move |tx| {
+        let reason_known =
+            tx.query_row("SELECT 1 FROM complaint_reasons WHERE id = ?1", [reason], |_| Ok(())).optional()?;
+        reason_known
+            .ok_or_else(|| AppError::no_such("reasonId", format!("There is no complaint reason with id {reason}.")))?;
+        let (employee_id, full_name, email, phone) = match who {
+            Complainant::Employee(email) => {
+                let e = active_employee(tx, "employeeEmail", &email)?;
+                (Some(e.id), e.full_name, e.email, e.phone)
+            }
+            Complainant::Person { full_name, email, phone } => (None, full_name, email, phone),
+        };
+        tx.execute(
+            "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                (employee_id, &full_name, &email, &phone, reason, &description),
-            )?;
-            let id = tx.last_insert_rowid();
-            let row = crud::fetch_detail(tx, &COMPLAINTS, id, Language::Az)?.ok_or_else(|| COMPLAINTS.not_found())?;
-            Ok((StatusCode::CREATED, Json(row)))
-        })
-        .await
+            (employee_id, &full_name, &email, &phone, reason, &description),
+        )?;
+        Ok(tx.last_insert_rowid())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(row)))
 }
 
 /// The notifications an employee sees: `?1` is their asset.
