@@ -3,7 +3,7 @@
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::auth::{password, totp};
 use crate::db::Db;
@@ -104,7 +104,7 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     Ok(DemoAdmin { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into(), totp_secret })
 }
 
-fn fill(tx: &Transaction) -> anyhow::Result<()> {
+fn fill(tx: &Connection) -> anyhow::Result<()> {
     let mut rng = StdRng::seed_from_u64(2026);
     let staff_hash = password::hash("Perkdesk-Staff-1")?;
     for index in 1..FIRST_NAMES.len() {
@@ -140,7 +140,7 @@ fn fill(tx: &Transaction) -> anyhow::Result<()> {
 
 /// Rows deleted before the demo begins (an employee per asset who left, an asset and a partner
 /// no longer served, a campaign withdrawn), so the reports have deleted names to count and list.
-fn fill_retired(tx: &Transaction) -> anyhow::Result<()> {
+fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
     const GONE: &str = "2026-01-15T09:00:00.000Z";
     let assets: Vec<i64> =
         tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
@@ -194,7 +194,7 @@ const ASSETS: [(&str, &str, &[u8]); 6] = [
     ("Bakı Mobil", "Fərid Cəfərov", include_bytes!("../assets/demo/asset-baki-mobil.png")),
 ];
 
-fn fill_assets_and_hr(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let hr_hash = password::hash("Perkdesk-Hr-1")?;
     for (index, (name, contact, logo)) in ASSETS.iter().enumerate() {
         let file_id = crate::files::store_image(tx, logo)?;
@@ -308,7 +308,7 @@ const PARTNERS: [DemoPartner; 8] = [
     ),
 ];
 
-fn fill_partners(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_partners(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     for (index, (name, contact, promo_version, logo, branches)) in PARTNERS.iter().enumerate() {
         let file_id = crate::files::store_image(tx, logo)?;
         let (first, last) = contact.split_once(' ').unwrap_or((contact, ""));
@@ -621,7 +621,7 @@ const CATEGORY_NOTIFICATIONS: [(&str, &str, usize); 3] = [
 
 /// Categories with photos, campaigns (some waiting for approval, some already announced) with
 /// both images, their assets and positions, and notifications about categories and campaigns.
-fn fill_campaigns(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let mut categories = Vec::with_capacity(CATEGORIES.len());
     let mut backgrounds = Vec::with_capacity(CATEGORIES.len());
     for (index, (photo, background, [az, en, ru])) in CATEGORIES.iter().enumerate() {
@@ -769,7 +769,7 @@ fn days_ago(rng: &mut StdRng, days: i64) -> String {
 
 /// Employees of every asset, their wishes and complaints, merchant applications with their
 /// files, merchants at the partners' branches, promo codes, and a year of usage history.
-fn fill_people(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     use std::collections::HashSet;
 
     let assets: Vec<(i64, String)> = tx
@@ -899,7 +899,7 @@ fn fill_people(tx: &Transaction, rng: &mut StdRng) -> anyhow::Result<()> {
 /// About 3,000 uses over the last year, busier towards the weekend of each month and in summer,
 /// names copied as they were at the time of use.
 fn fill_usage_history(
-    tx: &Transaction,
+    tx: &Connection,
     rng: &mut StdRng,
     employees: &[(i64, i64, String, String)],
 ) -> anyhow::Result<()> {

@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use image::{AnimationDecoder, DynamicImage, ImageDecoder, ImageFormat, Limits};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
@@ -218,17 +218,17 @@ pub fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<CheckedImage>
 
 /// Stores a checked upload, if any; returns the new file's id. Only a [`CheckedImage`] can be
 /// stored this way, so no handler can store bytes the decoder has not read.
-pub fn store_upload(tx: &Transaction, upload: Option<CheckedImage>) -> AppResult<Option<i64>> {
+pub fn store_upload(tx: &Connection, upload: Option<CheckedImage>) -> AppResult<Option<i64>> {
     upload.map(|image| insert(tx, &image.bytes, image.kind)).transpose()
 }
 
 /// Checks and stores an image that did not come through a form (e.g. the demo's logos).
-pub fn store_image(tx: &Transaction, bytes: &[u8]) -> AppResult<i64> {
+pub fn store_image(tx: &Connection, bytes: &[u8]) -> AppResult<i64> {
     let kind = check_image(bytes)?;
     insert(tx, bytes, kind)
 }
 
-fn insert(tx: &Transaction, bytes: &[u8], kind: ImageKind) -> AppResult<i64> {
+fn insert(tx: &Connection, bytes: &[u8], kind: ImageKind) -> AppResult<i64> {
     tx.execute(
         "INSERT INTO files (public_name, content_type, ext, size, sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         (new_public_name(), kind.content_type, kind.ext, bytes.len() as i64, hex::encode(Sha256::digest(bytes)), bytes),

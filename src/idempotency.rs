@@ -109,7 +109,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let _running = RunningGuard { running: &state.requests_running, key: key.clone() };
     let stored = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
-        state.db.run(move |conn| find(conn, &key, &payload_hash)).await
+        state.db.look_up(move |conn| find(conn, &key, &payload_hash)).await
     };
     match stored {
         Err(error) => return error.into_response(),
@@ -142,15 +142,14 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let record = {
         let (status, stored) = (parts.status.as_u16(), answer.to_vec());
         move |conn: &rusqlite::Connection| -> Result<(), AppError> {
-            conn.execute(
-                "DELETE FROM idempotency_keys WHERE created_at < ?1",
-                [format_iso(OffsetDateTime::now_utc() - KEEP_FOR)],
-            )?;
-            conn.execute(
+            conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?
+                .execute([format_iso(OffsetDateTime::now_utc() - KEEP_FOR)])?;
+            conn.prepare_cached(
                 "INSERT INTO idempotency_keys
                      (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                rusqlite::params![
+            )?
+            .execute(rusqlite::params![
                     key.request_id,
                     key.user_id,
                     key.session_id,
@@ -175,19 +174,18 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
 fn find(conn: &rusqlite::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {
     let since = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
     let found = conn
-        .query_row(
+        .prepare_cached(
             "SELECT payload_hash, status, content_type, body FROM idempotency_keys
              WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at >= ?4",
-            (&key.request_id, key.user_id, &key.session_id, since),
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<u16>>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<Vec<u8>>>(3)?,
-                ))
-            },
-        )
+        )?
+        .query_row((&key.request_id, key.user_id, &key.session_id, since), |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<u16>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<Vec<u8>>>(3)?,
+            ))
+        })
         .optional()?;
     Ok(found.map(|(hash, status, content_type, body)| {
         if hash != payload_hash {

@@ -2,6 +2,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc instead of the system allocator: a request allocates and frees many small buffers
+/// across threads (JSON, SQL values, headers), where glibc's malloc showed as a tenth of the
+/// server's time under load (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = perkdesk::cli::Cli::parse();
     match perkdesk::cli::run(cli) {

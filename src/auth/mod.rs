@@ -110,28 +110,27 @@ impl FromRequestParts<AppState> for CurrentUser {
         let claims = state.keys.verify(token).ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         let user = state
             .db
-            .run(move |conn| {
-                conn.query_row(
+            .look_up(move |conn| {
+                conn.prepare_cached(
                     "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id
                      FROM sessions s JOIN users u ON u.id = s.user_id
                      WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL
                        AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
-                    (&claims.session_id, claims.user_id),
-                    |row| {
-                        let role_id: i64 = row.get(5)?;
-                        Ok(CurrentUser {
-                            id: row.get(0)?,
-                            first_name: row.get(1)?,
-                            last_name: row.get(2)?,
-                            email: row.get(3)?,
-                            phone: row.get(4)?,
-                            role_id,
-                            is_active: true,
-                            role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
-                            session_id: claims.session_id.clone(),
-                        })
-                    },
-                )
+                )?
+                .query_row((&claims.session_id, claims.user_id), |row| {
+                    let role_id: i64 = row.get(5)?;
+                    Ok(CurrentUser {
+                        id: row.get(0)?,
+                        first_name: row.get(1)?,
+                        last_name: row.get(2)?,
+                        email: row.get(3)?,
+                        phone: row.get(4)?,
+                        role_id,
+                        is_active: true,
+                        role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
+                        session_id: claims.session_id.clone(),
+                    })
+                })
                 .optional()
                 .map_err(AppError::from)
             })

@@ -1,6 +1,6 @@
 //! Sessions and their single-use refresh tokens, sign-in failures and the account lock.
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
@@ -31,7 +31,7 @@ impl axum::response::IntoResponse for TokenPair {
     }
 }
 
-fn issue_pair(tx: &Transaction, keys: &JwtKeys, user_id: i64, session_id: &str) -> AppResult<TokenPair> {
+fn issue_pair(tx: &Connection, keys: &JwtKeys, user_id: i64, session_id: &str) -> AppResult<TokenPair> {
     let (refresh_token, refresh_hash) = new_opaque_token();
     tx.execute(
         "INSERT INTO refresh_tokens (token_hash, session_id, expires_at) VALUES (?1, ?2, ?3)",
@@ -42,7 +42,7 @@ fn issue_pair(tx: &Transaction, keys: &JwtKeys, user_id: i64, session_id: &str) 
 }
 
 pub fn start_session(
-    tx: &Transaction,
+    tx: &Connection,
     keys: &JwtKeys,
     user_id: i64,
     ip: &str,
@@ -65,7 +65,7 @@ pub enum Refresh {
 }
 
 /// Exchanges a refresh token for a new pair; the old one is spent.
-pub fn rotate(tx: &Transaction, keys: &JwtKeys, refresh_token: &str) -> AppResult<Refresh> {
+pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult<Refresh> {
     let found = tx
         .query_row(
             "SELECT t.session_id, t.used_at IS NOT NULL, t.expires_at > ?2, s.revoked_at IS NULL, s.user_id,
@@ -137,7 +137,7 @@ pub fn is_locked(locked_until: Option<&str>) -> bool {
 
 /// Records a failed sign-in and locks the account on the fifth failure within the window.
 /// Returns true when the account is now locked.
-pub fn record_failure(tx: &Transaction, user_id: i64) -> AppResult<bool> {
+pub fn record_failure(tx: &Connection, user_id: i64) -> AppResult<bool> {
     let now = OffsetDateTime::now_utc();
     tx.execute("INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)", (user_id, format_iso(now)))?;
     let recent: i64 = tx.query_row(
@@ -152,7 +152,7 @@ pub fn record_failure(tx: &Transaction, user_id: i64) -> AppResult<bool> {
     Ok(false)
 }
 
-pub fn clear_failures(tx: &Transaction, user_id: i64) -> AppResult<()> {
+pub fn clear_failures(tx: &Connection, user_id: i64) -> AppResult<()> {
     tx.execute("DELETE FROM login_failures WHERE user_id = ?1", [user_id])?;
     tx.execute("UPDATE users SET locked_until = NULL WHERE id = ?1", [user_id])?;
     Ok(())

@@ -228,7 +228,7 @@ pub fn fetch_detail(
 /// resource's create and edit calls do.
 pub async fn save_then_fetch<F>(state: &AppState, resource: &'static Resource, work: F) -> AppResult<JsonValue>
 where
-    F: FnOnce(&rusqlite::Transaction) -> AppResult<i64> + Send + 'static,
+    F: FnOnce(&rusqlite::Connection) -> AppResult<i64> + Send + 'static,
 {
     state
         .db

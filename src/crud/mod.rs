@@ -7,7 +7,7 @@ mod handlers;
 mod query;
 mod schema;
 
-use rusqlite::Transaction;
+use rusqlite::Connection;
 
 use crate::auth::{CurrentUser, Roles};
 use crate::error::AppResult;
@@ -54,7 +54,7 @@ pub struct Resource {
 
 pub type DetailHook = fn(&rusqlite::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
 
-pub type ChangeHook = fn(&Transaction, &CurrentUser, &Change) -> AppResult<()>;
+pub type ChangeHook = fn(&Connection, &CurrentUser, &Change) -> AppResult<()>;
 
 #[derive(Debug)]
 pub enum Change<'a> {

@@ -1,6 +1,7 @@
 //! SQLite behind an r2d2 pool: PRAGMAs on every connection, WAL before migrations,
-//! blocking work off the async runtime, and write transactions that take the lock up front.
+//! blocking work off the async runtime, and writes that take turns on a shared transaction.
 
+mod batch;
 mod counts;
 mod migrations;
 mod text;
@@ -12,15 +13,15 @@ use std::time::Duration;
 
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, DropBehavior, Transaction, TransactionBehavior};
-use tokio::sync::{Mutex as AsyncMutex, Semaphore};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+use tokio::sync::Semaphore;
 
 use crate::error::{AppError, AppResult};
 
+use batch::Queue;
 pub use counts::{CountCache, lock};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
 pub use text::fold_search;
-use unit::OpenWrite;
 pub use unit::Unit;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
@@ -36,16 +37,21 @@ pub struct Db {
     /// parks a blocking thread per request and wakes them in no order, which shows as a long
     /// latency tail once more requests arrive than there are connections.
     turns: Arc<Semaphore>,
-    /// Writers take turns here, first come, first served, before they begin. SQLite admits one
-    /// writer at a time; left to its busy handler, the others sleep and retry with growing
-    /// pauses, and under many concurrent writes that shows as a tail of hundreds of milliseconds.
-    writing: Arc<AsyncMutex<()>>,
+    /// Writers take turns here, first come, first served, and share one transaction (see
+    /// `batch`). SQLite admits one writer at a time; left to its busy handler, the others sleep
+    /// and retry with growing pauses, and under many concurrent writes that shows as a tail of
+    /// hundreds of milliseconds.
+    writers: Queue,
     path: PathBuf,
     counts: Arc<CountCache>,
 }
 
-/// Per-connection settings. The page cache is bounded so memory stays small under load.
+/// Per-connection settings. The page cache is bounded so memory stays small under load. Every
+/// connection serves every kind of request, so its prepared statements are kept for all of them
+/// (rusqlite keeps 16 by default, fewer than one recorded use and a list read prepare between them,
+/// and a statement on a table with triggers compiles the triggers too).
 fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+    conn.set_prepared_statement_cache_capacity(256);
     text::register(conn)?;
     conn.execute_batch(
         "PRAGMA foreign_keys = ON;
@@ -76,13 +82,8 @@ impl Db {
             .build(manager)
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
-        Ok(Db {
-            pool,
-            turns: Arc::new(Semaphore::new(POOL_SIZE as usize)),
-            writing: Arc::new(AsyncMutex::new(())),
-            path: path.to_path_buf(),
-            counts,
-        })
+        let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, path: path.to_path_buf(), counts })
     }
 
     pub fn path(&self) -> &Path {
@@ -110,7 +111,7 @@ impl Db {
             && let Some(mut open) = unit.take()
         {
             let (open, result) = tokio::task::spawn_blocking(move || {
-                let result = work(&mut open.conn);
+                let result = open.conn().and_then(work);
                 (open, result)
             })
             .await?;
@@ -130,74 +131,89 @@ impl Db {
         .await?
     }
 
-    /// Runs `work` in one IMMEDIATE transaction: all of it is written, or none of it. Inside an
-    /// idempotent request the transaction stays open until [`Db::finish_unit`] records the answer.
+    /// Runs a point look-up (a row by a unique key) on the calling thread, without the hand-over
+    /// to the blocking pool that [`Db::run`] pays. That hand-over, a wake-up on each side, costs
+    /// more than such a read, and every authenticated request makes one or two of them. Reads in
+    /// WAL mode never wait for writers, and the turn is taken before the connection, so the
+    /// thread never waits either. Anything that may scan goes through [`Db::run`].
+    pub async fn look_up<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        if Unit::current().is_some_and(|unit| unit.has_open()) {
+            return self.run(move |conn| work(conn)).await;
+        }
+        let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let conn = self.pool.get()?;
+        work(&conn)
+    }
+
+    /// Runs `work` so that all of it is written, or none of it, and returns once it is committed.
+    /// Inside an idempotent request the work stays open until [`Db::finish_unit`] records the
+    /// answer beside it.
     pub async fn write<T, F>(&self, work: F) -> AppResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
             return self.write_now(work).await;
         };
         if let Some(first) = unit.take() {
+            // A second write in one request: the first is kept and committed on its own, and the
+            // answer will be recorded in a write of its own.
             unit.mark_split();
-            let mut first = first;
-            tokio::task::spawn_blocking(move || commit_open(&mut first)).await??;
+            let committed = tokio::task::spawn_blocking(move || keep_and_end(first)).await??;
+            self.writers.committed(committed).await?;
             return self.write_now(work).await;
         }
-        // The writer's turn first, then a connection: a writer never holds a connection while it
-        // waits to write, so readers keep going.
-        let writing = self.writing.clone().lock_owned().await;
-        let pool = self.pool.clone();
-        let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
-        let (open, value) = tokio::task::spawn_blocking(move || -> AppResult<(OpenWrite, T)> {
-            let mut conn = pool.get()?;
-            let value = {
-                let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                let value = work(&tx)?;
-                tx.set_drop_behavior(DropBehavior::Ignore);
-                value
-            };
-            Ok((OpenWrite { conn, _turn: turn, _writing: writing }, value))
+        let mut turn = self.writers.turn().await?;
+        let (turn, value) = tokio::task::spawn_blocking(move || -> AppResult<(batch::Turn, T)> {
+            turn.begin()?;
+            let value = work(turn.conn()?)?;
+            Ok((turn, value))
         })
         .await??;
-        unit.put(open);
+        unit.put(turn);
         Ok(value)
     }
 
-    /// One write transaction, committed at once, in its turn among writers.
+    /// One write in its turn among writers, answered once committed.
     async fn write_now<T, F>(&self, work: F) -> AppResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Transaction) -> AppResult<T> + Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
-        let writing = self.writing.clone().lock_owned().await;
-        self.run(move |conn| {
-            let result = write_tx(conn, work);
-            drop(writing);
-            result
+        let mut turn = self.writers.turn().await?;
+        let (value, committed) = tokio::task::spawn_blocking(move || -> AppResult<(T, batch::Committed)> {
+            turn.begin()?;
+            let value = work(turn.conn()?)?;
+            Ok((value, keep_and_end(turn)?))
         })
-        .await
+        .await??;
+        self.writers.committed(committed).await?;
+        Ok(value)
     }
 
-    /// Ends a request's unit of work: `record` runs in the request's open transaction (or in a
-    /// transaction of its own when the request wrote nothing, or wrote twice), then all commits.
+    /// Ends a request's unit of work: `record` runs beside the request's write (or as a write of
+    /// its own when the request wrote nothing, or wrote twice), then all of it commits.
     pub async fn finish_unit<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
     where
         F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
     {
         match (unit.take(), record) {
             (Some(mut open), record) => {
-                tokio::task::spawn_blocking(move || {
+                let committed = tokio::task::spawn_blocking(move || {
                     if let Some(record) = record {
-                        record(&open.conn)?;
+                        record(open.conn()?)?;
                     }
-                    commit_open(&mut open)
+                    keep_and_end(open)
                 })
-                .await?
+                .await??;
+                self.writers.committed(committed).await
             }
-            (None, Some(record)) => self.write_now(move |tx| record(tx)).await,
+            (None, Some(record)) => self.write_now(record).await,
             (None, None) => Ok(()),
         }
     }
@@ -227,9 +243,11 @@ pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> App
     Ok(value)
 }
 
-fn commit_open(open: &mut OpenWrite) -> AppResult<()> {
-    open.conn.execute_batch("COMMIT")?;
-    Ok(())
+/// Keeps a writer's work and ends its turn (an error undoes the work as the turn ends).
+fn keep_and_end(mut turn: batch::Turn) -> AppResult<batch::Committed> {
+    let committed = turn.keep()?;
+    turn.end(false);
+    Ok(committed)
 }
 
 /// The current time as stored in the database.

@@ -1,15 +1,14 @@
 //! A request's unit of work. Inside an idempotent request (see `crate::idempotency`), the first
-//! [`Db::write`](super::Db::write) leaves its transaction open instead of committing, so the
-//! request's answer can be recorded in that same transaction: a committed write always has its
+//! [`Db::write`](super::Db::write) keeps its turn and savepoint open instead of finishing, so the
+//! request's answer can be recorded in that same savepoint: a committed write always has its
 //! stored answer, and a crash before the commit leaves neither.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
-
-use super::{PooledConnection, lock};
+use super::batch::Turn;
+use super::lock;
 
 tokio::task_local! {
     static UNIT: Arc<Unit>;
@@ -17,31 +16,10 @@ tokio::task_local! {
 
 #[derive(Default)]
 pub struct Unit {
-    open: Mutex<Option<OpenWrite>>,
+    open: Mutex<Option<Turn>>,
     /// A second write in the request committed the first on its own: the answer is then
     /// recorded in a transaction of its own, as every write before this mechanism was.
     split: AtomicBool,
-}
-
-/// A connection inside a write transaction that is not committed yet, with its database turn.
-pub(super) struct OpenWrite {
-    pub conn: PooledConnection,
-    /// Held until the connection goes back (fields drop in order: the connection first).
-    pub _turn: OwnedSemaphorePermit,
-    /// The writers' turn, held until the transaction is committed or rolled back.
-    pub _writing: OwnedMutexGuard<()>,
-}
-
-impl Drop for OpenWrite {
-    /// A request that panicked or was abandoned never commits: its work is rolled back before the
-    /// connection goes back to the pool.
-    fn drop(&mut self) {
-        if !self.conn.is_autocommit()
-            && let Err(error) = self.conn.execute_batch("ROLLBACK")
-        {
-            tracing::error!(error = %error, "cannot roll back an abandoned request's transaction");
-        }
-    }
 }
 
 impl Unit {
@@ -55,11 +33,16 @@ impl Unit {
         UNIT.try_with(Arc::clone).ok()
     }
 
-    pub(super) fn take(&self) -> Option<OpenWrite> {
+    /// Whether the request's write is open (its reads must then see it).
+    pub(super) fn has_open(&self) -> bool {
+        lock(&self.open).is_some()
+    }
+
+    pub(super) fn take(&self) -> Option<Turn> {
         lock(&self.open).take()
     }
 
-    pub(super) fn put(&self, open: OpenWrite) {
+    pub(super) fn put(&self, open: Turn) {
         *lock(&self.open) = Some(open);
     }
 

@@ -158,7 +158,7 @@ impl FromRequestParts<AppState> for ApiClient {
         let hash = hash_token(token);
         let found = state
             .db
-            .run(move |conn| {
+            .look_up(move |conn| {
                 conn.prepare_cached(
                     "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at, revoked_at IS NOT NULL
                      FROM api_clients WHERE key_hash = ?1",
@@ -195,9 +195,11 @@ impl FromRequestParts<AppState> for ApiClient {
         let stale = format_iso(now - LAST_USED_EVERY);
         if found.last_used_at.as_ref().is_none_or(|at| *at < stale) {
             let (id, now) = (found.client.id, format_iso(now));
+            // A write in its turn among writers (see `crate::db`), not one waiting in SQLite's
+            // busy handler for the writers' transaction to end.
             state
                 .db
-                .run(move |conn| {
+                .write(move |conn| {
                     conn.prepare_cached("UPDATE api_clients SET last_used_at = ?2 WHERE id = ?1")?
                         .execute((id, now))?;
                     Ok(())

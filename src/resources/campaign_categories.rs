@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{OptionalExtension, Transaction, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -70,7 +70,7 @@ pub const HAS_CAMPAIGNS: &str = "A category that still has campaigns cannot be d
 
 /// A delete is refused while a live campaign is in a deleted category (the campaign would show
 /// a category nobody can pick any more); otherwise the remaining categories close the gap.
-fn deleted(tx: &Transaction, _: &CurrentUser, change: &Change) -> AppResult<()> {
+fn deleted(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
     let Change::Deleted(ids) = change else { return Ok(()) };
     let placeholders = vec!["?"; ids.len()].join(", ");
     let in_use: i64 = tx.query_row(

@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension, ToSql, Transaction, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, ToSql, params_from_iter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc3339;
@@ -183,7 +183,7 @@ fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'st
 }
 
 /// After a delete, the categories the campaigns left close their gaps (same transaction).
-fn changed(tx: &Transaction, _: &CurrentUser, change: &Change) -> AppResult<()> {
+fn changed(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
     let Change::Deleted(ids) = change else { return Ok(()) };
     let placeholders = vec!["?"; ids.len()].join(", ");
     let categories: Vec<i64> = tx
@@ -592,7 +592,7 @@ pub(crate) fn read_input_for(form: &Form, creating: bool, partner: Option<i64>) 
 }
 
 /// The partner, category and assets a form names exist (and are not deleted).
-fn check_references(tx: &Transaction, input: &CampaignInput) -> AppResult<()> {
+fn check_references(tx: &Connection, input: &CampaignInput) -> AppResult<()> {
     let partner = tx
         .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [input.partner_id], |_| Ok(()))
         .optional()?;
@@ -608,7 +608,7 @@ fn check_references(tx: &Transaction, input: &CampaignInput) -> AppResult<()> {
     Ok(())
 }
 
-fn link_assets(tx: &Transaction, campaign_id: i64, assets: &[i64]) -> AppResult<()> {
+fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<()> {
     tx.execute("DELETE FROM campaign_assets WHERE campaign_id = ?1", [campaign_id])?;
     let mut insert = tx.prepare_cached("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)")?;
     for asset in assets {
@@ -627,7 +627,7 @@ async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) ->
 
 /// Stores a new campaign (confirmed when made in the back office, unconfirmed when a partner
 /// sent it) with its images, position and assets, in the caller's transaction.
-pub(crate) fn insert(tx: &Transaction, input: CampaignInput, confirmed: bool) -> AppResult<i64> {
+pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> AppResult<i64> {
     check_references(tx, &input)?;
     let mut input = input;
     let file_id = files::store_upload(tx, input.image.take())?;

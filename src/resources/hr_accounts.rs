@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -74,7 +74,7 @@ pub static HR_ACCOUNTS: Resource = Resource {
 };
 
 /// The HR account's login follows it: deleted with it, (de)activated with it, its sessions ended.
-fn follow_to_login(tx: &Transaction, _: &CurrentUser, change: &Change) -> AppResult<()> {
+fn follow_to_login(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
     let now = now_iso();
     match change {
         Change::Deleted(ids) => {
@@ -101,7 +101,7 @@ fn follow_to_login(tx: &Transaction, _: &CurrentUser, change: &Change) -> AppRes
     }
 }
 
-fn login_ids(tx: &Transaction, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
+fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
     let mut stmt = tx.prepare_cached("SELECT user_id FROM hr_accounts WHERE id = ?1")?;
     hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
 }
@@ -199,7 +199,7 @@ fn validate_person(v: &mut Validator, first_name: &str, last_name: &str, email: 
 }
 
 /// The chosen asset must exist and be live.
-fn check_asset(tx: &Transaction, asset_id: i64) -> AppResult<()> {
+fn check_asset(tx: &Connection, asset_id: i64) -> AppResult<()> {
     let exists =
         tx.query_row("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL", [asset_id], |_| Ok(())).optional()?;
     // A 404 naming the field: the request is well formed, the asset it points to is missing.

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
@@ -179,7 +179,7 @@ fn read_input(v: &mut Validator, body: &Map<String, Value>, phone_field: &str) -
 }
 
 /// The partner is live and the branch is one of its live branches.
-fn check_branch(tx: &Transaction, partner_id: i64, city_id: i64) -> AppResult<()> {
+fn check_branch(tx: &Connection, partner_id: i64, city_id: i64) -> AppResult<()> {
     let partner = tx
         .query_row("SELECT 1 FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |_| Ok(()))
         .optional()?;

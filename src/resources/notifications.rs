@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
@@ -175,7 +175,7 @@ fn read_input(form: &Form, creating: bool) -> AppResult<NotificationInput> {
 }
 
 /// The category or campaign a notification points at is live.
-fn check_target(tx: &Transaction, target: &Target) -> AppResult<()> {
+fn check_target(tx: &Connection, target: &Target) -> AppResult<()> {
     match *target {
         (_, Some(category), _) => require_category(tx, "categoryId", category),
         (_, _, Some(campaign)) => {

@@ -3,7 +3,7 @@
 //! Every write that touches positions renumbers the whole group inside its own transaction, so a
 //! group never has gaps or duplicates, whatever order the writes arrive in.
 
-use rusqlite::{Transaction, params_from_iter};
+use rusqlite::{Connection, params_from_iter};
 
 use crate::error::AppResult;
 
@@ -19,7 +19,7 @@ impl Sequence {
     /// Puts `row` at `position` among the other live rows of `group` and renumbers the group
     /// 1..n. Without a position, or past the end, the row goes last; without a row the group is
     /// only renumbered (after a delete). Returns the row's position.
-    pub fn place(&self, tx: &Transaction, group: i64, row: Option<i64>, position: Option<i64>) -> AppResult<i64> {
+    pub fn place(&self, tx: &Connection, group: i64, row: Option<i64>, position: Option<i64>) -> AppResult<i64> {
         let mut ids = self.others(tx, group, row)?;
         let mut placed = 0;
         if let Some(row) = row {
@@ -36,7 +36,7 @@ impl Sequence {
     }
 
     /// The live rows of `group` other than `except`, in their current order.
-    fn others(&self, tx: &Transaction, group: i64, except: Option<i64>) -> AppResult<Vec<i64>> {
+    fn others(&self, tx: &Connection, group: i64, except: Option<i64>) -> AppResult<Vec<i64>> {
         // Row ids start at 1, so 0 excludes nothing.
         let (condition, params) = match self.group {
             Some(column) => (format!(" AND {column} = ?2"), vec![except.unwrap_or(0), group]),

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::routing::{get, post, put};
-use rusqlite::{Connection, OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::Type;
 
@@ -260,7 +260,7 @@ fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
 }
 
 /// Adds, edits and removes the partner's branches; rows named by id must be the partner's own.
-fn save_branches(tx: &Transaction, partner_id: i64, branches: &[Branch], deleted: &[i64]) -> AppResult<()> {
+fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted: &[i64]) -> AppResult<()> {
     let own: HashSet<i64> = tx
         .prepare_cached("SELECT id FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL")?
         .query_map([partner_id], |r| r.get(0))?

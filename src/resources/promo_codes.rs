@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use rand::Rng;
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -161,7 +161,7 @@ fn check_target(tx: &rusqlite::Connection, partner_id: i64, campaign_id: i64) ->
 
 /// Writes `count` codes that no row of the table has (deleted rows keep theirs), retrying the
 /// rare collision, in the caller's transaction.
-fn write_codes(tx: &Transaction, partner_id: i64, campaign_id: i64, count: usize) -> AppResult<Vec<String>> {
+fn write_codes(tx: &Connection, partner_id: i64, campaign_id: i64, count: usize) -> AppResult<Vec<String>> {
     let mut rng = rand::rng();
     let mut codes = Vec::with_capacity(count);
     let mut seen = HashSet::with_capacity(count);

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post, put};
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
@@ -77,7 +77,7 @@ pub static USERS: Resource = Resource {
 
 /// Nobody may delete or deactivate their own account (so an Admin always remains), and a
 /// deleted or deactivated user's sessions end at once.
-fn guard_and_revoke(tx: &Transaction, user: &CurrentUser, change: &Change) -> AppResult<()> {
+fn guard_and_revoke(tx: &Connection, user: &CurrentUser, change: &Change) -> AppResult<()> {
     match change {
         Change::Deleted(ids) if ids.contains(&user.id) => {
             Err(AppError::Conflict("You cannot delete your own account.".into()))
@@ -182,7 +182,7 @@ pub struct UserRow {
     is_active: bool,
 }
 
-fn load_row(tx: &Transaction, id: i64) -> AppResult<UserRow> {
+fn load_row(tx: &Connection, id: i64) -> AppResult<UserRow> {
     Ok(tx.query_row(
         "SELECT id, first_name, last_name, email, phone, role_id, is_active FROM users WHERE id = ?1",
         [id],

@@ -1,0 +1,320 @@
+//! Group commit. SQLite admits one writer at a time, and every commit writes each page its
+//! transaction touched to the WAL: one recorded discount use touches 26 pages (the row, its
+//! indexes, the search index, the maintained counts, the stored answer), 32 of them in one
+//! transaction touch 109. Under many concurrent writes, one commit per request is what limits
+//! throughput, so writers take turns on one open transaction instead: each writer's work runs in
+//! a savepoint of its own (a refused request leaves nothing behind), and the transaction is
+//! committed when no other writer is waiting for a turn, or once it holds [`MAX_MEMBERS`] writes
+//! or is [`MAX_AGE`] old. A writer answers only after the commit that holds its work, so no
+//! answer is ever given for work that is not yet durable and visible to every reader.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
+
+use super::{Pool, PooledConnection};
+use crate::error::{AppError, AppResult};
+
+/// Writes committed together at most; bounds how long the first of them waits for its answer.
+const MAX_MEMBERS: usize = 64;
+/// Age after which a shared transaction is committed even while writers are still waiting.
+const MAX_AGE: Duration = Duration::from_millis(10);
+/// A writer whose transaction has not committed after this long commits it itself. Only a writer
+/// that gave up its place in line (a cancelled request) leaves a transaction open that long.
+const RESCUE_AFTER: Duration = Duration::from_millis(250);
+
+/// What became of a shared transaction: committed, or the message of why it was not.
+type Outcome = Option<Result<(), Arc<str>>>;
+
+/// Where a writer learns whether the transaction that holds its work committed.
+pub struct Committed(watch::Receiver<Outcome>);
+
+/// The open shared transaction, if any; whoever holds the queue's lock may add to it.
+#[derive(Default)]
+pub struct Shared {
+    open: Option<Batch>,
+}
+
+struct Batch {
+    conn: PooledConnection,
+    /// The pool turn of the connection, given back after it (fields drop in order).
+    _turn: OwnedSemaphorePermit,
+    members: usize,
+    begun: Instant,
+    outcome: watch::Sender<Outcome>,
+}
+
+impl Batch {
+    /// Commits (or, when SQLite already rolled the transaction back, reports that) and tells
+    /// every writer in it.
+    fn finish(self) {
+        let outcome = if self.conn.is_autocommit() {
+            Err(Arc::from("the write transaction was rolled back by the database"))
+        } else {
+            self.conn.prepare_cached("COMMIT").and_then(|mut commit| commit.execute([])).map(|_| ()).map_err(|error| {
+                if !self.conn.is_autocommit()
+                    && let Err(rollback) = self.conn.execute_batch("ROLLBACK")
+                {
+                    tracing::error!(error = %rollback, "cannot roll back a transaction that failed to commit");
+                }
+                Arc::from(error.to_string())
+            })
+        };
+        self.outcome.send_replace(Some(outcome));
+    }
+}
+
+/// Writers line up here, first come, first served.
+#[derive(Clone)]
+pub struct Queue {
+    shared: Arc<AsyncMutex<Shared>>,
+    waiting: Arc<AtomicUsize>,
+    pool: Pool,
+    turns: Arc<Semaphore>,
+}
+
+/// Counts a writer as waiting for as long as it waits, however the wait ends.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Queue {
+    pub fn new(pool: Pool, turns: Arc<Semaphore>) -> Queue {
+        Queue { shared: Arc::default(), waiting: Arc::default(), pool, turns }
+    }
+
+    /// Waits for this writer's turn. A writer never holds a connection while it waits, so readers
+    /// keep going.
+    pub async fn turn(&self) -> AppResult<Turn> {
+        let shared = {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            let _waiting = Waiting(self.waiting.clone());
+            self.shared.clone().lock_owned().await
+        };
+        let permit = match shared.open {
+            Some(_) => None,
+            None => {
+                Some(self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?)
+            }
+        };
+        Ok(Turn { shared: Some(shared), permit, in_savepoint: false, queue: self.clone() })
+    }
+
+    /// Waits until the transaction holding a writer's work has committed. A writer that finds it
+    /// still open after [`RESCUE_AFTER`] takes a turn and commits it.
+    pub async fn committed(&self, Committed(mut outcome): Committed) -> AppResult<()> {
+        let ended = match tokio::time::timeout(RESCUE_AFTER, settled(&mut outcome)).await {
+            Ok(ended) => ended,
+            Err(_) => {
+                let turn = self.turn().await?;
+                tokio::task::spawn_blocking(move || turn.end(true)).await?;
+                settled(&mut outcome).await
+            }
+        };
+        match ended {
+            Some(Ok(())) => Ok(()),
+            Some(Err(message)) => Err(AppError::Internal(anyhow::anyhow!("the write was not saved: {message}"))),
+            None => Err(AppError::Internal(anyhow::anyhow!("the write transaction ended without an outcome"))),
+        }
+    }
+}
+
+/// The outcome once there is one; `None` when the transaction went away without one.
+async fn settled(outcome: &mut watch::Receiver<Outcome>) -> Outcome {
+    outcome.wait_for(Option::is_some).await.ok().and_then(|seen| seen.clone())
+}
+
+/// A writer's turn on the shared transaction. Its blocking methods run off the async runtime.
+pub struct Turn {
+    shared: Option<OwnedMutexGuard<Shared>>,
+    /// The pool turn taken when no transaction was open, for the one this writer begins.
+    permit: Option<OwnedSemaphorePermit>,
+    in_savepoint: bool,
+    queue: Queue,
+}
+
+impl Turn {
+    fn batch(&mut self) -> AppResult<&mut Batch> {
+        self.shared
+            .as_mut()
+            .and_then(|shared| shared.open.as_mut())
+            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("no write transaction is open")))
+    }
+
+    /// Opens this writer's savepoint, first beginning the shared transaction if none is open.
+    pub fn begin(&mut self) -> AppResult<()> {
+        let shared = self.shared.as_mut().ok_or_else(|| AppError::Internal(anyhow::anyhow!("the turn has ended")))?;
+        if shared.open.is_none() {
+            let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
+            let conn = self.queue.pool.get()?;
+            conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+            let (outcome, _) = watch::channel(None);
+            shared.open = Some(Batch { conn, _turn: turn, members: 0, begun: Instant::now(), outcome });
+        }
+        self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
+        self.in_savepoint = true;
+        Ok(())
+    }
+
+    /// The connection, inside this writer's savepoint.
+    pub fn conn(&mut self) -> AppResult<&mut Connection> {
+        Ok(&mut self.batch()?.conn)
+    }
+
+    /// Keeps this writer's work in the shared transaction.
+    pub fn keep(&mut self) -> AppResult<Committed> {
+        let batch = self.batch()?;
+        batch.conn.prepare_cached("RELEASE writer")?.execute([])?;
+        batch.members += 1;
+        let committed = Committed(batch.outcome.subscribe());
+        self.in_savepoint = false;
+        Ok(committed)
+    }
+
+    /// Undoes this writer's work, leaving the others' in the shared transaction.
+    fn discard(&mut self) {
+        self.in_savepoint = false;
+        if let Ok(batch) = self.batch()
+            && !batch.conn.is_autocommit()
+            && let Err(error) = batch.conn.execute_batch("ROLLBACK TO writer; RELEASE writer")
+        {
+            tracing::error!(error = %error, "cannot roll back a writer's savepoint");
+        }
+    }
+
+    /// Ends the turn, undoing this writer's work if it was not kept. The transaction is committed
+    /// unless another writer is waiting to add to it (or `commit_now` asks for it).
+    pub fn end(mut self, commit_now: bool) {
+        self.finish(commit_now);
+    }
+
+    fn finish(&mut self, commit_now: bool) {
+        if self.in_savepoint {
+            self.discard();
+        }
+        let Some(mut shared) = self.shared.take() else { return };
+        let commit = match &shared.open {
+            None => false,
+            Some(batch) => {
+                commit_now
+                    || batch.conn.is_autocommit()
+                    || self.queue.waiting.load(Ordering::SeqCst) == 0
+                    || batch.members >= MAX_MEMBERS
+                    || batch.begun.elapsed() >= MAX_AGE
+            }
+        };
+        if commit && let Some(batch) = shared.open.take() {
+            batch.finish();
+        }
+    }
+}
+
+impl Drop for Turn {
+    /// A request that panicked or was abandoned in its turn: its work is undone, and the shared
+    /// transaction is passed on or committed as at any other end of a turn.
+    fn drop(&mut self) {
+        self.finish(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::super::Db;
+    use crate::error::AppError;
+
+    fn database() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("batch.db")).unwrap();
+        db.conn().unwrap().execute_batch("CREATE TABLE t (x INTEGER NOT NULL)").unwrap();
+        (dir, db)
+    }
+
+    fn rows(db: &Db) -> Vec<i64> {
+        let conn = db.conn().unwrap();
+        let mut statement = conn.prepare("SELECT x FROM t ORDER BY x").unwrap();
+        statement.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_writers_keep_their_own_work_and_a_refused_one_leaves_nothing() {
+        let (_dir, db) = database();
+        let writers: Vec<_> = (0..64i64)
+            .map(|x| {
+                let db = db.clone();
+                tokio::spawn(async move {
+                    db.write(move |conn| {
+                        conn.execute("INSERT INTO t (x) VALUES (?1)", [x])?;
+                        if x % 5 == 0 { Err(AppError::BadRequest("refused".into())) } else { Ok(x) }
+                    })
+                    .await
+                })
+            })
+            .collect();
+        for (x, writer) in (0..64i64).zip(writers) {
+            let answer = writer.await.unwrap();
+            assert_eq!(answer.is_ok(), x % 5 != 0, "writer {x}");
+            // Answered means committed: another connection already sees it.
+            if answer.is_ok() {
+                let seen: i64 =
+                    db.conn().unwrap().query_row("SELECT COUNT(*) FROM t WHERE x = ?1", [x], |r| r.get(0)).unwrap();
+                assert_eq!(seen, 1, "writer {x} answered before its commit");
+            }
+        }
+        assert_eq!(rows(&db), (0..64).filter(|x| x % 5 != 0).collect::<Vec<_>>());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_writer_left_waiting_by_a_cancelled_one_commits_the_transaction_itself() {
+        let (_dir, db) = database();
+        let queue = db.writers.clone();
+        let mut first = queue.turn().await.unwrap();
+        // Someone lines up behind the first writer, so its turn ends without committing ...
+        let behind = tokio::spawn({
+            let queue = queue.clone();
+            async move { queue.turn().await.map(drop) }
+        });
+        while queue.waiting.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let committed = tokio::task::spawn_blocking(move || {
+            first.begin().unwrap();
+            first.conn().unwrap().execute("INSERT INTO t (x) VALUES (7)", []).unwrap();
+            let committed = first.keep().unwrap();
+            first.end(false);
+            committed
+        })
+        .await
+        .unwrap();
+        // ... and is then cancelled before its turn comes: nobody is left to commit.
+        behind.abort();
+        let waited = std::time::Instant::now();
+        tokio::time::timeout(Duration::from_secs(5), queue.committed(committed)).await.unwrap().unwrap();
+        assert!(waited.elapsed() >= super::RESCUE_AFTER / 2, "committed by the rescue, not by the cancelled writer");
+        assert_eq!(rows(&db), vec![7]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_abandoned_turn_undoes_its_work_and_the_next_writer_goes_on() {
+        let (_dir, db) = database();
+        let queue = db.writers.clone();
+        let mut abandoned = queue.turn().await.unwrap();
+        tokio::task::spawn_blocking(move || {
+            abandoned.begin().unwrap();
+            abandoned.conn().unwrap().execute("INSERT INTO t (x) VALUES (1)", []).unwrap();
+            drop(abandoned);
+        })
+        .await
+        .unwrap();
+        db.write(|conn| Ok(conn.execute("INSERT INTO t (x) VALUES (2)", [])?)).await.unwrap();
+        assert_eq!(rows(&db), vec![2]);
+    }
+}
