@@ -1,16 +1,15 @@
+// First, so the first screen's chunks are requested before the rest of the entry runs (see firstScreen.ts).
+import { firstScreen } from './app/firstScreen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { App } from './app/App';
-import { preloadFirstScreen } from './app/routes';
 import './index.css';
-
-preloadFirstScreen(window.location.pathname);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <Router>
-      <App />
+      <App firstScreen={firstScreen} />
     </Router>
   </StrictMode>,
 );

@@ -10,15 +10,17 @@ const SPLASH_LIMIT_MS = 3000;
 
 /**
  * Ready once the stored session has been checked against the server (the
- * profile call refreshes an expired token on the way) and the UI language is
- * loaded; never later than 3 s, whatever the network does.
+ * profile call refreshes an expired token on the way), the UI language is
+ * loaded and the first screen's code has arrived (`firstScreen`, see
+ * preloadFirstScreen: the routes then render without suspending); never later
+ * than 3 s, whatever the network does.
  */
-function useStartup(): boolean {
+function useStartup(firstScreen: Promise<void> | undefined): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     let active = true;
     const stopSync = syncSessionAcrossTabs();
-    const known = Promise.all([restoreUiLanguage(), session.peek() ? loadProfile().catch(() => undefined) : undefined]);
+    const known = Promise.all([restoreUiLanguage(), session.peek() ? loadProfile().catch(() => undefined) : undefined, firstScreen]);
     const limit = new Promise((resolve) => setTimeout(resolve, SPLASH_LIMIT_MS));
     void Promise.race([known, limit]).then(() => active && setReady(true));
     return () => {
@@ -29,8 +31,8 @@ function useStartup(): boolean {
   return ready;
 }
 
-export function App() {
-  const ready = useStartup();
+export function App({ firstScreen }: { firstScreen?: Promise<void> }) {
+  const ready = useStartup(firstScreen);
   return (
     <>
       {ready ? <AppRoutes /> : <Splash />}

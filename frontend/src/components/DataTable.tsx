@@ -156,10 +156,11 @@ function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
     const element = ref.current;
     if (!element) return;
     const measure = () => setOverflowing(element.scrollWidth > element.clientWidth + 1);
+    // observe() reports the current sizes once after the next layout, so there is no first measure here:
+    // reading scrollWidth during the mount would force a layout of the whole page before the list is even requested.
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);
-    measure();
     return () => observer.disconnect();
   }, [ref]);
   return overflowing;
