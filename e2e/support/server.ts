@@ -52,7 +52,7 @@ export interface AdminSpec {
 export class PerkdeskServer {
   readonly bin = binaryPath();
   readonly dir = mkdtempSync(path.join(tmpdir(), 'perkdesk-e2e-'));
-  readonly dbPath = path.join(this.dir, 'e2e.db');
+  readonly dbPath: string;
   baseUrl = '';
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
@@ -60,6 +60,15 @@ export class PerkdeskServer {
   private readonly killOnExit = () => {
     if (this.child?.pid && this.child.exitCode === null) process.kill(this.child.pid, 'SIGKILL');
   };
+
+  /**
+   * `dbPath` serves an existing database (a measurement against a large one) instead of a new one
+   * in the temporary folder; it is left where it is when the server stops. The test suite never
+   * passes it.
+   */
+  constructor(options: { dbPath?: string } = {}) {
+    this.dbPath = options.dbPath ? path.resolve(options.dbPath) : path.join(this.dir, 'e2e.db');
+  }
 
   /** The last lines the server logged (for failure messages). */
   log(): string {
@@ -143,7 +152,7 @@ export class PerkdeskServer {
     return new Account(spec.email, spec.password, spec.firstName, spec.lastName, uri);
   }
 
-  /** Stops the server by its pid and removes the temporary database. */
+  /** Stops the server by its pid and removes the temporary folder (with the database, unless it was given). */
   async stop(): Promise<void> {
     const child = this.child;
     if (child?.pid && child.exitCode === null && child.signalCode === null) {
