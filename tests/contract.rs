@@ -1014,13 +1014,17 @@ fn large_lists_sort_on_indexes() {
                                     status, created_at)
          SELECT 1 + i % 20, 1 + i % 4, 1 + i % 16, 1 + i % 40, 1 + i % 16, 'emp' || (i % 20) || '@asset.az',
                 'Asset ' || (i % 4), 'Partner ' || (i % 16), 'Endirim ' || (i % 40), 'Kateqoriya ' || (i % 16),
-                5 + i % 50, i % 7 = 0, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 23) || ' minutes')
+                5 + i % 50, i % 7 = 0, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i / 3 * 23) || ' minutes')
          FROM n;
          ANALYZE;",
     )
     .unwrap();
     // A searched page may be read by testing rows in the page's order, which needs the same
-    // indexes (Ad1 is a trigram search of the first name, Endirim 1 of the campaign name).
+    // indexes (Ad1 is a trigram search of the first name, Endirim 1 of the campaign name). Page
+    // 501 is deep enough to start from a remembered row where its order allows (three usage rows
+    // share each date, so the anchor's id decides between equal dates): it must hold the rows
+    // that stepping over the first 5,000 finds, on the same indexes.
+    let counts = db.counts();
     let cases = LARGE
         .iter()
         .flat_map(|(resource, searched)| [(*resource, "", SearchVia::Index), (*resource, *searched, SearchVia::Scan)]);
@@ -1030,19 +1034,40 @@ fn large_lists_sort_on_indexes() {
             for ascending in [true, false] {
                 let raw = format!("Skip=5000&Take=10{sort}&OrderBy={ascending}{search}");
                 let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), Language::Az).unwrap();
-                let page = query.page_statement(resource, via);
+                let anchor = query.anchor(&conn, &counts, resource, via).unwrap();
+                let in_id_order = sort.is_empty() || sort.ends_with("=id");
+                let by_index_alone = in_id_order && via == SearchVia::Index && !search.is_empty();
+                let anchored = in_id_order || (resource.path == "usageHistory" && sort.ends_with("=createdDate"));
+                let rows = |statement: &perkdesk::crud::Statement| -> Vec<rusqlite::types::Value> {
+                    statement.rows(&conn, |r| r.get::<_, rusqlite::types::Value>(0)).unwrap()
+                };
+                let stepped = query.page_statement(resource, via, None);
+                let page = query.page_statement(resource, via, anchor.clone());
+                let expected = rows(&stepped);
+                // A list shorter than the page's depth has no row to start from.
+                let reaches = !expected.is_empty();
+                assert_eq!(
+                    anchor.is_some(),
+                    anchored && !by_index_alone && reaches,
+                    "{}: {raw} anchor {anchor:?}",
+                    resource.path
+                );
+                assert_eq!(rows(&page), expected, "{}: {raw} from its anchor", resource.path);
                 let plan: Vec<String> = conn
                     .prepare(&format!("EXPLAIN QUERY PLAN {}", page.sql))
                     .unwrap()
-                    .query_map(rusqlite::params_from_iter(page.params), |r| r.get::<_, String>(3))
+                    .query_map(rusqlite::params_from_iter(&page.params), |r| r.get::<_, String>(3))
                     .unwrap()
                     .map(Result::unwrap)
                     .collect();
                 let plan = plan.join(" | ");
                 assert!(!plan.contains("TEMP B-TREE"), "{}: {raw} uses a temporary B-tree: {plan}", resource.path);
                 // Sorting by id walks the table in rowid order, which is its own index.
-                let by_id = sort.is_empty() || sort.ends_with("=id");
-                assert!(by_id || plan.contains("USING"), "{}: {raw} scans without its index: {plan}", resource.path);
+                assert!(
+                    in_id_order || plan.contains("USING"),
+                    "{}: {raw} scans without its index: {plan}",
+                    resource.path
+                );
             }
         }
     }

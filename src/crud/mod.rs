@@ -99,15 +99,30 @@ pub struct Column {
     pub sortable: bool,
     /// Shown in list rows (detail always has every column).
     pub in_list: bool,
+    /// The column is never NULL, so a deep page sorted by it can start from a remembered row
+    /// (see `query::ANCHOR_EVERY`).
+    pub never_null: bool,
 }
 
 impl Column {
     pub const fn new(field: &'static str, sql: &'static str, kind: Kind) -> Column {
-        Column { field, sql: Sql::Expr(sql), kind, sortable: !matches!(kind, Kind::File), in_list: true }
+        Column {
+            field,
+            sql: Sql::Expr(sql),
+            kind,
+            sortable: !matches!(kind, Kind::File),
+            in_list: true,
+            never_null: false,
+        }
     }
 
     pub const fn localized(field: &'static str, sql: [&'static str; 3]) -> Column {
-        Column { field, sql: Sql::Localized(sql), kind: Kind::Text, sortable: true, in_list: true }
+        Column { field, sql: Sql::Localized(sql), kind: Kind::Text, sortable: true, in_list: true, never_null: false }
+    }
+
+    /// Declares the column NOT NULL in its table.
+    pub const fn never_null(self) -> Column {
+        Column { never_null: true, ..self }
     }
 
     pub const fn unsorted(self) -> Column {

@@ -34,7 +34,11 @@ struct Cached {
     counting: HashSet<String>,
     answers: HashMap<String, Arc<[u8]>>,
     answer_bytes: usize,
+    anchors: HashMap<String, Anchor>,
 }
+
+/// Where a position of a list lies: the sort value and id of the row there.
+pub type Anchor = (rusqlite::types::Value, i64);
 
 impl Cached {
     /// Forgets everything remembered under an older version.
@@ -42,6 +46,7 @@ impl Cached {
         self.totals.clear();
         self.answers.clear();
         self.answer_bytes = 0;
+        self.anchors.clear();
         self.version = version;
     }
 }
@@ -135,6 +140,33 @@ impl CountCache {
             cached.answers.insert(key, answer.clone());
         }
         Ok(answer)
+    }
+}
+
+impl CountCache {
+    /// The remembered row at a list position for `key` (the list's statement, parameters and
+    /// position), else `find()`'s, remembered until the database changes (the version rule of
+    /// [`CountCache::total`]). A deep page then starts from the nearest remembered position
+    /// instead of stepping over every row before it.
+    pub fn anchor(&self, key: String, find: impl FnOnce() -> AppResult<Option<Anchor>>) -> AppResult<Option<Anchor>> {
+        let version = self.version()?;
+        {
+            let cached = lock(&self.cached);
+            if cached.version == version
+                && let Some(anchor) = cached.anchors.get(&key)
+            {
+                return Ok(Some(anchor.clone()));
+            }
+        }
+        let Some(anchor) = find()? else { return Ok(None) };
+        let mut cached = lock(&self.cached);
+        if cached.version != version {
+            cached.start_over(version);
+        } else if cached.anchors.len() >= MAX_ENTRIES {
+            cached.anchors.clear();
+        }
+        cached.anchors.insert(key, anchor.clone());
+        Ok(Some(anchor))
     }
 }
 

@@ -35,6 +35,11 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 6, name: "campaign_search", sql: include_str!("../../migrations/0006_campaign_search.sql") },
     Migration { version: 7, name: "dashboard_counts", sql: include_str!("../../migrations/0007_dashboard_counts.sql") },
     Migration { version: 8, name: "api_clients", sql: include_str!("../../migrations/0008_api_clients.sql") },
+    Migration {
+        version: 9,
+        name: "usage_names_in_order_indexes",
+        sql: include_str!("../../migrations/0009_usage_names_in_order_indexes.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

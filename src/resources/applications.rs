@@ -37,7 +37,14 @@ pub static APPLICATIONS: Resource = Resource {
         Column::new("email", "ma.email", Kind::Text),
         Column::new("phone", "ma.phone", Kind::Text),
         Column::new("file", files::FILE_PATH_SQL, Kind::File),
-        Column { field: "cityNames", sql: CITIES_SQL, kind: Kind::Text, sortable: false, in_list: true },
+        Column {
+            field: "cityNames",
+            sql: CITIES_SQL,
+            kind: Kind::Text,
+            sortable: false,
+            in_list: true,
+            never_null: false,
+        },
         Column::new("createdAt", "ma.created_at", Kind::DateTime),
     ],
     filters: &[

@@ -41,7 +41,7 @@ pub static USAGE_HISTORY: Resource = Resource {
         Column::new("campaignName", "h.campaign_name", Kind::Text),
         Column::new("categoryId", "h.category_id", Kind::Int).detail_only(),
         Column::new("merchantCategory", "h.category_name", Kind::Text),
-        Column::new("createdDate", "h.created_at", Kind::DateTime),
+        Column::new("createdDate", "h.created_at", Kind::DateTime).never_null(),
         Column::new("discountPercent", "h.discount_percent", Kind::Int),
         // Not sortable: no screen sorts by it, and an index for it would cost every insert.
         Column::new("status", "h.status", Kind::Int).unsorted(),
