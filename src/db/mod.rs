@@ -19,7 +19,7 @@ use tokio::sync::Semaphore;
 use crate::error::{AppError, AppResult};
 
 use batch::Queue;
-pub use counts::{CountCache, lock};
+pub use counts::{Anchor, CountCache, lock};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
 pub use text::fold_search;
 pub use unit::Unit;
@@ -46,7 +46,8 @@ pub struct Db {
     counts: Arc<CountCache>,
 }
 
-/// Per-connection settings. The page cache is bounded so memory stays small under load. Every
+/// Per-connection settings. The page cache is bounded (4 MB, 32 MB for the pool) so memory stays
+/// small under load; the operating system caches the file beneath it. Every
 /// connection serves every kind of request, so its prepared statements are kept for all of them
 /// (rusqlite keeps 16 by default, fewer than one recorded use and a list read prepare between them,
 /// and a statement on a table with triggers compiles the triggers too).
@@ -57,7 +58,7 @@ fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
         "PRAGMA foreign_keys = ON;
          PRAGMA busy_timeout = 5000;
          PRAGMA synchronous = NORMAL;
-         PRAGMA cache_size = -8192;
+         PRAGMA cache_size = -4096;
          PRAGMA temp_store = MEMORY;",
     )
 }
