@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { loadProfile } from '../lib/auth';
+import { checkStoredSession } from '../lib/auth';
 import { restoreUiLanguage } from '../lib/i18n';
-import { session, syncSessionAcrossTabs } from '../lib/session';
+import { syncSessionAcrossTabs } from '../lib/session';
 import { AppRoutes } from './routes';
 import { Splash } from './Splash';
 import { ToastRegion } from '../components/Toast';
@@ -9,18 +9,18 @@ import { ToastRegion } from '../components/Toast';
 const SPLASH_LIMIT_MS = 3000;
 
 /**
- * Ready once the stored session has been checked against the server (the
- * profile call refreshes an expired token on the way), the UI language is
- * loaded and the first screen's code has arrived (`firstScreen`, see
- * preloadFirstScreen: the routes then render without suspending); never later
- * than 3 s, whatever the network does.
+ * Ready once the stored session has been checked against the server and the
+ * UI language is loaded, and, when main.tsx passes `firstScreen`
+ * (firstScreen.ts), once that check and the first screen's code are there, so
+ * the routes render without suspending; never later than 3 s, whatever the
+ * network does.
  */
 function useStartup(firstScreen: Promise<void> | undefined): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     let active = true;
     const stopSync = syncSessionAcrossTabs();
-    const known = Promise.all([restoreUiLanguage(), session.peek() ? loadProfile().catch(() => undefined) : undefined, firstScreen]);
+    const known = Promise.all([restoreUiLanguage(), firstScreen ?? checkStoredSession()]);
     const limit = new Promise((resolve) => setTimeout(resolve, SPLASH_LIMIT_MS));
     void Promise.race([known, limit]).then(() => active && setReady(true));
     return () => {

@@ -13,6 +13,20 @@ export async function loadProfile(): Promise<UserProfile> {
   return profile;
 }
 
+/**
+ * Checks a stored session against the server (the profile call refreshes an
+ * expired token on the way); settles, never rejects, and at once when there is
+ * no stored session. A failure is left to the screens, which send the user to
+ * sign in when the session is gone.
+ */
+export function checkStoredSession(): Promise<void> {
+  if (!session.peek()) return Promise.resolve();
+  return loadProfile().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /** Stores the tokens, then the profile; the user only counts as signed in once both are known. */
 export async function signIn(credentials: SignInRequest): Promise<UserProfile> {
   const tokens = await request<TokenResponse>('auth/admin/token', {
