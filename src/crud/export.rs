@@ -107,17 +107,17 @@ impl SheetWriter {
                     }
                 }
                 Kind::DateTime => {
-                    if let Some(text) = row.get::<_, Option<String>>(index)? {
+                    if let Some(text) = text_at(row, index)? {
                         match ExcelDateTime::parse_from_str(text.trim_end_matches('Z')) {
                             Ok(at) => sheet.write_datetime_with_format(self.row, col, &at, &self.date_format),
-                            Err(_) => sheet.write_string(self.row, col, &text),
+                            Err(_) => sheet.write_string(self.row, col, text),
                         }
                         .map_err(xlsx_error)?;
                     }
                 }
                 Kind::Text | Kind::File => {
-                    if let Some(text) = row.get::<_, Option<String>>(index)? {
-                        sheet.write_string(self.row, col, &text).map_err(xlsx_error)?;
+                    if let Some(text) = text_at(row, index)? {
+                        sheet.write_string(self.row, col, text).map_err(xlsx_error)?;
                     }
                 }
             }
@@ -133,6 +133,13 @@ impl SheetWriter {
         let file = temp.reopen().map_err(|e| AppError::Internal(e.into()))?;
         Ok(file)
     }
+}
+
+/// A text cell borrowed from the row (an export of a million rows would otherwise copy every one).
+fn text_at<'r>(row: &'r rusqlite::Row, index: usize) -> rusqlite::Result<Option<&'r str>> {
+    row.get_ref(index)?
+        .as_str_or_null()
+        .map_err(|error| rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(error)))
 }
 
 fn xlsx_error(error: rust_xlsxwriter::XlsxError) -> AppError {
