@@ -1,8 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../support/accounts';
 import { Api } from '../support/api';
 import { launchChromium, openPage } from '../support/browser';
+import { timeDashboardFromMenu } from '../support/charts';
 import { seedReporting } from '../support/reportingSeed';
 import { PerkdeskServer } from '../support/server';
 import { MAIN_ADMIN } from '../support/suite';
@@ -47,34 +48,6 @@ afterAll(async () => {
     await server?.stop();
   }
 });
-
-/** The click on Dashboard in the side menu to the frame in which the page is drawn (the same measure as e2e/tests/dashboard.test.ts). */
-function timeDashboardFromMenu(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const link = [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Main menu"] a')].find((a) => a.textContent?.trim() === 'Dashboard');
-        if (!link) return reject(new Error('no Dashboard link in the menu'));
-        const painted = (canvas: HTMLCanvasElement) => {
-          const context = canvas.getContext('2d');
-          if (!context || canvas.width === 0 || canvas.height === 0) return false;
-          const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-          let count = 0;
-          for (let alpha = 3; alpha < pixels.length && count <= 100; alpha += 4) if (pixels[alpha] > 0) count += 1;
-          return count > 100;
-        };
-        const ready = () => {
-          const canvases = [...document.querySelectorAll<HTMLCanvasElement>('main canvas')];
-          const tables = [...document.querySelectorAll('main section table[aria-busy="false"]')];
-          return canvases.length === 2 && canvases.every(painted) && tables.length === 4 && tables.every((table) => table.querySelectorAll('tbody tr:first-child td').length > 1);
-        };
-        const started = performance.now();
-        link.click();
-        const tick = () => (ready() ? resolve(performance.now() - started) : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      }),
-  );
-}
 
 function summary(times: number[]) {
   const sorted = [...times].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../support/api';
 import { expectAccessible } from '../support/axe';
 import { DESKTOP, PHONE, shot } from '../support/browser';
-import { canvasState, chartFigure, consoleErrors, drawn, fallbackTable, tableRows } from '../support/charts';
+import { canvasState, chartFigure, consoleErrors, drawn, fallbackTable, tableRows, timeDashboardFromMenu } from '../support/charts';
 import { seedReporting, type ReportingSeed } from '../support/reportingSeed';
 import { useSuite } from '../support/suite';
 import { overflowsHorizontally, until, waitForPath } from '../support/ui';
@@ -54,38 +54,6 @@ async function insideCards(page: Page): Promise<boolean> {
         return own.left >= box.left - 1 && own.right <= box.right + 1;
       });
     }),
-  );
-}
-
-/**
- * Clicks Dashboard in the side menu and returns, by the page's own clock, the time from the click to
- * the frame in which both charts have paint on their canvas and the four tables hold rows (the
- * test runner's polling would add its own delays).
- */
-function timeDashboardFromMenu(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const link = [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Main menu"] a')].find((a) => a.textContent?.trim() === 'Dashboard');
-        if (!link) return reject(new Error('no Dashboard link in the menu'));
-        const painted = (canvas: HTMLCanvasElement) => {
-          const context = canvas.getContext('2d');
-          if (!context || canvas.width === 0 || canvas.height === 0) return false;
-          const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-          let count = 0;
-          for (let alpha = 3; alpha < pixels.length && count <= 100; alpha += 4) if (pixels[alpha] > 0) count += 1;
-          return count > 100;
-        };
-        const ready = () => {
-          const canvases = [...document.querySelectorAll<HTMLCanvasElement>('main canvas')];
-          const tables = [...document.querySelectorAll('main section table[aria-busy="false"]')];
-          return canvases.length === 2 && canvases.every(painted) && tables.length === 4 && tables.every((table) => table.querySelectorAll('tbody tr:first-child td').length > 1);
-        };
-        const started = performance.now();
-        link.click();
-        const tick = () => (ready() ? resolve(performance.now() - started) : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      }),
   );
 }
 
