@@ -70,6 +70,17 @@ async fn a_code_is_accepted_only_once() {
     app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect_message(401, "Invalid credentials.");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_sent_by_several_sign_ins_at_once_signs_in_one() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let otp = app.otp_for("aysel@perk.az");
+    let attempts = (0..4).map(|_| app.sign_in_raw("aysel@perk.az", PASSWORD, &otp));
+    let statuses: Vec<u16> = futures_util::future::join_all(attempts).await.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 401).count(), 3, "{statuses:?}");
+}
+
 #[tokio::test]
 async fn five_failures_lock_the_account_even_for_correct_credentials() {
     let app = test_app();

@@ -185,7 +185,7 @@ async fn sign_in(
     let email = body.user_name.trim().to_string();
     let user_agent = user_agent(&headers);
     let keys = state.keys.clone();
-    state
+    let (user, password_ok, step) = state
         .db
         .run(move |conn| {
             let candidate = conn
@@ -214,24 +214,38 @@ async fn sign_in(
             }
             let password_ok = password::verify(&user.password_hash, &body.password);
             let step = totp::accepted_step(&user.totp_secret, &body.otp, user.totp_last_step);
-            // A failed attempt must be recorded even though the call fails, so the failure is
-            // the committed transaction's value and is raised only after the commit.
-            crate::db::write_tx(conn, |tx| -> AppResult<AppResult<TokenPair>> {
-                match (password_ok, step) {
-                    (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
-                        "Your account is not active yet. Ask an administrator to activate it.".into(),
-                    ))),
-                    (true, Some(step)) => {
-                        sessions::clear_failures(tx, user.id)?;
-                        tx.execute("UPDATE users SET totp_last_step = ?2 WHERE id = ?1", (user.id, step))?;
-                        Ok(Ok(sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)?))
-                    }
-                    _ if sessions::record_failure(tx, user.id)? => Ok(Err(sessions::locked_error())),
-                    _ => Ok(Err(AppError::invalid_credentials())),
-                }
-            })?
+            Ok((user, password_ok, step))
         })
-        .await
+        .await?;
+    // The outcome is written in its turn among the other writers (a busy inbound API must not
+    // leave a sign-in waiting in SQLite's busy handler). A failed attempt must be recorded even
+    // though the call fails, so the failure is the committed write's value and is raised only
+    // after the commit.
+    state
+        .db
+        .write(move |tx| -> AppResult<AppResult<TokenPair>> {
+            match (password_ok, step) {
+                (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
+                    "Your account is not active yet. Ask an administrator to activate it.".into(),
+                ))),
+                (true, Some(step)) => {
+                    // The code's time step is taken here, once: a second sign-in with the same
+                    // code that was checked at the same moment finds it taken.
+                    let taken = tx.execute(
+                        "UPDATE users SET totp_last_step = ?2 WHERE id = ?1 AND totp_last_step < ?2",
+                        (user.id, step),
+                    )?;
+                    if taken == 0 {
+                        return Ok(Err(AppError::invalid_credentials()));
+                    }
+                    sessions::clear_failures(tx, user.id)?;
+                    Ok(Ok(sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)?))
+                }
+                _ if sessions::record_failure(tx, user.id)? => Ok(Err(sessions::locked_error())),
+                _ => Ok(Err(AppError::invalid_credentials())),
+            }
+        })
+        .await?
 }
 
 async fn refresh(State(state): State<AppState>, ApiJson(body): ApiJson<RefreshRequest>) -> AppResult<TokenPair> {

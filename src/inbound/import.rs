@@ -91,7 +91,10 @@ fn cell_text(cell: Option<&Data>) -> String {
 
 /// The workbook's first sheet as (row number, cells by column name); a header row that lacks a
 /// required column is a 400 naming it.
-fn read_rows(bytes: &[u8]) -> AppResult<Vec<(usize, HashMap<&'static str, String>)>> {
+/// A workbook's rows: each row's number in the sheet and its cells by column.
+type Rows = Vec<(usize, HashMap<&'static str, String>)>;
+
+fn read_rows(bytes: &[u8]) -> AppResult<Rows> {
     let not_a_workbook = || AppError::field("file", NOT_A_WORKBOOK);
     let mut workbook: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|_| not_a_workbook())?;
     let sheet = workbook.worksheet_range_at(0).ok_or_else(not_a_workbook)?.map_err(|_| not_a_workbook())?;
@@ -206,42 +209,44 @@ fn check(
     Ok((good, refused))
 }
 
-/// Reads, checks and (unless `dry_run`) writes the workbook in one transaction.
+/// Reads, checks and (unless `dry_run`) writes the workbook in one transaction (the command
+/// line's form; the server's runs [`apply`] in its turn among writers).
 pub fn import(conn: &mut Connection, bytes: &[u8], dry_run: bool) -> AppResult<ImportReport> {
     let rows = read_rows(bytes)?;
+    write_tx(conn, |tx| apply(tx, rows, dry_run))
+}
+
+/// Checks the workbook's rows and, unless `dry_run`, writes the good ones.
+fn apply(tx: &Connection, rows: Rows, dry_run: bool) -> AppResult<ImportReport> {
     let count = rows.len();
-    write_tx(conn, |tx| {
-        let (good, refused) = check(tx, rows)?;
-        let added = good.iter().filter(|g| g.existing.is_none()).count();
-        let report = ImportReport { applied: !dry_run, rows: count, added, updated: good.len() - added, refused };
-        if dry_run {
-            return Ok(report);
-        }
-        let now = now_iso();
-        let mut insert = tx.prepare_cached(
+    let (good, refused) = check(tx, rows)?;
+    let added = good.iter().filter(|g| g.existing.is_none()).count();
+    let report = ImportReport { applied: !dry_run, rows: count, added, updated: good.len() - added, refused };
+    if dry_run {
+        return Ok(report);
+    }
+    let now = now_iso();
+    let mut insert = tx.prepare_cached(
             "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
-        let mut update = tx.prepare_cached(
-            "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
+    let mut update = tx.prepare_cached(
+        "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
                     is_active = COALESCE(?6, is_active), updated_at = ?7 WHERE id = ?1",
-        )?;
-        for g in &good {
-            match g.existing {
-                Some(id) => {
-                    update.execute((id, g.asset_id, &g.first_name, &g.last_name, &g.phone, g.is_active, &now))?
-                }
-                None => insert.execute((
-                    g.asset_id,
-                    &g.first_name,
-                    &g.last_name,
-                    &g.email,
-                    &g.phone,
-                    g.is_active.unwrap_or(true),
-                ))?,
-            };
-        }
-        Ok(report)
-    })
+    )?;
+    for g in &good {
+        match g.existing {
+            Some(id) => update.execute((id, g.asset_id, &g.first_name, &g.last_name, &g.phone, g.is_active, &now))?,
+            None => insert.execute((
+                g.asset_id,
+                &g.first_name,
+                &g.last_name,
+                &g.email,
+                &g.phone,
+                g.is_active.unwrap_or(true),
+            ))?,
+        };
+    }
+    Ok(report)
 }
 
 /// The template: the header row alone.
@@ -295,7 +300,14 @@ async fn import_call(
     let dry_run = query.bool("dryRun")?.unwrap_or(false);
     let bytes =
         form.file("file").map(|upload| upload.bytes.clone()).ok_or_else(|| AppError::field("file", FILE_REQUIRED))?;
-    state.db.run(move |conn| import(conn, &bytes, dry_run)).await.map(Json)
+    // The workbook is read before the write's turn, so other writers do not wait on the parsing.
+    let rows = tokio::task::spawn_blocking(move || read_rows(&bytes)).await??;
+    let report = if dry_run {
+        state.db.run(move |conn| apply(conn, rows, true)).await?
+    } else {
+        state.db.write(move |conn| apply(conn, rows, false)).await?
+    };
+    Ok(Json(report))
 }
 
 async fn template_call(State(_): State<AppState>, user: CurrentUser) -> AppResult<Response> {
