@@ -1,4 +1,4 @@
-//! Shared application state: the database, signing keys, settings and the sign-in throttle.
+//! Shared application state: the database, signing keys, settings and the per-address throttles.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -33,6 +33,9 @@ pub struct Shared {
     pub settings: Settings,
     pub mailer: Mailer,
     pub sign_in_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// The public merchant application form's own bucket per address, at the sign-in rate: an
+    /// office that applies does not use up its staff's sign-in attempts, nor the other way round.
+    pub apply_limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// `x-requestid` requests being carried out right now.
     pub requests_running: crate::idempotency::Running,
     /// Each API client's own request rate (see `inbound::clients`).
@@ -51,12 +54,14 @@ impl AppState {
         let keys = JwtKeys::load_or_create(&*db.conn()?)?;
         let per_minute = NonZeroU32::new(settings.sign_in_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         let sign_in_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
+        let apply_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
         Ok(AppState(Arc::new(Shared {
             db,
             keys,
             settings,
             mailer,
             sign_in_limiter,
+            apply_limiter,
             requests_running: Default::default(),
             api_client_limits: Default::default(),
         })))

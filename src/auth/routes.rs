@@ -151,7 +151,15 @@ fn user_agent(headers: &HeaderMap) -> String {
 }
 
 pub(crate) fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
-    state.sign_in_limiter.check_key(&ip).map_err(|not_until| {
+    throttle_on(&state.sign_in_limiter, ip)
+}
+
+/// Refuses a request from an address that is over `limiter`'s rate, saying when to try again.
+pub(crate) fn throttle_on(
+    limiter: &governor::DefaultKeyedRateLimiter<std::net::IpAddr>,
+    ip: std::net::IpAddr,
+) -> AppResult<()> {
+    limiter.check_key(&ip).map_err(|not_until| {
         let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
         let seconds = wait.as_secs().max(1);
         AppError::TooManyRequests {

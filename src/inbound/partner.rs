@@ -235,7 +235,7 @@ async fn apply(
     ClientIp(ip): ClientIp,
     form: Form,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    crate::auth::routes::throttle(&state, ip)?;
+    crate::auth::routes::throttle_on(&state.apply_limiter, ip)?;
     let mut v = Validator::new();
     let partner_name = form.text("partnerName");
     let full_name = form.text("fullName");
