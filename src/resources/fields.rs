@@ -102,6 +102,17 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_number_written_with_a_point_is_read_exactly() {
+        // Found by schemathesis: without serde_json's exact float parsing, this was read one unit
+        // in the last place away from the whole number, so a valid campaignId was refused.
+        for text in ["2141610226902971.0", "4006078019634494.0", "7.0"] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let whole: i64 = text.trim_end_matches(".0").parse().unwrap();
+            assert_eq!(number(Some(&value)), Number::Whole(whole), "{text}");
+        }
+    }
+
+    #[test]
     fn flags() {
         assert_eq!(flag(Some(&json!(true))), Some(true));
         assert_eq!(flag(Some(&json!(0))), Some(false));
