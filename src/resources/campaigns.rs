@@ -357,7 +357,15 @@ pub fn routes() -> Api {
             get(|s, u, q, h| order_options(s, u, q, h, true)),
             paged(Doc::new(TAG, "Positions in a category, in order, with partner and campaign names"))
                 .roles(Roles::ANYONE)
-                .required_query("categoryId", "The category", ObjectBuilder::new().schema_type(Type::Integer))
+                .required_query(
+                    "categoryId",
+                    "The category",
+                    // Bounded as the server reads it: a 64-bit id.
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(utoipa::Number::Int(i64::MIN as isize)))
+                        .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
+                )
                 .returns::<ListPage>(200),
         )
         .add(
