@@ -64,6 +64,14 @@ impl Drop for Counting<'_> {
     }
 }
 
+/// `map`, emptied first when it holds [`MAX_ENTRIES`]: a bound on memory, not an eviction order.
+fn bounded<V>(map: &mut HashMap<String, V>) -> &mut HashMap<String, V> {
+    if map.len() >= MAX_ENTRIES {
+        map.clear();
+    }
+    map
+}
+
 /// A poisoned lock only means another request panicked while holding it; the data is still whole.
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -104,16 +112,25 @@ impl CountCache {
         drop(cached);
         let counting = Counting { cache: self, key: &key };
         let total = count()?;
+        self.remember(version, |cached| bounded(&mut cached.totals).insert(key.clone(), total));
+        drop(counting);
+        Ok(total)
+    }
+
+    /// What `kept` holds for `key` when it was remembered under the database's `version`.
+    fn recall<V: Clone>(&self, version: i64, kept: fn(&Cached) -> &HashMap<String, V>, key: &str) -> Option<V> {
+        let cached = lock(&self.cached);
+        if cached.version == version { kept(&cached).get(key).cloned() } else { None }
+    }
+
+    /// Remembers, with `keep`, something built under `version`; what an older version left is
+    /// forgotten first.
+    fn remember<R>(&self, version: i64, keep: impl FnOnce(&mut Cached) -> R) {
         let mut cached = lock(&self.cached);
         if cached.version != version {
             cached.start_over(version);
-        } else if cached.totals.len() >= MAX_ENTRIES {
-            cached.totals.clear();
         }
-        cached.totals.insert(key.clone(), total);
-        drop(cached);
-        drop(counting);
-        Ok(total)
+        keep(&mut cached);
     }
 }
 
@@ -122,50 +139,30 @@ impl CountCache {
     /// (under the same version rule as [`CountCache::total`]).
     pub fn answer(&self, key: String, build: impl FnOnce() -> AppResult<Vec<u8>>) -> AppResult<Arc<[u8]>> {
         let version = self.version()?;
-        {
-            let cached = lock(&self.cached);
-            if cached.version == version
-                && let Some(answer) = cached.answers.get(&key)
-            {
-                return Ok(answer.clone());
-            }
+        if let Some(answer) = self.recall(version, |cached| &cached.answers, &key) {
+            return Ok(answer);
         }
         let answer: Arc<[u8]> = build()?.into();
-        let mut cached = lock(&self.cached);
-        if cached.version != version {
-            cached.start_over(version);
-        }
-        if cached.answer_bytes + answer.len() <= MAX_ANSWER_BYTES {
-            cached.answer_bytes += answer.len();
-            cached.answers.insert(key, answer.clone());
-        }
+        self.remember(version, |cached| {
+            if cached.answer_bytes + answer.len() <= MAX_ANSWER_BYTES {
+                cached.answer_bytes += answer.len();
+                cached.answers.insert(key, answer.clone());
+            }
+        });
         Ok(answer)
     }
-}
 
-impl CountCache {
     /// The remembered row at a list position for `key` (the list's statement, parameters and
     /// position), else `find()`'s, remembered until the database changes (the version rule of
     /// [`CountCache::total`]). A deep page then starts from the nearest remembered position
     /// instead of stepping over every row before it.
     pub fn anchor(&self, key: String, find: impl FnOnce() -> AppResult<Option<Anchor>>) -> AppResult<Option<Anchor>> {
         let version = self.version()?;
-        {
-            let cached = lock(&self.cached);
-            if cached.version == version
-                && let Some(anchor) = cached.anchors.get(&key)
-            {
-                return Ok(Some(anchor.clone()));
-            }
+        if let Some(anchor) = self.recall(version, |cached| &cached.anchors, &key) {
+            return Ok(Some(anchor));
         }
         let Some(anchor) = find()? else { return Ok(None) };
-        let mut cached = lock(&self.cached);
-        if cached.version != version {
-            cached.start_over(version);
-        } else if cached.anchors.len() >= MAX_ENTRIES {
-            cached.anchors.clear();
-        }
-        cached.anchors.insert(key, anchor.clone());
+        self.remember(version, |cached| bounded(&mut cached.anchors).insert(key, anchor.clone()));
         Ok(Some(anchor))
     }
 }
