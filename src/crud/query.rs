@@ -133,6 +133,12 @@ impl ListQuery {
         }
     }
 
+    /// The search whose index itself yields the page, in id order: the table is then visited for
+    /// the page's rows only.
+    fn paged_by_index(&self, via: SearchVia) -> Option<(&Search, String)> {
+        self.index_only_search().filter(|_| self.sort_sql.is_none() && via == SearchVia::Index)
+    }
+
     /// Some term is looked up by its rare trigrams only, so rows must be tested for the whole term.
     fn is_narrowed(&self) -> bool {
         self.searches.iter().flat_map(|(_, phrases)| phrases).any(|phrase| phrase.rare.is_some())
@@ -341,8 +347,7 @@ impl ListQuery {
         resource: &Resource,
         via: SearchVia,
     ) -> AppResult<Option<Positioned>> {
-        let in_index_order = self.index_only_search().is_some() && self.sort_sql.is_none() && via == SearchVia::Index;
-        if self.skip < ANCHOR_EVERY || !self.sort_never_null || in_index_order {
+        if self.skip < ANCHOR_EVERY || !self.sort_never_null || self.paged_by_index(via).is_some() {
             return Ok(None);
         }
         let position = self.skip / ANCHOR_EVERY * ANCHOR_EVERY;
@@ -388,9 +393,8 @@ impl ListQuery {
     pub fn page_statement(&self, resource: &Resource, via: SearchVia, anchor: Option<Positioned>) -> Statement {
         let select = select_sql(resource.list_columns(), self.language);
         let direction = if self.ascending { "ASC" } else { "DESC" };
-        match self.index_only_search() {
-            // In id order, the index itself yields the page: the table is visited for those rows only.
-            Some((search, expr)) if self.sort_sql.is_none() && via == SearchVia::Index => Statement {
+        match self.paged_by_index(via) {
+            Some((search, expr)) => Statement {
                 sql: format!(
                     "SELECT {select} FROM {from} WHERE {scope} AND {key} IN (SELECT rowid FROM {index} WHERE {index} \
                      MATCH ?1 ORDER BY rowid {direction} LIMIT {take} OFFSET {skip}) {order}",
