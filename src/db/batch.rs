@@ -79,6 +79,13 @@ pub struct Queue {
 /// Counts a writer as waiting for as long as it waits, however the wait ends.
 struct Waiting(Arc<AtomicUsize>);
 
+impl Waiting {
+    fn start(count: &Arc<AtomicUsize>) -> Waiting {
+        count.fetch_add(1, Ordering::SeqCst);
+        Waiting(count.clone())
+    }
+}
+
 impl Drop for Waiting {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
@@ -94,8 +101,7 @@ impl Queue {
     /// keep going.
     pub async fn turn(&self) -> AppResult<Turn> {
         let shared = {
-            self.waiting.fetch_add(1, Ordering::SeqCst);
-            let _waiting = Waiting(self.waiting.clone());
+            let _waiting = Waiting::start(&self.waiting);
             self.shared.clone().lock_owned().await
         };
         let permit = match shared.open {
@@ -149,7 +155,7 @@ impl Turn {
     }
 
     /// Opens this writer's savepoint, first beginning the shared transaction if none is open.
-    pub fn begin(&mut self) -> AppResult<()> {
+    fn begin(&mut self) -> AppResult<()> {
         let shared = self.shared.as_mut().ok_or_else(|| AppError::Internal(anyhow::anyhow!("the turn has ended")))?;
         if shared.open.is_none() {
             let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
@@ -161,6 +167,12 @@ impl Turn {
         self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
         self.in_savepoint = true;
         Ok(())
+    }
+
+    /// Runs `work` in this writer's savepoint, begun first.
+    pub fn work<T>(&mut self, work: impl FnOnce(&Connection) -> AppResult<T>) -> AppResult<T> {
+        self.begin()?;
+        work(self.conn()?)
     }
 
     /// The connection, inside this writer's savepoint.
@@ -228,8 +240,6 @@ impl Drop for Turn {
 mod tests {
     use std::time::Duration;
 
-    use std::sync::atomic::Ordering;
-
     use super::super::Db;
     use super::Waiting;
     use crate::error::AppError;
@@ -283,8 +293,7 @@ mod tests {
         // A writer is counted as waiting when the first one's turn ends, so the transaction is
         // passed on rather than committed; that writer is then cancelled before its turn comes
         // (counted by hand here: a real one races with the end of the turn).
-        let waiting = Waiting(queue.waiting.clone());
-        queue.waiting.fetch_add(1, Ordering::SeqCst);
+        let waiting = Waiting::start(&queue.waiting);
         let committed = tokio::task::spawn_blocking(move || {
             first.begin().unwrap();
             first.conn().unwrap().execute("INSERT INTO t (x) VALUES (7)", []).unwrap();

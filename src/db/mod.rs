@@ -171,8 +171,7 @@ impl Db {
         }
         let mut turn = self.writers.turn().await?;
         let (turn, value) = tokio::task::spawn_blocking(move || -> AppResult<(batch::Turn, T)> {
-            turn.begin()?;
-            let value = work(turn.conn()?)?;
+            let value = turn.work(work)?;
             Ok((turn, value))
         })
         .await??;
@@ -188,8 +187,7 @@ impl Db {
     {
         let mut turn = self.writers.turn().await?;
         let (value, committed) = tokio::task::spawn_blocking(move || -> AppResult<(T, batch::Committed)> {
-            turn.begin()?;
-            let value = work(turn.conn()?)?;
+            let value = turn.work(work)?;
             Ok((value, keep_and_end(turn)?))
         })
         .await??;
