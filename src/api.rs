@@ -83,12 +83,16 @@ pub mod query {
 
     /// A whole number in `min..=max`, or blank.
     pub fn int(min: i64, max: i64) -> RefOr<Schema> {
+        RefOr::T(Schema::AnyOf(AnyOfBuilder::new().item(whole(min, max)).item(blank()).build()))
+    }
+
+    /// A whole number in `min..=max` (a required parameter, which cannot be blank).
+    pub fn whole(min: i64, max: i64) -> ObjectBuilder {
         // As integers: a float bound (i64::MAX as f64) would round past what the server parses.
-        let number = ObjectBuilder::new()
+        ObjectBuilder::new()
             .schema_type(Type::Integer)
             .minimum(Some(utoipa::Number::Int(min as isize)))
-            .maximum(Some(utoipa::Number::Int(max as isize)));
-        RefOr::T(Schema::AnyOf(AnyOfBuilder::new().item(number).item(blank()).build()))
+            .maximum(Some(utoipa::Number::Int(max as isize)))
     }
 
     /// `true`, `false`, `1` or `0` in any case, or blank.

@@ -19,7 +19,7 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 use utoipa::ToSchema;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::Type;
 
 use super::campaign_categories::{check_order, require_category};
 use super::ordering::Sequence;
@@ -357,15 +357,7 @@ pub fn routes() -> Api {
             get(|s, u, q, h| order_options(s, u, q, h, true)),
             paged(Doc::new(TAG, "Positions in a category, in order, with partner and campaign names"))
                 .roles(Roles::ANYONE)
-                .required_query(
-                    "categoryId",
-                    "The category",
-                    // Bounded as the server reads it: a 64-bit id.
-                    ObjectBuilder::new()
-                        .schema_type(Type::Integer)
-                        .minimum(Some(utoipa::Number::Int(i64::MIN as isize)))
-                        .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
-                )
+                .required_query("categoryId", "The category", query::whole(i64::MIN, i64::MAX))
                 .returns::<ListPage>(200),
         )
         .add(
@@ -400,14 +392,7 @@ pub fn routes() -> Api {
             get(promo_campaigns),
             Doc::new(TAG, "A partner's confirmed campaigns for promo codes: id, name, nameAz")
                 .roles(Roles::ANYONE)
-                .required_query(
-                    "partnerId",
-                    "The partner",
-                    ObjectBuilder::new()
-                        .schema_type(Type::Integer)
-                        .minimum(Some(utoipa::Number::Int(i64::MIN as isize)))
-                        .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
-                )
+                .required_query("partnerId", "The partner", query::whole(i64::MIN, i64::MAX))
                 .answers(404, "No such partner")
                 .returns::<ListPage>(200),
         )
