@@ -8,6 +8,7 @@ import { Button } from './Button';
 import { Dialog, DialogActions, type DialogSize } from './Dialog';
 import { SidePanel } from './SidePanel';
 import { FormFields } from './form/FormFields';
+import { PENDING_FIELD } from './form/inputs';
 import type { FieldDef } from './form/types';
 import { useForm } from './form/useForm';
 import { Spinner } from './Spinner';
@@ -93,9 +94,25 @@ function FormDialogBody<V extends object>({
 
   // The first field takes focus when the form shows (an edit form only once its record has
   // loaded), rather than the dialog's close button; the dialog hands focus back to its opener.
+  // When the first field is a picker whose code is still loading, focus waits for it, unless
+  // the user has gone into another field meanwhile.
   useEffect(() => {
-    const first = formRef.current?.querySelector<HTMLElement>(FIRST_FIELD);
-    first?.focus();
+    const formElement = formRef.current;
+    if (!formElement) return;
+    const focusFirstWhenReady = () => {
+      const first = formElement.querySelector<HTMLElement>(`${FIRST_FIELD}, ${PENDING_FIELD}`);
+      if (first?.matches(PENDING_FIELD)) return false;
+      const active = document.activeElement;
+      const inAField = active instanceof HTMLElement && formElement.contains(active) && active.matches(FIRST_FIELD);
+      if (!inAField) first?.focus();
+      return true;
+    };
+    if (focusFirstWhenReady()) return;
+    const observer = new MutationObserver(() => {
+      if (focusFirstWhenReady()) observer.disconnect();
+    });
+    observer.observe(formElement, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, []);
 
   const onSubmit = form.handleSubmit(async (values) => {

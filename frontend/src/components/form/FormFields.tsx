@@ -103,13 +103,13 @@ function FieldControl({ field, control, values }: { field: AnyField; control: Co
       return <DateTimeInput {...control} value={String(value ?? '')} label={labelText(field.label)} />;
     case 'picker':
       return (
-        <Suspense fallback={<input className={inputClass} disabled aria-label={t('picker.loading')} />}>
+        <Suspense fallback={<PickerLoading />}>
           <AsyncPicker {...control} value={value as PickerOption | null} load={field.load} />
         </Suspense>
       );
     case 'multiPicker':
       return (
-        <Suspense fallback={<input className={inputClass} disabled aria-label={t('picker.loading')} />}>
+        <Suspense fallback={<PickerLoading />}>
           <MultiPicker {...control} value={(value as PickerOption[] | undefined) ?? []} load={field.load} />
         </Suspense>
       );
@@ -283,6 +283,11 @@ function FieldTabs<V extends object>({
       </TabPanels>
     </TabGroup>
   );
+}
+
+/** Stands in for a picker while its code loads; marked (PENDING_FIELD) so the form's first-field focus waits for the picker. */
+function PickerLoading() {
+  return <input className={inputClass} disabled aria-label={t('picker.loading')} data-pending-field="" />;
 }
 
 /** Lays out a declared form's fields, wiring values, blur and the visible errors to `form`; tabbed fields go in tabs. */

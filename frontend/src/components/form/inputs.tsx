@@ -1,5 +1,8 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
+/** Marks a stand-in for a field whose code is still loading (a picker): a form's first-field focus waits for it. */
+export const PENDING_FIELD = '[data-pending-field]';
+
 export const inputClass =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-2 focus:outline-indigo-200 aria-invalid:border-red-500 disabled:bg-slate-100';
 
