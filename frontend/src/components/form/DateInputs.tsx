@@ -28,9 +28,10 @@ const DAY_TIME: Shape = {
  * A date typed as the rest of the panel shows dates (dd-MM-yyyy), with a calendar button that
  * opens the browser's own picker. The field's value stays the ISO shape (yyyy-MM-dd, or
  * yyyy-MM-ddTHH:mm) the forms and filters work with; text that is not a date yet gives the value
- * '' and, once the field is left, a hint under it.
+ * '' and, once the field is left, a hint under it. `label` is the field's visible label: the
+ * calendar button is named after it ("Choose Start date from a calendar").
  */
-function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, shape, label }: ControlProps<string> & { shape: Shape; label?: string }) {
+function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, shape, label }: ControlProps<string> & { shape: Shape; label: string }) {
   const [text, setText] = useState(() => shape.shown(value));
   const [unreadable, setUnreadable] = useState(false);
   const calendar = useRef<HTMLInputElement>(null);
@@ -83,7 +84,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
         <button
           type="button"
           onClick={openCalendar}
-          aria-label={t('date.choose', { label: label ?? '' }).replace('  ', ' ')}
+          aria-label={t('date.choose', { label })}
           className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-500 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
         >
           <Icon name="calendar" className="size-4" aria-hidden="true" />
@@ -94,7 +95,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
           type={shape.native}
           tabIndex={-1}
           aria-hidden="true"
-          aria-label={t('date.calendar', { label: label ?? '' })}
+          aria-label={t('date.calendar', { label })}
           className="pointer-events-none absolute bottom-0 right-0 h-px w-px opacity-0"
           value={shape.read(text) ?? value}
           onChange={(event) => {
@@ -114,7 +115,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
 }
 
 /** A calendar day, typed as dd-MM-yyyy; its value is yyyy-MM-dd. */
-export const DateInput = (props: ControlProps<string> & { label?: string }) => <TypedDateInput {...props} shape={DAY} />;
+export const DateInput = (props: ControlProps<string> & { label: string }) => <TypedDateInput {...props} shape={DAY} />;
 
 /** A local date and time, typed as dd-MM-yyyy HH:mm; its value is yyyy-MM-ddTHH:mm, which lib/dates turns into the API's UTC instant. */
-export const DateTimeInput = (props: ControlProps<string> & { label?: string }) => <TypedDateInput {...props} shape={DAY_TIME} />;
+export const DateTimeInput = (props: ControlProps<string> & { label: string }) => <TypedDateInput {...props} shape={DAY_TIME} />;
