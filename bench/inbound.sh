@@ -11,20 +11,14 @@ cd "$(dirname "$0")/.."
 DURATION="${1:-15}"
 EMPLOYEES="${BENCH_EMPLOYEES:-10000}"
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-command -v wrk >/dev/null || { as_root apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
-
-if [ -n "${PERKDESK_BENCH_BIN:-}" ]; then
-    BIN="$PERKDESK_BENCH_BIN"
-else
-    cargo build --release --quiet
-    BIN=target/release/perkdesk
-fi
+. bench/lib.sh
+need_wrk
+BIN=$(bench_binary)
 WORK=bench/.tmp
 mkdir -p "$WORK"
 DB="$WORK/bench-inbound-$$.db"
 rm -f "$DB" "$DB-wal" "$DB-shm"
-echo 'Secret-123!' | "$BIN" create-admin --db "$DB" --email bench@perk.az --first-name Bench --last-name Admin --password-stdin >/dev/null
+create_bench_admin "$BIN" "$DB"
 
 # One asset with EMPLOYEES employees, a partner, a category and a campaign offered to the asset.
 python3 - "$DB" "$EMPLOYEES" <<'PY'
@@ -44,14 +38,9 @@ db.commit()
 PY
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" serve --db "$DB" --bind "127.0.0.1:$PORT" --log-level warn --sign-in-per-minute 1000 &
-SERVER=$!
+start_server "$BIN" "$DB"
 trap 'kill $SERVER 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
-until curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null; do sleep 0.005; done
-OTP=$("$BIN" otp --db "$DB" --email bench@perk.az)
-TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/auth/admin/token" -H 'content-type: application/json' \
-    -d "{\"userName\":\"bench@perk.az\",\"password\":\"Secret-123!\",\"otp\":\"$OTP\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+TOKEN=$(sign_in "$BIN" "$DB")
 
 cat >"$WORK/usage.lua" <<LUA
 -- Each wrk thread has its own Lua state: the thread's number keeps request ids apart.
@@ -77,15 +66,7 @@ request = function()
 end
 LUA
 
-row() {
-    local label="$1" out="$2"
-    local rps p50 p99 errors
-    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-    p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
-    p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-    errors=$(awk '/Non-2xx/ {print $5}' <<<"$out")
-    printf '| %s | %s | %s | %s | %s |\n' "$label" "$rps" "$p50" "$p99" "${errors:-0}"
-}
+row() { printf '| %s | %s |\n' "$1" "$(wrk_cells "$2")"; }
 
 wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \
     "http://127.0.0.1:$PORT/api/usageHistory?Skip=0&Take=10" >"$WORK/reads.txt" &

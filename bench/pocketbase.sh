@@ -15,17 +15,12 @@ ROWS="${BENCH_PB_ROWS:-1000000}"
 # How long each run may wait for the host to calm down; the CPU others used is reported either way.
 QUIET_WAIT="${BENCH_QUIET_WAIT:-30}"
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-command -v wrk >/dev/null || { as_root apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
+. bench/lib.sh
+need_wrk
 
 WORK="$PWD/bench/.tmp/pocketbase"
 mkdir -p "$WORK"
-if [ -n "${PERKDESK_BENCH_BIN:-}" ]; then
-    SRC_BIN="$PERKDESK_BENCH_BIN"
-else
-    cargo build --release --quiet
-    SRC_BIN=target/release/perkdesk
-fi
+SRC_BIN=$(bench_binary)
 # A copy, so a rebuild of target/release during the run cannot swap the binary between queries.
 BIN="$WORK/perkdesk"
 cp "$SRC_BIN" "$BIN.new" && mv "$BIN.new" "$BIN"
@@ -38,7 +33,6 @@ fi
 PB="$VENV/bin/pocketbase"
 "$PB" --version | grep -q ' 0\.40\.6$' || { echo "expected PocketBase 0.40.6, got: $("$PB" --version)" >&2; exit 1; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 SERVER=""
 SAMPLER=""
 cleanup() {
@@ -59,12 +53,7 @@ start_pb() {
     SERVER=$!
     until curl -sf -o /dev/null "http://127.0.0.1:$PORT/api/health"; do sleep 0.05; done
 }
-start_pd() {
-    PORT=$(free_port)
-    "$BIN" serve --db "$DB" --bind "127.0.0.1:$PORT" --log-level warn --sign-in-per-minute 1000 >>"$LOG" 2>&1 &
-    SERVER=$!
-    until curl -sf -o /dev/null "http://127.0.0.1:$PORT/api/health"; do sleep 0.05; done
-}
+start_pd() { start_server "$BIN" "$DB" "$LOG"; }
 stop_server() {
     kill "$SERVER"
     wait "$SERVER" 2>/dev/null || true
@@ -94,7 +83,7 @@ if [ "${BENCH_PB_REUSE:-0}" = 1 ] && [ -f "$DB.loaded" ]; then
     LOAD_S="(reused)"
 else
     rm -f "$DB" "$DB-wal" "$DB-shm" "$DB.loaded"
-    echo 'Secret-123!' | "$BIN" create-admin --db "$DB" --email bench@perk.az --first-name Bench --last-name Admin --password-stdin >/dev/null
+    create_bench_admin "$BIN" "$DB"
     LOAD_START=$(date +%s)
     nice -n 10 python3 bench/load_csv.py "$DB" "$CSV"
     LOAD_S="$(( $(date +%s) - LOAD_START )) s"
@@ -125,9 +114,7 @@ if [ "$CSV_ROWS" != "$PB_ROWS" ] || [ "$CSV_ROWS" != "$PD_ROWS" ]; then
 fi
 
 start_pd
-OTP=$("$BIN" otp --db "$DB" --email bench@perk.az)
-TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/auth/admin/token" -H 'content-type: application/json' \
-    -d "{\"userName\":\"bench@perk.az\",\"password\":\"Secret-123!\",\"otp\":\"$OTP\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+TOKEN=$(sign_in "$BIN" "$DB")
 stop_server
 
 HZ=$(getconf CLK_TCK)
