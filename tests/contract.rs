@@ -1072,3 +1072,64 @@ fn large_lists_sort_on_indexes() {
         }
     }
 }
+
+/// Both campaign lists read a page in the order of the name (in each language), discount, start
+/// or expiry date, or id from an index, without sorting the list: on a database never analyzed
+/// (as a new installation runs) and on an analyzed one.
+#[test]
+fn campaign_lists_sort_on_indexes() {
+    use perkdesk::resources::campaigns::{CAMPAIGNS, EXPECTED};
+    for analyzed in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = perkdesk::db::Db::open(&dir.path().join("plan.db")).unwrap();
+        let conn = db.conn().unwrap();
+        seed_campaigns(&conn);
+        conn.execute_batch(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+             INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+                                    name_az, name_en, name_ru, description_az, description_en, description_ru,
+                                    is_confirmed, order_no)
+             SELECT 1 + i % 16, 1 + i % 4, 5 * (i % 20), '2026-01-01T00:00:00.000Z',
+                    strftime('%Y-%m-%dT%H:%M:%fZ', '2027-01-01', '+' || (i % 300) || ' days'),
+                    'Endirim ' || i, 'Discount ' || i, 'Скидка ' || i, 'T', 'D', 'O', i % 10 != 0, 100 + i FROM n;",
+        )
+        .unwrap();
+        if analyzed {
+            conn.execute_batch("ANALYZE").unwrap();
+        }
+        let counts = db.counts();
+        for resource in [&CAMPAIGNS, &EXPECTED] {
+            for language in [Language::Az, Language::En, Language::Ru] {
+                for sort in [
+                    "",
+                    "&SortField=id",
+                    "&SortField=name",
+                    "&SortField=nameAz",
+                    "&SortField=discountPercent",
+                    "&SortField=startDate",
+                    "&SortField=expireDate",
+                ] {
+                    for ascending in [true, false] {
+                        let raw = format!("Skip=0&Take=10{sort}&OrderBy={ascending}");
+                        let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), language).unwrap();
+                        let plan = query.plan_page(&conn, &counts, resource).unwrap();
+                        let page = plan.page.expect("the list has rows");
+                        let steps: Vec<String> = conn
+                            .prepare(&format!("EXPLAIN QUERY PLAN {}", page.sql))
+                            .unwrap()
+                            .query_map(rusqlite::params_from_iter(&page.params), |r| r.get::<_, String>(3))
+                            .unwrap()
+                            .map(Result::unwrap)
+                            .collect();
+                        let steps = steps.join(" | ");
+                        assert!(
+                            !steps.contains("TEMP B-TREE"),
+                            "{} ({language:?}, analyzed: {analyzed}): {raw} sorts the list: {steps}",
+                            resource.path
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -40,6 +40,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "usage_names_in_order_indexes",
         sql: include_str!("../../migrations/0009_usage_names_in_order_indexes.sql"),
     },
+    Migration {
+        version: 10,
+        name: "campaign_sort_indexes_per_list",
+        sql: include_str!("../../migrations/0010_campaign_sort_indexes_per_list.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -69,7 +74,42 @@ pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
         )?;
         tx.commit()?;
     }
+    if current < SCHEMA_VERSION {
+        measure_new_indexes(conn).context("measuring the new indexes for the query planner failed")?;
+    }
     Ok(SCHEMA_VERSION)
+}
+
+/// Analyzes each table that has statistics (someone ran `ANALYZE`) but also an index without
+/// them, as a migration leaves it. The planner would weigh measured indexes against unmeasured
+/// ones, which it guesses, and can pick the wrong one: an analyzed campaigns table whose new list
+/// indexes were unmeasured sorted every campaign for its default page. A database never analyzed
+/// stays so; there every index is guessed alike.
+fn measure_new_indexes(conn: &Connection) -> rusqlite::Result<()> {
+    let analyzed: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !analyzed {
+        return Ok(());
+    }
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT DISTINCT i.tbl_name FROM sqlite_master i
+             WHERE i.type = 'index' AND i.sql IS NOT NULL
+               AND EXISTS (SELECT 1 FROM sqlite_stat1 s WHERE s.tbl = i.tbl_name)
+               AND NOT EXISTS (SELECT 1 FROM sqlite_stat1 s WHERE s.idx = i.name)",
+        )?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    // Sampled, as `PRAGMA optimize` does: exact counts of a large table take minutes and the
+    // planner needs proportions.
+    conn.execute_batch("PRAGMA analysis_limit = 1000")?;
+    for table in tables {
+        conn.execute_batch(&format!("ANALYZE \"{}\"", table.replace('"', "\"\"")))?;
+    }
+    conn.execute_batch("PRAGMA analysis_limit = 0")
 }
 
 #[cfg(test)]
@@ -256,5 +296,61 @@ mod tests {
         assert!(insert("hr", "aysel@perk.az").is_err(), "a live HR e-mail is unique");
         conn.execute("UPDATE users SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE kind = 'staff'", []).unwrap();
         assert!(insert("staff", "aysel@perk.az").is_ok(), "a deleted user frees the e-mail");
+    }
+
+    /// A database at migration 9 with `campaigns` rows, analyzed or not.
+    fn at_migration_9(analyzed: bool) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT)",
+        )
+        .unwrap();
+        for migration in &MIGRATIONS[..9] {
+            conn.execute_batch(migration.sql).unwrap();
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+                (migration.version, migration.name),
+            )
+            .unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+             VALUES ('P', 'A', 'B', '994501234567', 'p@perk.az');
+             INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('K', 'C', 'K');
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+             INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az,
+                                    name_en, name_ru, description_az, description_en, description_ru, order_no)
+             SELECT 1, 1, i % 50, '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 'Endirim ' || i,
+                    'Discount ' || i, 'Скидка ' || i, 'T', 'D', 'O', i FROM n;",
+        )
+        .unwrap();
+        if analyzed {
+            conn.execute_batch("ANALYZE").unwrap();
+        }
+        conn
+    }
+
+    fn measured(conn: &Connection, index: &str) -> bool {
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM sqlite_stat1 WHERE idx = ?1)", [index], |r| r.get(0)).unwrap()
+    }
+
+    #[test]
+    fn indexes_a_migration_adds_to_an_analyzed_table_are_measured_too() {
+        let mut conn = at_migration_9(true);
+        assert!(measured(&conn, "campaigns_confirmed"));
+        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        for index in ["campaigns_listed_name_en", "campaigns_listed_discount", "campaigns_listed_expire"] {
+            assert!(measured(&conn, index), "{index} has statistics beside the table's older indexes");
+        }
+        assert!(!measured(&conn, "campaigns_name_en"), "the dropped index's statistics went with it");
+    }
+
+    #[test]
+    fn a_database_never_analyzed_stays_without_statistics() {
+        let mut conn = at_migration_9(false);
+        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        let stat_table: i64 =
+            conn.query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'", [], |r| r.get(0)).unwrap();
+        assert_eq!(stat_table, 0);
     }
 }
