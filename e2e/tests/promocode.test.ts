@@ -82,6 +82,8 @@ describe('Promocode: list, Create (partner, campaign category, count), Export Ex
   it('creates 3 codes: spec messages, only promo partners, the partner’s campaigns by their Az name', async () => {
     await screen.button('Create').click();
     const form = await screen.form('Create');
+    // The first field, the partner picker, takes focus (once its code has loaded).
+    await until(() => form.field('Partner').evaluate((element) => element === document.activeElement)).toBe(true);
     await form.save().click();
     for (const message of [MESSAGES.partner, MESSAGES.category, MESSAGES.count]) await form.message(message).waitFor();
     await expectAccessible(page, 'Create promo codes with messages', form.root);
