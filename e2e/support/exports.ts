@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Download, Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page, Route } from 'playwright-core';
 
 export interface Workbook {
   fileName: string;
@@ -36,6 +36,14 @@ function readSheet(sheet: ExcelJS.Worksheet): Sheet {
   return { name: sheet.name, header: rows[0] ?? [], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true, firstRowTypes };
 }
 
+/** A file exported while its answer was held back, and what the panel asked for. */
+export interface HeldExport {
+  file: Workbook;
+  url: URL;
+  /** The answer's Content-Length (NaN when it named none). */
+  contentLength: number;
+}
+
 /** A folder for the files the browser downloads in one test file. */
 export class DownloadFolder {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'perkdesk-e2e-downloads-'));
@@ -55,6 +63,50 @@ export class DownloadFolder {
   async export(page: Page, trigger: Locator): Promise<Workbook> {
     const [download] = await Promise.all([page.waitForEvent('download'), trigger.click()]);
     return this.read(download);
+  }
+
+  /**
+   * Clicks `trigger` with the server's file held back until `whileHeld` has looked at the
+   * progress bar shown inside `within` (as on a slow line, or while the server writes a large
+   * file), then reads the file. Also says which URL the panel asked for and the Content-Length
+   * the server answered with (the bar's percentage needs it).
+   */
+  async exportHeld(
+    page: Page,
+    urlPattern: string,
+    trigger: Locator,
+    within: Locator,
+    whileHeld: (progress: Locator) => Promise<void>,
+  ): Promise<HeldExport> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seen!: (value: { url: URL; contentLength: string | undefined }) => void;
+    const routed = new Promise<{ url: URL; contentLength: string | undefined }>((resolve) => (seen = resolve));
+    await page.route(urlPattern, async (route: Route) => {
+      const response = await route.fetch();
+      seen({ url: new URL(route.request().url()), contentLength: response.headers()['content-length'] });
+      await held;
+      await route.fulfill({ response });
+    });
+    try {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        (async () => {
+          await trigger.click();
+          const progress = within.getByRole('progressbar');
+          await progress.waitFor();
+          try {
+            await whileHeld(progress);
+          } finally {
+            release();
+          }
+        })(),
+      ]);
+      const { url, contentLength } = await routed;
+      return { file: await this.read(download), url, contentLength: Number(contentLength) };
+    } finally {
+      await page.unroute(urlPattern);
+    }
   }
 
   remove(): void {

@@ -1,4 +1,4 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HrAccountRow } from '../support/api';
 import { shot } from '../support/browser';
@@ -306,39 +306,18 @@ describe('HR accounts: list, create with the asset picker and switches, edit, dr
     await form.message('End date cannot be before the start date').waitFor();
     await shot(page, 'hr-export-validation');
 
-    // Hold the file back until the progress bar has been seen, as on a slow line.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let seen!: (value: { url: URL; contentLength: string | undefined }) => void;
-    const routed = new Promise<{ url: URL; contentLength: string | undefined }>((resolve) => (seen = resolve));
-    await page.route('**/api/humanResource/export**', async (route: Route) => {
-      const response = await route.fetch();
-      seen({ url: new URL(route.request().url()), contentLength: response.headers()['content-length'] });
-      await held;
-      await route.fulfill({ response });
-    });
     await form.field('Start date').fill(day(-1));
     await form.field('End date').fill(day(1));
-    const [file] = await Promise.all([
-      page.waitForEvent('download'),
-      (async () => {
-        await download.click();
-        const progress = form.root.getByRole('progressbar');
-        await progress.waitFor();
-        expect(await progress.getAttribute('aria-label')).toMatch(/^Downloading…/);
-        await shot(page, 'hr-export-progress');
-        release();
-      })(),
-    ]);
-    await page.unroute('**/api/humanResource/export**');
-    const { url, contentLength } = await routed;
+    const { file: exported, url, contentLength } = await downloads.exportHeld(page, '**/api/humanResource/export**', download, form.root, async (progress) => {
+      expect(await progress.getAttribute('aria-label')).toMatch(/^Downloading…/);
+      await shot(page, 'hr-export-progress');
+    });
     // The browser's days (Asia/Baku, +04:00) as instants: the start day's midnight, and the midnight after the end day.
     expect(url.searchParams.get('startDate')).toBe(`${day(-1)}T00:00:00+04:00`);
     expect(url.searchParams.get('endDate')).toBe(`${dayAfter(day(1))}T00:00:00+04:00`);
-    expect(Number(contentLength), 'the export names its length, so the bar can show a percentage').toBeGreaterThan(0);
+    expect(contentLength, 'the export names its length, so the bar can show a percentage').toBeGreaterThan(0);
     await form.root.waitFor({ state: 'detached' });
 
-    const exported = await downloads.read(file);
     expect(exported.fileName).toBe('HumanResources.xlsx');
     expect(exported.header).toEqual(['Asset name', 'First name', 'Last name', 'Email', 'Phone number', 'Active', 'Otp login', 'See Employee Id', 'Created']);
     expect(exported.headerBold).toBe(true);

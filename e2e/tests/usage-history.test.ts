@@ -1,4 +1,4 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../support/api';
 import { expectAccessible } from '../support/axe';
@@ -244,39 +244,18 @@ describe('Usage History: list, server pickers and dates in the filter, details w
     await expectAccessible(page, 'Export Excel with a reversed range', form.root);
     await shot(page, 'usage-history-export-validation');
 
-    // Hold the file back until the progress bar has been seen, as while the server writes a large file.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let seen!: (value: { url: URL; contentLength: string | undefined }) => void;
-    const routed = new Promise<{ url: URL; contentLength: string | undefined }>((resolve) => (seen = resolve));
-    await page.route('**/api/usageHistory/export/admin**', async (route: Route) => {
-      const response = await route.fetch();
-      seen({ url: new URL(route.request().url()), contentLength: response.headers()['content-length'] });
-      await held;
-      await route.fulfill({ response });
-    });
     await form.field('Start date').fill('2026-03-01');
     await form.field('End date').fill('2026-03-31');
-    const [file] = await Promise.all([
-      page.waitForEvent('download'),
-      (async () => {
-        await download.click();
-        const progress = form.root.getByRole('progressbar');
-        await progress.waitFor();
-        expect(await progress.getAttribute('aria-label')).toBe('Downloading… the server is preparing the file');
-        await expectAccessible(page, 'Export Excel downloading', form.root);
-        await shot(page, 'usage-history-export-progress');
-        release();
-      })(),
-    ]);
-    await page.unroute('**/api/usageHistory/export/admin**');
-    const { url, contentLength } = await routed;
+    const { file: exported, url, contentLength } = await downloads.exportHeld(page, '**/api/usageHistory/export/admin**', download, form.root, async (progress) => {
+      expect(await progress.getAttribute('aria-label')).toBe('Downloading… the server is preparing the file');
+      await expectAccessible(page, 'Export Excel downloading', form.root);
+      await shot(page, 'usage-history-export-progress');
+    });
     expect(url.searchParams.get('startDate')).toBe('2026-03-01T00:00:00+04:00');
     expect(url.searchParams.get('endDate')).toBe('2026-04-01T00:00:00+04:00');
-    expect(Number(contentLength), 'the export names its length, so the bar can show a percentage').toBeGreaterThan(0);
+    expect(contentLength, 'the export names its length, so the bar can show a percentage').toBeGreaterThan(0);
     await form.root.waitFor({ state: 'detached' });
 
-    const exported = await downloads.read(file);
     expect(exported.fileName).toBe('UsageHistory.xlsx');
     expect(exported.headerBold).toBe(true);
     expect(exported.header).toEqual(['Employee email', 'Asset name', 'Partner name', 'Campaign name', 'Merchant category', 'Date', 'Discount percent', 'Status']);
