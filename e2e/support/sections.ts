@@ -29,9 +29,3 @@ export const ADMIN_ONLY = ['/users', '/api-clients'];
 
 /** The side menu's labels, in order. */
 export const MENU = SECTIONS.map((section) => section.title);
-
-/** The sections whose screens are built (the campaign side of issue 12 and the reporting side of issue 14 among them). */
-export const BUILT = ['/users', '/dashboard', '/reports', '/assets', '/humanresource', '/partners', '/categorynames', '/campaigns', '/expectedcampaigns', '/notifications', '/employeelist', '/by-merchant', '/complaints', '/requests', '/merchants', '/promocode', '/usagehistory', '/api-clients'];
-
-/** Sections of the second spec document that later releases build. */
-export const NOT_YET_BUILT = SECTIONS.filter((section) => !BUILT.includes(section.path));

@@ -134,7 +134,7 @@ describe('axe-core finds no serious or critical violation', () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  it('on the signed-in frame: user menu, own Change Password, My profile, Layout builder, the coming and phone menus', async () => {
+  it('on the signed-in frame: user menu, own Change Password, My profile, Layout builder, the dashboard and the phone menu', async () => {
     const page = await suite.signedIn(suite.admin, '/users');
     await new ListScreen(page, USERS).loaded();
     const menu = await openUserMenu(page);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, shot } from '../support/browser';
-import { MENU, NOT_YET_BUILT } from '../support/sections';
+import { MENU } from '../support/sections';
 import { useSuite } from '../support/suite';
 import { asideLabels, openUserMenu, overflowsHorizontally, pathOf, signIn, storedSession, until, waitForPath } from '../support/ui';
 
@@ -140,21 +140,6 @@ describe('signed-in routes and layout', () => {
     await waitForPath(page, '/users');
   });
 
-  // Once every section has its screen there is nothing left to walk (the shared state keeps its vitest in frontend/src/app).
-  it.skipIf(NOT_YET_BUILT.length === 0)('shows each not-yet-built section with its title and the "coming in a later release" state', async () => {
-    // The first by its address, the others through the side menu, as a user moves around.
-    await page.goto(NOT_YET_BUILT[0].path);
-    for (const { path, title } of NOT_YET_BUILT) {
-      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: title, exact: true }).click();
-      await heading(page, title).waitFor();
-      expect(pathOf(page)).toBe(path);
-      expect(await page.getByText('Coming in a later release').isVisible(), path).toBe(true);
-      expect(await page.getByRole('table').count(), `${path} shows no table`).toBe(0);
-      expect(await page.title()).toBe(`${title} · perkdesk`);
-    }
-    await shot(page, 'coming-soon-requests-by-merchant');
-  });
-
   it('shows the own profile at /my-page and /user-profile', async () => {
     for (const path of ['/my-page', '/user-profile']) {
       await page.goto(path);
@@ -185,7 +170,7 @@ describe('signed-in routes and layout', () => {
       await heading(page, 'Dashboard').waitFor();
       expect(await page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
       expect(await overflowsHorizontally(page), 'the page scrolls sideways at 390 px').toBe(false);
-      await shot(page, 'coming-soon-phone');
+      await shot(page, 'phone-header');
 
       await page.getByRole('button', { name: 'Open menu' }).click();
       const menu = page.getByRole('navigation', { name: 'Main menu' });

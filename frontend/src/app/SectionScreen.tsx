@@ -15,7 +15,7 @@ function PageSpinner() {
   );
 }
 
-/** One section of the route table: its screen, the shared "coming later" state, or "not for your role". */
+/** One section of the route table: its screen, or "not for your role". */
 export function SectionScreen({ section }: { section: Section }) {
   useSignals();
   const title = t(section.title);
@@ -26,13 +26,6 @@ export function SectionScreen({ section }: { section: Section }) {
     return (
       <SectionPlaceholder title={title} icon="alert" heading={t('forbidden.title')}>
         {t('forbidden.body')}
-      </SectionPlaceholder>
-    );
-  }
-  if (!section.screen) {
-    return (
-      <SectionPlaceholder title={title} icon={section.icon} heading={t('comingSoon.title')}>
-        {t('comingSoon.body')}
       </SectionPlaceholder>
     );
   }

@@ -8,7 +8,6 @@ import { renderAt } from '../testing/render';
 import { App } from './App';
 import { safeReturnTo } from './guards';
 import { AppRoutes } from './routes';
-import { SectionScreen } from './SectionScreen';
 
 const emptyList = () => json({ data: [], totalCount: 0 });
 const specMenu = [
@@ -103,14 +102,6 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(await screen.findByText('No information found')).toBeInTheDocument();
     expect(api.callsTo(`GET /api/${resource}`)).toHaveLength(1);
-  });
-
-  it('shows a section without a screen with its title and the shared coming-later state', async () => {
-    signedIn();
-    // Every section of the route table has its screen now; the shared state stays for the next one.
-    renderAt('/later', <SectionScreen section={{ path: '/later', title: 'menu.reports', icon: 'reports', menu: 'main' }} />);
-    expect(await screen.findByRole('heading', { name: 'Reports' })).toBeInTheDocument();
-    expect(screen.getByText('Coming in a later release')).toBeInTheDocument();
   });
 
   it.each([

@@ -29,7 +29,7 @@ export function preloadFirstScreen(path: string): Promise<void> {
   else if (lower === '/privacy' || lower === '/terms') loads = [AgreementPage.preload()];
   else if (adminPathPattern.test(path) && signedIn) {
     const section = sectionAt(path === '/' ? homePath(session.peek()?.user?.roleId) : path);
-    loads = [AdminLayout.preload(), section?.screen?.preload()];
+    loads = [AdminLayout.preload(), section?.screen.preload()];
   } else if (lower.startsWith('/auth') || adminPathPattern.test(path)) loads = [LoginPage.preload()];
   // A chunk that fails to load is reported by the screen's own render, not here.
   return Promise.all(loads).then(

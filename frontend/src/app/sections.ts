@@ -12,8 +12,7 @@ export interface Section {
   /** Where the aside lists it: the main list (spec order), the Requests group, the Settings group, or nowhere. */
   menu: 'main' | 'requests' | 'settings' | null;
   adminOnly?: boolean;
-  /** The screen; sections without one show the shared "coming in a later release" state. */
-  screen?: LazyScreen;
+  screen: LazyScreen;
   /** A count beside the menu item (unread complaints), read again on every navigation. */
   badge?: MenuBadge;
 }

@@ -37,8 +37,6 @@ export const de: Translation = {
   'footer.rights': 'Alle Rechte vorbehalten.',
   'footer.privacy': 'Nutzungsvereinbarung',
   'breadcrumb.home': 'Start',
-  'comingSoon.title': 'Kommt in einer späteren Version',
-  'comingSoon.body': 'Dieser Bereich gehört zum Produkt, ist in dieser Version aber noch nicht verfügbar.',
   'forbidden.title': 'Für Ihre Rolle nicht verfügbar',
   'forbidden.body': 'Wenden Sie sich an einen Administrator, wenn Sie Zugriff benötigen.',
   'error.notFound.title': 'Seite nicht gefunden',

@@ -55,8 +55,6 @@ export const en = {
   'footer.privacy': 'User agreement',
   'breadcrumb.home': 'Home',
 
-  'comingSoon.title': 'Coming in a later release',
-  'comingSoon.body': 'This section is part of the product but is not available in this release yet.',
   'forbidden.title': 'Not available for your role',
   'forbidden.body': 'Ask an administrator if you need access to this section.',
 

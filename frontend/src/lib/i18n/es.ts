@@ -37,8 +37,6 @@ export const es: Translation = {
   'footer.rights': 'Todos los derechos reservados.',
   'footer.privacy': 'Acuerdo de usuario',
   'breadcrumb.home': 'Inicio',
-  'comingSoon.title': 'Disponible en una versión posterior',
-  'comingSoon.body': 'Esta sección forma parte del producto, pero todavía no está disponible en esta versión.',
   'forbidden.title': 'No disponible para su rol',
   'forbidden.body': 'Pida acceso a un administrador si lo necesita.',
   'error.notFound.title': 'Página no encontrada',

@@ -37,8 +37,6 @@ export const fr: Translation = {
   'footer.rights': 'Tous droits réservés.',
   'footer.privacy': "Conditions d'utilisation",
   'breadcrumb.home': 'Accueil',
-  'comingSoon.title': 'Disponible dans une prochaine version',
-  'comingSoon.body': "Cette section fait partie du produit mais n'est pas encore disponible dans cette version.",
   'forbidden.title': 'Non disponible pour votre rôle',
   'forbidden.body': "Demandez l'accès à un administrateur si nécessaire.",
   'error.notFound.title': 'Page introuvable',

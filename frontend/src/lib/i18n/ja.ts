@@ -37,8 +37,6 @@ export const ja: Translation = {
   'footer.rights': '無断転載を禁じます。',
   'footer.privacy': '利用規約',
   'breadcrumb.home': 'ホーム',
-  'comingSoon.title': '今後のリリースで提供予定',
-  'comingSoon.body': 'このセクションは製品の一部ですが、このリリースではまだ利用できません。',
   'forbidden.title': 'あなたのロールでは利用できません',
   'forbidden.body': 'アクセスが必要な場合は管理者にお問い合わせください。',
   'error.notFound.title': 'ページが見つかりません',

@@ -37,8 +37,6 @@ export const zh: Translation = {
   'footer.rights': '保留所有权利。',
   'footer.privacy': '用户协议',
   'breadcrumb.home': '首页',
-  'comingSoon.title': '将在后续版本中提供',
-  'comingSoon.body': '此部分属于产品的一部分，但在当前版本中尚不可用。',
   'forbidden.title': '您的角色无法使用此功能',
   'forbidden.body': '如需访问，请联系管理员。',
   'error.notFound.title': '页面未找到',
