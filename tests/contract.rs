@@ -989,6 +989,18 @@ const LARGE: [(&Resource, &str); 2] = [
     (&perkdesk::resources::usage_history::USAGE_HISTORY, "&CampaignName=Endirim%201"),
 ];
 
+/// SQLite's plan for a statement, its steps joined by " | ".
+fn query_plan(conn: &Connection, statement: &perkdesk::crud::Statement) -> String {
+    let steps: Vec<String> = conn
+        .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
+        .unwrap()
+        .query_map(rusqlite::params_from_iter(&statement.params), |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    steps.join(" | ")
+}
+
 /// Large lists sort on indexes, never through a temporary B-tree, in the default order and by
 /// every sortable field. The statistics come from a production-sized table: with a few rows,
 /// SQLite's choices differ from those it makes at 100,000.
@@ -1053,14 +1065,7 @@ fn large_lists_sort_on_indexes() {
                     resource.path
                 );
                 assert_eq!(rows(&page), expected, "{}: {raw} from its anchor", resource.path);
-                let plan: Vec<String> = conn
-                    .prepare(&format!("EXPLAIN QUERY PLAN {}", page.sql))
-                    .unwrap()
-                    .query_map(rusqlite::params_from_iter(&page.params), |r| r.get::<_, String>(3))
-                    .unwrap()
-                    .map(Result::unwrap)
-                    .collect();
-                let plan = plan.join(" | ");
+                let plan = query_plan(&conn, &page);
                 assert!(!plan.contains("TEMP B-TREE"), "{}: {raw} uses a temporary B-tree: {plan}", resource.path);
                 // Sorting by id walks the table in rowid order, which is its own index.
                 assert!(
@@ -1114,14 +1119,7 @@ fn campaign_lists_sort_on_indexes() {
                         let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), language).unwrap();
                         let plan = query.plan_page(&conn, &counts, resource).unwrap();
                         let page = plan.page.expect("the list has rows");
-                        let steps: Vec<String> = conn
-                            .prepare(&format!("EXPLAIN QUERY PLAN {}", page.sql))
-                            .unwrap()
-                            .query_map(rusqlite::params_from_iter(&page.params), |r| r.get::<_, String>(3))
-                            .unwrap()
-                            .map(Result::unwrap)
-                            .collect();
-                        let steps = steps.join(" | ");
+                        let steps = query_plan(&conn, &page);
                         assert!(
                             !steps.contains("TEMP B-TREE"),
                             "{} ({language:?}, analyzed: {analyzed}): {raw} sorts the list: {steps}",
