@@ -321,6 +321,9 @@ const SCAN_BUDGET: i64 = 2000;
 /// of a list otherwise walks 50,000 index entries on every request.
 const ANCHOR_EVERY: i64 = 1000;
 
+/// How many rows the anchor's statement reads (it keeps the first); see `anchor_statement`.
+const ANCHOR_READS: i64 = DEFAULT_PAGE;
+
 /// A remembered list position and the row there.
 pub type Positioned = (i64, crate::db::Anchor);
 
@@ -351,15 +354,7 @@ impl ListQuery {
             return Ok(None);
         }
         let position = self.skip / ANCHOR_EVERY * ANCHOR_EVERY;
-        let sql = format!(
-            "SELECT {}, {} FROM {} {} {} LIMIT 1 OFFSET {position}",
-            self.sort_sql.unwrap_or(resource.id),
-            resource.id,
-            resource.from,
-            self.where_sql(resource, via),
-            self.order_sql(resource),
-        );
-        let params = self.params(via);
+        let Statement { sql, params } = self.anchor_statement(resource, via, position);
         let found = counts.anchor(format!("{sql} {params:?}"), || {
             Ok(conn
                 .prepare_cached(&sql)?
@@ -367,6 +362,23 @@ impl ListQuery {
                 .optional()?)
         })?;
         Ok(found.map(|row| (position, row)))
+    }
+
+    /// The statement whose first row is the list's row at `position` (its sort value and id).
+    /// It reads a few rows, not one: with `LIMIT 1` or `2` SQLite sorts the whole list rather
+    /// than walk the sort's index to the position (190 ms instead of 3 ms at row 50,000 of 100,000 users).
+    pub fn anchor_statement(&self, resource: &Resource, via: SearchVia, position: i64) -> Statement {
+        Statement {
+            sql: format!(
+                "SELECT {}, {} FROM {} {} {} LIMIT {ANCHOR_READS} OFFSET {position}",
+                self.sort_sql.unwrap_or(resource.id),
+                resource.id,
+                resource.from,
+                self.where_sql(resource, via),
+                self.order_sql(resource),
+            ),
+            params: self.params(via),
+        }
     }
 
     /// Plans every matching row of `columns`, in the list's order, for the export.

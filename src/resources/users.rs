@@ -36,18 +36,18 @@ pub static USERS: Resource = Resource {
     total_key: Some("users:staff"),
     columns: &[
         Column::new("id", "u.id", Kind::Int),
-        Column::new("firstName", "u.first_name", Kind::Text),
-        Column::new("lastName", "u.last_name", Kind::Text),
-        Column::new("email", "u.email", Kind::Text),
-        Column::new("phone", "u.phone", Kind::Text),
-        Column::new("roleId", "u.role_id", Kind::Int),
+        Column::new("firstName", "u.first_name", Kind::Text).never_null(),
+        Column::new("lastName", "u.last_name", Kind::Text).never_null(),
+        Column::new("email", "u.email", Kind::Text).never_null(),
+        Column::new("phone", "u.phone", Kind::Text).never_null(),
+        Column::new("roleId", "u.role_id", Kind::Int).never_null(),
         Column::new(
             "roleName",
             "CASE u.role_id WHEN 0 THEN 'Admin' WHEN 1 THEN 'User' ELSE 'Call Center' END",
             Kind::Text,
         )
         .unsorted(),
-        Column::new("isActive", "u.is_active", Kind::Bool),
+        Column::new("isActive", "u.is_active", Kind::Bool).never_null(),
         Column::new("createdAt", "u.created_at", Kind::DateTime).detail_only(),
     ],
     filters: &[
