@@ -18,9 +18,12 @@ or drop no check.
 - The employee import's file is an .xlsx with the template's header row.
 - A campaign's start is not in the past and its expiry after it; a notification names the
   category (type 1) or campaign (type 2) it points at; a file part is a decodable image.
+- (Python) `ast.parse` runs one at a time across the worker threads (a CPython bug, see below).
 """
 
+import ast
 import io
+import threading
 import uuid
 import zipfile
 from collections.abc import MutableMapping
@@ -30,6 +33,22 @@ from hypothesis import strategies as st
 
 import schemathesis
 from schemathesis.core.file_samples import MEDIA_TYPE_FILE_SAMPLES
+
+# One ast.parse at a time. The run has two worker threads, and Hypothesis parses source to name
+# the lambdas it filters by; CPython 3.11 (3.11.7 here) keeps the AST builder's recursion depth per
+# interpreter, so two parses at once can fail with "SystemError: AST constructor recursion depth
+# mismatch" (CPython issue gh-106905), which schemathesis reports as a runtime error of whichever
+# operation it was generating. Serialising the parses costs nothing measurable.
+_parse = ast.parse
+_parse_lock = threading.Lock()
+
+
+def _serialised_parse(*args, **kwargs):
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _serialised_parse
 
 for media_type, sample in MEDIA_TYPE_FILE_SAMPLES.items():
     schemathesis.openapi.media_type(media_type, st.just(sample))
