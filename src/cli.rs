@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::auth::{password, totp};
 use crate::db::{Db, SCHEMA_VERSION};
+use crate::listener::ConnectionLimits;
 use crate::mail::Mailer;
 use crate::state::{AppState, Settings};
 use crate::validation;
@@ -131,6 +132,13 @@ struct ServeOptions {
     /// Sign-in, registration and reset attempts allowed per client address per minute.
     #[arg(long, env = "PERKDESK_SIGN_IN_PER_MINUTE", default_value_t = 10)]
     sign_in_per_minute: u32,
+    /// Seconds a connection may take to send a request's head, from its opening or its last
+    /// answer (an idle kept-alive connection is closed after as long).
+    #[arg(long, env = "PERKDESK_REQUEST_HEAD_TIMEOUT", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    request_head_timeout: u64,
+    /// Connections open at once; more clients wait in the kernel's queue (lowered to fit the open-file limit).
+    #[arg(long, env = "PERKDESK_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
 }
 
 #[derive(Args, Debug)]
@@ -280,22 +288,16 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     if let Some(banner) = banner {
         banner(&url);
     }
-    let app = crate::app::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
-    let stopping = std::sync::Arc::new(tokio::sync::Notify::new());
-    let announce = stopping.clone();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+    let limits = ConnectionLimits {
+        request_head_timeout: std::time::Duration::from_secs(options.request_head_timeout),
+        max_connections: crate::listener::fit_to_file_limit(options.max_connections as usize),
+    };
+    let stopping = async {
         shutdown.await;
         tracing::info!("shutting down: finishing the requests in flight");
-        announce.notify_one();
-    });
-    tokio::select! {
-        served = server => served.context("the server stopped")?,
-        () = async {
-            stopping.notified().await;
-            tokio::time::sleep(crate::app::SHUTDOWN_GRACE).await;
-        } => tracing::warn!("requests were still running after the grace period; stopping anyway"),
-    }
+    };
+    // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
+    crate::listener::serve(listener, crate::app::app(state), limits, stopping, crate::app::SHUTDOWN_GRACE).await;
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())
@@ -569,6 +571,15 @@ fn api_client(command: ApiClientCommand) -> anyhow::Result<()> {
 
 fn import_employees(args: ImportEmployeesArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
+    // The same size limit as the Employee list's Import button: a larger file is no HR sheet.
+    let size = std::fs::metadata(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?.len();
+    if size > crate::forms::MULTIPART_LIMIT as u64 {
+        anyhow::bail!(
+            "{} is larger than an import takes ({} MB); split it into smaller files",
+            args.file.display(),
+            crate::forms::MULTIPART_LIMIT / (1024 * 1024)
+        );
+    }
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     eprintln!("Reading {} ...", args.file.display());
     let mut conn = db.conn()?;

@@ -13,6 +13,7 @@ pub mod files;
 pub mod forms;
 pub mod idempotency;
 pub mod inbound;
+pub mod listener;
 pub mod mail;
 pub mod qr;
 pub mod reply;

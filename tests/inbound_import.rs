@@ -164,3 +164,114 @@ async fn ten_thousand_rows_import_in_one_transaction() {
     assert!(took.as_secs() < 60, "{took:?}");
     eprintln!("10,000 rows imported in {took:?} (debug build)");
 }
+
+/// `bytes` (an .xlsx) with the part `name` replaced by `header`, then `padding` bytes of spaces,
+/// then `footer`: a part that inflates to far more than the upload's size (a zip bomb).
+fn with_padded_part(bytes: &[u8], name: &str, header: &str, padding: usize, footer: &str) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut source = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let mut replaced = false;
+    for index in 0..source.len() {
+        let mut part = source.by_index(index).unwrap();
+        let part_name = part.name().to_string();
+        out.start_file(part_name.as_str(), options).unwrap();
+        if part_name == name {
+            out.write_all(header.as_bytes()).unwrap();
+            let spaces = vec![b' '; 1 << 20];
+            for _ in 0..padding >> 20 {
+                out.write_all(&spaces).unwrap();
+            }
+            out.write_all(footer.as_bytes()).unwrap();
+            replaced = true;
+        } else {
+            let mut content = vec![];
+            part.read_to_end(&mut content).unwrap();
+            out.write_all(&content).unwrap();
+        }
+    }
+    assert!(replaced, "the workbook has no part {name}");
+    out.finish().unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn a_cell_in_the_sheets_last_corner_reads_as_one_row() {
+    let app = test_app();
+    let admin = app.admin().await;
+    // A header and one e-mail at A1048576, plus a cell at XFD1048576: the sheet's extent is the
+    // whole grid (17 billion cells), its content two cells.
+    let mut book = Workbook::new();
+    let sheet = book.add_worksheet();
+    for (col, header) in ["Email", "First name", "Last name", "Phone number", "Asset"].iter().enumerate() {
+        sheet.write_string(0, col as u16, *header).unwrap();
+    }
+    sheet.write_string(1_048_575, 0, "far@azercell.az").unwrap();
+    sheet.write_string(1_048_575, 16_383, "corner").unwrap();
+    let bytes = book.save_to_buffer().unwrap();
+    assert!(bytes.len() < 8_000, "the file is small: {} bytes", bytes.len());
+
+    let report = send(&app, &admin.token, true, &bytes).await;
+    report.expect(200);
+    let report = report.json();
+    assert_eq!(report["rows"], 1);
+    assert_eq!(report["refused"][0]["row"], 1_048_576);
+    assert_eq!(report["refused"][0]["message"], "First name is required");
+}
+
+#[tokio::test]
+async fn a_workbook_that_unpacks_past_the_limits_is_refused_unread() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let world = people::world(&app.state.db.conn().unwrap());
+    let good = bytes_of(&rows(world.asset));
+    let sheet_bomb = with_padded_part(
+        &good,
+        "xl/worksheets/sheet1.xml",
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#,
+        49 << 20,
+        "</sheetData></worksheet>",
+    );
+    let strings_bomb = with_padded_part(
+        &good,
+        "xl/sharedStrings.xml",
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t xml:space="preserve">"#,
+        17 << 20,
+        "</t></si></sst>",
+    );
+    for bomb in [sheet_bomb, strings_bomb] {
+        assert!(bomb.len() < 200_000, "a small upload: {} bytes", bomb.len());
+        let refused = send(&app, &admin.token, true, &bomb).await;
+        refused.expect(400);
+        assert_eq!(
+            refused.json()["errors"]["file"],
+            "The workbook holds more than an import can take (64 MB of sheet data once unpacked); split it into smaller files."
+        );
+    }
+    // The same rows unpadded still import.
+    send(&app, &admin.token, true, &good).await.expect(200);
+}
+
+#[tokio::test]
+async fn an_error_value_is_not_a_name() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let world = people::world(&app.state.db.conn().unwrap());
+    let mut book = Workbook::new();
+    let sheet = book.add_worksheet();
+    for (col, header) in ["Email", "First name", "Last name", "Phone number", "Asset"].iter().enumerate() {
+        sheet.write_string(0, col as u16, *header).unwrap();
+    }
+    sheet.write_string(1, 0, "div@azercell.az").unwrap();
+    sheet.write_formula(1, 1, rust_xlsxwriter::Formula::new("=1/0").set_result("#DIV/0!")).unwrap();
+    sheet.write_string(1, 2, "Əliyeva").unwrap();
+    sheet.write_string(1, 3, "994701234567").unwrap();
+    sheet.write_number(1, 4, world.asset as f64).unwrap();
+    let report = send(&app, &admin.token, true, &book.save_to_buffer().unwrap()).await;
+    report.expect(200);
+    let report = report.json();
+    assert_eq!(report["added"], 0);
+    assert_eq!(report["refused"][0]["row"], 2);
+    assert_eq!(report["refused"][0]["field"], "First name");
+    assert_eq!(report["refused"][0]["message"], "The cell holds the error #DIV/0!, not a value.");
+}

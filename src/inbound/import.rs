@@ -6,14 +6,12 @@
 //! (`perkdesk import-employees FILE [--dry-run]`) and through `POST employee/import`.
 
 use std::collections::HashMap;
-use std::io::Cursor;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::Method;
 use axum::response::Response;
 use axum::routing::{get, post};
-use calamine::{Data, Reader, Xlsx};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -30,6 +28,8 @@ use crate::forms::{Form, MULTIPART_LIMIT};
 use crate::state::AppState;
 use crate::validation::Validator;
 
+use super::workbook::{self, CellText};
+
 /// The template's columns; a workbook's header row names them in any order and case.
 pub const COLUMNS: [&str; 6] = ["Email", "First name", "Last name", "Phone number", "Asset", "Active"];
 const REQUIRED_COLUMNS: [&str; 5] = ["Email", "First name", "Last name", "Phone number", "Asset"];
@@ -37,7 +37,7 @@ pub const TEMPLATE_NAME: &str = "EmployeeImport.xlsx";
 /// A workbook of more rows is refused whole (the import is one transaction).
 pub const MAX_ROWS: usize = 50_000;
 
-pub const NOT_A_WORKBOOK: &str = "The file is not an .xlsx workbook.";
+pub use super::workbook::NOT_A_WORKBOOK;
 pub const FILE_REQUIRED: &str = "Choose the .xlsx file to import";
 pub const ASSET_REQUIRED: &str = "Asset is required (its id or barcode prefix)";
 pub const ACTIVE_INVALID: &str = "Active must be yes or no";
@@ -75,66 +75,17 @@ struct Good {
     existing: Option<i64>,
 }
 
-/// The text of a cell as a person reads it: whole numbers without `.0` (a phone typed as a
-/// number), booleans as yes/no, blanks empty.
-fn cell_text(cell: Option<&Data>) -> String {
-    match cell {
-        None | Some(Data::Empty) => String::new(),
-        Some(Data::String(text)) => text.trim().to_string(),
-        Some(Data::Float(x)) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", *x as i64),
-        Some(Data::Float(x)) => x.to_string(),
-        Some(Data::Int(n)) => n.to_string(),
-        Some(Data::Bool(flag)) => if *flag { "yes" } else { "no" }.into(),
-        Some(other) => other.to_string().trim().to_string(),
-    }
-}
-
-/// The workbook's first sheet as (row number, cells by column name); a header row that lacks a
-/// required column is a 400 naming it.
 /// A workbook's rows: each row's number in the sheet and its cells by column.
-type Rows = Vec<(usize, HashMap<&'static str, String>)>;
+type Rows = Vec<workbook::Row>;
 
+/// The first sheet's rows under its header, read in bounded memory ([`workbook`]).
 fn read_rows(bytes: &[u8]) -> AppResult<Rows> {
-    let not_a_workbook = || AppError::field("file", NOT_A_WORKBOOK);
-    let mut workbook: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|_| not_a_workbook())?;
-    let sheet = workbook.worksheet_range_at(0).ok_or_else(not_a_workbook)?.map_err(|_| not_a_workbook())?;
-    let mut rows = sheet.rows();
-    let header: Vec<String> =
-        rows.next().map(|row| row.iter().map(|c| cell_text(Some(c))).collect()).unwrap_or_default();
-    let mut positions: Vec<(&'static str, usize)> = vec![];
-    for name in COLUMNS {
-        if let Some(at) = header.iter().position(|h| h.eq_ignore_ascii_case(name)) {
-            positions.push((name, at));
-        } else if REQUIRED_COLUMNS.contains(&name) {
-            return Err(AppError::field(
-                "file",
-                format!("The first row must name the columns {}; '{name}' is missing.", REQUIRED_COLUMNS.join(", ")),
-            ));
-        }
-    }
-    // The sheet's first row may not be the workbook's row 1 (calamine starts at the first used cell).
-    let first_row = sheet.start().map_or(0, |(row, _)| row as usize);
-    let mut out = vec![];
-    for (index, row) in rows.enumerate() {
-        let cells: HashMap<&'static str, String> =
-            positions.iter().map(|(name, at)| (*name, cell_text(row.get(*at)))).collect();
-        if cells.values().all(String::is_empty) {
-            continue;
-        }
-        if out.len() == MAX_ROWS {
-            return Err(AppError::field("file", format!("Import at most {MAX_ROWS} rows at a time.")));
-        }
-        // Row numbers as the spreadsheet shows them: the header's row, then one per row below it.
-        out.push((first_row + index + 2, cells));
-    }
-    Ok(out)
+    workbook::read_rows(bytes, &COLUMNS, &REQUIRED_COLUMNS, MAX_ROWS)
+        .map_err(|workbook::Refusal(message)| AppError::field("file", message))
 }
 
 /// Checks every row against the database as it is (inside the caller's transaction).
-fn check(
-    conn: &Connection,
-    rows: Vec<(usize, HashMap<&'static str, String>)>,
-) -> AppResult<(Vec<Good>, Vec<RefusedRow>)> {
+fn check(conn: &Connection, rows: Rows) -> AppResult<(Vec<Good>, Vec<RefusedRow>)> {
     let mut by_id = conn.prepare_cached("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL")?;
     let mut by_prefix =
         conn.prepare_cached("SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2")?;
@@ -143,7 +94,20 @@ fn check(
     let mut seen: HashMap<String, usize> = HashMap::new();
     let (mut good, mut refused) = (vec![], vec![]);
     for (row, cells) in rows {
-        let get = |name: &str| cells.get(name).cloned().unwrap_or_default();
+        // An error value (#DIV/0!) is not a name, a phone or an e-mail: the row is refused.
+        let error = COLUMNS.iter().find_map(|name| match cells.get(name) {
+            Some(CellText::Error(error)) => Some((name, error)),
+            _ => None,
+        });
+        if let Some((field, error)) = error {
+            let message = format!("The cell holds the error {error}, not a value.");
+            refused.push(RefusedRow { row, field: field.to_string(), message });
+            continue;
+        }
+        let get = |name: &str| match cells.get(name) {
+            Some(CellText::Text(text)) => text.clone(),
+            _ => String::new(),
+        };
         let (email, first_name, last_name, phone, asset, active) = (
             get("Email"),
             get("First name"),

@@ -9,6 +9,7 @@ pub mod app;
 pub mod clients;
 pub mod import;
 pub mod partner;
+pub mod workbook;
 
 use crate::api::Api;
 
