@@ -94,6 +94,11 @@ class Server:
         """`VmRSS` (now) or `VmHWM` (the peak so far) of the server, in kB."""
         return status_kb(self.process.pid, field)
 
+    def reset_peak(self):
+        """Starts the peak (`VmHWM`) over from the current resident size (Linux's clear_refs)."""
+        with open(f"/proc/{self.process.pid}/clear_refs", "w") as refs:
+            refs.write("5")
+
     def kill(self):
         self.process.kill()
         self.process.wait()

@@ -18,54 +18,117 @@ use utoipa::{PartialSchema, ToSchema};
 use crate::auth::Roles;
 use crate::state::AppState;
 
-/// Patterns that say in the document what the server's validation accepts, for DTO fields
-/// (`#[schema(pattern = ...)]` needs literals, so these are copied there; tests compare them).
-/// The server trims text before checking it, so the patterns allow surrounding white space.
-/// White space as Rust's `char::is_whitespace` (and so `str::trim`) reads it, as a pattern class:
-/// `\s` differs between regex dialects (U+0085 is white space to Rust and Python, not to ECMA).
-macro_rules! white_space {
+/// Patterns that say in the document what the server's validation accepts. The server trims text
+/// before checking it, so the patterns allow surrounding white space.
+/// White space as Rust's `char::is_whitespace` (and so `str::trim`) reads it, the characters of a
+/// pattern class: `\s` differs between regex dialects (U+0085 is white space to Rust and Python,
+/// not to ECMA; U+FEFF is white space to ECMA only). Every "blank" of the document is this.
+macro_rules! white_space_chars {
     () => {
-        r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+        r"\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
     };
 }
 
-/// Any character but [`white_space!`].
-macro_rules! not_white_space {
+macro_rules! white_space {
     () => {
-        r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+        concat!("[", white_space_chars!(), "]")
+    };
+}
+
+/// The control characters `validation::control_character_refusal` refuses inside a one-line
+/// text (C0, DEL, C1; `char::is_control`).
+macro_rules! controls {
+    () => {
+        r"\x00-\x1f\x7f-\x9f"
+    };
+}
+
+/// The same inside a multi-line text, where tab, line feed and carriage return may stand.
+macro_rules! multiline_controls {
+    () => {
+        r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    };
+}
+
+/// A character that is neither white space nor a control.
+macro_rules! visible {
+    () => {
+        concat!("[^", white_space_chars!(), controls!(), "]")
+    };
+}
+
+/// Text as the server reads it: trimmed, then `$inner` characters between two visible ones (or
+/// one visible character); `$optional` lets the trimmed text be empty.
+macro_rules! trimmed_text {
+    ($inner:expr, required) => {
+        concat!("^", white_space!(), "*", visible!(), "(?:", $inner, "*", visible!(), ")?", white_space!(), "*$")
+    };
+    ($inner:expr, optional) => {
+        concat!("^", white_space!(), "*(?:", visible!(), "(?:", $inner, "*", visible!(), ")?)?", white_space!(), "*$")
     };
 }
 
 pub mod patterns {
-    /// Required text: something besides white space.
-    pub const NOT_BLANK: &str = r"\S";
-    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces, 3 to
-    /// 50 characters once the white space around it is trimmed (the lookahead: a length rule
-    /// would count that white space too, which the server does not).
+    /// Required one-line text: something besides white space, and no control character inside.
+    /// A multi-line field (`validation::is_multiline`) gets [`NOT_BLANK_MULTILINE`] instead.
+    pub const NOT_BLANK: &str = trimmed_text!(concat!("[^", controls!(), "]"), required);
+    /// Required multi-line text: tab and line breaks may stand inside.
+    pub const NOT_BLANK_MULTILINE: &str = trimmed_text!(concat!("[^", multiline_controls!(), "]"), required);
+    /// Any one-line text (may be blank): every text field without a rule of its own gets it.
+    pub const TEXT: &str = trimmed_text!(concat!("[^", controls!(), "]"), optional);
+    /// Any multi-line text (may be blank).
+    pub const MULTILINE_TEXT: &str = trimmed_text!(concat!("[^", multiline_controls!(), "]"), optional);
+    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces or
+    /// controls, 3 to 50 characters once the white space around it is trimmed (the lookahead: a
+    /// length rule would count that white space too, which the server does not).
     pub const EMAIL: &str = concat!(
         "^",
         white_space!(),
         "*(?=",
-        not_white_space!(),
+        "[^",
+        white_space_chars!(),
+        "]",
         "{3,50}",
         white_space!(),
         "*$)",
-        r"[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000@]+",
+        "[^",
+        white_space_chars!(),
+        controls!(),
+        "@]+",
         r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
         white_space!(),
         "*$"
     );
     /// `validation::is_phone`: 994, an operator code, 7 digits.
-    pub const PHONE: &str = r"^\s*994(?:50|51|55|70|77|99|10)[0-9]{7}\s*$";
+    pub const PHONE: &str = concat!("^", white_space!(), "*994(?:50|51|55|70|77|99|10)[0-9]{7}", white_space!(), "*$");
     /// A phone that may be left empty.
-    pub const OPTIONAL_PHONE: &str = r"^\s*(?:994(?:50|51|55|70|77|99|10)[0-9]{7})?\s*$";
+    pub const OPTIONAL_PHONE: &str =
+        concat!("^", white_space!(), "*(?:994(?:50|51|55|70|77|99|10)[0-9]{7})?", white_space!(), "*$");
     /// `validation::is_strong_password`: 8+ with a lower- and an upper-case letter, a digit, a symbol.
-    pub const STRONG_PASSWORD: &str =
-        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])[\s\S]{8,}$";
+    pub const STRONG_PASSWORD: &str = concat!(
+        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])(?=[\s\S]{8,}$)",
+        trimmed_text!(concat!("[^", controls!(), "]"), optional)
+    );
     /// `validation::has_letter_and_number`: 8+ with a letter and a digit.
-    pub const LETTER_AND_NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])[\s\S]{8,}$";
+    pub const LETTER_AND_NUMBER_PASSWORD: &str = concat!(
+        r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])(?=[\s\S]{8,}$)",
+        trimmed_text!(concat!("[^", controls!(), "]"), optional)
+    );
     /// `validation::has_number`: 8+ with a digit.
-    pub const NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[0-9])[\s\S]{8,}$";
+    pub const NUMBER_PASSWORD: &str =
+        concat!(r"^(?=[\s\S]*[0-9])(?=[\s\S]{8,}$)", trimmed_text!(concat!("[^", controls!(), "]"), optional));
+    /// An asset's barcode prefix: up to three letters or digits.
+    pub const BARCODE_PREFIX: &str = concat!("^", white_space!(), "*[A-Za-z0-9]{1,3}", white_space!(), "*$");
+    /// The shapes `campaigns::parse_instant` reads: a day, or a day and time with an optional offset.
+    pub const INSTANT: &str = concat!(
+        "^",
+        white_space!(),
+        r"*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?",
+        white_space!(),
+        "*$"
+    );
+    /// The white-space class, for patterns built at run time.
+    pub const WHITE_SPACE: &str = white_space!();
 }
 
 /// Query parameter schemas that say exactly what `extract::QueryMap` and the list parser accept:
@@ -75,7 +138,7 @@ pub mod query {
     use utoipa::openapi::{RefOr, Schema};
 
     /// Blank (white space only): the parameter is not applied.
-    const BLANK: &str = r"^\s*$";
+    const BLANK: &str = concat!("^", white_space!(), "*$");
 
     fn blank() -> ObjectBuilder {
         ObjectBuilder::new().schema_type(Type::String).pattern(Some(BLANK))
@@ -97,9 +160,13 @@ pub mod query {
 
     /// `true`, `false`, `1` or `0` in any case, or blank.
     pub fn bool() -> RefOr<Schema> {
-        let text = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some(r"^\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?\s*$"));
+        let text = ObjectBuilder::new().schema_type(Type::String).pattern(Some(concat!(
+            "^",
+            white_space!(),
+            "*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?",
+            white_space!(),
+            "*$"
+        )));
         RefOr::T(Schema::AnyOf(
             AnyOfBuilder::new().item(ObjectBuilder::new().schema_type(Type::Boolean)).item(text).build(),
         ))
@@ -133,7 +200,7 @@ pub mod query {
                     .collect()
             })
             .collect();
-        let pattern = format!(r"^\s*({})?\s*$", alternatives.join("|"));
+        let pattern = format!("^{ws}*({})?{ws}*$", alternatives.join("|"), ws = super::patterns::WHITE_SPACE);
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
     }
 
@@ -146,7 +213,7 @@ pub mod query {
         let year = r"(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])";
         let month_day =
             r"((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))";
-        let pattern = format!(r"^\s*({year}-{month_day}[\s\S]*)?$");
+        let pattern = format!(r"^{ws}*({year}-{month_day}[\s\S]*)?$", ws = super::patterns::WHITE_SPACE);
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
     }
 
@@ -210,6 +277,8 @@ pub struct Doc {
     body: Option<(&'static str, RefOr<Schema>)>,
     query: Vec<Param>,
     response: (u16, Option<(&'static str, RefOr<Schema>)>),
+    /// Other success statuses with the same body (an upsert's 201 beside its 200).
+    also_succeeds: Vec<(u16, &'static str)>,
     schemas: Vec<(String, RefOr<Schema>)>,
     file_path: bool,
     /// The path parameter is text with this description (an e-mail), not an id.
@@ -244,6 +313,7 @@ impl Doc {
             body: None,
             query: vec![],
             response: (200, None),
+            also_succeeds: vec![],
             schemas: vec![],
             file_path: false,
             text_path: None,
@@ -343,6 +413,13 @@ impl Doc {
 
     pub fn returns_schema(mut self, status: u16, schema: RefOr<Schema>) -> Doc {
         self.response = (status, Some((JSON, schema)));
+        self
+    }
+
+    /// Another success status answered with the same body as the main one, e.g. an upsert's
+    /// 201 when it created the row.
+    pub fn also_returns(mut self, status: u16, description: &'static str) -> Doc {
+        self.also_succeeds.push((status, description));
         self
     }
 
@@ -468,6 +545,8 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                     .build(),
             ),
         );
+    let body_names: std::collections::HashSet<String> =
+        endpoints.iter().filter_map(|endpoint| endpoint.doc.body_name.clone()).collect();
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
         // A body's `id` (or `...Id`) names a row: ids start at 1, and one that names no row is a 404.
@@ -476,6 +555,11 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         // go into an inline copy of it rather than into the component the others see.
         let mut ruled_body = None;
         for (name, mut schema) in doc.schemas {
+            // A type that is some operation's body documents the server's text rule wherever it
+            // stands (the same component may also describe an answer).
+            if body_names.contains(&name) {
+                text_patterns(&mut schema);
+            }
             if doc.body_name.as_deref() == Some(name.as_str()) {
                 names_rows |= ids_from_one(&mut schema);
                 if !doc.rules.is_empty() {
@@ -568,6 +652,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                 schema = ruled;
             }
             apply_rules(&mut schema, &doc.rules);
+            text_patterns(&mut schema);
             names_rows |= ids_from_one(&mut schema);
             if content_type == "multipart/form-data" {
                 blank_means_absent(&mut schema);
@@ -592,11 +677,14 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             op = op.response(status.to_string(), error_response(description));
         }
         let (status, body) = doc.response;
-        let mut response = ResponseBuilder::new().description("Success");
-        if let Some((content_type, schema)) = body {
-            response = response.content(content_type, ContentBuilder::new().schema(Some(schema)).build());
+        let successes = std::iter::once((status, "Success")).chain(doc.also_succeeds.iter().copied());
+        for (status, description) in successes {
+            let mut response = ResponseBuilder::new().description(description);
+            if let Some((content_type, schema)) = &body {
+                response = response.content(*content_type, ContentBuilder::new().schema(Some(schema.clone())).build());
+            }
+            op = op.response(status.to_string(), response.build());
         }
-        op = op.response(status.to_string(), response.build());
         let method = match method {
             Method::POST => HttpMethod::Post,
             Method::PUT => HttpMethod::Put,
@@ -665,6 +753,10 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
             let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field) else { continue };
             match *rule {
                 Rule::Required => {}
+                // "Required text" of a field that spans lines allows line breaks inside.
+                Rule::Pattern(pattern) if pattern == patterns::NOT_BLANK && crate::validation::is_multiline(field) => {
+                    property.pattern = Some(patterns::NOT_BLANK_MULTILINE.to_string())
+                }
                 Rule::Pattern(pattern) => property.pattern = Some(pattern.to_string()),
                 Rule::Length(min, max) => {
                     property.min_length = Some(min);
@@ -681,6 +773,28 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                     })
                 }
             }
+        }
+    }
+}
+
+/// Gives every text field of a body that has no pattern of its own the server's text rule: no
+/// control character inside (tab and line breaks only in a multi-line field), as
+/// `validation::control_character_refusal` refuses. Nested objects and lists of objects too.
+fn text_patterns(schema: &mut RefOr<Schema>) {
+    let RefOr::T(Schema::Object(object)) = schema else { return };
+    for (name, property) in object.properties.iter_mut() {
+        let RefOr::T(Schema::Object(field)) = property else { continue };
+        let text = match &field.schema_type {
+            SchemaType::Type(Type::String) => true,
+            SchemaType::Array(types) => types.contains(&Type::String),
+            _ => false,
+        };
+        if text && field.pattern.is_none() && field.format.is_none() && field.enum_values.is_none() {
+            let multiline = crate::validation::is_multiline(name);
+            field.pattern = Some(if multiline { patterns::MULTILINE_TEXT } else { patterns::TEXT }.to_string());
+        }
+        if matches!(field.schema_type, SchemaType::Type(Type::Object)) {
+            text_patterns(property);
         }
     }
 }
@@ -703,6 +817,9 @@ fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
             found = true;
             if field.minimum.is_none() {
                 field.minimum = Some(utoipa::Number::Int(1));
+                // A `#[serde(default)]` body documents `default: 0`, which names no row and is
+                // below that minimum: an id has no default.
+                field.default = None;
             }
             // Ids are 64-bit; a larger number names no row the server could hold.
             if field.maximum.is_none() {
@@ -731,7 +848,8 @@ fn blank_means_absent(schema: &mut RefOr<Schema>) {
         );
         if numeric && !required.contains(name) {
             let number = std::mem::replace(property, RefOr::T(Schema::Object(Default::default())));
-            let blank = ObjectBuilder::new().schema_type(Type::String).pattern(Some(r"^\s*$"));
+            let blank =
+                ObjectBuilder::new().schema_type(Type::String).pattern(Some(concat!("^", white_space!(), "*$")));
             *property =
                 RefOr::T(Schema::AnyOf(utoipa::openapi::schema::AnyOfBuilder::new().item(number).item(blank).build()));
         }

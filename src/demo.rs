@@ -82,9 +82,10 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     let totp_secret = match existing {
         Some(secret) => {
             tx.execute(
-                "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0, locked_until = NULL WHERE email = ?1",
+                "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0 WHERE email = ?1",
                 (ADMIN_EMAIL, &hash),
             )?;
+            crate::auth::sessions::clear_failures(&tx, ADMIN_EMAIL)?;
             secret
         }
         None => {

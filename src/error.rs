@@ -53,6 +53,12 @@ struct ErrorBody<'a> {
     errors: Option<&'a BTreeMap<String, String>>,
 }
 
+/// Whole seconds a client must wait, rounded up (a client that waits exactly this long is let
+/// in), at least one.
+pub fn seconds_to_wait(wait: std::time::Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
 impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {

@@ -26,9 +26,29 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
         let axum::Json(mut value) =
             axum::Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
         integral_floats_to_integers(&mut value);
+        if let Some((field, message)) = control_character_in(&value, "") {
+            return Err(AppError::field(&field, message));
+        }
         // Back to bytes, so a refusal names the field's path as axum::Json reports it.
         let bytes = serde_json::to_vec(&value).map_err(|e| AppError::Internal(e.into()))?;
         axum::Json::<T>::from_bytes(&bytes).map(|axum::Json(value)| ApiJson(value)).map_err(json_rejection)
+    }
+}
+
+/// The first text in a JSON body that holds a control character, as (its field's path, the
+/// refusal): `firstName`, `items[2].name`.
+fn control_character_in(value: &serde_json::Value, path: &str) -> Option<(String, String)> {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => crate::validation::control_character_refusal(path, text).map(|m| (path.to_string(), m)),
+        Value::Array(items) => {
+            items.iter().enumerate().find_map(|(index, item)| control_character_in(item, &format!("{path}[{index}]")))
+        }
+        Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            let path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            control_character_in(item, &path)
+        }),
+        _ => None,
     }
 }
 
@@ -215,7 +235,10 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
         let axum::extract::Path(raw) = axum::extract::Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
-        raw.parse::<i64>().map(PathId).map_err(|_| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
+        // Written `7.0` it is still 7, as queries and forms read whole numbers.
+        crate::validation::parse_whole(&raw)
+            .map(PathId)
+            .ok_or_else(|| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
     }
 }
 

@@ -3,8 +3,9 @@
 //! 5 MB; kept in the `files` table as uploaded and served at `/cdn/{name}.{ext}` under a random,
 //! unguessable name, with an ETag and long caching.
 //!
-//! This module knows nothing of multipart forms: `forms` reads a form and hands each file part
-//! to [`Upload::receive`], so dependencies go one way (forms → files).
+//! This module knows nothing of multipart forms: `forms` reads a form into [`Upload`]s, and a
+//! handler asks for the one it stores with [`checked_upload`], so dependencies go one way
+//! (forms → files).
 
 use std::io::Cursor;
 
@@ -31,7 +32,11 @@ pub const MAX_IMAGE_SIDE: u32 = 8000;
 pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
 /// Pixels decoded over all frames of an animation: a small file may hold thousands of frames,
 /// each composited onto the whole canvas, so the work is capped, not only the canvas.
-const MAX_ANIMATION_PIXELS: u64 = 10 * MAX_IMAGE_PIXELS;
+const MAX_ANIMATION_PIXELS: u64 = 2 * MAX_IMAGE_PIXELS;
+/// Frames of an animation: a logo or banner has a few dozen at most.
+const MAX_ANIMATION_FRAMES: u64 = 1_000;
+/// Time one image may take to decode; a file that takes longer is refused as not an image.
+const MAX_DECODE_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 /// What the decoder may allocate: a 40-megapixel RGBA image (160 MB) plus its working memory.
 const MAX_DECODE_ALLOC: u64 = 256 * 1024 * 1024;
 /// Hex characters of a file's public name: 128 random bits, so names cannot be guessed or counted.
@@ -74,23 +79,19 @@ impl From<Refusal> for AppError {
     }
 }
 
-/// A file part of a form as received, with the decoder's verdict on it.
+/// A file part of a form as received; nothing is decoded until a handler asks for it as an image
+/// ([`checked_upload`]), so parts a handler does not use cost only their bytes.
 pub struct Upload {
     pub file_name: String,
     pub bytes: Bytes,
-    verdict: Result<ImageKind, Refusal>,
 }
 
-impl Upload {
-    /// Checks the bytes as an image on the blocking pool, one decode at a time, so the verdict
-    /// is ready before the handler runs and decoding never stalls the async threads.
-    pub async fn receive(file_name: String, bytes: Bytes) -> AppResult<Upload> {
-        let permit = DECODES.acquire().await.map_err(|_| anyhow::anyhow!("image checks are closed"))?;
-        let checked = bytes.clone();
-        let verdict = tokio::task::spawn_blocking(move || check_image(&checked)).await?;
-        drop(permit);
-        Ok(Upload { file_name, bytes, verdict })
-    }
+/// How many uploads have been decoded since the process started (a test reads it to see that
+/// parts nobody asked for are never decoded).
+static IMAGES_CHECKED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub fn images_checked() -> u64 {
+    IMAGES_CHECKED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// An image that passed [`check_image`] when its form was read, ready to be stored as uploaded.
@@ -193,27 +194,40 @@ fn whole(decoder: impl ImageDecoder) -> Result<(), String> {
     DynamicImage::from_decoder(decoder).map(drop).map_err(|error| error.to_string())
 }
 
-/// Decodes every frame, each dropped before the next, within [`MAX_ANIMATION_PIXELS`].
+/// Decodes every frame, each dropped before the next, within [`MAX_ANIMATION_PIXELS`],
+/// [`MAX_ANIMATION_FRAMES`] and [`MAX_DECODE_TIME`].
 fn all_frames(frames: image::Frames<'_>, canvas_pixels: u64) -> Result<(), String> {
-    let mut decoded = 0u64;
+    let started = std::time::Instant::now();
+    let (mut decoded, mut count) = (0u64, 0u64);
     for frame in frames {
         frame.map_err(|error| error.to_string())?;
         decoded += canvas_pixels;
-        if decoded > MAX_ANIMATION_PIXELS {
+        count += 1;
+        if decoded > MAX_ANIMATION_PIXELS || count > MAX_ANIMATION_FRAMES {
             return Err("the animation has too many frames".into());
         }
+        if started.elapsed() > MAX_DECODE_TIME {
+            return Err("the animation takes too long to decode".into());
+        }
     }
-    if decoded == 0 {
+    if count == 0 {
         return Err("the animation has no frames".into());
     }
     Ok(())
 }
 
-/// The verdict on an optional upload, before any write: the image to store, or a 413/415.
-pub fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<CheckedImage>> {
+/// The verdict on an optional upload, before any write: the image to store, or a 413/415. The
+/// bytes are checked on the blocking pool, one decode at a time, so decoding never stalls the
+/// async threads and a burst of uploads cannot take both cores and the machine's memory.
+pub async fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<CheckedImage>> {
     let Some(upload) = upload else { return Ok(None) };
-    let kind = upload.verdict?;
-    Ok(Some(CheckedImage { bytes: upload.bytes.clone(), kind }))
+    let permit = DECODES.acquire().await.map_err(|_| anyhow::anyhow!("image checks are closed"))?;
+    IMAGES_CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let bytes = upload.bytes.clone();
+    let checked = bytes.clone();
+    let kind = tokio::task::spawn_blocking(move || check_image(&checked)).await??;
+    drop(permit);
+    Ok(Some(CheckedImage { bytes, kind }))
 }
 
 /// Stores a checked upload, if any; returns the new file's id. Only a [`CheckedImage`] can be
@@ -323,6 +337,27 @@ mod tests {
         assert!(limits().check_dimensions(8001, 1).is_err());
         assert!(limits().check_dimensions(1, 8001).is_err());
         assert!(limits().check_dimensions(8000, 8000).is_ok());
+    }
+
+    /// A 1×1 GIF of `frames` frames.
+    fn gif_of(frames: usize) -> Vec<u8> {
+        use image::codecs::gif::GifEncoder;
+        use image::{Delay, Frame, Rgba, RgbaImage};
+        let mut bytes = Vec::new();
+        {
+            let mut encoder = GifEncoder::new(&mut bytes);
+            for n in 0..frames {
+                let pixel = RgbaImage::from_pixel(1, 1, Rgba([(n % 256) as u8, 0, 0, 255]));
+                encoder.encode_frame(Frame::from_parts(pixel, 0, 0, Delay::from_numer_denom_ms(10, 1))).unwrap();
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn an_animation_of_more_frames_than_a_logo_has_is_refused() {
+        assert!(check_image(&gif_of(MAX_ANIMATION_FRAMES as usize)).is_ok());
+        assert_eq!(check_image(&gif_of(MAX_ANIMATION_FRAMES as usize + 1)), Err(Refusal::NotAnImage));
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Multipart forms as the specification names their fields (`name`, `file`, `Cities[0].CityId`,
 //! `deletedCities[0]`, repeated `assets`), read whole and matched case-insensitively.
 //!
-//! Every file part is handed to `files` to be checked as an image while the form is read; this
-//! module depends on `files`, never the other way round.
+//! File parts are kept as bytes; a handler asks `files` to check the one it stores as an image,
+//! so a form of many file parts costs no decoding. This module depends on `files`, never the
+//! other way round.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -54,12 +55,17 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                     })? {
                         bytes.extend_from_slice(&chunk);
                     }
-                    if !file_name.is_empty() || !bytes.is_empty() {
-                        form.files.insert(name, Upload::receive(file_name, bytes.into()).await?);
+                    // The first part of a name counts; a repeat is read past, not kept.
+                    if (!file_name.is_empty() || !bytes.is_empty()) && !form.files.contains_key(&name) {
+                        form.files.insert(name, Upload { file_name, bytes: bytes.into() });
                     }
                 }
                 None => {
+                    let sent_name = field.name().unwrap_or_default().to_string();
                     let text = field.text().await.map_err(|e| multipart_error(too_large(&e), e, None))?;
+                    if let Some(message) = crate::validation::control_character_refusal(&sent_name, &text) {
+                        return Err(AppError::field(&sent_name, message));
+                    }
                     form.fields.entry(name).or_default().push(text);
                 }
             }

@@ -54,10 +54,21 @@ impl Drop for RunningGuard<'_> {
     }
 }
 
-/// Put in a response's extensions by answers that carry credentials (a token pair): such an
-/// answer is never stored, so it can never be served twice.
+/// Put in a response's extensions by answers that carry credentials (a token pair, a new API
+/// key): such an answer is never stored, so it can never be served twice.
 #[derive(Clone, Copy, Debug)]
 pub struct CarriesCredentials;
+
+impl CarriesCredentials {
+    /// Marks `response` as carrying credentials: never stored here, and `Cache-Control: no-store`
+    /// so no browser or proxy cache keeps it either.
+    pub fn mark(response: &mut Response) {
+        response.extensions_mut().insert(CarriesCredentials);
+        response
+            .headers_mut()
+            .insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    }
+}
 
 enum Stored {
     Answer { status: u16, content_type: Option<String>, body: Vec<u8> },

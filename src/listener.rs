@@ -113,4 +113,3 @@ pub async fn serve(
         tracing::warn!("requests were still running after the grace period; stopping anyway");
     }
 }
-

@@ -84,6 +84,23 @@ impl Validator {
     }
 }
 
+/// Whether a field's text may span lines (descriptions and free texts such as a notification's):
+/// tab and line breaks are allowed inside it. Every other text field is one line.
+pub fn is_multiline(field: &str) -> bool {
+    let name = field.rsplit('.').next().unwrap_or(field).to_ascii_lowercase();
+    name.starts_with("description") || name == "text"
+}
+
+/// The refusal of a text field holding a control character (NUL, the other C0 and C1 controls,
+/// DEL), or `None`. `text` is the value as stored, trimmed; tab and line breaks may stand inside
+/// a multi-line field. No stored text holds another control character, and a NUL would cut a
+/// C string (a search index's query, an exported cell).
+pub fn control_character_refusal(field: &str, text: &str) -> Option<String> {
+    let multiline = is_multiline(field);
+    let refused = |c: char| c.is_control() && !(multiline && matches!(c, '\t' | '\n' | '\r'));
+    text.trim().chars().any(refused).then(|| format!("{field} must not contain control characters."))
+}
+
 /// A pragmatic address check: one `@`, a non-empty local part, a dotted domain, no spaces.
 pub fn is_email(value: &str) -> bool {
     let Some((local, domain)) = value.split_once('@') else {
@@ -91,7 +108,10 @@ pub fn is_email(value: &str) -> bool {
     };
     let domain_ok = domain.split('.').count() >= 2
         && domain.split('.').all(|label| !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '-'));
-    !local.is_empty() && !domain.contains('@') && !value.chars().any(char::is_whitespace) && domain_ok
+    !local.is_empty()
+        && !domain.contains('@')
+        && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+        && domain_ok
 }
 
 /// A whole number as a query string or form field spells one: `7`, and also `7.0`, which JSON

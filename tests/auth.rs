@@ -93,7 +93,7 @@ async fn five_failures_lock_the_account_even_for_correct_credentials() {
     let otp = app.otp_for("aysel@perk.az");
     app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect_message(423, "You are locked.");
     // The lock lifts after its 15 minutes.
-    app.state.db.conn().unwrap().execute("UPDATE users SET locked_until = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    app.state.db.conn().unwrap().execute("UPDATE sign_in_locks SET until = '2000-01-01T00:00:00.000Z'", []).unwrap();
     app.sign_in_raw("aysel@perk.az", PASSWORD, &otp).await.expect(200);
 }
 
@@ -123,7 +123,19 @@ async fn refresh_rotates_and_a_reused_token_ends_the_session() {
     assert_ne!(rotated["refreshToken"], admin.refresh_token.as_str());
     let new_access = rotated["token"].as_str().unwrap().to_string();
     app.get("/api/auth/profile", &new_access).await.expect(200);
-    // The spent token comes back: the whole session ends, including the fresh access token.
+    // The same exchange again within seconds (a second tab, a retried request) gets the same pair.
+    let again = refresh(&admin.refresh_token).await;
+    again.expect(200);
+    assert_eq!(again.json(), rotated);
+    app.get("/api/auth/profile", &new_access).await.expect(200);
+    // The spent token comes back after the grace window: the whole session ends, including the
+    // fresh access token.
+    app.state
+        .db
+        .conn()
+        .unwrap()
+        .execute("UPDATE refresh_tokens SET used_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NOT NULL", [])
+        .unwrap();
     refresh(&admin.refresh_token).await.expect_message(401, "Your session has ended. Sign in again.");
     app.get("/api/auth/profile", &new_access).await.expect(401);
     refresh(rotated["refreshToken"].as_str().unwrap()).await.expect(401);

@@ -26,6 +26,12 @@ async fn a_refresh_is_never_replayed_and_a_repeat_revokes_the_family() {
     let body = json!({"refreshToken": admin.refresh_token});
     let first = app.call_with(Method::POST, "/api/auth/refreshToken", None, Some(body.clone()), &headers).await;
     first.expect(200);
+    // Within the grace window the handler answers the same pair again itself: no stored replay.
+    let within_grace = app.call_with(Method::POST, "/api/auth/refreshToken", None, Some(body.clone()), &headers).await;
+    within_grace.expect(200);
+    assert!(!within_grace.headers.contains_key("x-idempotent-replay"));
+    let spent_long_ago = "UPDATE refresh_tokens SET used_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NOT NULL";
+    app.state.db.conn().unwrap().execute(spent_long_ago, []).unwrap();
     let again = app.call_with(Method::POST, "/api/auth/refreshToken", None, Some(body.clone()), &headers).await;
     again.expect_message(401, "Your session has ended. Sign in again.");
     assert!(!again.headers.contains_key("x-idempotent-replay"));
@@ -39,6 +45,7 @@ async fn a_refresh_is_never_replayed_and_a_repeat_revokes_the_family() {
     app.call_with(Method::POST, "/api/auth/refreshToken", Some(&fresh.token), Some(body.clone()), &headers)
         .await
         .expect(200);
+    app.state.db.conn().unwrap().execute(spent_long_ago, []).unwrap();
     app.call_with(Method::POST, "/api/auth/refreshToken", Some(&fresh.token), Some(body), &headers).await.expect(401);
     assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys"), 0, "no credentials stored");
 }

@@ -373,8 +373,6 @@ fn campaign_fields(category: i64) -> Vec<(String, String)> {
         ("descriptionAz", "Təsvir".into()),
         ("descriptionEn", "Description".into()),
         ("descriptionRu", "Описание".into()),
-        // Ignored: a partner's campaign is always its own.
-        ("partnerId", "2".into()),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
@@ -416,6 +414,22 @@ async fn a_partner_submits_campaigns_that_wait_for_approval() {
         .await
         .expect_message(404, perkdesk::inbound::partner::CAMPAIGN_UNKNOWN);
     assert_eq!(app.get("/api/partner-portal/campaigns", &other_key).await.json()["totalCount"], 1);
+    // Naming its own partner is fine; naming another partner is refused, not quietly ignored.
+    let named = |partner: i64| {
+        let mut fields = fields.clone();
+        fields.push(("partnerId".into(), partner.to_string()));
+        fields
+    };
+    let own_named = named(world.partner);
+    let own_named: Vec<(&str, &str)> = own_named.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    app.send_form(Method::POST, "/api/partner-portal/campaigns", &key, &own_named, images).await.expect(201);
+    let foreign = named(world.other_partner);
+    let foreign: Vec<(&str, &str)> = foreign.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let before = app.count("SELECT COUNT(*) FROM campaigns");
+    app.send_form(Method::POST, "/api/partner-portal/campaigns", &key, &foreign, images)
+        .await
+        .expect_message(403, perkdesk::resources::campaigns::FOREIGN_PARTNER);
+    assert_eq!(app.count("SELECT COUNT(*) FROM campaigns"), before);
     // The app key is the wrong kind here.
     let app_key = client(&app, "employee-app", None, 1000);
     app.send_form(Method::POST, "/api/partner-portal/campaigns", &app_key, &borrowed, images).await.expect(403);
@@ -492,6 +506,8 @@ async fn merchants_apply_publicly_within_a_rate_per_address() {
     }
     app.send(request(&content_type, body.clone())).await.expect(201);
     app.send(request(&content_type, body)).await.expect(429);
+    // Over the quota the body is not even read: what would be a 415 (not a form) is a 429.
+    app.send(request("text/plain", b"not a form".to_vec())).await.expect(429);
     app.user_with_role("second-admin@perk.az", 0).await;
 }
 

@@ -161,7 +161,7 @@ pub(crate) fn throttle_on(
 ) -> AppResult<()> {
     limiter.check_key(&ip).map_err(|not_until| {
         let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
-        let seconds = wait.as_secs().max(1);
+        let seconds = crate::error::seconds_to_wait(wait);
         AppError::TooManyRequests {
             message: format!("Too many attempts from your address. Try again in {seconds} seconds."),
             retry_after_secs: seconds,
@@ -174,8 +174,18 @@ struct Candidate {
     password_hash: String,
     totp_secret: String,
     totp_last_step: i64,
-    locked_until: Option<String>,
     is_active: bool,
+}
+
+/// What the read half of a sign-in found, for the write half to record.
+enum Attempt {
+    /// No staff account has the e-mail: a failure like any other.
+    Unknown,
+    Checked {
+        user: Candidate,
+        password_ok: bool,
+        step: Option<i64>,
+    },
 }
 
 async fn sign_in(
@@ -193,36 +203,37 @@ async fn sign_in(
     let email = body.user_name.trim().to_string();
     let user_agent = user_agent(&headers);
     let keys = state.keys.clone();
-    let (user, password_ok, step) = state
+    let looked_up = email.clone();
+    let attempt = state
         .db
         .run(move |conn| {
+            // Locks are per e-mail, known or not, so a lock tells nothing about accounts.
+            if sessions::is_locked(conn, &looked_up)? {
+                return Err(sessions::locked_error());
+            }
             let candidate = conn
                 .query_row(
-                    "SELECT id, password_hash, totp_secret, totp_last_step, locked_until, is_active
+                    "SELECT id, password_hash, totp_secret, totp_last_step, is_active
                      FROM users WHERE email = ?1 AND kind = 'staff' AND deleted_at IS NULL",
-                    [&email],
+                    [&looked_up],
                     |r| {
                         Ok(Candidate {
                             id: r.get(0)?,
                             password_hash: r.get(1)?,
                             totp_secret: r.get(2)?,
                             totp_last_step: r.get(3)?,
-                            locked_until: r.get(4)?,
-                            is_active: r.get(5)?,
+                            is_active: r.get(4)?,
                         })
                     },
                 )
                 .optional()?;
             let Some(user) = candidate else {
                 password::verify_nothing(&body.password);
-                return Err(AppError::invalid_credentials());
+                return Ok(Attempt::Unknown);
             };
-            if sessions::is_locked(user.locked_until.as_deref()) {
-                return Err(sessions::locked_error());
-            }
             let password_ok = password::verify(&user.password_hash, &body.password);
             let step = totp::accepted_step(&user.totp_secret, &body.otp, user.totp_last_step);
-            Ok((user, password_ok, step))
+            Ok(Attempt::Checked { user, password_ok, step })
         })
         .await?;
     // The outcome is written in its turn among the other writers (a busy inbound API must not
@@ -232,6 +243,14 @@ async fn sign_in(
     state
         .db
         .write(move |tx| -> AppResult<AppResult<TokenPair>> {
+            let failed = |tx: &rusqlite::Connection| -> AppResult<AppResult<TokenPair>> {
+                Ok(Err(if sessions::record_failure(tx, &email)? {
+                    sessions::locked_error()
+                } else {
+                    AppError::invalid_credentials()
+                }))
+            };
+            let Attempt::Checked { user, password_ok, step } = attempt else { return failed(tx) };
             match (password_ok, step) {
                 (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
                     "Your account is not active yet. Ask an administrator to activate it.".into(),
@@ -246,11 +265,10 @@ async fn sign_in(
                     if taken == 0 {
                         return Ok(Err(AppError::invalid_credentials()));
                     }
-                    sessions::clear_failures(tx, user.id)?;
+                    sessions::clear_failures(tx, &email)?;
                     Ok(Ok(sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)?))
                 }
-                _ if sessions::record_failure(tx, user.id)? => Ok(Err(sessions::locked_error())),
-                _ => Ok(Err(AppError::invalid_credentials())),
+                _ => failed(tx),
             }
         })
         .await?
@@ -471,7 +489,8 @@ async fn confirm_reset(
                 "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
                 (user_id, &new_hash, now_iso()),
             )?;
-            sessions::clear_failures(tx, user_id)?;
+            let email: String = tx.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |r| r.get(0))?;
+            sessions::clear_failures(tx, &email)?;
             sessions::revoke_user_sessions(tx, &[user_id], "password reset", None)?;
             Ok(())
         })

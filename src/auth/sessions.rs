@@ -1,7 +1,8 @@
 //! Sessions and their single-use refresh tokens, sign-in failures and the account lock.
 
 use rusqlite::{Connection, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 
@@ -14,7 +15,7 @@ pub const FAILURE_WINDOW: Duration = Duration::minutes(15);
 pub const LOCK_DURATION: Duration = Duration::minutes(15);
 
 /// What sign-in and refresh answer.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenPair {
     pub token: String,
@@ -26,7 +27,7 @@ pub struct TokenPair {
 impl axum::response::IntoResponse for TokenPair {
     fn into_response(self) -> axum::response::Response {
         let mut response = axum::Json(self).into_response();
-        response.extensions_mut().insert(crate::idempotency::CarriesCredentials);
+        crate::idempotency::CarriesCredentials::mark(&mut response);
         response
     }
 }
@@ -69,12 +70,13 @@ pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult
     let found = tx
         .query_row(
             "SELECT t.session_id, t.used_at IS NOT NULL, t.expires_at > ?2, s.revoked_at IS NULL, s.user_id,
-                    u.is_active = 1 AND u.deleted_at IS NULL AND u.kind = 'staff'
+                    u.is_active = 1 AND u.deleted_at IS NULL AND u.kind = 'staff',
+                    CASE WHEN t.used_at > ?3 THEN t.successor END
              FROM refresh_tokens t
              JOIN sessions s ON s.id = t.session_id
              JOIN users u ON u.id = s.user_id
              WHERE t.token_hash = ?1",
-            (hash_token(refresh_token), now_iso()),
+            (hash_token(refresh_token), now_iso(), format_iso(OffsetDateTime::now_utc() - REFRESH_GRACE)),
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
@@ -83,22 +85,67 @@ pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult
                     r.get::<_, bool>(3)?,
                     r.get::<_, i64>(4)?,
                     r.get::<_, bool>(5)?,
+                    r.get::<_, Option<Vec<u8>>>(6)?,
                 ))
             },
         )
         .optional()?;
-    let Some((session_id, spent, fresh, live, user_id, user_ok)) = found else {
+    // `successor` is there only for a token spent within the grace window.
+    let Some((session_id, spent, fresh, live, user_id, user_ok, successor)) = found else {
         return Ok(Refresh::Refused);
     };
     if spent {
+        // The same exchange again within the grace window (two tabs, a retried request): the
+        // pair it was exchanged for, unsealed with the key only this token gives.
+        if let Some(pair) = successor.and_then(|sealed| unseal_successor(refresh_token, &sealed)) {
+            return Ok(if live && user_ok { Refresh::Rotated(pair) } else { Refresh::Refused });
+        }
         revoke_session(tx, &session_id, "refresh token reuse")?;
         return Ok(Refresh::ReuseDetected);
     }
     if !fresh || !live || !user_ok {
         return Ok(Refresh::Refused);
     }
-    tx.execute("UPDATE refresh_tokens SET used_at = ?2 WHERE token_hash = ?1", (hash_token(refresh_token), now_iso()))?;
-    Ok(Refresh::Rotated(issue_pair(tx, keys, user_id, &session_id)?))
+    let pair = issue_pair(tx, keys, user_id, &session_id)?;
+    tx.execute(
+        "UPDATE refresh_tokens SET used_at = ?2, successor = ?3 WHERE token_hash = ?1",
+        (hash_token(refresh_token), now_iso(), seal_successor(refresh_token, &pair)?),
+    )?;
+    Ok(Refresh::Rotated(pair))
+}
+
+/// How long after an exchange the same refresh token gets the same pair back, instead of
+/// counting as a stolen copy.
+pub const REFRESH_GRACE: Duration = Duration::seconds(10);
+
+/// The cipher keyed by the refresh token: 256 random bits, so a hash with a purpose prefix is a
+/// sound key, and the database (which holds only another hash of it) cannot derive it.
+fn successor_cipher(refresh_token: &str) -> chacha20poly1305::ChaCha20Poly1305 {
+    use chacha20poly1305::KeyInit;
+    let key = Sha256::new().chain_update(b"perkdesk refresh successor\0").chain_update(refresh_token).finalize();
+    chacha20poly1305::ChaCha20Poly1305::new(&key)
+}
+
+/// The pair sealed with the token's key: a random nonce, then the ciphertext of the pair's JSON.
+fn seal_successor(refresh_token: &str, pair: &TokenPair) -> AppResult<Vec<u8>> {
+    use chacha20poly1305::aead::{Aead, AeadCore, OsRng};
+    let plain = serde_json::to_vec(pair).map_err(|error| AppError::Internal(error.into()))?;
+    let nonce = chacha20poly1305::ChaCha20Poly1305::generate_nonce(&mut OsRng);
+    let sealed = successor_cipher(refresh_token)
+        .encrypt(&nonce, plain.as_slice())
+        .map_err(|_| AppError::Internal(anyhow::anyhow!("cannot seal the refreshed pair")))?;
+    Ok([&nonce[..], &sealed].concat())
+}
+
+/// The pair sealed by [`seal_successor`], when this token sealed it.
+fn unseal_successor(refresh_token: &str, sealed: &[u8]) -> Option<TokenPair> {
+    use chacha20poly1305::aead::Aead;
+    if sealed.len() < 12 {
+        return None;
+    }
+    let (nonce, ciphertext) = sealed.split_at(12);
+    let plain = successor_cipher(refresh_token).decrypt(nonce.into(), ciphertext).ok()?;
+    serde_json::from_slice(&plain).ok()
 }
 
 pub fn revoke_session(conn: &Connection, session_id: &str, reason: &str) -> AppResult<()> {
@@ -131,30 +178,39 @@ pub fn revoke_user_sessions(conn: &Connection, user_ids: &[i64], reason: &str, k
     Ok(())
 }
 
-pub fn is_locked(locked_until: Option<&str>) -> bool {
-    locked_until.is_some_and(|until| until > now_iso().as_str())
+/// Whether sign-ins with this e-mail are locked now (after five failures within the window),
+/// whether or not an account has the e-mail.
+pub fn is_locked(conn: &Connection, email: &str) -> AppResult<bool> {
+    let until: Option<String> = conn
+        .prepare_cached("SELECT until FROM sign_in_locks WHERE email = ?1")?
+        .query_row([email], |r| r.get(0))
+        .optional()?;
+    Ok(until.is_some_and(|until| until > now_iso()))
 }
 
-/// Records a failed sign-in and locks the account on the fifth failure within the window.
-/// Returns true when the account is now locked.
-pub fn record_failure(tx: &Connection, user_id: i64) -> AppResult<bool> {
+/// Records a failed sign-in with this e-mail and locks it on the fifth failure within the
+/// window. Returns true when it is now locked. Failures and locks past their time are pruned.
+pub fn record_failure(tx: &Connection, email: &str) -> AppResult<bool> {
     let now = OffsetDateTime::now_utc();
-    tx.execute("INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)", (user_id, format_iso(now)))?;
-    let recent: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM login_failures WHERE user_id = ?1 AND at > ?2",
-        (user_id, format_iso(now - FAILURE_WINDOW)),
-        |r| r.get(0),
-    )?;
+    let window_start = format_iso(now - FAILURE_WINDOW);
+    tx.prepare_cached("DELETE FROM sign_in_failures WHERE at <= ?1")?.execute([&window_start])?;
+    tx.prepare_cached("DELETE FROM sign_in_locks WHERE until <= ?1")?.execute([format_iso(now)])?;
+    tx.prepare_cached("INSERT INTO sign_in_failures (email, at) VALUES (?1, ?2)")?.execute((email, format_iso(now)))?;
+    let recent: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND at > ?2")?
+        .query_row((email, &window_start), |r| r.get(0))?;
     if recent >= LOCK_AFTER_FAILURES {
-        tx.execute("UPDATE users SET locked_until = ?2 WHERE id = ?1", (user_id, format_iso(now + LOCK_DURATION)))?;
+        tx.prepare_cached("INSERT OR REPLACE INTO sign_in_locks (email, until) VALUES (?1, ?2)")?
+            .execute((email, format_iso(now + LOCK_DURATION)))?;
         return Ok(true);
     }
     Ok(false)
 }
 
-pub fn clear_failures(tx: &Connection, user_id: i64) -> AppResult<()> {
-    tx.execute("DELETE FROM login_failures WHERE user_id = ?1", [user_id])?;
-    tx.execute("UPDATE users SET locked_until = NULL WHERE id = ?1", [user_id])?;
+/// Forgets the failures and lifts the lock of an e-mail (a successful sign-in, a password reset).
+pub fn clear_failures(tx: &Connection, email: &str) -> AppResult<()> {
+    tx.prepare_cached("DELETE FROM sign_in_failures WHERE email = ?1")?.execute([email])?;
+    tx.prepare_cached("DELETE FROM sign_in_locks WHERE email = ?1")?.execute([email])?;
     Ok(())
 }
 

@@ -36,6 +36,7 @@ pub async fn export(
                     resource.column(field).ok_or_else(|| anyhow::anyhow!("export column {field} is not declared"))
                 })
                 .collect::<Result<_, _>>()?;
+            let _spilled = crate::db::SpillToDisk::on(conn)?;
             let statement = query.plan_all(conn, &counts, resource, columns.iter().copied())?;
             let mut stmt = conn.prepare(&statement.sql)?;
             let mut rows = stmt.query(rusqlite::params_from_iter(statement.params.iter()))?;
@@ -115,7 +116,7 @@ impl SheetWriter {
                         .map_err(xlsx_error)?;
                     }
                 }
-                Kind::Text | Kind::File => {
+                Kind::Text | Kind::File | Kind::Objects(_) => {
                     if let Some(text) = text_at(row, index)? {
                         sheet.write_string(self.row, col, text).map_err(xlsx_error)?;
                     }

@@ -88,6 +88,9 @@ pub enum Kind {
     DateTime,
     /// A `cdn/...` path to an uploaded image; never sortable.
     File,
+    /// A list of objects with these fields, which the SQL builds as a JSON array (a request's
+    /// cities); never sortable.
+    Objects(&'static [(&'static str, Kind)]),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +113,7 @@ impl Column {
             field,
             sql: Sql::Expr(sql),
             kind,
-            sortable: !matches!(kind, Kind::File),
+            sortable: !matches!(kind, Kind::File | Kind::Objects(_)),
             in_list: true,
             never_null: false,
         }

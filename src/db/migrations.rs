@@ -45,6 +45,16 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "campaign_sort_indexes_per_list",
         sql: include_str!("../../migrations/0010_campaign_sort_indexes_per_list.sql"),
     },
+    Migration {
+        version: 11,
+        name: "sign_in_locks_by_email",
+        sql: include_str!("../../migrations/0011_sign_in_locks_by_email.sql"),
+    },
+    Migration {
+        version: 12,
+        name: "refresh_token_grace",
+        sql: include_str!("../../migrations/0012_refresh_token_grace.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -150,7 +160,8 @@ mod tests {
             "users",
             "sessions",
             "refresh_tokens",
-            "login_failures",
+            "sign_in_failures",
+            "sign_in_locks",
             "password_resets",
             "idempotency_keys",
             "files",

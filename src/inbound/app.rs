@@ -78,7 +78,8 @@ pub fn routes() -> Api {
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("assetId", &[Range(1, i64::MAX)])
                 .answers(404, "No such asset")
-                .returns_schema(200, crud::row_schema(&EMPLOYEES)),
+                .returns_schema(200, crud::row_schema(&EMPLOYEES))
+                .also_returns(201, "Created: no employee had this e-mail"),
         )
         .add(
             Method::GET,

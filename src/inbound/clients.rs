@@ -133,7 +133,10 @@ impl ClientLimits {
         if entry.0 != per_minute {
             *entry = (per_minute, RateLimiter::direct(quota));
         }
-        entry.1.check().map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()).as_secs().max(1))
+        entry
+            .1
+            .check()
+            .map_err(|not_until| crate::error::seconds_to_wait(not_until.wait_time_from(DefaultClock::default().now())))
     }
 }
 
@@ -414,7 +417,7 @@ async fn create(
         .await?;
     let mut response = (StatusCode::CREATED, Json(CreatedClient { key, client })).into_response();
     // The key is never stored with the request id: a repeat cannot show it a second time.
-    response.extensions_mut().insert(CarriesCredentials);
+    CarriesCredentials::mark(&mut response);
     Ok(response)
 }
 

@@ -7,7 +7,8 @@
 use std::collections::BTreeSet;
 
 use axum::Json;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, State};
+use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
 use rusqlite::OptionalExtension;
@@ -129,7 +130,7 @@ async fn submit_campaign(
     form: Form,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let partner = partner_of(&client)?;
-    let input = campaigns::read_input_for(&form, true, Some(partner))?;
+    let input = campaigns::read_input_for(&form, true, Some(partner)).await?;
     // Sent by a partner, so unconfirmed: it waits in Expected Campaigns for approval.
     let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| campaigns::insert(tx, input, false)).await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -230,12 +231,21 @@ async fn redeem(
     .map(Json)
 }
 
-async fn apply(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    form: Form,
-) -> AppResult<(StatusCode, Json<Value>)> {
-    crate::auth::routes::throttle_on(&state.apply_limiter, ip)?;
+/// The address's quota of applications, taken before the form's body is read: a refused sender
+/// costs neither the upload nor its checking.
+struct ApplyQuota;
+
+impl FromRequestParts<AppState> for ApplyQuota {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> AppResult<ApplyQuota> {
+        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
+        crate::auth::routes::throttle_on(&state.apply_limiter, ip)?;
+        Ok(ApplyQuota)
+    }
+}
+
+async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     let mut v = Validator::new();
     let partner_name = form.text("partnerName");
     let full_name = form.text("fullName");
@@ -255,7 +265,7 @@ async fn apply(
         .check("cityIds", !cities.is_empty(), CITIES_REQUIRED)
         .check("file", form.file("file").is_some(), campaigns::FILE_REQUIRED);
     v.finish()?;
-    let file = files::checked_upload(form.file("file"))?;
+    let file = files::checked_upload(form.file("file")).await?;
     let row = crud::save_then_fetch(&state, &APPLICATIONS, move |tx| {
         let mut city = tx.prepare_cached("SELECT 1 FROM cities WHERE id = ?1")?;
         for id in &cities {

@@ -71,7 +71,8 @@ pub fn read_rows(
     let mut workbook: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|_| not_a_workbook())?;
     let first_sheet = workbook.sheet_names().first().cloned().ok_or_else(not_a_workbook)?;
     let mut cells = workbook.worksheet_cells_reader(&first_sheet).map_err(|_| not_a_workbook())?;
-    let mut collector = RowCollector { columns, required, max_rows, header: None, positions: None, row: None, rows: vec![] };
+    let mut collector =
+        RowCollector { columns, required, max_rows, header: None, positions: None, row: None, rows: vec![] };
     while let Some(cell) = cells.next_cell().map_err(|_| not_a_workbook())? {
         let (row, column) = cell.get_position();
         collector.add(row, column, cell_text(cell.get_value()))?;
@@ -117,7 +118,8 @@ impl RowCollector<'_> {
         };
         let Some(&(name, _)) = positions.iter().find(|(_, at)| *at == column) else { return Ok(()) };
         let starts_a_row = self.row.as_ref().is_none_or(|(number, _)| *number != row);
-        let blank = starts_a_row.then(|| positions.iter().map(|(name, _)| (*name, CellText::Text(String::new()))).collect());
+        let blank =
+            starts_a_row.then(|| positions.iter().map(|(name, _)| (*name, CellText::Text(String::new()))).collect());
         if let Some(blank) = blank {
             let finished = self.row.replace((row, blank));
             self.keep(finished)?;
@@ -203,8 +205,8 @@ fn check_inflated_sizes(bytes: &[u8]) -> Result<(), Refusal> {
             MAX_PART_BYTES
         };
         // The declared size may lie, so the bytes are counted as they come.
-        let inflated = std::io::copy(&mut (&mut part).take(limit + 1), &mut std::io::sink())
-            .map_err(|_| not_a_workbook())?;
+        let inflated =
+            std::io::copy(&mut (&mut part).take(limit + 1), &mut std::io::sink()).map_err(|_| not_a_workbook())?;
         total += inflated;
         if inflated > limit || total > MAX_INFLATED_BYTES {
             return Err(too_large());

@@ -3,12 +3,9 @@
 //! serve. Read-only; the spec shows an export without a call, so it is `GET apply/export`
 //! (MerchantRequests.xlsx).
 
-use serde_json::{Value, json};
-
 use crate::api::Api;
 use crate::auth::Roles;
-use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, Sql};
-use crate::error::AppResult;
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql};
 use crate::files;
 
 /// The applicant's cities, named in the caller's language, as one text.
@@ -19,6 +16,19 @@ const CITIES_SQL: Sql = Sql::Localized([
      JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_en) c)",
     "(SELECT group_concat(c.name_ru, ', ') FROM (SELECT c.name_ru FROM merchant_application_cities mac \
      JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_ru) c)",
+]);
+
+/// The same cities as the spec's entity has them, `[{id, cityName}]`, in the caller's language.
+const CITY_LIST_SQL: Sql = Sql::Localized([
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_az AS name \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
+     ORDER BY c.name_az) c)",
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_en AS name \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
+     ORDER BY c.name_en) c)",
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_ru AS name \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
+     ORDER BY c.name_ru) c)",
 ]);
 
 pub static APPLICATIONS: Resource = Resource {
@@ -41,6 +51,14 @@ pub static APPLICATIONS: Resource = Resource {
             field: "cityNames",
             sql: CITIES_SQL,
             kind: Kind::Text,
+            sortable: false,
+            in_list: true,
+            never_null: false,
+        },
+        Column {
+            field: "cities",
+            sql: CITY_LIST_SQL,
+            kind: Kind::Objects(&[("id", Kind::Int), ("cityName", Kind::Text)]),
             sortable: false,
             in_list: true,
             never_null: false,
@@ -69,22 +87,8 @@ pub static APPLICATIONS: Resource = Resource {
     toggle: false,
     delete: false,
     on_change: None,
-    detail_extra: Some(cities),
+    detail_extra: None,
 };
-
-/// `cities`: `[{id, cityName}]` in the caller's language, as the spec's entity has them; the
-/// list rows carry the same names joined in `cityNames`.
-fn cities(conn: &rusqlite::Connection, id: i64, language: Language) -> AppResult<Vec<(&'static str, Value)>> {
-    let name = ["c.name_az", "c.name_en", "c.name_ru"][language as usize - 1];
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT c.id, {name} FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id
-         WHERE mac.application_id = ?1 ORDER BY {name}"
-    ))?;
-    let rows = stmt
-        .query_map([id], |r| Ok(json!({"id": r.get::<_, i64>(0)?, "cityName": r.get::<_, String>(1)?})))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(vec![("cities", Value::Array(rows))])
-}
 
 pub fn routes() -> Api {
     crud::routes(&APPLICATIONS)

@@ -73,9 +73,6 @@ const FORM_FIELDS: &[(&str, Type)] = &[
     ("file", Type::String),
 ];
 
-/// Up to three letters or digits (the form's text is trimmed).
-const BARCODE_PREFIX: &str = r"^\s*[A-Za-z0-9]{1,3}\s*$";
-
 pub fn routes() -> Api {
     crud::routes(&ASSETS)
         .add(
@@ -89,7 +86,7 @@ pub fn routes() -> Api {
                 .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
                 .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("barcodePrefix", &[Required, Pattern(BARCODE_PREFIX)])
+                .rules("barcodePrefix", &[Required, Pattern(patterns::BARCODE_PREFIX)])
                 .rules("file", &[Required])
                 .returns_schema(201, crud::row_schema(&ASSETS)),
         )
@@ -105,7 +102,7 @@ pub fn routes() -> Api {
                 .rules("contactPerson", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
                 .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("barcodePrefix", &[Pattern(BARCODE_PREFIX), Note("Unchanged when not sent.")])
+                .rules("barcodePrefix", &[Pattern(patterns::BARCODE_PREFIX), Note("Unchanged when not sent.")])
                 .answers(404, "No such asset")
                 .returns_schema(200, crud::row_schema(&ASSETS)),
         )
@@ -152,7 +149,7 @@ fn read_input(form: &Form, creating: bool) -> AppResult<AssetInput> {
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(ASSETS.write)?;
     let input = read_input(&form, true)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     let row = crud::save_then_fetch(&state, &ASSETS, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         tx.execute(
@@ -170,7 +167,7 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(ASSETS.write)?;
     let id = form.id()?;
     let input = read_input(&form, false)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     crud::save_then_fetch(&state, &ASSETS, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         let changed = tx.execute(

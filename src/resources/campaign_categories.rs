@@ -188,14 +188,14 @@ pub fn check_order(v: &mut Validator, form: &Form) {
 }
 
 /// The photo arrives as `file` (as on every other form) or as `photo` (the spec's field name).
-fn photo(form: &Form) -> AppResult<Option<files::CheckedImage>> {
-    files::checked_upload(form.file("file").or_else(|| form.file("photo")))
+async fn photo(form: &Form) -> AppResult<Option<files::CheckedImage>> {
+    files::checked_upload(form.file("file").or_else(|| form.file("photo"))).await
 }
 
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(CATEGORIES.write)?;
     let input = read_input(&form)?;
-    let image = photo(&form)?;
+    let image = photo(&form).await?;
     let row = crud::save_then_fetch(&state, &CATEGORIES, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         tx.execute(
@@ -215,7 +215,7 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(CATEGORIES.write)?;
     let id = form.id()?;
     let input = read_input(&form)?;
-    let image = photo(&form)?;
+    let image = photo(&form).await?;
     crud::save_then_fetch(&state, &CATEGORIES, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         let changed = tx.execute(

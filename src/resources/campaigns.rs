@@ -217,6 +217,7 @@ pub const TEXT_REQUIRED: &str = "Notification text is required";
 pub const ALREADY_SENT: &str = "A notification was already sent for this campaign.";
 pub const NOT_APPROVED_YET: &str = "Approve the campaign before sending a notification.";
 pub const ALREADY_APPROVED: &str = "The campaign is already approved.";
+pub const FOREIGN_PARTNER: &str = "A partner submits campaigns for itself only: partnerId names another partner.";
 
 /// A start date this far in the past still counts as "now": the form was filled in a moment
 /// ago, and the date-time input has minute precision.
@@ -227,8 +228,8 @@ const FORM_RULES: [(&str, &[Rule]); 13] = [
     ("partnerId", &[Required]),
     ("campaignCategoryId", &[Required]),
     ("discountPercent", &[Required, Range(0, 100)]),
-    ("startDate", &[Required, Pattern(INSTANT)]),
-    ("expireDate", &[Required, Pattern(INSTANT), Note("After startDate.")]),
+    ("startDate", &[Required, Pattern(patterns::INSTANT)]),
+    ("expireDate", &[Required, Pattern(patterns::INSTANT), Note("After startDate.")]),
     ("nameAz", &[Required, Pattern(patterns::NOT_BLANK)]),
     ("nameEn", &[Required, Pattern(patterns::NOT_BLANK)]),
     ("nameRu", &[Required, Pattern(patterns::NOT_BLANK)]),
@@ -256,9 +257,6 @@ pub(crate) fn partner_submission(doc: Doc) -> Doc {
         .rules("backgroundFile", &[Required])
         .rules("startDate", &[Note("Not in the past.")])
 }
-
-/// The shapes [`parse_instant`] reads: a day, or a day and time with an optional offset.
-const INSTANT: &str = r"^\s*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\s*$";
 
 const FORM_FIELDS: &[(&str, Type)] = &[
     ("id", Type::Integer),
@@ -506,16 +504,22 @@ fn date_field(v: &mut Validator, form: &Form, field: &str, required: &str) -> Op
 
 /// The specification's campaign rules, each failure under its field; images are checked last
 /// (a refused image is a 413/415 naming its field).
-fn read_input(form: &Form, creating: bool) -> AppResult<CampaignInput> {
-    read_input_for(form, creating, None)
+async fn read_input(form: &Form, creating: bool) -> AppResult<CampaignInput> {
+    read_input_for(form, creating, None).await
 }
 
 /// [`read_input`] for a campaign of `partner` when given (a partner's own submission: its form
-/// names no partner, and one it names is ignored).
-pub(crate) fn read_input_for(form: &Form, creating: bool, partner: Option<i64>) -> AppResult<CampaignInput> {
+/// need not name a partner, and one that names another partner is refused).
+pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<i64>) -> AppResult<CampaignInput> {
     let mut v = Validator::new();
     let partner_id = match partner {
-        Some(partner) => partner,
+        Some(partner) => {
+            let named = form.text("partnerId");
+            if !named.is_empty() && crate::validation::parse_whole(&named) != Some(partner) {
+                return Err(AppError::Forbidden(FOREIGN_PARTNER.into()));
+            }
+            partner
+        }
         None => id_field(&mut v, form, "partnerId", PARTNER_REQUIRED),
     };
     let discount_text = form.text("discountPercent");
@@ -559,8 +563,8 @@ pub(crate) fn read_input_for(form: &Form, creating: bool, partner: Option<i64>) 
     let assets: BTreeSet<i64> = raw_assets.iter().filter_map(|a| a.parse().ok()).filter(|a| *a > 0).collect();
     v.check("assets", raw_assets.iter().all(|a| a.parse::<i64>().is_ok_and(|a| a > 0)), ASSET_IDS);
     v.finish()?;
-    let image = files::checked_upload(form.file("file"))?;
-    let background = files::checked_upload(form.file("backgroundFile")).map_err(|error| match error {
+    let image = files::checked_upload(form.file("file")).await?;
+    let background = files::checked_upload(form.file("backgroundFile")).await.map_err(|error| match error {
         AppError::FieldRefused { status, message, .. } => {
             AppError::FieldRefused { status, field: "backgroundFile", message }
         }
@@ -612,7 +616,7 @@ fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<(
 
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(CAMPAIGN_ROWS.write)?;
-    let input = read_input(&form, true)?;
+    let input = read_input(&form, true).await?;
     // Made in the back office, so confirmed.
     let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| insert(tx, input, true)).await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -647,7 +651,7 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
 async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
     user.require(CAMPAIGN_ROWS.write)?;
     let id = form.id()?;
-    let input = read_input(&form, false)?;
+    let input = read_input(&form, false).await?;
     crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
         let old_category: i64 = tx
             .query_row("SELECT campaign_category_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {

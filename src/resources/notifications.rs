@@ -191,7 +191,7 @@ fn check_target(tx: &Connection, target: &Target) -> AppResult<()> {
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(NOTIFICATIONS.write)?;
     let input = read_input(&form, true)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     let row = crud::save_then_fetch(&state, &NOTIFICATIONS, move |tx| {
         let Some(target) = input.target else { return Err(AppError::field("type", TYPE_REQUIRED)) };
         check_target(tx, &target)?;
@@ -212,7 +212,7 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(NOTIFICATIONS.write)?;
     let id = form.id()?;
     let input = read_input(&form, false)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     crud::save_then_fetch(&state, &NOTIFICATIONS, move |tx| {
         if let Some(target) = &input.target {
             check_target(tx, target)?;

@@ -325,7 +325,7 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
 async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     user.require(PARTNERS.write)?;
     let input = read_input(&form, true)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     let row = crud::save_then_fetch(&state, &PARTNERS, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         tx.execute(
@@ -355,7 +355,7 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     user.require(PARTNERS.write)?;
     let id = form.id()?;
     let input = read_input(&form, false)?;
-    let image = files::checked_upload(form.file("file"))?;
+    let image = files::checked_upload(form.file("file")).await?;
     crud::save_then_fetch(&state, &PARTNERS, move |tx| {
         let file_id = files::store_upload(tx, image)?;
         let changed = tx.execute(
