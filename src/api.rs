@@ -105,18 +105,13 @@ pub mod patterns {
     pub const OPTIONAL_PHONE: &str =
         concat!("^", white_space!(), "*(?:994(?:50|51|55|70|77|99|10)[0-9]{7})?", white_space!(), "*$");
     /// `validation::is_strong_password`: 8+ with a lower- and an upper-case letter, a digit, a symbol.
-    pub const STRONG_PASSWORD: &str = concat!(
-        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])(?=[\s\S]{8,}$)",
-        trimmed_text!(concat!("[^", controls!(), "]"), optional)
-    );
+    /// Any character counts in a password (it is hashed, never shown), control characters too.
+    pub const STRONG_PASSWORD: &str =
+        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])[\s\S]{8,}$";
     /// `validation::has_letter_and_number`: 8+ with a letter and a digit.
-    pub const LETTER_AND_NUMBER_PASSWORD: &str = concat!(
-        r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])(?=[\s\S]{8,}$)",
-        trimmed_text!(concat!("[^", controls!(), "]"), optional)
-    );
+    pub const LETTER_AND_NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])[\s\S]{8,}$";
     /// `validation::has_number`: 8+ with a digit.
-    pub const NUMBER_PASSWORD: &str =
-        concat!(r"^(?=[\s\S]*[0-9])(?=[\s\S]{8,}$)", trimmed_text!(concat!("[^", controls!(), "]"), optional));
+    pub const NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[0-9])[\s\S]{8,}$";
     /// An asset's barcode prefix: up to three letters or digits.
     pub const BARCODE_PREFIX: &str = concat!("^", white_space!(), "*[A-Za-z0-9]{1,3}", white_space!(), "*$");
     /// The shapes `campaigns::parse_instant` reads: a day, or a day and time with an optional offset.
@@ -767,7 +762,9 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                     property.maximum = Some(utoipa::Number::Int(max as isize));
                 }
                 Rule::Note(note) => {
+                    // The rules may be applied to a copy that already has them: a note is added once.
                     property.description = Some(match property.description.take() {
+                        Some(text) if text.contains(note) => text,
                         Some(text) => format!("{text} {note}"),
                         None => note.to_string(),
                     })
@@ -789,7 +786,8 @@ fn text_patterns(schema: &mut RefOr<Schema>) {
             SchemaType::Array(types) => types.contains(&Type::String),
             _ => false,
         };
-        if text && field.pattern.is_none() && field.format.is_none() && field.enum_values.is_none() {
+        let unpatterned = field.pattern.is_none() && field.format.is_none() && field.enum_values.is_none();
+        if text && unpatterned && !crate::validation::is_password(name) {
             let multiline = crate::validation::is_multiline(name);
             field.pattern = Some(if multiline { patterns::MULTILINE_TEXT } else { patterns::TEXT }.to_string());
         }

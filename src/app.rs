@@ -40,10 +40,12 @@ pub fn api() -> Api {
 pub fn app(state: AppState) -> Router {
     let (api_router, openapi) = api().into_parts();
     let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
+    let declared = crate::declared::DeclaredBodies::new(serde_json::from_str(&openapi_json).unwrap_or_default());
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::middleware))
         .layer(axum::Extension(OpenApiJson(openapi_json)))
+        .layer(axum::Extension(declared))
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))

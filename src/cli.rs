@@ -120,7 +120,7 @@ struct ServeOptions {
     /// A proxy in front terminates TLS: send Strict-Transport-Security.
     #[arg(long, env = "PERKDESK_BEHIND_TLS", value_parser = BoolishValueParser::new(), default_value = "false", num_args = 0..=1, default_missing_value = "true")]
     behind_tls: bool,
-    /// Public address used in password-reset links (default: http://<bind>).
+    /// Public address used in password-reset links and in the file links of exports (default: http://<bind>).
     #[arg(long, env = "PERKDESK_PUBLIC_URL")]
     public_url: Option<String>,
     /// SMTP server for password-reset mail, e.g. smtps://user:pass@mail.example.az:465 (default: log the link).

@@ -12,6 +12,8 @@ use serde::de::DeserializeOwned;
 
 use crate::error::AppError;
 
+use crate::declared::{DeclaredBodies, Scope};
+
 /// `axum::Json` with errors rendered as `{message}`.
 pub struct ApiJson<T>(pub T);
 
@@ -23,10 +25,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
         // whole numbers written with a fraction (`1.0`) as integers: JSON has one number type, and
         // `1.0` is the integer 1 to every JSON Schema validator and client, so a field documented
         // as an integer must accept it.
+        let (declared, route) = DeclaredBodies::for_request(req.extensions());
+        let method = req.method().clone();
         let axum::Json(mut value) =
             axum::Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
         integral_floats_to_integers(&mut value);
-        if let Some((field, message)) = control_character_in(&value, "") {
+        let scope =
+            Scope::of(declared.as_ref().and_then(|d| d.schema_of(&method, route.as_deref(), "application/json")));
+        if let Some((field, message)) = control_character_in(&value, "", scope) {
             return Err(AppError::field(&field, message));
         }
         // Back to bytes, so a refusal names the field's path as axum::Json reports it.
@@ -36,17 +42,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 }
 
 /// The first text in a JSON body that holds a control character, as (its field's path, the
-/// refusal): `firstName`, `items[2].name`.
-fn control_character_in(value: &serde_json::Value, path: &str) -> Option<(String, String)> {
+/// refusal): `firstName`, `items[2].name`. Only the fields the route declares are looked at.
+fn control_character_in(value: &serde_json::Value, path: &str, scope: Scope) -> Option<(String, String)> {
     use serde_json::Value;
     match value {
         Value::String(text) => crate::validation::control_character_refusal(path, text).map(|m| (path.to_string(), m)),
-        Value::Array(items) => {
-            items.iter().enumerate().find_map(|(index, item)| control_character_in(item, &format!("{path}[{index}]")))
-        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(index, item)| control_character_in(item, &format!("{path}[{index}]"), scope.items())),
         Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            let scope = scope.property(key)?;
             let path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-            control_character_in(item, &path)
+            control_character_in(item, &path, scope)
         }),
         _ => None,
     }

@@ -36,6 +36,8 @@ impl<S: Send + Sync> FromRequest<S> for Form {
 
     async fn from_request(request: Request, state: &S) -> AppResult<Form> {
         let (parts, body) = request.into_parts();
+        let (declared, route) = crate::declared::DeclaredBodies::for_request(&parts.extensions);
+        let method = parts.method.clone();
         let (body, cut) = capped(body);
         let mut multipart = Multipart::from_request(Request::from_parts(parts, body), state)
             .await
@@ -63,7 +65,13 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                 None => {
                     let sent_name = field.name().unwrap_or_default().to_string();
                     let text = field.text().await.map_err(|e| multipart_error(too_large(&e), e, None))?;
-                    if let Some(message) = crate::validation::control_character_refusal(&sent_name, &text) {
+                    // Only a field the route declares is read, so only such a field is refused.
+                    let schema =
+                        declared.as_ref().and_then(|d| d.schema_of(&method, route.as_deref(), "multipart/form-data"));
+                    let read = crate::declared::Scope::of(schema).property(&sent_name).is_some();
+                    if let Some(message) =
+                        read.then(|| crate::validation::control_character_refusal(&sent_name, &text)).flatten()
+                    {
                         return Err(AppError::field(&sent_name, message));
                     }
                     form.fields.entry(name).or_default().push(text);

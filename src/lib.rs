@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cli;
 pub mod crud;
 pub mod db;
+pub mod declared;
 pub mod demo;
 pub mod error;
 pub mod extract;

@@ -91,11 +91,19 @@ pub fn is_multiline(field: &str) -> bool {
     name.starts_with("description") || name == "text"
 }
 
+/// Whether a field holds a password: it is hashed and never shown, so any character may be in it.
+pub fn is_password(field: &str) -> bool {
+    field.to_ascii_lowercase().contains("password")
+}
+
 /// The refusal of a text field holding a control character (NUL, the other C0 and C1 controls,
 /// DEL), or `None`. `text` is the value as stored, trimmed; tab and line breaks may stand inside
 /// a multi-line field. No stored text holds another control character, and a NUL would cut a
 /// C string (a search index's query, an exported cell).
 pub fn control_character_refusal(field: &str, text: &str) -> Option<String> {
+    if is_password(field) {
+        return None;
+    }
     let multiline = is_multiline(field);
     let refused = |c: char| c.is_control() && !(multiline && matches!(c, '\t' | '\n' | '\r'));
     text.trim().chars().any(refused).then(|| format!("{field} must not contain control characters."))

@@ -237,6 +237,33 @@ async fn control_characters_are_refused_in_every_text_field() {
 }
 
 #[tokio::test]
+async fn a_field_the_route_does_not_declare_is_ignored_whatever_it_holds() {
+    let app = test_app();
+    let admin = app.admin().await;
+    // The document allows properties beyond the declared ones, and the server ignores them: a
+    // control character in one is no reason to refuse the request.
+    let user = json!({"firstName": "Aysel", "lastName": "Əliyeva", "email": "extra@perk.az", "phone": "994501234567",
+        "roleId": 1, "password": "Secret-123!", "confirmPassword": "Secret-123!", "note\u{1}": ["x\u{0}", {"y": "\u{7}"}]});
+    app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(user)).await.expect(201);
+    // A route whose path has capitals (the router matches it lowercased) reads its body the same way.
+    let refresh = json!({"refreshToken": "not-a-token", "x": "\u{1}"});
+    app.call(Method::POST, "/api/auth/refreshToken", None, Some(refresh)).await.expect(401);
+    let fields = [
+        ("name", "Bakı"),
+        ("contactPerson", "Rəşad"),
+        ("phoneNumber", "994501234567"),
+        ("email", "extra-asset@perk.az"),
+        ("barcodePrefix", "BX"),
+        ("comment", "\u{1}"),
+    ];
+    app.send_form(Method::POST, "/api/asset", &admin.token, &fields, &[("file", "a.png", PNG)]).await.expect(201);
+    // A password may hold any character: it is hashed, never shown.
+    let odd = json!({"firstName": "Odd", "lastName": "Password", "email": "odd@perk.az", "phone": "994501234567",
+        "roleId": 1, "password": "Secret-123!\u{1}", "confirmPassword": "Secret-123!\u{1}"});
+    app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(odd)).await.expect(201);
+}
+
+#[tokio::test]
 async fn a_path_id_may_be_written_as_a_whole_number_with_a_fraction() {
     let app = test_app();
     let admin = app.admin().await;
