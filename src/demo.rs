@@ -139,6 +139,17 @@ fn fill(tx: &Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
+const LEAVERS: [(&str, &str); 8] = [
+    ("Vüsal", "Nəbiyev"),
+    ("Sevinc", "Orucova"),
+    ("Elçin", "Paşayev"),
+    ("Təranə", "Qasımova"),
+    ("Ramil", "Şükürov"),
+    ("Gülnarə", "Səfərova"),
+    ("Orxan", "Zeynalov"),
+    ("Lalə", "Bağırova"),
+];
+
 /// Rows deleted before the demo begins (an employee per asset who left, an asset and a partner
 /// no longer served, a campaign withdrawn), so the reports have deleted names to count and list.
 fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
@@ -146,7 +157,9 @@ fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
     let assets: Vec<i64> =
         tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
     for (index, asset_id) in assets.iter().enumerate() {
-        let (first, last) = [("Vüsal", "Nəbiyev"), ("Sevinc", "Orucova"), ("Elçin", "Paşayev")][index % 3];
+        // One leaver per asset, each by a name of their own: the reports list deleted names, and
+        // two alike would tell the reader nothing apart.
+        let (first, last) = LEAVERS[index % LEAVERS.len()];
         tx.execute(
             "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at, deleted_at)
              VALUES (?1, ?2, ?3, ?4, '994501112233', 0, '2025-03-01T09:00:00.000Z', ?5)",

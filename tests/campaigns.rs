@@ -555,6 +555,8 @@ async fn export_has_typed_cells_and_follows_the_filter() {
     assert_eq!(rows[1][1], Data::String("Cinema night".into()), "named in the caller's language");
     assert_eq!(rows[1][3], Data::Float(45.0), "discount as a number");
     assert!(matches!(rows[1][8], Data::DateTime(_)), "expire date as an Excel date: {:?}", rows[1][8]);
+    assert_eq!(rows[0][11], Data::String("Notification status".into()));
+    assert_eq!(rows[1][11], Data::String("Not sent".into()), "the notification state in words, as the screen says it");
     assert_eq!(workbook_rows(&app.get("/api/campaign/export", &admin.token).await.bytes).len(), 3);
     let expected = app.get("/api/campaign/notConfirmed/export", &admin.token).await;
     expected.expect(200);

@@ -21,6 +21,16 @@ async fn the_demo_has_people_and_a_year_of_activity() {
         assert!(found.json()["totalCount"].as_i64().unwrap() >= 1, "{name}");
     }
     assert!(total("/api/wishList?Skip=0&Take=10").await >= 30);
+    // The employees who left (listed as Deleted in the reports) each have a name of their own.
+    assert!(app.count("SELECT COUNT(*) FROM employees WHERE deleted_at IS NOT NULL") >= 6);
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM (SELECT first_name, last_name FROM employees WHERE deleted_at IS NOT NULL
+             GROUP BY first_name, last_name HAVING COUNT(*) > 1)"
+        ),
+        0,
+        "no two deleted employees share a name"
+    );
     let applications = app.get("/api/apply?Skip=0&Take=10", token).await.json();
     assert_eq!(applications["totalCount"], 8);
     let file = applications["data"][0]["file"].as_str().unwrap().to_string();

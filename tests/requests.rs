@@ -123,7 +123,14 @@ async fn merchant_requests_with_cities_file_and_export() {
     file.expect(200);
     assert!(file.headers["content-disposition"].to_str().unwrap().contains("MerchantRequests.xlsx"));
     let rows = workbook_rows(&file.bytes);
-    assert_eq!(rows[1][..5], ["Şirin Dünya", "Nərmin Bağırova", "info@sirindunya.az", "994552223344", "Bakı, Gəncə"]);
+    assert_eq!(
+        rows[1][..5],
+        ["Şirin Dünya", "Nərmin Bağırova", "info@sirindunya.az", "+994 55 222 33 44", "Bakı, Gəncə"]
+    );
+    // The file is an absolute link that opens it: the text shows the address, the cell links it.
+    let link = format!("http://perkdesk.test/{path}");
+    assert_eq!(rows[1][5], link);
+    assert!(workbook_part(&file.bytes, "xl/worksheets/_rels/sheet1.xml.rels").contains(&format!("Target=\"{link}\"")));
     app.get("/api/apply/999", &admin.token).await.expect_message(404, "Merchant request not found.");
     app.call(Method::GET, "/api/apply", None, None).await.expect(401);
     let call_center = app.user_with_role("cc@perk.az", 2).await;

@@ -26,6 +26,7 @@ pub async fn export(
     let mut query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     query.skip = 0;
     let counts = state.db.counts();
+    let public_url = state.settings.public_url.clone();
     let file = state
         .db
         .run(move |conn| {
@@ -41,7 +42,7 @@ pub async fn export(
             let mut stmt = conn.prepare(&statement.sql)?;
             let mut rows = stmt.query(rusqlite::params_from_iter(statement.params.iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
-            let mut sheet = SheetWriter::new(resource.tag, &headers)?;
+            let mut sheet = SheetWriter::new(resource.tag, &headers)?.with_links_from(&public_url);
             while let Some(row) = rows.next()? {
                 sheet.write_row(row, &columns)?;
             }
@@ -51,6 +52,9 @@ pub async fn export(
     file_response(file, spec.file_name).await
 }
 
+/// Excel's limit of hyperlinks in one worksheet.
+const MAX_LINKS_PER_SHEET: u32 = 65_530;
+
 /// Writes rows to worksheets in constant memory, one sheet after another.
 pub struct SheetWriter {
     workbook: Workbook,
@@ -59,6 +63,12 @@ pub struct SheetWriter {
     sheets: usize,
     row: u32,
     date_format: Format,
+    /// Where image paths are served from (the server's public address): a file is exported as an
+    /// absolute link that opens it. Without it the path is written as text.
+    link_base: Option<String>,
+    /// Links written on the current sheet: Excel opens no more than 65,530 in one sheet, so
+    /// later files are written as the same absolute address in plain text.
+    links: u32,
 }
 
 impl SheetWriter {
@@ -69,9 +79,16 @@ impl SheetWriter {
             sheets: 0,
             row: 0,
             date_format: Format::new().set_num_format("dd-mm-yyyy hh:mm"),
+            link_base: None,
+            links: 0,
         };
         writer.add_sheet(sheet_name, headers)?;
         Ok(writer)
+    }
+
+    pub fn with_links_from(mut self, public_url: &str) -> SheetWriter {
+        self.link_base = Some(public_url.trim_end_matches('/').to_owned());
+        self
     }
 
     /// Starts another worksheet with its bold header; the rows written next go to it.
@@ -88,6 +105,7 @@ impl SheetWriter {
         self.sheet = self.sheets;
         self.sheets += 1;
         self.row = 0;
+        self.links = 0;
         Ok(())
     }
 
@@ -97,6 +115,37 @@ impl SheetWriter {
         for (index, column) in columns.iter().enumerate() {
             let col = index as u16;
             match column.kind {
+                Kind::Words(words) => {
+                    if let Some(code) = row.get::<_, Option<i64>>(index)? {
+                        match usize::try_from(code).ok().and_then(|at| words.get(at)) {
+                            Some(word) => sheet.write_string(self.row, col, *word),
+                            None => sheet.write_number(self.row, col, code as f64),
+                        }
+                        .map_err(xlsx_error)?;
+                    }
+                }
+                Kind::Phone => {
+                    if let Some(text) = text_at(row, index)? {
+                        sheet.write_string(self.row, col, display_phone(text)).map_err(xlsx_error)?;
+                    }
+                }
+                Kind::File => {
+                    if let Some(path) = text_at(row, index)? {
+                        match &self.link_base {
+                            Some(base) => {
+                                let link = format!("{base}/{}", path.trim_start_matches('/'));
+                                self.links += 1;
+                                if self.links <= MAX_LINKS_PER_SHEET {
+                                    sheet.write_url_with_text(self.row, col, link.as_str(), link.as_str())
+                                } else {
+                                    sheet.write_string(self.row, col, link)
+                                }
+                            }
+                            None => sheet.write_string(self.row, col, path),
+                        }
+                        .map_err(xlsx_error)?;
+                    }
+                }
                 Kind::Int | Kind::Float => {
                     if let Some(number) = row.get::<_, Option<f64>>(index)? {
                         sheet.write_number(self.row, col, number).map_err(xlsx_error)?;
@@ -116,7 +165,7 @@ impl SheetWriter {
                         .map_err(xlsx_error)?;
                     }
                 }
-                Kind::Text | Kind::File | Kind::Objects(_) => {
+                Kind::Text | Kind::Objects(_) => {
                     if let Some(text) = text_at(row, index)? {
                         sheet.write_string(self.row, col, text).map_err(xlsx_error)?;
                     }
@@ -134,6 +183,17 @@ impl SheetWriter {
         let file = temp.reopen().map_err(|e| AppError::Internal(e.into()))?;
         Ok(file)
     }
+}
+
+/// A stored phone as the screen shows it: 994513342591 as +994 51 334 25 91. Anything that is
+/// not an Azerbaijani number of twelve digits is written as stored.
+pub fn display_phone(digits: &str) -> std::borrow::Cow<'_, str> {
+    let azerbaijani = digits.len() == 12 && digits.starts_with("994") && digits.bytes().all(|b| b.is_ascii_digit());
+    if !azerbaijani {
+        return digits.into();
+    }
+    let part = |from: usize, to: usize| &digits[from..to];
+    format!("+994 {} {} {} {}", part(3, 5), part(5, 8), part(8, 10), part(10, 12)).into()
 }
 
 /// A text cell borrowed from the row (an export of a million rows would otherwise copy every one).
@@ -163,4 +223,17 @@ pub async fn file_response(file: std::fs::File, file_name: &str) -> AppResult<Re
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_phone;
+
+    #[test]
+    fn phones_are_exported_as_the_screen_shows_them() {
+        assert_eq!(display_phone("994513342591"), "+994 51 334 25 91");
+        assert_eq!(display_phone("99451334259"), "99451334259");
+        assert_eq!(display_phone("4915112345678"), "4915112345678");
+        assert_eq!(display_phone("99451334259x"), "99451334259x");
+    }
 }

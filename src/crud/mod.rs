@@ -91,6 +91,11 @@ pub enum Kind {
     /// A list of objects with these fields, which the SQL builds as a JSON array (a request's
     /// cities); never sortable.
     Objects(&'static [(&'static str, Kind)]),
+    /// A phone's digits (994513342591); exports write it as the screen shows it, +994 51 334 25 91.
+    Phone,
+    /// A small integer code (a campaign's notification status) that exports write as the word the
+    /// screen shows for it: the code indexes the words.
+    Words(&'static [&'static str]),
 }
 
 #[derive(Clone, Copy, Debug)]

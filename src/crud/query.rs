@@ -601,10 +601,12 @@ pub fn select_sql<'a>(columns: impl Iterator<Item = &'a Column>, language: Langu
 pub fn json_value(row: &rusqlite::Row, index: usize, kind: Kind) -> rusqlite::Result<serde_json::Value> {
     use serde_json::Value as J;
     Ok(match kind {
-        Kind::Int => row.get::<_, Option<i64>>(index)?.map_or(J::Null, J::from),
+        Kind::Int | Kind::Words(_) => row.get::<_, Option<i64>>(index)?.map_or(J::Null, J::from),
         Kind::Float => row.get::<_, Option<f64>>(index)?.map_or(J::Null, J::from),
         Kind::Bool => row.get::<_, Option<i64>>(index)?.map_or(J::Null, |v| J::Bool(v != 0)),
-        Kind::Text | Kind::DateTime | Kind::File => row.get::<_, Option<String>>(index)?.map_or(J::Null, J::from),
+        Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
+            row.get::<_, Option<String>>(index)?.map_or(J::Null, J::from)
+        }
         Kind::Objects(_) => match row.get::<_, Option<String>>(index)? {
             Some(json) => serde_json::from_str(&json).map_err(|error| {
                 rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, error.into())

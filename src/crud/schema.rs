@@ -12,10 +12,10 @@ fn column_schema(field: &str, kind: Kind) -> Schema {
     let or_null =
         |kind: Type| if field == "id" { SchemaType::Type(kind) } else { SchemaType::Array(vec![kind, Type::Null]) };
     let object = match kind {
-        Kind::Int => builder.schema_type(or_null(Type::Integer)),
+        Kind::Int | Kind::Words(_) => builder.schema_type(or_null(Type::Integer)),
         Kind::Float => builder.schema_type(or_null(Type::Number)),
         Kind::Bool => builder.schema_type(Type::Boolean),
-        Kind::Text => builder.schema_type(or_null(Type::String)),
+        Kind::Text | Kind::Phone => builder.schema_type(or_null(Type::String)),
         Kind::DateTime => {
             builder.schema_type(or_null(Type::String)).format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
         }

@@ -45,7 +45,7 @@ pub static APPLICATIONS: Resource = Resource {
         Column::new("partnerName", "ma.partner_name", Kind::Text),
         Column::new("fullName", "ma.full_name", Kind::Text),
         Column::new("email", "ma.email", Kind::Text),
-        Column::new("phone", "ma.phone", Kind::Text),
+        Column::new("phone", "ma.phone", Kind::Phone),
         Column::new("file", files::FILE_PATH_SQL, Kind::File),
         Column {
             field: "cityNames",

@@ -32,7 +32,7 @@ pub static ASSETS: Resource = Resource {
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
         Column::new("name", "a.name", Kind::Text),
         Column::new("contactPerson", "a.contact_person", Kind::Text),
-        Column::new("contactPersonPhoneNumber", "a.contact_person_phone_number", Kind::Text),
+        Column::new("contactPersonPhoneNumber", "a.contact_person_phone_number", Kind::Phone),
         Column::new("contactPersonEmail", "a.contact_person_email", Kind::Text),
         Column::new("barcodePrefix", "a.barcode_prefix", Kind::Text),
         Column::new("isActive", "a.is_active", Kind::Bool),

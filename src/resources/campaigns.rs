@@ -92,7 +92,7 @@ const COLUMNS: &[Column] = &[
     Column::new("order", "c.order_no", Kind::Int),
     Column::new("isActive", "c.is_active", Kind::Bool),
     Column::new("isConfirmed", "c.is_confirmed", Kind::Bool),
-    Column::new("notificationStatus", "c.notification_status", Kind::Int),
+    Column::new("notificationStatus", "c.notification_status", Kind::Words(&["Not sent", "Sent"])),
     Column::new("createdAt", "c.created_at", Kind::DateTime).detail_only(),
 ];
 

@@ -33,7 +33,7 @@ pub static COMPLAINTS: Resource = Resource {
         Column::new("id", "c.id", Kind::Int),
         Column::new("fullName", "c.full_name", Kind::Text),
         Column::new("email", "c.email", Kind::Text),
-        Column::new("phone", "c.phone", Kind::Text),
+        Column::new("phone", "c.phone", Kind::Phone),
         Column::new("reasonId", "c.reason_id", Kind::Int),
         Column::new("reasonName", "r.name", Kind::Text),
         Column::new("description", "c.description", Kind::Text).unsorted(),

@@ -39,7 +39,7 @@ pub static EMPLOYEES: Resource = Resource {
         Column::new("email", "e.email", Kind::Text),
         // The employee-for-admin picker's label: employees sign in to the app by e-mail.
         Column::new("userName", "e.email", Kind::Text),
-        Column::new("phone", "e.phone", Kind::Text),
+        Column::new("phone", "e.phone", Kind::Phone),
         Column::new("assetId", "e.asset_id", Kind::Int),
         Column::new("assetName", "a.name", Kind::Text),
         Column::new("isActive", "e.is_active", Kind::Bool),

@@ -38,7 +38,7 @@ pub static HR_ACCOUNTS: Resource = Resource {
         Column::new("lastName", "u.last_name", Kind::Text),
         Column::new("fullName", "u.first_name || ' ' || u.last_name", Kind::Text),
         Column::new("email", "u.email", Kind::Text),
-        Column::new("phone", "u.phone", Kind::Text),
+        Column::new("phone", "u.phone", Kind::Phone),
         Column::new("userId", "h.user_id", Kind::Int),
         Column::new("isActive", "h.is_active", Kind::Bool),
         Column::new("isMfaActive", "h.is_mfa_active", Kind::Bool),

@@ -37,7 +37,7 @@ pub static MERCHANTS: Resource = Resource {
         Column::new("firstName", "m.first_name", Kind::Text),
         Column::new("lastName", "m.last_name", Kind::Text),
         Column::new("email", "m.email", Kind::Text),
-        Column::new("phone", "m.phone", Kind::Text),
+        Column::new("phone", "m.phone", Kind::Phone),
         Column::new("partnerId", "m.partner_id", Kind::Int).detail_only(),
         Column::new("partnerName", "p.name", Kind::Text),
         Column::new("userName", "m.email", Kind::Text),

@@ -39,7 +39,7 @@ pub static PARTNERS: Resource = Resource {
         Column::new("contactPersonFirstName", "p.contact_person_first_name", Kind::Text).detail_only(),
         Column::new("contactPersonLastName", "p.contact_person_last_name", Kind::Text).detail_only(),
         Column::new("contactPerson", "p.contact_person_first_name || ' ' || p.contact_person_last_name", Kind::Text),
-        Column::new("phoneNumber", "p.phone_number", Kind::Text),
+        Column::new("phoneNumber", "p.phone_number", Kind::Phone),
         Column::new("email", "p.email", Kind::Text),
         Column::new("isPromoCodeUsing", "p.is_promo_code_using", Kind::Bool),
         Column::new("promoCode", "CASE WHEN p.is_promo_code_using = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text)

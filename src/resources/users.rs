@@ -39,7 +39,7 @@ pub static USERS: Resource = Resource {
         Column::new("firstName", "u.first_name", Kind::Text).never_null(),
         Column::new("lastName", "u.last_name", Kind::Text).never_null(),
         Column::new("email", "u.email", Kind::Text).never_null(),
-        Column::new("phone", "u.phone", Kind::Text).never_null(),
+        Column::new("phone", "u.phone", Kind::Phone).never_null(),
         Column::new("roleId", "u.role_id", Kind::Int).never_null(),
         Column::new(
             "roleName",

@@ -193,6 +193,15 @@ pub fn workbook_rows(bytes: &[u8]) -> Vec<Vec<String>> {
     sheet.rows().map(|row| row.iter().map(|cell| cell.to_string()).collect()).collect()
 }
 
+/// One part of a workbook's zip, as text (a sheet's relationships name its links).
+pub fn workbook_part(bytes: &[u8], name: &str) -> String {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut text = String::new();
+    archive.by_name(name).unwrap().read_to_string(&mut text).unwrap();
+    text
+}
+
 pub const PNG: &[u8] = include_bytes!("../../assets/demo/asset-baki-mobil.png");
 
 /// A multipart/form-data request body: text fields and (field, file name, bytes) files.
