@@ -13,6 +13,8 @@ export interface Workbook {
   headerBold: boolean;
   /** Every sheet by its name, read the same way (the first one is the fields above). */
   sheets: Sheet[];
+  /** The first sheet's hyperlinks, by the text their cell shows. */
+  links: Record<string, string>;
 }
 
 export interface Sheet {
@@ -22,18 +24,32 @@ export interface Sheet {
   headerBold: boolean;
   /** The cell types of the first data row, by ExcelJS's ValueType numbers (2 = number, 3 = string, 4 = date). */
   firstRowTypes: number[];
+  /** Hyperlinks by the text their cell shows. */
+  links: Record<string, string>;
+}
+
+/** A cell as its text: a hyperlink cell shows its text. */
+function cellText(value: ExcelJS.CellValue, links: Record<string, string>): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object' && 'hyperlink' in value) {
+    const text = String(value.text ?? '');
+    links[text] = value.hyperlink;
+    return text;
+  }
+  return String(value);
 }
 
 function readSheet(sheet: ExcelJS.Worksheet): Sheet {
   const rows: string[][] = [];
+  const links: Record<string, string> = {};
   sheet.eachRow((row) => {
     // row.values is sparse (empty cells are holes) and starts at index 1.
     const values = (row.values as ExcelJS.CellValue[]).slice(1);
-    rows.push(Array.from(values, (value) => (value === null || value === undefined ? '' : String(value))));
+    rows.push(Array.from(values, (value) => cellText(value, links)));
   });
   const second = sheet.getRow(2);
   const firstRowTypes = rows.length > 1 ? rows[1].map((_, index) => second.getCell(index + 1).type as number) : [];
-  return { name: sheet.name, header: rows[0] ?? [], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true, firstRowTypes };
+  return { name: sheet.name, header: rows[0] ?? [], data: rows.slice(1), headerBold: sheet.getRow(1).getCell(1).font?.bold === true, firstRowTypes, links };
 }
 
 /** A file exported while its answer was held back, and what the panel asked for. */
@@ -56,7 +72,7 @@ export class DownloadFolder {
     await workbook.xlsx.readFile(saved);
     const sheets = workbook.worksheets.map(readSheet);
     const [first] = sheets;
-    return { fileName: download.suggestedFilename(), header: first.header, data: first.data, headerBold: first.headerBold, sheets };
+    return { fileName: download.suggestedFilename(), header: first.header, data: first.data, headerBold: first.headerBold, sheets, links: first.links };
   }
 
   /** Clicks `trigger` (Export, or a dialog's Download), waits for the file and reads it. */

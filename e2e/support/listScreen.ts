@@ -93,7 +93,7 @@ export class ListScreen {
   }
 
   sortBy(column: string): Locator {
-    return this.table.getByRole('button', { name: `Sort by ${column}` });
+    return this.table.getByRole('columnheader', { name: column, exact: true }).getByRole('button');
   }
 
   row(text: string): Locator {
@@ -240,7 +240,8 @@ export class FormDialog {
   }
 
   save(): Locator {
-    return this.root.getByRole('button', { name: 'Save' });
+    // 'Send' where the form sends rather than saves (a campaign's notification).
+    return this.root.getByRole('button', { name: /^(Save|Send)$/ });
   }
 
   /** A validation message under a field (or the group of rows). */

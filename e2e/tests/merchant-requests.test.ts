@@ -78,6 +78,15 @@ describe('Requests by Merchant: read-only table, file download, details, export'
     expect(exported.headerBold).toBe(true);
     expect(exported.data.length).toBe(2);
     expect(exported.data.flat()).toEqual(expect.arrayContaining(['Şirin Çay Evi', 'Orxan Quliyev', cities]));
+    // As the screen shows them: the phone in its +994 form, the file as an absolute link that opens it.
+    const sirin = exported.data.find((row) => row[0] === 'Şirin Çay Evi')!;
+    expect(sirin[exported.header.indexOf('Phone')]).toBe('+994 55 200 11 22');
+    const file = sirin[exported.header.indexOf('File')];
+    expect(file).toMatch(new RegExp(`^${suite.server.baseUrl}/cdn/\\w+\\.png$`));
+    expect(exported.links[file]).toBe(file);
+    const opened = await fetch(file);
+    expect(opened.status).toBe(200);
+    expect(Buffer.compare(Buffer.from(await opened.arrayBuffer()), logo)).toBe(0);
   });
 
   it('works at 390 px', async () => {

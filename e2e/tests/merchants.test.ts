@@ -307,7 +307,7 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
     expect(all.headerBold).toBe(true);
     expect(all.header).toEqual(['First name', 'Last name', 'Email', 'Phone', 'Partner name', 'User name', 'Partner city']);
     expect(all.data.map((row) => row[0]).sort()).toEqual(['Gülnar', 'Nigar', 'Orxan', 'Rəşad']);
-    expect(all.data.find((row) => row[0] === 'Orxan')).toEqual(['Orxan', 'Quliyev', 'orxan@qalakafe.test', '994553334455', 'Qala Kafe', 'orxan@qalakafe.test', 'Sumqayıt, Sülh küç. 12']);
+    expect(all.data.find((row) => row[0] === 'Orxan')).toEqual(['Orxan', 'Quliyev', 'orxan@qalakafe.test', '+994 55 333 44 55', 'Qala Kafe', 'orxan@qalakafe.test', 'Sumqayıt, Sülh küç. 12']);
     await screen.open(`?partnerId=${partner.qala}`);
     await until(() => screen.column('First name')).toEqual(['Nigar', 'Orxan']);
     const filtered = await downloads.export(page, screen.button('Export'));

@@ -93,7 +93,7 @@ describe('Reports: four tabs with names, pie and total; both spreadsheets; roles
     await search.fill('');
     await until(() => tableRows(namesTable(page, 'Employee'))).toEqual(seed.names.employee.map(({ name, state }) => [name, state]));
     // Sorting by name, A to Z.
-    await namesTable(page, 'Employee').getByRole('button', { name: 'Sort by Name' }).click();
+    await namesTable(page, 'Employee').getByRole('columnheader', { name: 'Name', exact: true }).getByRole('button').click();
     const sorted = seed.names.employee.map(({ name }) => name).sort((a, b) => a.localeCompare(b, 'az'));
     await until(async () => (await tableRows(namesTable(page, 'Employee'))).map((row) => row[0])[0]).toBe(sorted[0]);
   });

@@ -216,7 +216,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     expect(exported.data.length).toBe(all.totalCount);
     expect(exported.data.map((row) => row[2]).sort()).toEqual(all.data.map((user) => user.email).sort());
     const nuray = exported.data.find((row) => row[2] === NEW_USER.email);
-    expect(nuray?.slice(0, 5)).toEqual([NEW_USER.firstName, NEW_USER.lastName, NEW_USER.email, '994551234567', 'Call Center']);
+    expect(nuray?.slice(0, 5)).toEqual([NEW_USER.firstName, NEW_USER.lastName, NEW_USER.email, '+994 55 123 45 67', 'Call Center']);
   });
 
   it('exports only the rows of the current filter', async () => {

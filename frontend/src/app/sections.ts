@@ -70,7 +70,7 @@ export const sections: readonly Section[] = [
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main', screen: ReportsPage },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },
-  { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'requests', menu: 'requests', screen: MerchantRequestsPage },
+  { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'merchantRequests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/api-clients', title: 'menu.apiClients', icon: 'key', menu: 'settings', adminOnly: true, screen: ApiClientsPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
   { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },

@@ -44,8 +44,8 @@ export interface ChartData {
   kind: ChartKind;
   /** The slices (doughnut, pie) or the points along the x axis (line). */
   labels: string[];
-  /** One number per label. */
-  values: number[];
+  /** One number per label; null where there is none yet (a month still to come), drawn as no point. */
+  values: (number | null)[];
   /** What the numbers count: the fallback table's value header and the tooltip's label. */
   seriesLabel: string;
   /** One colour per slice (doughnut, pie); the line's colour first (line). */
@@ -141,7 +141,7 @@ export function Chart({
   dataRef.current = data;
   const [tableShown, setTableShown] = useState(false);
   const tableId = useId();
-  const total = data.values.reduce((sum, value) => sum + value, 0);
+  const total = data.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
   const sliced = data.kind !== 'line';
 
   useEffect(() => {
@@ -219,7 +219,7 @@ export function Chart({
                   <th scope="row" className="px-3 py-1.5 font-normal text-slate-700">
                     {label}
                   </th>
-                  <td className="px-3 py-1.5 text-right tabular-nums">{formatCount(data.values[index] ?? 0)}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{data.values[index] == null ? '' : formatCount(data.values[index] ?? 0)}</td>
                 </tr>
               ))}
             </tbody>

@@ -128,7 +128,8 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
       type="button"
       className="text-left font-semibold hover:text-indigo-700"
       onClick={() => onSort(field)}
-      aria-label={t('table.sortBy', { column: column.header })}
+      // The header's name stays its label ("Used"); what the button does is its description.
+      aria-description={t('table.sortBy', { column: column.header })}
     >
       {/* The icon is glued to the label's last word, so a wrapped label never leaves it on a line of its own or at the far edge. */}
       {head}
@@ -172,11 +173,12 @@ const fixedCell = 'md:w-px';
 const textHeader = 'md:w-(--share)';
 const textCell = 'md:max-w-0';
 
-// From md up the actions column stays in view; rows carry an opaque background for it to inherit.
-const stickyCell = 'md:sticky md:right-0 md:z-10';
+// The actions column stays in view at every width (on a phone too, so a row's tools need no sideways
+// scroll); rows carry an opaque background for it to inherit.
+const stickyCell = 'sticky right-0 z-10';
 // A fade over the columns that scroll underneath (collapsed table borders would not move with a sticky cell).
 const stickyShadow =
-  "md:before:pointer-events-none md:before:absolute md:before:inset-y-0 md:before:right-full md:before:w-4 md:before:bg-linear-to-l md:before:from-slate-900/10 md:before:to-transparent md:before:content-['']";
+  "before:pointer-events-none before:absolute before:inset-y-0 before:right-full before:w-4 before:bg-linear-to-l before:from-slate-900/10 before:to-transparent before:content-['']";
 
 /**
  * The one table every list uses: selection, sortable headers and the
@@ -279,7 +281,13 @@ export function DataTable<Row extends { id: number }>({
                   className={`px-1.5 py-3 whitespace-nowrap ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                   style={shareStyle(column)}
                   aria-sort={
-                    column.sortField && sort?.field === column.sortField ? (sort.ascending ? 'ascending' : 'descending') : undefined
+                    !column.sortField || !onSort
+                      ? undefined
+                      : sort?.field === column.sortField
+                        ? sort.ascending
+                          ? 'ascending'
+                          : 'descending'
+                        : 'none'
                   }
                 >
                   <div style={column.text ? undefined : { minWidth: column.minWidth }}>

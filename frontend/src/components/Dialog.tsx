@@ -78,7 +78,7 @@ export function PanelHeader({ title, onClose }: { title: string; onClose: () => 
  */
 export function DialogActions({ children }: { children: ReactNode }) {
   return (
-    <div className="sticky bottom-0 z-10 -mx-5 mt-5 -mb-4 flex flex-col-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:flex-row sm:justify-end">
+    <div className="sticky -bottom-4 z-10 -mx-5 mt-5 -mb-4 flex flex-col-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:flex-row sm:justify-end">
       {children}
     </div>
   );

@@ -59,7 +59,10 @@ describe('DataTable text columns', () => {
     expect(cut).toHaveClass('truncate');
     expect(cut.closest('td')?.style.getPropertyValue('--share')).toBe('');
     expect(screen.getAllByRole('columnheader')[1].style.getPropertyValue('--share')).toBe('50.00%');
-    const sort = screen.getByRole('button', { name: 'Sort by Phone number' });
+    const header = screen.getByRole('columnheader', { name: 'Phone number' });
+    expect(header).toHaveAttribute('aria-sort', 'none');
+    const sort = within(header).getByRole('button', { name: 'Phone number' });
+    expect(sort).toHaveAttribute('aria-description', 'Sort by Phone number');
     expect(sort).not.toHaveClass('inline-flex');
     expect(sort.querySelector('svg')).toHaveClass('inline-block');
     // The last word and the icon never break apart.
@@ -106,9 +109,9 @@ describe('ImagePicker', () => {
     expect(onChange).not.toHaveBeenCalled();
 
     await user.upload(input, png);
-    expect(onChange).toHaveBeenLastCalledWith(png);
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(png));
     expect(screen.queryByText(IMAGE_SIZE_MESSAGE)).not.toBeInTheDocument();
-    expect(screen.getByText('logo.png')).toBeInTheDocument();
+    expect(await screen.findByText('logo.png')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenLastCalledWith(null);
     expect(screen.getByText('No image selected')).toBeInTheDocument();
@@ -125,10 +128,33 @@ describe('ImagePicker', () => {
     expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
 
     await user.upload(screen.getByLabelText('Change image'), png);
-    expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', 'blob:new-logo');
+    // The choice is taken once the file is known to decode (a moment later).
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', 'blob:new-logo'));
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenLastCalledWith('cdn/3.webp');
     expect(screen.getByRole('img', { name: 'Image preview' })).toHaveAttribute('src', '/cdn/3.webp');
+  });
+
+  it('refuses a file with an image name that the browser cannot decode, when it is chosen', async () => {
+    const onChange = vi.fn();
+    const user = userEvent.setup();
+    // The test's decoder refuses the file named as notes, as a browser refuses text renamed .png.
+    const decode = vi.fn(async (file: File) => {
+      if (file.name === 'notes.png') throw new DOMException('The source image could not be decoded.', 'InvalidStateError');
+      return { close: () => undefined };
+    });
+    vi.stubGlobal('createImageBitmap', decode);
+    try {
+      render(<Harness initial={null} onChange={onChange} />);
+      await user.upload(screen.getByLabelText('Choose image'), new File(['not a picture'], 'notes.png', { type: 'image/png' }));
+      expect(await screen.findByText(IMAGE_TYPE_MESSAGE)).toBeInTheDocument();
+      expect(onChange).not.toHaveBeenCalled();
+      await user.upload(screen.getByLabelText('Choose image'), new File(['\x89PNG'], 'logo.png', { type: 'image/png' }));
+      await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
+      expect(screen.queryByText(IMAGE_TYPE_MESSAGE)).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -29,6 +29,14 @@ function Brand({ labels = 'shown' }: { labels?: AsideLabels }) {
 
 const MAIN_ID = 'main-content';
 
+/**
+ * After a choice in the side menu, focus moves to the new screen's main region, so the next Tab
+ * reaches the screen's own controls instead of walking the rest of the menu first.
+ */
+function focusMain() {
+  requestAnimationFrame(() => document.getElementById(MAIN_ID)?.focus({ preventScroll: true }));
+}
+
 /** The signed-in frame: aside menu, header, subheader, the section's screen and the footer, as the layout builder set them. */
 export default function AdminLayout() {
   useSignals();
@@ -55,7 +63,7 @@ export default function AdminLayout() {
       {asideOnDesktop && (
         <aside className={`hidden shrink-0 flex-col lg:flex ${asideWidth} ${asideColors[config.aside.theme]} sticky top-0 h-screen`}>
           <Brand labels={asideLabels} />
-          <AsideMenu theme={config.aside.theme} labels={asideLabels} />
+          <AsideMenu theme={config.aside.theme} labels={asideLabels} onNavigate={focusMain} />
         </aside>
       )}
 

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState } from 'react';
 import { labelText, t, type Label } from '../../lib/i18n';
 import { Select } from './inputs';
+import { useLatestLoad } from './useLatestLoad';
 import type { ChoiceOption, ControlProps } from './types';
 
 type OptionsState = { status: 'idle' | 'loading' | 'ready' | 'failed'; options: ChoiceOption[] };
@@ -9,7 +10,9 @@ type OptionsState = { status: 'idle' | 'loading' | 'ready' | 'failed'; options: 
 /**
  * A select whose options come from the server for another field's value (the
  * order positions of the chosen category). They load again when that value
- * changes; while it is empty only the empty choice is offered.
+ * changes; while it is empty only the empty choice is offered. A native select, not the
+ * picker combobox: its few options need no search or paging, and it loads through the same
+ * `useLatestLoad` as the pickers.
  */
 export function DependentSelect({
   id,
@@ -29,22 +32,21 @@ export function DependentSelect({
   useSignals();
   const [state, setState] = useState<OptionsState>({ status: 'idle', options: [] });
   const key = JSON.stringify(dependency ?? null);
+  const { run, cancel } = useLatestLoad();
   useEffect(() => {
     const current = JSON.parse(key) as unknown;
     if (current === null || current === '') {
+      cancel();
       setState({ status: 'idle', options: [] });
       return;
     }
-    const controller = new AbortController();
     setState((previous) => ({ ...previous, status: 'loading' }));
-    loadOptions(current, controller.signal).then(
+    run(
+      (signal) => loadOptions(current, signal),
       (options) => setState({ status: 'ready', options }),
-      () => {
-        if (!controller.signal.aborted) setState({ status: 'failed', options: [] });
-      },
+      () => setState({ status: 'failed', options: [] }),
     );
-    return () => controller.abort();
-  }, [key, loadOptions]);
+  }, [key, loadOptions, run, cancel]);
 
   return (
     <>

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { imageUrl } from '../../lib/cdn';
 import { t } from '../../lib/i18n';
 import { Button, buttonClass } from '../Button';
@@ -37,6 +37,21 @@ function refusal(file: File): string | null {
 }
 
 /**
+ * Whether the browser can decode the file as a picture: a text file renamed .png has an image
+ * type by its name but no picture in it, and is refused when chosen rather than on Save.
+ */
+async function undecodable(file: File): Promise<string | null> {
+  // Test environments without a decoder leave the bytes to the server, which checks them anyway.
+  if (typeof createImageBitmap !== 'function') return null;
+  try {
+    (await createImageBitmap(file)).close();
+    return null;
+  } catch {
+    return IMAGE_TYPE_MESSAGE;
+  }
+}
+
+/**
  * Picks one image file, previews it, and lets the new choice be removed. The
  * record's stored image (a filePath) shows until a new file replaces it, and
  * removing a new file brings the stored image back: the API keeps the old
@@ -48,6 +63,8 @@ export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy 
   const preview = usePreviewUrl(value);
   const [refused, setRefused] = useState<string | null>(null);
   const hintId = useId();
+  // Only the latest choice counts when a slow decode of an earlier one finishes after it.
+  const latestChoice = useRef<File | null>(null);
 
   return (
     <div className="flex items-center gap-4" onBlur={onBlur}>
@@ -74,9 +91,15 @@ export function ImagePicker({ id, value, onChange, onBlur, invalid, describedBy 
                 const file = event.target.files?.[0];
                 event.target.value = '';
                 if (!file) return;
+                latestChoice.current = file;
                 const reason = refusal(file);
                 setRefused(reason);
-                if (!reason) onChange(file);
+                if (reason) return;
+                void undecodable(file).then((broken) => {
+                  if (latestChoice.current !== file) return;
+                  setRefused(broken);
+                  if (!broken) onChange(file);
+                });
               }}
             />
           </label>

@@ -231,13 +231,16 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             <Icon name="edit" className="size-4" />
           </IconButton>
         )}
-        {tools
-          .filter((tool) => tool.isAvailable?.(row) ?? true)
-          .map((tool) => (
+        {/* A tool this row does not offer keeps its place empty, so each tool sits at the same spot on every row. */}
+        {tools.map((tool) =>
+          (tool.isAvailable?.(row) ?? true) ? (
             <IconButton key={tool.id} label={t(tool.label)} onClick={() => setDialog({ kind: 'tool', toolId: tool.id, row })}>
               <Icon name={tool.icon} className="size-4" />
             </IconButton>
-          ))}
+          ) : (
+            <span key={tool.id} aria-hidden="true" data-absent-tool={tool.id} className="inline-block size-8 shrink-0" />
+          ),
+        )}
         {canRemove && (
           <IconButton
             label={t('button.delete')}
@@ -272,7 +275,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   return (
     <PageCard
       title={title}
-      intro={list.status === 'error' ? undefined : <span role="status">{countOf(list.totalCount)}</span>}
+      intro={list.status === 'error' ? undefined : <span role="status">{list.counted ? countOf(list.totalCount) : t('table.loading')}</span>}
       actions={
         <div role="group" aria-label={t('table.actions')} className="flex flex-wrap items-center gap-2">
           {selecting ? (

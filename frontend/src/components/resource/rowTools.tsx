@@ -20,9 +20,12 @@ export function formTool<Row, V extends object>({
   initialValues,
   submit,
   confirmation,
+  submitLabel,
 }: {
   id: string;
   label: MessageKey;
+  /** The dialog's submit button, when it does more than save ('Send' for a notification). */
+  submitLabel?: MessageKey;
   icon: IconName;
   fields: readonly FieldDef<V>[];
   schema: Schema<V>;
@@ -46,6 +49,7 @@ export function formTool<Row, V extends object>({
         initialValues={initialValues()}
         submit={(values) => submit(values, row)}
         onSuccess={() => onDone(confirmation(row))}
+        submitLabel={submitLabel && t(submitLabel)}
       />
     ),
   };

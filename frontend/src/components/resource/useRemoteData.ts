@@ -7,6 +7,8 @@ export interface ListState<Row> {
   rows: Row[];
   totalCount: number;
   status: LoadStatus;
+  /** Whether a count has arrived yet: before the first answer there is none to show (not "0 campaigns"). */
+  counted: boolean;
 }
 
 /**
@@ -17,14 +19,14 @@ export function useListData<Row>(path: string, query: Query, reloadToken: number
   const queryKey = JSON.stringify(query);
   // Localised names (categories, campaigns) come in the header's content language: a switch reloads the page.
   const language = contentLanguage.value;
-  const [state, setState] = useState<ListState<Row>>({ rows: [], totalCount: 0, status: 'loading' });
+  const [state, setState] = useState<ListState<Row>>({ rows: [], totalCount: 0, status: 'loading', counted: false });
   useEffect(() => {
     const controller = new AbortController();
     setState((previous) => ({ ...previous, status: 'loading' }));
     api.list<Row>(path, JSON.parse(queryKey) as Query, controller.signal).then(
-      (response) => setState({ rows: response.data, totalCount: response.totalCount, status: 'ready' }),
+      (response) => setState({ rows: response.data, totalCount: response.totalCount, status: 'ready', counted: true }),
       () => {
-        if (!controller.signal.aborted) setState({ rows: [], totalCount: 0, status: 'error' });
+        if (!controller.signal.aborted) setState({ rows: [], totalCount: 0, status: 'error', counted: false });
       },
     );
     return () => controller.abort();

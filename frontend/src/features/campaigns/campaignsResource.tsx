@@ -17,6 +17,7 @@ export const sendNotificationTool = {
     initialValues: () => ({ text: '' }),
     submit: (values, campaign) => api.put('campaign/changeNotificationStatus', { id: campaign.id, text: values.text.trim() }),
     confirmation: (campaign) => t('campaigns.notificationSent', { item: campaignName(campaign) }),
+    submitLabel: 'button.send',
   }),
   isAvailable: (campaign: CampaignRow) => campaign.notificationStatus === 0,
 };

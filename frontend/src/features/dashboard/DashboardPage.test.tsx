@@ -7,7 +7,7 @@ import { admin, json, mockApi, queryOf, signedIn, type Handler } from '../../tes
 import { chartIn, drawnCharts, drawnIn, shown } from '../../testing/charts';
 import { renderAt } from '../../testing/render';
 import DashboardPage from './DashboardPage';
-import { employeesChart, formatRating, monthLabel, monthNames, usageChart, yearOptions, type DashboardSummary } from './dashboardData';
+import { employeesChart, formatRating, monthLabel, monthNames, monthsSoFar, usageChart, yearOptions, type DashboardSummary } from './dashboardData';
 
 vi.mock('chart.js', async (importOriginal) => (await import('../../testing/charts')).chartJsMock(importOriginal));
 
@@ -88,6 +88,13 @@ describe('dashboard data → charts', () => {
     expect(monthNames('de')[2]).toMatch(/^Mär/);
   });
 
+  it('ends the line of this year at the current month: months still to come have no point, not a zero', () => {
+    const now = new Date(2026, 10, 25);
+    expect([monthsSoFar(2025, now), monthsSoFar(2026, now), monthsSoFar(2027, now)]).toEqual([12, 11, 0]);
+    const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }], 'en', 'Usage count', monthsSoFar(2026, now));
+    expect(data.values).toEqual([0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, null]);
+  });
+
   it('offers this year first and the nine before it; names last month and formats ratings', () => {
     expect(yearOptions(2026)).toEqual([2026, 2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017]);
     expect(monthLabel('2026-10', 'en')).toBe('October 2026');
@@ -117,9 +124,12 @@ describe('Dashboard screen', () => {
 
     const line = await screen.findByRole('figure', { name: 'Usage history by month in 2026' });
     expect((await drawnIn(line)).config.type).toBe('line');
-    expect(shown(chartIn(line)).values).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120]);
+    // This year's line ends at the current month: later months have no point and an empty cell.
+    const begun = new Date().getMonth() + 1;
+    const monthly = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120].map((value, index) => (index < begun ? value : null));
+    expect(shown(chartIn(line)).values).toEqual(monthly);
     expect(tableRows(line)[0]).toEqual(['Jan', '10']);
-    expect(tableRows(line)[11]).toEqual(['Dec', '120']);
+    expect(tableRows(line)[11]).toEqual(['Dec', begun === 12 ? '120' : '']);
 
     // Each table of the spec once (design.md), with its columns and rows.
     const titles = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);

@@ -12,6 +12,7 @@ import {
   employeesChart,
   formatRating,
   monthLabel,
+  monthsSoFar,
   usageChart,
   yearOptions,
   type AssetEmployees,
@@ -85,7 +86,7 @@ function UsageHistory() {
   const locale = uiLanguage.value;
   const series = t('field.usageCount');
   const entries = history.status === 'error' ? undefined : history.data;
-  const data = useMemo(() => (entries ? usageChart(entries, locale, series) : null), [entries, locale, series]);
+  const data = useMemo(() => (entries ? usageChart(entries, locale, series, monthsSoFar(year)) : null), [entries, locale, series, year]);
   return (
     <Panel
       title={t('dashboard.usageHistory')}

@@ -62,14 +62,22 @@ export function monthNames(locale: string): string[] {
 
 /**
  * The line of the year's twelve months. Each entry lands on its own month; a
- * month the answer leaves out (or an entry outside 1–12) counts as none.
+ * month the answer leaves out (or an entry outside 1–12) counts as none. Only
+ * the first `monthsSoFar` months have happened: the rest have no point (not a
+ * zero), so this year's line ends at the current month.
  */
-export function usageChart(entries: MonthUsage[], locale: string, seriesLabel: string): ChartData {
-  const values = Array.from({ length: 12 }, () => 0);
+export function usageChart(entries: MonthUsage[], locale: string, seriesLabel: string, monthsSoFar = 12): ChartData {
+  const values: (number | null)[] = Array.from({ length: 12 }, (_, index) => (index < monthsSoFar ? 0 : null));
   for (const entry of entries) {
-    if (Number.isInteger(entry.month) && entry.month >= 1 && entry.month <= 12) values[entry.month - 1] = entry.usageCount;
+    if (Number.isInteger(entry.month) && entry.month >= 1 && entry.month <= Math.min(12, monthsSoFar)) values[entry.month - 1] = entry.usageCount;
   }
   return { kind: 'line', labels: monthNames(locale), values, seriesLabel, colors: [chartPalette.indigo] };
+}
+
+/** How many months of `year` have begun by `now`: all twelve of a past year, none of a future one. */
+export function monthsSoFar(year: number, now: Date = new Date()): number {
+  if (year < now.getFullYear()) return 12;
+  return year === now.getFullYear() ? now.getMonth() + 1 : 0;
 }
 
 /** The years the picker offers: this one first, then the nine before it. */

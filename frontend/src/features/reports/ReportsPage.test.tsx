@@ -114,7 +114,7 @@ describe('Reports screen', () => {
     expect(queryOf(api.callsTo('GET /api/report/asset')[2])).toEqual({ Skip: '0', Take: '10', Name: 'set 1' });
     await waitFor(() => expect(nameCells()).toEqual(['Asset 12Deleted', 'Asset 11Active', 'Asset 10Active', 'Asset 1Active']));
     expect(within(panel()).getByText('Total: 12')).toBeInTheDocument();
-    await user.click(within(panel()).getByRole('button', { name: 'Sort by Name' }));
+    await user.click(within(within(panel()).getByRole('columnheader', { name: 'Name' })).getByRole('button'));
     await waitFor(() => expect(queryOf(api.callsTo('GET /api/report/asset')[3])).toMatchObject({ SortField: 'name', OrderBy: 'true', Skip: '0' }));
   });
 

@@ -73,6 +73,6 @@ export const campaignMessages = {
   'field.campaign': 'Campaign',
   'field.target': 'Sent about',
   'notificationType.choose': 'Choose a type',
-  'notificationType.category': 'Category (1)',
-  'notificationType.campaign': 'Campaign (2)',
+  'notificationType.category': 'Category',
+  'notificationType.campaign': 'Campaign',
 } as const;

@@ -66,6 +66,7 @@ export const en = {
 
   'button.create': 'Create',
   'button.save': 'Save',
+  'button.send': 'Send',
   'button.submit': 'Submit',
   'button.cancel': 'Cancel',
   'button.close': 'Close',
@@ -228,8 +229,8 @@ export const en = {
   'field.address': 'Address',
   'field.latitude': 'Latitude',
   'field.longitude': 'Longitude',
-  'promoVersion.integration': 'Integration (1)',
-  'promoVersion.static': 'Static (2)',
+  'promoVersion.integration': 'Integration',
+  'promoVersion.static': 'Static',
   'button.addCity': 'Add city',
 
   'auth.signIn.title': 'Sign In',
