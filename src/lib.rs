@@ -1,24 +1,15 @@
 //! perkdesk: the back-office panel of a discount and perks marketplace, as one binary.
+//!
+//! The folders are the layers, each importing only those below it (`tests/layers.rs` holds
+//! the order and fails on an upward import; `docs/architecture.md` describes each):
+//! `cli` → `app` → `inbound` → `resources` → `crud` → `auth` → `http` → `db` → `core`.
 
-pub mod api;
 pub mod app;
 pub mod auth;
 pub mod cli;
+pub mod core;
 pub mod crud;
 pub mod db;
-pub mod declared;
-pub mod demo;
-pub mod error;
-pub mod extract;
-pub mod files;
-pub mod forms;
-pub mod idempotency;
+pub mod http;
 pub mod inbound;
-pub mod listener;
-pub mod mail;
-pub mod qr;
-pub mod reply;
 pub mod resources;
-pub mod state;
-pub mod validation;
-pub mod web;

@@ -47,7 +47,7 @@ async fn every_response_carries_the_security_headers() {
         );
         assert!(!response.headers.contains_key("strict-transport-security"));
     }
-    let behind_tls = test_app_with(perkdesk::state::Settings { behind_tls: true, ..settings() });
+    let behind_tls = test_app_with(perkdesk::http::state::Settings { behind_tls: true, ..settings() });
     let response = behind_tls.call(Method::GET, "/api/health", None, None).await;
     assert!(response.headers.contains_key("strict-transport-security"));
 }

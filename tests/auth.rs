@@ -99,7 +99,7 @@ async fn five_failures_lock_the_account_even_for_correct_credentials() {
 
 #[tokio::test]
 async fn sign_in_attempts_are_throttled_per_address() {
-    let app = test_app_with(perkdesk::state::Settings { sign_in_per_minute: 3, ..settings() });
+    let app = test_app_with(perkdesk::http::state::Settings { sign_in_per_minute: 3, ..settings() });
     for _ in 0..3 {
         app.sign_in_raw("nobody@perk.az", PASSWORD, "123456").await.expect(401);
     }
@@ -178,7 +178,7 @@ async fn registration_is_closed_unless_enabled() {
 
 #[tokio::test]
 async fn registration_creates_an_inactive_account() {
-    let app = test_app_with(perkdesk::state::Settings { allow_registration: true, ..settings() });
+    let app = test_app_with(perkdesk::http::state::Settings { allow_registration: true, ..settings() });
     let register = |body| app.call(Method::POST, "/api/auth/register", None, Some(body));
     register(json!({})).await.expect(400);
     register(json!({"email": "bad", "fullname": "Ne", "username": "nb", "password": "ab"}))

@@ -603,7 +603,7 @@ async fn pickers_for_notifications_and_promo_codes() {
 #[tokio::test]
 async fn the_demo_has_campaigns_in_three_languages_expected_ones_and_sent_notifications() {
     let app = test_app();
-    perkdesk::demo::prepare(&app.state.db, true).unwrap();
+    perkdesk::cli::demo::prepare(&app.state.db, true).unwrap();
     let admin = app.admin().await;
     let token = &admin.token;
     let campaigns = get_lang(&app, "/api/campaign?Skip=0&Take=100", token, "3").await;

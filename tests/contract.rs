@@ -7,7 +7,7 @@ mod common;
 use axum::http::Method;
 use common::*;
 use perkdesk::crud::{Language, ListQuery, Resource, SearchVia};
-use perkdesk::extract::QueryMap;
+use perkdesk::http::extract::QueryMap;
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
@@ -736,7 +736,7 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
-            resource: &perkdesk::inbound::clients::API_CLIENTS,
+            resource: &perkdesk::resources::api_clients::API_CLIENTS,
             seed: seed_api_clients,
             filters: &[
                 ("Name", "kassa", "SELECT COUNT(*) FROM api_clients WHERE name LIKE '%kassa%'"),

@@ -313,7 +313,7 @@ async fn every_role_sees_the_dashboard_and_nobody_signed_out_does() {
 #[tokio::test]
 async fn the_demo_data_fills_every_dashboard_call() {
     let app = test_app();
-    perkdesk::demo::prepare(&app.state.db, true).unwrap();
+    perkdesk::cli::demo::prepare(&app.state.db, true).unwrap();
     let admin = app.admin().await;
     let body = app.get("/api/dashboard", &admin.token).await.expect(200).json();
     for field in ["activeEmployeeCount", "totalEmployeeCount", "lastMonthUsageCount", "totalUsageCount"] {

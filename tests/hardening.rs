@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use axum::http::Method;
 use common::*;
-use perkdesk::inbound::clients::NewClient;
-use perkdesk::validation::Validator;
+use perkdesk::core::validation::Validator;
+use perkdesk::resources::api_clients::NewClient;
 use serde_json::json;
 
 /// A 2×2 GIF of two frames.
@@ -66,10 +66,10 @@ async fn an_application_decodes_its_named_file_once_and_no_other_part() {
     files.push(("file".into(), "second.gif", b"not an image"));
     let borrowed: Vec<(&str, &str, &[u8])> = files.iter().map(|(n, f, b)| (n.as_str(), *f, *b)).collect();
     let (content_type, body) = multipart(&application_fields(), &borrowed);
-    let before = perkdesk::files::images_checked();
+    let before = perkdesk::http::files::images_checked();
     let applied = app.send(apply_request(&content_type, body)).await;
     applied.expect(201);
-    assert_eq!(perkdesk::files::images_checked() - before, 1, "only the first `file` part is decoded");
+    assert_eq!(perkdesk::http::files::images_checked() - before, 1, "only the first `file` part is decoded");
 }
 
 #[tokio::test]
@@ -88,7 +88,7 @@ async fn an_address_over_its_application_quota_is_refused_before_its_form_is_rea
 #[tokio::test]
 async fn waiting_exactly_retry_after_is_enough() {
     // Sign-in: 20 a minute, one every 3 seconds; the bucket holds 20, so they are used up first.
-    let app = test_app_with(perkdesk::state::Settings { sign_in_per_minute: 20, ..settings() });
+    let app = test_app_with(perkdesk::http::state::Settings { sign_in_per_minute: 20, ..settings() });
     let mut refused = None;
     // Each attempt with another e-mail, so no lock (five failures of one e-mail) gets in the way.
     for n in 0..60 {

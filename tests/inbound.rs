@@ -7,8 +7,9 @@ mod people;
 
 use axum::http::Method;
 use common::*;
-use perkdesk::inbound::clients::{self, NewClient};
-use perkdesk::validation::Validator;
+use perkdesk::auth::api_keys;
+use perkdesk::core::validation::Validator;
+use perkdesk::resources::api_clients::{self as clients, NewClient};
 use serde_json::{Value, json};
 
 /// A client made directly; returns its key.
@@ -101,7 +102,7 @@ async fn admins_make_list_and_revoke_clients_and_see_each_key_once() {
     let detail = app.get(&format!("/api/apiClient/{id}"), &admin.token).await;
     assert!(detail.json()["lastUsedAt"].is_string(), "last use recorded");
     app.call(Method::PUT, "/api/apiClient/revoke", Some(&admin.token), Some(json!({"id": id}))).await.expect(200);
-    app.get(&campaigns, &key).await.expect_message(401, clients::KEY_REVOKED);
+    app.get(&campaigns, &key).await.expect_message(401, api_keys::KEY_REVOKED);
     app.call(Method::PUT, "/api/apiClient/revoke", Some(&admin.token), Some(json!({"id": id})))
         .await
         .expect_message(409, clients::ALREADY_REVOKED);
@@ -116,9 +117,9 @@ async fn keys_and_staff_tokens_each_open_only_their_own_api() {
     let app_key = client(&app, "employee-app", None, 1000);
     let partner_key = client(&app, "partner", Some(world.partner), 1000);
     let campaigns = format!("/api/app/campaigns?employee={EMPLOYEE}");
-    app.get(&campaigns, &admin.token).await.expect_message(401, clients::STAFF_TOKEN_REFUSED);
-    app.call(Method::GET, &campaigns, None, None).await.expect_message(401, clients::KEY_REQUIRED);
-    app.get(&campaigns, "pk_not-a-real-key").await.expect_message(401, clients::KEY_UNKNOWN);
+    app.get(&campaigns, &admin.token).await.expect_message(401, api_keys::STAFF_TOKEN_REFUSED);
+    app.call(Method::GET, &campaigns, None, None).await.expect_message(401, api_keys::KEY_REQUIRED);
+    app.get(&campaigns, "pk_not-a-real-key").await.expect_message(401, api_keys::KEY_UNKNOWN);
     app.get(&campaigns, &partner_key).await.expect(403);
     app.get("/api/partner-portal/campaigns", &app_key).await.expect(403);
     app.get("/api/partner-portal/campaigns", &admin.token).await.expect(401);
@@ -153,9 +154,9 @@ async fn the_app_puts_employees_into_employee_list() {
     let bad = json!({"assetId": world.asset, "firstName": "", "lastName": "X", "phone": "0501234567"});
     let refused = app.call(Method::PUT, "/api/app/employees/not-an-email", Some(&key), Some(bad)).await;
     refused.expect(400);
-    assert_eq!(refused.json()["errors"]["email"], perkdesk::validation::EMAIL_FORMAT);
+    assert_eq!(refused.json()["errors"]["email"], perkdesk::core::validation::EMAIL_FORMAT);
     assert_eq!(refused.json()["errors"]["firstName"], "First name is required");
-    assert_eq!(refused.json()["errors"]["phone"], perkdesk::validation::PHONE_FORMAT);
+    assert_eq!(refused.json()["errors"]["phone"], perkdesk::core::validation::PHONE_FORMAT);
     let unknown = json!({"assetId": 999, "firstName": "A", "lastName": "B", "phone": "994501234567"});
     app.call(Method::PUT, "/api/app/employees/a@b.az", Some(&key), Some(unknown))
         .await

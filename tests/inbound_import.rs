@@ -84,9 +84,9 @@ async fn a_dry_run_reports_and_the_apply_writes_the_good_rows_in_one_go() {
     assert_eq!(
         refused,
         [
-            (4, "Email".into(), perkdesk::validation::EMAIL_FORMAT.into()),
+            (4, "Email".into(), perkdesk::core::validation::EMAIL_FORMAT.into()),
             (5, "Asset".into(), "There is no asset with id 999.".into()),
-            (6, "Phone number".into(), perkdesk::validation::PHONE_FORMAT.into()),
+            (6, "Phone number".into(), perkdesk::core::validation::PHONE_FORMAT.into()),
             (7, "Email".into(), "The e-mail is already on row 2".into()),
         ]
     );

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use perkdesk::mail::Mailer;
+use perkdesk::core::mail::Mailer;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 

@@ -8,7 +8,7 @@ use common::*;
 #[tokio::test]
 async fn the_demo_has_people_and_a_year_of_activity() {
     let app = test_app();
-    perkdesk::demo::prepare(&app.state.db, true).unwrap();
+    perkdesk::cli::demo::prepare(&app.state.db, true).unwrap();
     let admin = app.admin().await;
     let token = &admin.token;
     let total = |path: &'static str| {

@@ -221,8 +221,7 @@ async fn files_stored_before_public_names_are_renamed_by_the_migration() {
     let name: String =
         db.conn().unwrap().query_row("SELECT public_name FROM files WHERE id = 12", [], |r| r.get(0)).unwrap();
     assert_eq!(name.len(), 32, "{name}");
-    let state =
-        perkdesk::state::AppState::new(db, settings(), perkdesk::mail::Mailer::Memory(Default::default())).unwrap();
+    let state = perkdesk::app::state(db, settings(), perkdesk::core::mail::Mailer::Memory(Default::default())).unwrap();
     let router = perkdesk::app::app(state);
     let get = |uri: String| {
         let router = router.clone();

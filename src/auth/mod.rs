@@ -1,10 +1,14 @@
 //! Authentication and authorisation: who is calling, and may they.
 
+pub mod api_keys;
 pub mod password;
 pub mod routes;
 pub mod sessions;
 pub mod tokens;
 pub mod totp;
+
+use std::future::Future;
+use std::pin::Pin;
 
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
@@ -13,54 +17,10 @@ use rusqlite::OptionalExtension;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{AppError, AppResult};
-use crate::state::AppState;
-
-/// Back-office roles, as stored in `users.role_id`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-pub enum Role {
-    Admin = 0,
-    User = 1,
-    CallCenter = 2,
-}
-
-impl Role {
-    pub fn from_id(id: i64) -> Option<Role> {
-        match id {
-            0 => Some(Role::Admin),
-            1 => Some(Role::User),
-            2 => Some(Role::CallCenter),
-            _ => None,
-        }
-    }
-}
-
-/// A set of roles allowed to make a call.
-#[derive(Clone, Copy, Debug)]
-pub struct Roles(&'static [Role]);
-
-impl Roles {
-    pub const ADMIN: Roles = Roles(&[Role::Admin]);
-    /// Admin and User: everyone who may change data outside the Users screen.
-    pub const EDITORS: Roles = Roles(&[Role::Admin, Role::User]);
-    /// Every signed-in role, Call Center included (read-only screens).
-    pub const ANYONE: Roles = Roles(&[Role::Admin, Role::User, Role::CallCenter]);
-
-    pub fn allows(self, role: Role) -> bool {
-        self.0.contains(&role)
-    }
-
-    pub fn names(self) -> Vec<&'static str> {
-        self.0
-            .iter()
-            .map(|r| match r {
-                Role::Admin => "Admin",
-                Role::User => "User",
-                Role::CallCenter => "Call Center",
-            })
-            .collect()
-    }
-}
+use crate::core::error::{AppError, AppResult};
+pub use crate::core::roles::{Role, Roles};
+use crate::http::gate::RoleGate;
+use crate::http::state::AppState;
 
 /// The signed-in back-office user behind a request, checked against the live session.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -87,6 +47,18 @@ impl CurrentUser {
     }
 }
 
+/// The registry's role gate (`http::gate`): the signed-in user, of one of `roles`.
+pub fn role_gate() -> RoleGate {
+    fn check<'a>(
+        parts: &'a mut Parts,
+        state: &'a AppState,
+        roles: Roles,
+    ) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>> {
+        Box::pin(async move { CurrentUser::from_request_parts(parts, state).await?.require(roles) })
+    }
+    RoleGate(check)
+}
+
 pub const SIGN_IN_REQUIRED: &str = "Sign in to continue.";
 /// An inbound API key sent to the back-office API (keys only open `/api/app`, `/api/partner-portal`).
 pub const API_KEY_NOT_HERE: &str = "API keys are not accepted on the back-office API. Sign in instead.";
@@ -104,10 +76,13 @@ impl FromRequestParts<AppState> for CurrentUser {
             return Ok(user.clone());
         }
         let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
-        if token.starts_with(crate::inbound::clients::KEY_PREFIX) {
+        if token.starts_with(api_keys::KEY_PREFIX) {
             return Err(AppError::Unauthorized(API_KEY_NOT_HERE.into()));
         }
-        let claims = state.keys.verify(token).ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        let claims = state
+            .feature::<tokens::JwtKeys>()?
+            .verify(token)
+            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         let user = state
             .db
             .look_up(move |conn| {

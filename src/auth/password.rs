@@ -13,7 +13,7 @@ pub fn hash(password: &str) -> anyhow::Result<String> {
 }
 
 /// [`hash`] on the blocking thread pool, so a request does not stall the async workers.
-pub async fn hash_off_thread(password: String) -> crate::error::AppResult<String> {
+pub async fn hash_off_thread(password: String) -> crate::core::error::AppResult<String> {
     Ok(tokio::task::spawn_blocking(move || hash(&password)).await??)
 }
 

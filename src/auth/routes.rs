@@ -11,17 +11,18 @@ use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 
 use super::sessions::{self, Refresh, TokenPair};
-use super::tokens::{hash_token, new_opaque_token};
+use super::tokens::{JwtKeys, hash_token, new_opaque_token};
 use super::{CurrentUser, SESSION_ENDED, password, totp};
-use crate::api::Rule::{Length, Note, Pattern, Required};
-use crate::api::{Api, Doc, patterns};
 use crate::auth::Roles;
+use crate::core::error::{AppError, AppResult, is_constraint_violation};
+use crate::core::patterns;
+use crate::core::validation::{self, Validator};
 use crate::db::{format_iso, now_iso};
-use crate::error::{AppError, AppResult, is_constraint_violation};
-use crate::extract::{ApiJson, ClientIp};
-pub use crate::reply::MessageBody;
-use crate::state::AppState;
-use crate::validation::{self, Validator};
+use crate::http::api::Rule::{Length, Note, Pattern, Required};
+use crate::http::api::{Api, Doc};
+use crate::http::extract::{ApiJson, ClientIp};
+pub use crate::http::reply::MessageBody;
+use crate::http::state::AppState;
 
 pub fn routes() -> Api {
     const TAG: &str = "Authentication";
@@ -161,7 +162,7 @@ pub(crate) fn throttle_on(
 ) -> AppResult<()> {
     limiter.check_key(&ip).map_err(|not_until| {
         let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
-        let seconds = crate::error::seconds_to_wait(wait);
+        let seconds = crate::core::error::seconds_to_wait(wait);
         AppError::TooManyRequests {
             message: format!("Too many attempts from your address. Try again in {seconds} seconds."),
             retry_after_secs: seconds,
@@ -202,7 +203,7 @@ async fn sign_in(
     v.finish()?;
     let email = body.user_name.trim().to_string();
     let user_agent = user_agent(&headers);
-    let keys = state.keys.clone();
+    let keys = state.feature::<JwtKeys>()?.clone();
     let looked_up = email.clone();
     let attempt = state
         .db
@@ -278,7 +279,7 @@ async fn refresh(State(state): State<AppState>, ApiJson(body): ApiJson<RefreshRe
     if body.refresh_token.trim().is_empty() {
         return Err(AppError::field("refreshToken", "Refresh token is required"));
     }
-    let keys = state.keys.clone();
+    let keys = state.feature::<JwtKeys>()?.clone();
     let outcome = state.db.write(move |tx| sessions::rotate(tx, &keys, body.refresh_token.trim())).await?;
     match outcome {
         Refresh::Rotated(pair) => Ok(pair),
@@ -296,8 +297,9 @@ async fn profile(user: CurrentUser) -> Json<CurrentUser> {
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> AppResult<StatusCode> {
     let refresh_token = serde_json::from_slice::<RefreshRequest>(&body).map(|b| b.refresh_token).unwrap_or_default();
+    let keys = state.feature::<JwtKeys>()?;
     let bearer_session =
-        super::bearer_token(&headers).and_then(|token| state.keys.verify(token)).map(|claims| claims.session_id);
+        super::bearer_token(&headers).and_then(|token| keys.verify(token)).map(|claims| claims.session_id);
     state
         .db
         .write(move |tx| {

@@ -7,8 +7,8 @@ use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 
 use super::tokens::{JwtKeys, REFRESH_TOKEN_LIFETIME, hash_token, new_opaque_token};
+use crate::core::error::{AppError, AppResult};
 use crate::db::{format_iso, now_iso};
-use crate::error::{AppError, AppResult};
 
 pub const LOCK_AFTER_FAILURES: i64 = 5;
 pub const FAILURE_WINDOW: Duration = Duration::minutes(15);
@@ -27,7 +27,7 @@ pub struct TokenPair {
 impl axum::response::IntoResponse for TokenPair {
     fn into_response(self) -> axum::response::Response {
         let mut response = axum::Json(self).into_response();
-        crate::idempotency::CarriesCredentials::mark(&mut response);
+        crate::http::reply::CarriesCredentials::mark(&mut response);
         response
     }
 }
@@ -215,5 +215,5 @@ pub fn clear_failures(tx: &Connection, email: &str) -> AppResult<()> {
 }
 
 pub fn locked_error() -> AppError {
-    AppError::Locked(crate::error::LOCKED.into())
+    AppError::Locked(crate::core::error::LOCKED.into())
 }

@@ -8,20 +8,17 @@ use axum::response::{IntoResponse, Response};
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
 use super::{Column, Kind, Language, ListQuery, Resource};
-use crate::api::XLSX;
-use crate::auth::CurrentUser;
-use crate::error::{AppError, AppResult};
-use crate::extract::QueryMap;
-use crate::state::AppState;
+use crate::core::error::{AppError, AppResult};
+use crate::http::api::XLSX;
+use crate::http::extract::QueryMap;
+use crate::http::state::AppState;
 
 pub async fn export(
     resource: &'static Resource,
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    user.require(resource.read)?;
     let spec = resource.export.ok_or_else(|| resource.not_found())?;
     let mut query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     query.skip = 0;

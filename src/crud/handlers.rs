@@ -11,12 +11,12 @@ use utoipa::ToSchema;
 
 use super::query::{json_value, select_sql};
 use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
-use crate::api::{Api, Doc, Rule, query};
 use crate::auth::CurrentUser;
+use crate::core::error::{AppError, AppResult};
 use crate::db::{CountCache, now_iso};
-use crate::error::{AppError, AppResult};
-use crate::extract::{ApiJson, PathId, QueryMap};
-use crate::state::AppState;
+use crate::http::api::{Api, Doc, Rule, query};
+use crate::http::extract::{ApiJson, PathId, QueryMap};
+use crate::http::state::AppState;
 
 /// The list, filter, detail, export, delete and toggle routes of `resource`.
 pub fn routes(resource: &'static Resource) -> Api {
@@ -36,19 +36,19 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         .add(
             Method::GET,
             &base,
-            get(move |s, u, q, h| list(resource, s, u, q, h)),
+            get(move |s, q, h| list(resource, s, q, h)),
             list_doc(format!("List {}", resource.tag.to_lowercase())),
         )
         .add(
             Method::GET,
             &format!("{base}/filter"),
-            get(move |s, u, q, h| list(resource, s, u, q, h)),
+            get(move |s, q, h| list(resource, s, q, h)),
             list_doc(format!("List {} narrowed by filters", resource.tag.to_lowercase())),
         )
         .add(
             Method::GET,
             &format!("{base}/{{id}}"),
-            get(move |s, u, id, h| detail(rows, s, u, id, h)),
+            get(move |s, id, h| detail(rows, s, id, h)),
             Doc::new(resource.tag, format!("One {}", resource.name.to_lowercase()))
                 .roles(resource.read)
                 .returns_schema(200, schema::row(rows)),
@@ -61,7 +61,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         api = api.add(
             Method::GET,
             &format!("{base}/export"),
-            get(move |s, u, q, h| super::export::export(resource, s, u, q, h)),
+            get(move |s, q, h| super::export::export(resource, s, q, h)),
             doc,
         );
     }
@@ -145,11 +145,9 @@ pub struct ListPage {
 async fn list(
     resource: &'static Resource,
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
-    user.require(resource.read)?;
     let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     let counts = state.db.counts();
     state.db.run(move |conn| fetch_page(conn, &counts, resource, query)).await.map(Json)
@@ -180,11 +178,9 @@ pub fn fetch_page(
 async fn detail(
     resource: &'static Resource,
     State(state): State<AppState>,
-    user: CurrentUser,
     PathId(id): PathId,
     headers: HeaderMap,
 ) -> AppResult<Json<JsonValue>> {
-    user.require(resource.read)?;
     let language = Language::from_headers(&headers);
     state
         .db
@@ -320,7 +316,6 @@ async fn soft_delete(
     user: CurrentUser,
     ApiJson(body): ApiJson<IdList>,
 ) -> AppResult<Json<Deleted>> {
-    user.require(resource.write)?;
     let ids = body.into_ids()?;
     state
         .db
@@ -373,7 +368,6 @@ async fn toggle(
     user: CurrentUser,
     ApiJson(body): ApiJson<ActiveChange>,
 ) -> AppResult<Json<ActiveChange>> {
-    user.require(resource.write)?;
     state
         .db
         .write(move |tx| {

@@ -10,7 +10,7 @@ mod schema;
 use rusqlite::Connection;
 
 use crate::auth::{CurrentUser, Roles};
-use crate::error::AppResult;
+use crate::core::error::AppResult;
 
 pub use export::{SheetWriter, export as export_file, file_response};
 pub use handlers::{ListPage, fetch_detail, fetch_page, list_params, routes, routes_over, save_then_fetch};
@@ -230,8 +230,8 @@ impl Resource {
         self.columns.iter().filter(|c| c.in_list)
     }
 
-    pub fn not_found(&self) -> crate::error::AppError {
-        crate::error::AppError::NotFound(format!("{} not found.", self.name))
+    pub fn not_found(&self) -> crate::core::error::AppError {
+        crate::core::error::AppError::NotFound(format!("{} not found.", self.name))
     }
 
     /// `id` when an UPDATE changed a row, otherwise this resource's 404.

@@ -9,9 +9,9 @@ use time::format_description::well_known::Rfc3339;
 use time::{Date, Duration, OffsetDateTime, Time};
 
 use super::{Column, FilterKind, Kind, Resource, Search, ValueKind};
+use crate::core::error::{AppError, AppResult};
 use crate::db::{CountCache, format_iso};
-use crate::error::{AppError, AppResult};
-use crate::extract::QueryMap;
+use crate::http::extract::QueryMap;
 
 /// Largest page a table may ask for.
 pub const MAX_PAGE: i64 = 100;
@@ -193,7 +193,7 @@ impl ListQuery {
             FilterKind::Equals { sql, value } => {
                 let value = match value {
                     ValueKind::Int => Value::Integer(
-                        crate::validation::parse_whole(raw)
+                        crate::core::validation::parse_whole(raw)
                             .ok_or_else(|| AppError::BadRequest(format!("{param} must be a whole number.")))?,
                     ),
                     ValueKind::Bool => Value::Integer(match raw.to_ascii_lowercase().as_str() {

@@ -16,7 +16,7 @@ use rusqlite::Connection;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
 
 use super::{Pool, PooledConnection};
-use crate::error::{AppError, AppResult};
+use crate::core::error::{AppError, AppResult};
 
 /// Writes committed together at most; bounds how long the first of them waits for its answer.
 const MAX_MEMBERS: usize = 64;
@@ -242,7 +242,7 @@ mod tests {
 
     use super::super::Db;
     use super::Waiting;
-    use crate::error::AppError;
+    use crate::core::error::AppError;
 
     fn database() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();

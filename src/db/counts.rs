@@ -12,7 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
-use crate::error::AppResult;
+use crate::core::error::AppResult;
 
 /// Distinct filters remembered per database version; beyond this the memory starts over.
 const MAX_ENTRIES: usize = 16384;

@@ -16,7 +16,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::Semaphore;
 
-use crate::error::{AppError, AppResult};
+use crate::core::error::{AppError, AppResult};
 
 use batch::Queue;
 pub use counts::{Anchor, CountCache, lock};

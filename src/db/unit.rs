@@ -1,4 +1,4 @@
-//! A request's unit of work. Inside an idempotent request (see `crate::idempotency`), the first
+//! A request's unit of work. Inside an idempotent request (see `crate::app::idempotency`), the first
 //! [`Db::write`](super::Db::write) keeps its turn and savepoint open instead of finishing, so the
 //! request's answer can be recorded in that same savepoint: a committed write always has its
 //! stored answer, and a crash before the commit leaves neither.

@@ -6,14 +6,13 @@
 //! refuses the call a 409, each marked on the field that named it.
 
 pub mod app;
-pub mod clients;
 pub mod import;
 pub mod partner;
 pub mod workbook;
 
-use crate::api::Api;
+use crate::http::api::Api;
 
-/// The inbound API's routes and the API clients screen's.
+/// The inbound API's routes.
 pub fn routes() -> Api {
-    clients::routes().merge(app::routes()).merge(partner::routes()).merge(import::routes())
+    app::routes().merge(partner::routes()).merge(import::routes())
 }

@@ -3,10 +3,10 @@
 //! serve. Read-only; the spec shows an export without a call, so it is `GET apply/export`
 //! (MerchantRequests.xlsx).
 
-use crate::api::Api;
 use crate::auth::Roles;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql};
-use crate::files;
+use crate::http::api::Api;
+use crate::http::files;
 
 /// The applicant's cities, named in the caller's language, as one text.
 const CITIES_SQL: Sql = Sql::Localized([

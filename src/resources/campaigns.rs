@@ -23,17 +23,18 @@ use utoipa::openapi::schema::Type;
 
 use super::campaign_categories::{check_order, require_category};
 use super::ordering::Sequence;
-use crate::api::Rule::{Note, Pattern, Range, Required};
-use crate::api::{Api, Doc, Rule, patterns, query};
 use crate::auth::{CurrentUser, Roles};
+use crate::core::error::{AppError, AppResult};
+use crate::core::patterns;
+use crate::core::validation::Validator;
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
 use crate::db::{CountCache, format_iso, now_iso};
-use crate::error::{AppError, AppResult};
-use crate::extract::{ApiJson, QueryMap};
-use crate::files::{self, CheckedImage};
-use crate::forms::{Form, MULTIPART_LIMIT};
-use crate::state::AppState;
-use crate::validation::Validator;
+use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::{Api, Doc, Rule, query};
+use crate::http::extract::{ApiJson, QueryMap};
+use crate::http::files::{self, CheckedImage};
+use crate::http::forms::{Form, MULTIPART_LIMIT};
+use crate::http::state::AppState;
 
 const FROM: &str = "campaigns c JOIN partners p ON p.id = c.partner_id \
      JOIN campaign_categories cc ON cc.id = c.campaign_category_id \
@@ -352,7 +353,7 @@ pub fn routes() -> Api {
         .add(
             Method::GET,
             "/api/campaign/campaignOrdersNew",
-            get(|s, u, q, h| order_options(s, u, q, h, true)),
+            get(|s, q, h| order_options(s, q, h, true)),
             paged(Doc::new(TAG, "Positions in a category, in order, with partner and campaign names"))
                 .roles(Roles::ANYONE)
                 .required_query("categoryId", "The category", query::whole(i64::MIN, i64::MAX))
@@ -361,7 +362,7 @@ pub fn routes() -> Api {
         .add(
             Method::GET,
             "/api/campaign/orders",
-            get(|s, u, q, h| order_options(s, u, q, h, false)),
+            get(|s, q, h| order_options(s, q, h, false)),
             paged(Doc::new(TAG, "Positions of every category (or of categoryId), in order"))
                 .roles(Roles::ANYONE)
                 .query_schema("categoryId", "A category (optional)", query::int(i64::MIN, i64::MAX))
@@ -515,7 +516,7 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
     let partner_id = match partner {
         Some(partner) => {
             let named = form.text("partnerId");
-            if !named.is_empty() && crate::validation::parse_whole(&named) != Some(partner) {
+            if !named.is_empty() && crate::core::validation::parse_whole(&named) != Some(partner) {
                 return Err(AppError::Forbidden(FOREIGN_PARTNER.into()));
             }
             partner
@@ -614,8 +615,7 @@ fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<(
     Ok(())
 }
 
-async fn create(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
-    user.require(CAMPAIGN_ROWS.write)?;
+async fn create(State(state): State<AppState>, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     let input = read_input(&form, true).await?;
     // Made in the back office, so confirmed.
     let row = crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| insert(tx, input, true)).await?;
@@ -648,8 +648,7 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
     Ok(id)
 }
 
-async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) -> AppResult<Json<Value>> {
-    user.require(CAMPAIGN_ROWS.write)?;
+async fn update(State(state): State<AppState>, form: Form) -> AppResult<Json<Value>> {
     let id = form.id()?;
     let input = read_input(&form, false).await?;
     crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
@@ -691,12 +690,7 @@ async fn update(State(state): State<AppState>, user: CurrentUser, form: Form) ->
     .map(Json)
 }
 
-async fn approve(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiJson(body): ApiJson<Approve>,
-) -> AppResult<Json<Value>> {
-    user.require(CAMPAIGN_ROWS.write)?;
+async fn approve(State(state): State<AppState>, ApiJson(body): ApiJson<Approve>) -> AppResult<Json<Value>> {
     crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
         let confirmed: bool = tx
             .query_row("SELECT is_confirmed FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
@@ -716,10 +710,8 @@ async fn approve(
 
 async fn send_notification(
     State(state): State<AppState>,
-    user: CurrentUser,
     ApiJson(body): ApiJson<NotificationRequest>,
 ) -> AppResult<Json<Value>> {
-    user.require(CAMPAIGN_ROWS.write)?;
     let text = body.text.trim().to_string();
     if text.is_empty() {
         return Err(AppError::field("text", TEXT_REQUIRED));
@@ -813,12 +805,10 @@ impl Picker<'_> {
 /// (a category may hold hundreds), so the whole answer is remembered until the database changes.
 async fn order_options(
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
     category_required: bool,
 ) -> AppResult<Response> {
-    user.require(Roles::ANYONE)?;
     let category = query.int("categoryId")?;
     if category_required && category.is_none() {
         return Err(AppError::field("categoryId", CATEGORY_REQUIRED));
@@ -864,11 +854,9 @@ async fn order_options(
 
 async fn notification_categories(
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
-    user.require(Roles::ANYONE)?;
     let paging = paging(&query)?;
     let name = Sql::Localized(["name_az", "name_en", "name_ru"]).for_language(Language::from_headers(&headers));
     let counts = state.db.counts();
@@ -892,11 +880,9 @@ async fn notification_categories(
 
 async fn notification_campaigns(
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
-    user.require(Roles::ANYONE)?;
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
     let term = query.get("name").map(str::to_string);
@@ -932,11 +918,9 @@ async fn notification_campaigns(
 
 async fn promo_campaigns(
     State(state): State<AppState>,
-    user: CurrentUser,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Json<ListPage>> {
-    user.require(Roles::ANYONE)?;
     let partner = query.int("partnerId")?.ok_or_else(|| AppError::field("partnerId", PARTNER_REQUIRED))?;
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));

@@ -1,8 +1,8 @@
 //! Cities: seeded reference data for partner branches, named in the caller's language.
 
-use crate::api::Api;
 use crate::auth::Roles;
 use crate::crud::{self, Column, Filter, Kind, Resource};
+use crate::http::api::Api;
 
 pub static CITIES: Resource = Resource {
     path: "city",

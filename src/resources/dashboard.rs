@@ -15,12 +15,12 @@ use utoipa::openapi::schema::ArrayBuilder;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::api::{Api, Doc, query};
-use crate::auth::{CurrentUser, Roles};
+use crate::auth::Roles;
+use crate::core::error::{AppError, AppResult};
 use crate::crud::Language;
-use crate::error::{AppError, AppResult};
-use crate::extract::QueryMap;
-use crate::state::AppState;
+use crate::http::api::{Api, Doc, query};
+use crate::http::extract::QueryMap;
+use crate::http::state::AppState;
 
 const TAG: &str = "Dashboard";
 /// Rows in each Top 10 table.
@@ -153,8 +153,7 @@ fn today() -> Date {
     OffsetDateTime::now_utc().date()
 }
 
-async fn summary_call(State(state): State<AppState>, user: CurrentUser) -> AppResult<Json<Summary>> {
-    user.require(Roles::ANYONE)?;
+async fn summary_call(State(state): State<AppState>) -> AppResult<Json<Summary>> {
     let today = today();
     // One snapshot for every figure.
     state
@@ -167,38 +166,20 @@ async fn summary_call(State(state): State<AppState>, user: CurrentUser) -> AppRe
         .map(Json)
 }
 
-async fn categories_call(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    headers: HeaderMap,
-) -> AppResult<Json<Vec<CategoryUsage>>> {
-    user.require(Roles::ANYONE)?;
+async fn categories_call(State(state): State<AppState>, headers: HeaderMap) -> AppResult<Json<Vec<CategoryUsage>>> {
     let language = Language::from_headers(&headers);
     state.db.run(move |conn| top_categories(conn, language)).await.map(Json)
 }
 
-async fn usage_employees_call(
-    State(state): State<AppState>,
-    user: CurrentUser,
-) -> AppResult<Json<Vec<AssetEmployees>>> {
-    user.require(Roles::ANYONE)?;
+async fn usage_employees_call(State(state): State<AppState>) -> AppResult<Json<Vec<AssetEmployees>>> {
     state.db.run(|conn| top_assets(conn, AssetOrder::Usage)).await.map(Json)
 }
 
-async fn asset_employees_call(
-    State(state): State<AppState>,
-    user: CurrentUser,
-) -> AppResult<Json<Vec<AssetEmployees>>> {
-    user.require(Roles::ANYONE)?;
+async fn asset_employees_call(State(state): State<AppState>) -> AppResult<Json<Vec<AssetEmployees>>> {
     state.db.run(|conn| top_assets(conn, AssetOrder::Employees)).await.map(Json)
 }
 
-async fn months_call(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    query: QueryMap,
-) -> AppResult<Json<Vec<MonthUsage>>> {
-    user.require(Roles::ANYONE)?;
+async fn months_call(State(state): State<AppState>, query: QueryMap) -> AppResult<Json<Vec<MonthUsage>>> {
     let year = match query.get("year") {
         None => today().year(),
         Some(raw) => raw

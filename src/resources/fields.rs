@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::validation::Validator;
+use crate::core::validation::Validator;
 
 /// What a numeric field held.
 #[derive(Debug, PartialEq, Eq)]
@@ -79,8 +79,9 @@ pub fn flag(value: Option<&Value>) -> Option<bool> {
 }
 
 /// The JSON body as an object; anything else (a list, a number) is refused naming the body.
-pub fn object(body: &Value) -> Result<&serde_json::Map<String, Value>, crate::error::AppError> {
-    body.as_object().ok_or_else(|| crate::error::AppError::BadRequest("The request body must be an object.".into()))
+pub fn object(body: &Value) -> Result<&serde_json::Map<String, Value>, crate::core::error::AppError> {
+    body.as_object()
+        .ok_or_else(|| crate::core::error::AppError::BadRequest("The request body must be an object.".into()))
 }
 
 #[cfg(test)]

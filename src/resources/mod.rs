@@ -1,5 +1,6 @@
 //! One module per resource: its declaration plus its special routes.
 
+pub mod api_clients;
 pub mod applications;
 pub mod assets;
 pub mod campaign_categories;
@@ -20,13 +21,12 @@ pub mod usage_history;
 pub mod users;
 pub mod wish_list;
 
-use crate::api::Api;
 use crate::crud::Resource;
+use crate::http::api::Api;
 
-/// Every API route of the product.
-pub fn api() -> Api {
-    crate::auth::routes::routes()
-        .merge(users::routes())
+/// The back-office resources' routes (the app layer adds sign-in, the inbound API and files).
+pub fn routes() -> Api {
+    users::routes()
         .merge(cities::routes())
         .merge(assets::routes())
         .merge(hr_accounts::routes())
@@ -43,7 +43,7 @@ pub fn api() -> Api {
         .merge(promo_codes::routes())
         .merge(dashboard::routes())
         .merge(reports::routes())
-        .merge(crate::inbound::routes())
+        .merge(api_clients::routes())
 }
 
 /// Every declared resource, for the contract tests.
@@ -65,6 +65,6 @@ pub fn all() -> [&'static Resource; 17] {
         &complaints::COMPLAINTS,
         &merchants::MERCHANTS,
         &promo_codes::PROMO_CODES,
-        &crate::inbound::clients::API_CLIENTS,
+        &api_clients::API_CLIENTS,
     ]
 }

@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, params_from_iter};
 
-use crate::error::AppResult;
+use crate::core::error::AppResult;
 
 /// A table's `order_no` column, counted among its live rows (per `group` when given).
 pub struct Sequence {

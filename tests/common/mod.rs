@@ -8,9 +8,9 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use perkdesk::auth::{password, totp};
+use perkdesk::core::mail::{Mailer, SentMail};
 use perkdesk::db::Db;
-use perkdesk::mail::{Mailer, SentMail};
-use perkdesk::state::{AppState, Settings};
+use perkdesk::http::state::{AppState, Settings};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -70,7 +70,7 @@ pub fn test_app_with(settings: Settings) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(&dir.path().join("test.db")).unwrap();
     let outbox = Arc::new(Mutex::new(Vec::new()));
-    let state = AppState::new(db, settings, Mailer::Memory(outbox.clone())).unwrap();
+    let state = perkdesk::app::state(db, settings, Mailer::Memory(outbox.clone())).unwrap();
     TestApp { router: perkdesk::app::app(state.clone()), state, outbox, _dir: dir }
 }
 

@@ -19,9 +19,9 @@ use rusqlite::{Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
-use crate::api::{Api, Doc};
-use crate::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::core::error::{AppError, AppResult};
+use crate::http::api::{Api, Doc};
+use crate::http::state::AppState;
 
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 pub const TOO_LARGE: &str = "The image is larger than 5 MB.";

@@ -1,4 +1,8 @@
-//! `app(state)`: the whole HTTP surface, used by `serve` and by the router tests alike.
+//! The app layer: `state(...)` assembles the shared state with every feature's sub-state,
+//! `api()` is the one route registry, and `app(state)` the whole HTTP surface, used by `serve`
+//! and by the router tests alike.
+
+pub mod idempotency;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,18 +20,25 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 use utoipa::ToSchema;
 
-use crate::api::{Api, Doc};
-use crate::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::auth::api_keys::ClientLimits;
+use crate::auth::tokens::JwtKeys;
+use crate::core::error::{AppError, AppResult};
+use crate::core::mail::Mailer;
+use crate::db::Db;
+use crate::http::api::{Api, Doc};
+use crate::http::state::{AppState, Features, Settings};
 
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
 const CSP: &str =
     "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Every API endpoint: the resources' routes plus health and the OpenAPI document.
+/// Every API endpoint, the one registry of the product: sign-in and sessions, the back-office
+/// resources, the inbound API, uploaded files, health and the OpenAPI document.
 pub fn api() -> Api {
-    crate::resources::api()
-        .merge(crate::files::routes())
+    crate::auth::routes::routes()
+        .merge(crate::resources::routes())
+        .merge(crate::inbound::routes())
+        .merge(crate::http::files::routes())
         .add(
             Method::GET,
             "/api/health",
@@ -37,16 +48,30 @@ pub fn api() -> Api {
         .add(Method::GET, "/api/openapi.json", get(openapi), Doc::new("Operations", "This OpenAPI document"))
 }
 
+/// The shared state with every feature's own part: the signing keys (made on first start and
+/// kept in the database), each API client's rate, and the `x-requestid` claims in flight.
+pub fn state(db: Db, settings: Settings, mailer: Mailer) -> anyhow::Result<AppState> {
+    let keys = JwtKeys::load_or_create(&*db.conn()?)?;
+    let features = Features::default()
+        .with(keys)
+        .with(ClientLimits::default())
+        .with(idempotency::Running::default())
+        .with(crate::auth::role_gate());
+    Ok(AppState::new(db, settings, mailer, features))
+}
+
 pub fn app(state: AppState) -> Router {
     let (api_router, openapi) = api().into_parts();
     let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
-    let declared = crate::declared::DeclaredBodies::new(serde_json::from_str(&openapi_json).unwrap_or_default());
+    let declared = crate::http::declared::DeclaredBodies::new(serde_json::from_str(&openapi_json).unwrap_or_default());
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
-        .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::middleware))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))
         .layer(axum::Extension(OpenApiJson(openapi_json)))
         .layer(axum::Extension(declared))
-        .fallback(crate::web::fallback)
+        // For the routes' role gates (`http::gate`), which are added before the state is known.
+        .layer(axum::Extension(state.clone()))
+        .fallback(crate::http::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         // The last line of defence: a handler that panics answers a logged 500, not an empty reply.
@@ -62,7 +87,7 @@ pub fn app(state: AppState) -> Router {
                 .make_span_with(|request: &Request| {
                     let request_id = request
                         .headers()
-                        .get(crate::idempotency::HEADER)
+                        .get(crate::http::reply::REQUEST_ID)
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or("")
                         .to_string();

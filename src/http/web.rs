@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
-use crate::error::AppError;
+use crate::core::error::AppError;
 
 #[derive(RustEmbed)]
 #[folder = "frontend/dist/"]

@@ -19,12 +19,12 @@ use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
 use crate::auth::CurrentUser;
+use crate::auth::api_keys::{ApiClient, sends_api_key};
+use crate::core::error::AppError;
 use crate::db::{Unit, format_iso, lock, now_iso};
-use crate::error::AppError;
-use crate::inbound::clients::ApiClient;
-use crate::state::AppState;
+use crate::http::reply::{CarriesCredentials, REQUEST_ID as HEADER};
+use crate::http::state::AppState;
 
-pub const HEADER: &str = "x-requestid";
 const KEEP_FOR: Duration = Duration::hours(24);
 /// Largest request body the middleware buffers (the multipart cap).
 pub const MAX_BODY: usize = 6 * 1024 * 1024;
@@ -54,22 +54,6 @@ impl Drop for RunningGuard<'_> {
     }
 }
 
-/// Put in a response's extensions by answers that carry credentials (a token pair, a new API
-/// key): such an answer is never stored, so it can never be served twice.
-#[derive(Clone, Copy, Debug)]
-pub struct CarriesCredentials;
-
-impl CarriesCredentials {
-    /// Marks `response` as carrying credentials: never stored here, and `Cache-Control: no-store`
-    /// so no browser or proxy cache keeps it either.
-    pub fn mark(response: &mut Response) {
-        response.extensions_mut().insert(CarriesCredentials);
-        response
-            .headers_mut()
-            .insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
-    }
-}
-
 enum Stored {
     Answer { status: u16, content_type: Option<String>, body: Vec<u8> },
     OtherPayload,
@@ -95,7 +79,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // call itself when it needs a session).
     // An API client (`Bearer pk_...`) owns its answers as a session owns its own: they are
     // replayed to that client only, and to nobody once it is revoked.
-    let owner = if crate::inbound::clients::sends_api_key(&parts.headers) {
+    let owner = if sends_api_key(&parts.headers) {
         ApiClient::from_request_parts(&mut parts, &state).await.map(|client| (0, client.idempotency_owner()))
     } else {
         CurrentUser::from_request_parts(&mut parts, &state).await.map(|user| (user.id, user.session_id))
@@ -114,10 +98,14 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // The claim comes before the look-up: a request that finished between a look-up and a claim
     // would otherwise run a second time and fail to store its answer. A claim is released only
     // after its answer is committed, so whoever claims next finds that answer.
-    if !lock(&state.requests_running.0).insert(key.clone()) {
+    let running = match state.feature::<Running>() {
+        Ok(running) => running,
+        Err(error) => return error.into_response(),
+    };
+    if !lock(&running.0).insert(key.clone()) {
         return AppError::Conflict("A request with this x-requestid is still being processed.".into()).into_response();
     }
-    let _running = RunningGuard { running: &state.requests_running, key: key.clone() };
+    let _running = RunningGuard { running, key: key.clone() };
     let stored = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
         state.db.look_up(move |conn| find(conn, &key, &payload_hash)).await

@@ -1,219 +1,36 @@
-//! API clients: who may call the inbound API. An Admin makes a client (on the API clients screen
-//! or with `perkdesk api-client create`) and is shown its key once: `pk_` and 43 characters of
-//! a 256-bit random value from the operating system's generator. Only the key's SHA-256 hash is
-//! stored (see docs/decisions.md), with its first characters so keys can be told apart. Each
-//! client is of one kind, the employee app or one partner, has its own request rate and a
-//! last-used time, and a revoked client is refused on its next request.
-
-use std::collections::HashMap;
-use std::num::NonZeroU32;
-use std::sync::Mutex;
+//! The API clients screen: an Admin lists, creates and revokes the keys of the inbound API
+//! (the credential itself, its extractor and rate, is `auth::api_keys`).
 
 use axum::Json;
-use axum::extract::{FromRequestParts, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{post, put};
-use base64::Engine;
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::api::Rule::{Length, Note, Pattern, Range, Required};
-use crate::api::{Api, Doc, patterns};
-use crate::auth::tokens::{hash_token, random_bytes};
-use crate::auth::{CurrentUser, Roles, bearer_token};
+use crate::auth::Roles;
+use crate::auth::api_keys::{ClientKind, DEFAULT_PER_MINUTE, KEY_PREFIX, new_key};
+use crate::core::error::{AppError, AppResult};
+use crate::core::patterns;
+use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
-use crate::db::{format_iso, lock, now_iso};
-use crate::error::{AppError, AppResult};
-use crate::extract::ApiJson;
-use crate::idempotency::CarriesCredentials;
+use crate::db::now_iso;
+use crate::http::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::http::api::{Api, Doc};
+use crate::http::extract::ApiJson;
+use crate::http::reply::CarriesCredentials;
+use crate::http::state::AppState;
 use crate::resources::fields;
-use crate::state::AppState;
-use crate::validation::Validator;
 
-/// Every key starts with this, so a key sent to the wrong API is recognised (and never logged:
-/// keys travel only in the Authorization header, which the request log leaves out).
-pub const KEY_PREFIX: &str = "pk_";
-/// The request rate a client gets unless its creator sets another.
-pub const DEFAULT_PER_MINUTE: u32 = 600;
-/// `last_used_at` is written at most this often per client, so a busy client's calls do not
-/// each pay for a write of their own.
-const LAST_USED_EVERY: time::Duration = time::Duration::seconds(60);
-
-pub const KEY_REQUIRED: &str = "Send the API key as Authorization: Bearer pk_...";
-pub const STAFF_TOKEN_REFUSED: &str = "This API takes an API key (pk_...), not a staff sign-in token.";
-pub const KEY_UNKNOWN: &str = "The API key is not valid.";
-pub const KEY_REVOKED: &str = "The API key was revoked.";
 pub const NAME_REQUIRED: &str = "Name is required";
 pub const KIND_INVALID: &str = "Kind must be employee-app or partner";
 pub const PARTNER_REQUIRED: &str = "A partner key needs the partner's id";
 pub const PARTNER_NOT_ALLOWED: &str = "Only a partner key names a partner";
 pub const RATE_RANGE: &str = "The rate limit must be between 1 and 1000000 requests per minute";
 pub const ALREADY_REVOKED: &str = "The API client is already revoked.";
-
-/// What an API client may call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClientKind {
-    EmployeeApp,
-    Partner,
-}
-
-impl ClientKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClientKind::EmployeeApp => "employee-app",
-            ClientKind::Partner => "partner",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<ClientKind> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "employee-app" => Some(ClientKind::EmployeeApp),
-            "partner" => Some(ClientKind::Partner),
-            _ => None,
-        }
-    }
-}
-
-/// The API client behind a request, checked against its stored hash and its rate.
-#[derive(Clone, Debug)]
-pub struct ApiClient {
-    pub id: i64,
-    pub name: String,
-    pub kind: ClientKind,
-    pub partner_id: Option<i64>,
-}
-
-impl ApiClient {
-    /// The owner of this client's `x-requestid` answers (see `crate::idempotency`).
-    pub fn idempotency_owner(&self) -> String {
-        format!("api-client:{}", self.id)
-    }
-
-    /// The client, when it is of `kind`; a key of the other kind is a 403.
-    pub fn require(&self, kind: ClientKind) -> AppResult<()> {
-        if self.kind == kind {
-            return Ok(());
-        }
-        Err(AppError::Forbidden(match kind {
-            ClientKind::EmployeeApp => "This call is for the employee app's key; this key belongs to a partner.".into(),
-            ClientKind::Partner => "This call is for a partner's key; this key belongs to the employee app.".into(),
-        }))
-    }
-}
-
-/// True when the request carries an API key rather than (or instead of) a staff token.
-pub fn sends_api_key(headers: &HeaderMap) -> bool {
-    bearer_token(headers).is_some_and(|token| token.starts_with(KEY_PREFIX))
-}
-
-/// A new key and the hash that is stored.
-pub fn new_key() -> (String, String) {
-    let key = format!("{KEY_PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random_bytes::<32>()));
-    let hash = hash_token(&key);
-    (key, hash)
-}
-
-/// Each client's own limiter, made with its rate (and made anew when the rate changes).
-#[derive(Default)]
-pub struct ClientLimits(Mutex<HashMap<i64, (u32, DefaultDirectRateLimiter)>>);
-
-impl ClientLimits {
-    /// `Err(seconds to wait)` when the client is over its rate.
-    fn check(&self, id: i64, per_minute: u32) -> Result<(), u64> {
-        let mut limits = lock(&self.0);
-        let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
-        let entry = limits.entry(id).or_insert_with(|| (per_minute, RateLimiter::direct(quota)));
-        if entry.0 != per_minute {
-            *entry = (per_minute, RateLimiter::direct(quota));
-        }
-        entry
-            .1
-            .check()
-            .map_err(|not_until| crate::error::seconds_to_wait(not_until.wait_time_from(DefaultClock::default().now())))
-    }
-}
-
-struct Found {
-    client: ApiClient,
-    per_minute: u32,
-    last_used_at: Option<String>,
-    revoked: bool,
-}
-
-impl FromRequestParts<AppState> for ApiClient {
-    type Rejection = AppError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> AppResult<Self> {
-        if let Some(client) = parts.extensions.get::<ApiClient>() {
-            return Ok(client.clone());
-        }
-        let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(KEY_REQUIRED.into()))?;
-        if !token.starts_with(KEY_PREFIX) {
-            return Err(AppError::Unauthorized(STAFF_TOKEN_REFUSED.into()));
-        }
-        let hash = hash_token(token);
-        let found = state
-            .db
-            .look_up(move |conn| {
-                conn.prepare_cached(
-                    "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at, revoked_at IS NOT NULL
-                     FROM api_clients WHERE key_hash = ?1",
-                )?
-                .query_row([hash], |r| {
-                    let kind: String = r.get(2)?;
-                    Ok(Found {
-                        client: ApiClient {
-                            id: r.get(0)?,
-                            name: r.get(1)?,
-                            kind: ClientKind::parse(&kind).unwrap_or(ClientKind::Partner),
-                            partner_id: r.get(3)?,
-                        },
-                        per_minute: r.get::<_, i64>(4)?.clamp(1, 1_000_000) as u32,
-                        last_used_at: r.get(5)?,
-                        revoked: r.get(6)?,
-                    })
-                })
-                .optional()
-                .map_err(AppError::from)
-            })
-            .await?
-            .ok_or_else(|| AppError::Unauthorized(KEY_UNKNOWN.into()))?;
-        if found.revoked {
-            return Err(AppError::Unauthorized(KEY_REVOKED.into()));
-        }
-        state.api_client_limits.check(found.client.id, found.per_minute).map_err(|seconds| {
-            AppError::TooManyRequests {
-                message: format!("This API client is over its rate limit. Try again in {seconds} seconds."),
-                retry_after_secs: seconds,
-            }
-        })?;
-        let now = OffsetDateTime::now_utc();
-        let stale = format_iso(now - LAST_USED_EVERY);
-        if found.last_used_at.as_ref().is_none_or(|at| *at < stale) {
-            let (id, now) = (found.client.id, format_iso(now));
-            // A write in its turn among writers (see `crate::db`), not one waiting in SQLite's
-            // busy handler for the writers' transaction to end.
-            state
-                .db
-                .write(move |conn| {
-                    conn.prepare_cached("UPDATE api_clients SET last_used_at = ?2 WHERE id = ?1")?
-                        .execute((id, now))?;
-                    Ok(())
-                })
-                .await?;
-        }
-        let client = found.client;
-        parts.extensions.insert(client.clone());
-        Ok(client)
-    }
-}
 
 /// What a new client is made from (the screen's form and the command line alike).
 pub struct NewClient {
@@ -400,12 +217,7 @@ pub fn routes() -> Api {
         )
 }
 
-async fn create(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiJson(body): ApiJson<Value>,
-) -> AppResult<Response> {
-    user.require(Roles::ADMIN)?;
+async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Response> {
     let new = NewClient::from_json(&body)?;
     let (key, client) = state
         .db
@@ -421,12 +233,7 @@ async fn create(
     Ok(response)
 }
 
-async fn revoke_call(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiJson(body): ApiJson<Value>,
-) -> AppResult<Json<Value>> {
-    user.require(Roles::ADMIN)?;
+async fn revoke_call(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
     let body = fields::object(&body)?;
     let mut v = Validator::new();
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");

@@ -1,6 +1,8 @@
 //! The operators' command line: every flag is also an environment variable, and every failure
 //! ends the process non-zero with one line.
 
+pub mod demo;
+
 use std::io::{BufRead, IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -10,11 +12,11 @@ use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::auth::{password, totp};
+use crate::core::mail::Mailer;
+use crate::core::validation;
 use crate::db::{Db, SCHEMA_VERSION};
-use crate::listener::ConnectionLimits;
-use crate::mail::Mailer;
-use crate::state::{AppState, Settings};
-use crate::validation;
+use crate::http::listener::ConnectionLimits;
+use crate::http::state::Settings;
 
 #[derive(Parser, Debug)]
 #[command(name = "perkdesk", version, about = "Back-office panel for a discount and perks marketplace")]
@@ -90,7 +92,7 @@ struct ApiClientCreateArgs {
     #[arg(long, env = "PERKDESK_API_CLIENT_PARTNER_ID")]
     partner_id: Option<i64>,
     /// Requests per minute the client may make.
-    #[arg(long, env = "PERKDESK_API_CLIENT_RATE_LIMIT", default_value_t = crate::inbound::clients::DEFAULT_PER_MINUTE as i64)]
+    #[arg(long, env = "PERKDESK_API_CLIENT_RATE_LIMIT", default_value_t = crate::auth::api_keys::DEFAULT_PER_MINUTE as i64)]
     rate_limit: i64,
 }
 
@@ -282,7 +284,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         sign_in_per_minute: options.sign_in_per_minute,
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
-    let state = AppState::new(db.clone(), settings, mailer)?;
+    let state = crate::app::state(db.clone(), settings, mailer)?;
     let shutdown = shutdown_signal()?;
     tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
     if let Some(banner) = banner {
@@ -290,14 +292,14 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     }
     let limits = ConnectionLimits {
         request_head_timeout: std::time::Duration::from_secs(options.request_head_timeout),
-        max_connections: crate::listener::fit_to_file_limit(options.max_connections as usize),
+        max_connections: crate::http::listener::fit_to_file_limit(options.max_connections as usize),
     };
     let stopping = async {
         shutdown.await;
         tracing::info!("shutting down: finishing the requests in flight");
     };
     // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
-    crate::listener::serve(listener, crate::app::app(state), limits, stopping, crate::app::SHUTDOWN_GRACE).await;
+    crate::http::listener::serve(listener, crate::app::app(state), limits, stopping, crate::app::SHUTDOWN_GRACE).await;
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())
@@ -332,7 +334,7 @@ fn demo(args: DemoArgs) -> anyhow::Result<()> {
     if fresh {
         eprintln!("Creating the demo database {} ...", args.db.display());
     }
-    let admin = crate::demo::prepare(&db, fresh)?;
+    let admin = crate::cli::demo::prepare(&db, fresh)?;
     let db_path = args.db.display().to_string();
     let banner = move |url: &str| {
         let uri = totp::otpauth_uri(&admin.totp_secret, &admin.email).unwrap_or_default();
@@ -343,7 +345,7 @@ fn demo(args: DemoArgs) -> anyhow::Result<()> {
         println!("  Password: {}", admin.password);
         println!();
         println!("Scan this QR code with an authenticator app for the sign-in code:");
-        println!("{}", crate::qr::terminal(&uri).unwrap_or_default());
+        println!("{}", crate::core::qr::terminal(&uri).unwrap_or_default());
         println!("  {uri}");
         println!();
         println!("Or print the current code: perkdesk otp --db {db_path} --email {}", admin.email);
@@ -400,7 +402,7 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
         (&first_name, &last_name, &email, &hash, &secret),
     );
     match inserted {
-        Err(error) if crate::error::is_constraint_violation(&error) => {
+        Err(error) if crate::core::error::is_constraint_violation(&error) => {
             bail!("a user with the e-mail {email} already exists")
         }
         other => other.context("cannot create the admin")?,
@@ -408,7 +410,7 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     let uri = totp::otpauth_uri(&secret, &email)?;
     println!("Created the Admin {first_name} {last_name} <{email}>.");
     println!("Scan this QR code with an authenticator app:");
-    println!("{}", crate::qr::terminal(&uri)?);
+    println!("{}", crate::core::qr::terminal(&uri)?);
     println!("{uri}");
     Ok(())
 }
@@ -517,7 +519,7 @@ impl Progress {
 }
 
 fn api_client(command: ApiClientCommand) -> anyhow::Result<()> {
-    use crate::inbound::clients::{self, NewClient};
+    use crate::resources::api_clients::{self as clients, NewClient};
     match command {
         ApiClientCommand::Create(args) => {
             let db = open_existing(&args.db.db)?;
@@ -573,18 +575,18 @@ fn import_employees(args: ImportEmployeesArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
     // The same size limit as the Employee list's Import button: a larger file is no HR sheet.
     let size = std::fs::metadata(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?.len();
-    if size > crate::forms::MULTIPART_LIMIT as u64 {
+    if size > crate::http::forms::MULTIPART_LIMIT as u64 {
         anyhow::bail!(
             "{} is larger than an import takes ({} MB); split it into smaller files",
             args.file.display(),
-            crate::forms::MULTIPART_LIMIT / (1024 * 1024)
+            crate::http::forms::MULTIPART_LIMIT / (1024 * 1024)
         );
     }
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     eprintln!("Reading {} ...", args.file.display());
     let mut conn = db.conn()?;
     let report = crate::inbound::import::import(&mut conn, &bytes, args.dry_run).map_err(|error| match error {
-        crate::error::AppError::Validation { message, .. } => anyhow::anyhow!("{message}"),
+        crate::core::error::AppError::Validation { message, .. } => anyhow::anyhow!("{message}"),
         other => anyhow::anyhow!("{other}"),
     })?;
     for refused in &report.refused {

@@ -200,18 +200,18 @@ fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
 
 /// (name, contact person, logo)
 const ASSETS: [(&str, &str, &[u8]); 6] = [
-    ("Xəzər Telekom", "Nigar Həsənova", include_bytes!("../assets/demo/asset-xezer-telekom.png")),
-    ("Qafqaz Bank", "Kamran Nəsirov", include_bytes!("../assets/demo/asset-qafqaz-bank.png")),
-    ("Abşeron Enerji", "Səbinə Kərimova", include_bytes!("../assets/demo/asset-abseron-enerji.png")),
-    ("Naftalan Holdinq", "Orxan Rzayev", include_bytes!("../assets/demo/asset-naftalan-holdinq.png")),
-    ("Gəncə Qızıl", "Aygün Babayeva", include_bytes!("../assets/demo/asset-gence-qizil.png")),
-    ("Bakı Mobil", "Fərid Cəfərov", include_bytes!("../assets/demo/asset-baki-mobil.png")),
+    ("Xəzər Telekom", "Nigar Həsənova", include_bytes!("../../assets/demo/asset-xezer-telekom.png")),
+    ("Qafqaz Bank", "Kamran Nəsirov", include_bytes!("../../assets/demo/asset-qafqaz-bank.png")),
+    ("Abşeron Enerji", "Səbinə Kərimova", include_bytes!("../../assets/demo/asset-abseron-enerji.png")),
+    ("Naftalan Holdinq", "Orxan Rzayev", include_bytes!("../../assets/demo/asset-naftalan-holdinq.png")),
+    ("Gəncə Qızıl", "Aygün Babayeva", include_bytes!("../../assets/demo/asset-gence-qizil.png")),
+    ("Bakı Mobil", "Fərid Cəfərov", include_bytes!("../../assets/demo/asset-baki-mobil.png")),
 ];
 
 fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let hr_hash = password::hash("Perkdesk-Hr-1")?;
     for (index, (name, contact, logo)) in ASSETS.iter().enumerate() {
-        let file_id = crate::files::store_image(tx, logo)?;
+        let file_id = crate::http::files::store_image(tx, logo)?;
         let domain = format!("{}.az", ascii(name).replace(' ', ""));
         let (first, _) = contact.split_once(' ').unwrap_or((contact, ""));
         tx.execute(
@@ -260,7 +260,7 @@ const PARTNERS: [DemoPartner; 8] = [
         "Dadlı Market",
         "Elvin Quliyev",
         Some(2),
-        include_bytes!("../assets/demo/partner-dadli-market.png"),
+        include_bytes!("../../assets/demo/partner-dadli-market.png"),
         &[
             (1, "Nizami küç. 52, Səbail", 40.3725, 49.8433),
             (1, "Ataturk pr. 88, Nərimanov", 40.4043, 49.8682),
@@ -271,28 +271,28 @@ const PARTNERS: [DemoPartner; 8] = [
         "Araz Texnika",
         "Leyla Abbasova",
         None,
-        include_bytes!("../assets/demo/partner-araz-texnika.png"),
+        include_bytes!("../../assets/demo/partner-araz-texnika.png"),
         &[(1, "28 May küç. 3", 40.3794, 49.8488), (2, "Cavadxan küç. 21", 40.6828, 46.3606)],
     ),
     (
         "Nar Elektronika",
         "Tural İsmayılov",
         Some(1),
-        include_bytes!("../assets/demo/partner-nar-elektronika.png"),
+        include_bytes!("../../assets/demo/partner-nar-elektronika.png"),
         &[(1, "Koroğlu Rəhimov küç. 9", 40.4093, 49.8671), (4, "Heydər Əliyev pr. 30", 40.7703, 47.0496)],
     ),
     (
         "Kəpəz Ev",
         "Günel Hüseynova",
         None,
-        include_bytes!("../assets/demo/partner-kepez-ev.png"),
+        include_bytes!("../../assets/demo/partner-kepez-ev.png"),
         &[(2, "Atatürk pr. 120", 40.6937, 46.3622), (6, "M.F. Axundzadə küç. 17", 41.1975, 47.1706)],
     ),
     (
         "Şəhər Kino",
         "Murad Zeynalov",
         Some(2),
-        include_bytes!("../assets/demo/partner-seher-kino.png"),
+        include_bytes!("../../assets/demo/partner-seher-kino.png"),
         &[
             (1, "Neftçilər pr. 153, Dəniz Mall", 40.3563, 49.8297),
             (1, "Babək pr. 1129, Gənclik Mall", 40.4009, 49.8517),
@@ -303,28 +303,28 @@ const PARTNERS: [DemoPartner; 8] = [
         "Qala Restoran",
         "Sevinc Qasımova",
         None,
-        include_bytes!("../assets/demo/partner-qala-restoran.png"),
+        include_bytes!("../../assets/demo/partner-qala-restoran.png"),
         &[(1, "Kiçik Qala küç. 7, İçərişəhər", 40.3661, 49.8353), (10, "Qəbələ yolu 4", 40.9814, 47.8458)],
     ),
     (
         "Bulvar Kafe",
         "Emin Sadıqov",
         Some(1),
-        include_bytes!("../assets/demo/partner-bulvar-kafe.png"),
+        include_bytes!("../../assets/demo/partner-bulvar-kafe.png"),
         &[(1, "Dənizkənarı Milli Park", 40.3676, 49.8419), (5, "Dəniz sahili küç. 2", 38.7529, 48.8475)],
     ),
     (
         "İçərişəhər Optika",
         "Zəhra Əhmədova",
         None,
-        include_bytes!("../assets/demo/partner-icerisher-optika.png"),
+        include_bytes!("../../assets/demo/partner-icerisher-optika.png"),
         &[(1, "Asəf Zeynallı küç. 11", 40.3690, 49.8370), (7, "Atatürk küç. 5", 39.2089, 45.4122)],
     ),
 ];
 
 fn fill_partners(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     for (index, (name, contact, promo_version, logo, branches)) in PARTNERS.iter().enumerate() {
-        let file_id = crate::files::store_image(tx, logo)?;
+        let file_id = crate::http::files::store_image(tx, logo)?;
         let (first, last) = contact.split_once(' ').unwrap_or((contact, ""));
         tx.execute(
             "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email, file_id,
@@ -358,33 +358,33 @@ type DemoCategory = (&'static [u8], &'static [u8], [&'static str; 3]);
 
 const CATEGORIES: [DemoCategory; 6] = [
     (
-        include_bytes!("../assets/demo/category-erzaq.png"),
-        include_bytes!("../assets/demo/background-erzaq.jpg"),
+        include_bytes!("../../assets/demo/category-erzaq.png"),
+        include_bytes!("../../assets/demo/background-erzaq.jpg"),
         ["Ərzaq", "Groceries", "Продукты"],
     ),
     (
-        include_bytes!("../assets/demo/category-elektronika.png"),
-        include_bytes!("../assets/demo/background-elektronika.jpg"),
+        include_bytes!("../../assets/demo/category-elektronika.png"),
+        include_bytes!("../../assets/demo/background-elektronika.jpg"),
         ["Elektronika", "Electronics", "Электроника"],
     ),
     (
-        include_bytes!("../assets/demo/category-ev.png"),
-        include_bytes!("../assets/demo/background-ev.jpg"),
+        include_bytes!("../../assets/demo/category-ev.png"),
+        include_bytes!("../../assets/demo/background-ev.jpg"),
         ["Ev və məişət", "Home", "Дом и быт"],
     ),
     (
-        include_bytes!("../assets/demo/category-kino.png"),
-        include_bytes!("../assets/demo/background-kino.jpg"),
+        include_bytes!("../../assets/demo/category-kino.png"),
+        include_bytes!("../../assets/demo/background-kino.jpg"),
         ["Kino və əyləncə", "Cinema and fun", "Кино и развлечения"],
     ),
     (
-        include_bytes!("../assets/demo/category-restoran.png"),
-        include_bytes!("../assets/demo/background-restoran.jpg"),
+        include_bytes!("../../assets/demo/category-restoran.png"),
+        include_bytes!("../../assets/demo/background-restoran.jpg"),
         ["Restoran və kafe", "Restaurants and cafés", "Рестораны и кафе"],
     ),
     (
-        include_bytes!("../assets/demo/category-saglamliq.png"),
-        include_bytes!("../assets/demo/background-saglamliq.jpg"),
+        include_bytes!("../../assets/demo/category-saglamliq.png"),
+        include_bytes!("../../assets/demo/background-saglamliq.jpg"),
         ["Sağlamlıq və optika", "Health and optics", "Здоровье и оптика"],
     ),
 ];
@@ -441,7 +441,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "10% off all groceries on Saturdays and Sundays.",
                 "Скидка 10% на все продукты по субботам и воскресеньям.",
             ],
-            include_bytes!("../assets/demo/campaign-heftesonu-erzaq.png"),
+            include_bytes!("../../assets/demo/campaign-heftesonu-erzaq.png"),
         )
     },
     campaign(
@@ -454,7 +454,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "15% off fruit and vegetables from local farmers.",
             "Скидка 15% на фрукты и овощи от местных фермеров.",
         ],
-        include_bytes!("../assets/demo/campaign-teze-meyve.png"),
+        include_bytes!("../../assets/demo/campaign-teze-meyve.png"),
     ),
     campaign(
         "Araz Texnika",
@@ -466,7 +466,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "12% off washing machines, fridges and vacuum cleaners.",
             "Скидка 12% на стиральные машины, холодильники и пылесосы.",
         ],
-        include_bytes!("../assets/demo/campaign-meiset-texnikasi.png"),
+        include_bytes!("../../assets/demo/campaign-meiset-texnikasi.png"),
     ),
     DemoCampaign {
         notified: Some("Nar Elektronikada smartfonlara 20% endirim başladı."),
@@ -481,7 +481,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "20% off every smartphone model, with a 2-year warranty.",
                 "Скидка 20% на все модели смартфонов, гарантия 2 года.",
             ],
-            include_bytes!("../assets/demo/campaign-smartfonlar.png"),
+            include_bytes!("../../assets/demo/campaign-smartfonlar.png"),
         )
     },
     DemoCampaign {
@@ -496,7 +496,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "8% off headphones, chargers and cases.",
                 "Скидка 8% на наушники, зарядки и чехлы.",
             ],
-            include_bytes!("../assets/demo/campaign-qulaqliqlar.png"),
+            include_bytes!("../../assets/demo/campaign-qulaqliqlar.png"),
         )
     },
     DemoCampaign {
@@ -511,7 +511,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "25% off cotton bedding sets.",
                 "Скидка 25% на хлопковые постельные комплекты.",
             ],
-            include_bytes!("../assets/demo/campaign-yataq-destleri.png"),
+            include_bytes!("../../assets/demo/campaign-yataq-destleri.png"),
         )
     },
     DemoCampaign {
@@ -526,7 +526,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "18% off pots, pans and knife sets.",
                 "Скидка 18% на кастрюли, сковороды и наборы ножей.",
             ],
-            include_bytes!("../assets/demo/campaign-metbex-qablari.png"),
+            include_bytes!("../../assets/demo/campaign-metbex-qablari.png"),
         )
     },
     DemoCampaign {
@@ -543,7 +543,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "30% off every screening on Wednesdays.",
                 "Скидка 30% на все сеансы по средам.",
             ],
-            include_bytes!("../assets/demo/campaign-kino-gunu.png"),
+            include_bytes!("../../assets/demo/campaign-kino-gunu.png"),
         )
     },
     campaign(
@@ -556,7 +556,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "Four tickets, popcorn and drinks: 15% off as a family pack.",
             "Четыре билета, попкорн и напитки: семейный пакет на 15% дешевле.",
         ],
-        include_bytes!("../assets/demo/campaign-aile-paketi.png"),
+        include_bytes!("../../assets/demo/campaign-aile-paketi.png"),
     ),
     campaign(
         "Qala Restoran",
@@ -568,7 +568,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "20% off the lunch menu on weekdays from 12:00 to 15:00.",
             "Скидка 20% на бизнес-ланч по будням с 12:00 до 15:00.",
         ],
-        include_bytes!("../assets/demo/campaign-nahar-menyusu.png"),
+        include_bytes!("../../assets/demo/campaign-nahar-menyusu.png"),
     ),
     campaign(
         "Bulvar Kafe",
@@ -580,7 +580,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "10% off every coffee before 10:00.",
             "Скидка 10% на весь кофе до 10:00.",
         ],
-        include_bytes!("../assets/demo/campaign-seher-qehvesi.png"),
+        include_bytes!("../../assets/demo/campaign-seher-qehvesi.png"),
     ),
     DemoCampaign {
         expected: true,
@@ -594,7 +594,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "25% off every dessert for a week.",
                 "Скидка 25% на все десерты в течение недели.",
             ],
-            include_bytes!("../assets/demo/campaign-sirniyyat-hefte.png"),
+            include_bytes!("../../assets/demo/campaign-sirniyyat-hefte.png"),
         )
     },
     DemoCampaign {
@@ -609,7 +609,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
                 "35% off sunglasses from the summer collection.",
                 "Скидка 35% на солнцезащитные очки летней коллекции.",
             ],
-            include_bytes!("../assets/demo/campaign-gunes-eynekleri.png"),
+            include_bytes!("../../assets/demo/campaign-gunes-eynekleri.png"),
         )
     },
     campaign(
@@ -622,7 +622,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
             "15% off frames and a free eye test.",
             "Скидка 15% на оправы и бесплатная проверка зрения.",
         ],
-        include_bytes!("../assets/demo/campaign-cerciveler.png"),
+        include_bytes!("../../assets/demo/campaign-cerciveler.png"),
     ),
 ];
 
@@ -639,13 +639,13 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let mut categories = Vec::with_capacity(CATEGORIES.len());
     let mut backgrounds = Vec::with_capacity(CATEGORIES.len());
     for (index, (photo, background, [az, en, ru])) in CATEGORIES.iter().enumerate() {
-        let photo_id = crate::files::store_image(tx, photo)?;
+        let photo_id = crate::http::files::store_image(tx, photo)?;
         tx.execute(
             "INSERT INTO campaign_categories (name_az, name_en, name_ru, photo_file_id, order_no) VALUES (?1, ?2, ?3, ?4, ?5)",
             (az, en, ru, photo_id, index as i64 + 1),
         )?;
         categories.push((tx.last_insert_rowid(), photo_id));
-        backgrounds.push(crate::files::store_image(tx, background)?);
+        backgrounds.push(crate::http::files::store_image(tx, background)?);
     }
     let assets: Vec<i64> = tx
         .prepare("SELECT id FROM assets WHERE deleted_at IS NULL ORDER BY id")?
@@ -657,7 +657,7 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
         let partner_id: i64 = tx
             .query_row("SELECT id FROM partners WHERE name = ?1", [demo.partner], |r| r.get(0))
             .with_context(|| format!("the demo partner {} is missing", demo.partner))?;
-        let image_id = crate::files::store_image(tx, demo.image)?;
+        let image_id = crate::http::files::store_image(tx, demo.image)?;
         positions[demo.category] += 1;
         let start = now - time::Duration::days(rng.random_range(1..20));
         let expire = now + time::Duration::days(rng.random_range(20..120));
@@ -762,15 +762,15 @@ const APPLICATIONS: [(&str, &str, &[i64], &[u8]); 8] = [
         "Şirin Dünya Şirniyyat",
         "Nərmin Bağırova",
         &[1, 3],
-        include_bytes!("../assets/demo/campaign-sirniyyat-hefte.png"),
+        include_bytes!("../../assets/demo/campaign-sirniyyat-hefte.png"),
     ),
-    ("Göy Göl Turizm", "Elnur Səfərov", &[2], include_bytes!("../assets/demo/background-ev.jpg")),
-    ("Lənkəran Çay Evi", "Sevinc Orucova", &[5, 1], include_bytes!("../assets/demo/campaign-seher-qehvesi.png")),
-    ("Şəki Halva", "Murad Zeynalov", &[6], include_bytes!("../assets/demo/campaign-aile-paketi.png")),
-    ("Qəbələ Fitness", "Zəhra Mirzəyeva", &[10, 1], include_bytes!("../assets/demo/background-saglamliq.jpg")),
-    ("Xəzər Optika", "Anar Novruzov", &[1], include_bytes!("../assets/demo/campaign-gunes-eynekleri.png")),
-    ("Quba Meyvə", "Fidan Qasımova", &[9, 12], include_bytes!("../assets/demo/campaign-teze-meyve.png")),
-    ("Bakı Kitab Evi", "Könül Vəliyeva", &[1, 3, 2], include_bytes!("../assets/demo/background-kino.jpg")),
+    ("Göy Göl Turizm", "Elnur Səfərov", &[2], include_bytes!("../../assets/demo/background-ev.jpg")),
+    ("Lənkəran Çay Evi", "Sevinc Orucova", &[5, 1], include_bytes!("../../assets/demo/campaign-seher-qehvesi.png")),
+    ("Şəki Halva", "Murad Zeynalov", &[6], include_bytes!("../../assets/demo/campaign-aile-paketi.png")),
+    ("Qəbələ Fitness", "Zəhra Mirzəyeva", &[10, 1], include_bytes!("../../assets/demo/background-saglamliq.jpg")),
+    ("Xəzər Optika", "Anar Novruzov", &[1], include_bytes!("../../assets/demo/campaign-gunes-eynekleri.png")),
+    ("Quba Meyvə", "Fidan Qasımova", &[9, 12], include_bytes!("../../assets/demo/campaign-teze-meyve.png")),
+    ("Bakı Kitab Evi", "Könül Vəliyeva", &[1, 3, 2], include_bytes!("../../assets/demo/background-kino.jpg")),
 ];
 
 /// A moment within the last `days` days, as stored.
@@ -840,7 +840,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     }
 
     for (business, applicant, cities, file) in APPLICATIONS {
-        let file_id = crate::files::store_image(tx, file)?;
+        let file_id = crate::http::files::store_image(tx, file)?;
         let (first, last) = applicant.split_once(' ').unwrap_or((applicant, ""));
         tx.execute(
             "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)

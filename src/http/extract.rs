@@ -10,9 +10,9 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::AppError;
+use crate::core::error::AppError;
 
-use crate::declared::{DeclaredBodies, Scope};
+use crate::http::declared::{DeclaredBodies, Scope};
 
 /// `axum::Json` with errors rendered as `{message}`.
 pub struct ApiJson<T>(pub T);
@@ -46,7 +46,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 fn control_character_in(value: &serde_json::Value, path: &str, scope: Scope) -> Option<(String, String)> {
     use serde_json::Value;
     match value {
-        Value::String(text) => crate::validation::control_character_refusal(path, text).map(|m| (path.to_string(), m)),
+        Value::String(text) => {
+            crate::core::validation::control_character_refusal(path, text).map(|m| (path.to_string(), m))
+        }
         Value::Array(items) => items
             .iter()
             .enumerate()
@@ -192,7 +194,7 @@ impl QueryMap {
     pub fn int(&self, name: &str) -> Result<Option<i64>, AppError> {
         self.get(name)
             .map(|v| {
-                crate::validation::parse_whole(v)
+                crate::core::validation::parse_whole(v)
                     .ok_or_else(|| AppError::BadRequest(format!("{name} must be a whole number.")))
             })
             .transpose()
@@ -244,7 +246,7 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
             .await
             .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
         // Written `7.0` it is still 7, as queries and forms read whole numbers.
-        crate::validation::parse_whole(&raw)
+        crate::core::validation::parse_whole(&raw)
             .map(PathId)
             .ok_or_else(|| AppError::BadRequest(format!("'{raw}' is not a valid id.")))
     }

@@ -16,9 +16,9 @@ use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::StatusCode;
 
-use crate::error::{AppError, AppResult};
-use crate::files;
-pub use crate::files::Upload;
+use crate::core::error::{AppError, AppResult};
+use crate::http::files;
+pub use crate::http::files::Upload;
 
 /// Largest multipart request (an image plus the form's text).
 pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
@@ -36,7 +36,7 @@ impl<S: Send + Sync> FromRequest<S> for Form {
 
     async fn from_request(request: Request, state: &S) -> AppResult<Form> {
         let (parts, body) = request.into_parts();
-        let (declared, route) = crate::declared::DeclaredBodies::for_request(&parts.extensions);
+        let (declared, route) = crate::http::declared::DeclaredBodies::for_request(&parts.extensions);
         let method = parts.method.clone();
         let (body, cut) = capped(body);
         let mut multipart = Multipart::from_request(Request::from_parts(parts, body), state)
@@ -68,9 +68,9 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                     // Only a field the route declares is read, so only such a field is refused.
                     let schema =
                         declared.as_ref().and_then(|d| d.schema_of(&method, route.as_deref(), "multipart/form-data"));
-                    let read = crate::declared::Scope::of(schema).property(&sent_name).is_some();
+                    let read = crate::http::declared::Scope::of(schema).property(&sent_name).is_some();
                     if let Some(message) =
-                        read.then(|| crate::validation::control_character_refusal(&sent_name, &text)).flatten()
+                        read.then(|| crate::core::validation::control_character_refusal(&sent_name, &text)).flatten()
                     {
                         return Err(AppError::field(&sent_name, message));
                     }
@@ -166,7 +166,7 @@ impl Form {
     pub fn int(&self, name: &str, message: &str) -> AppResult<Option<i64>> {
         match self.text(name).as_str() {
             "" => Ok(None),
-            text => crate::validation::parse_whole(text).map(Some).ok_or_else(|| AppError::field(name, message)),
+            text => crate::core::validation::parse_whole(text).map(Some).ok_or_else(|| AppError::field(name, message)),
         }
     }
 

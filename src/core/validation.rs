@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{AppError, AppResult};
+use crate::core::error::{AppError, AppResult};
 
 pub const EMAIL_FORMAT: &str = "Wrong email format. E.g. name@example.com";
 pub const STRONG_PASSWORD: &str =

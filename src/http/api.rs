@@ -15,120 +15,14 @@ use utoipa::openapi::{
 };
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::auth::Roles;
-use crate::state::AppState;
-
-/// Patterns that say in the document what the server's validation accepts. The server trims text
-/// before checking it, so the patterns allow surrounding white space.
-/// White space as Rust's `char::is_whitespace` (and so `str::trim`) reads it, the characters of a
-/// pattern class: `\s` differs between regex dialects (U+0085 is white space to Rust and Python,
-/// not to ECMA; U+FEFF is white space to ECMA only). Every "blank" of the document is this.
-macro_rules! white_space_chars {
-    () => {
-        r"\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-    };
-}
-
-macro_rules! white_space {
-    () => {
-        concat!("[", white_space_chars!(), "]")
-    };
-}
-
-/// The control characters `validation::control_character_refusal` refuses inside a one-line
-/// text (C0, DEL, C1; `char::is_control`).
-macro_rules! controls {
-    () => {
-        r"\x00-\x1f\x7f-\x9f"
-    };
-}
-
-/// The same inside a multi-line text, where tab, line feed and carriage return may stand.
-macro_rules! multiline_controls {
-    () => {
-        r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-    };
-}
-
-/// A character that is neither white space nor a control.
-macro_rules! visible {
-    () => {
-        concat!("[^", white_space_chars!(), controls!(), "]")
-    };
-}
-
-/// Text as the server reads it: trimmed, then `$inner` characters between two visible ones (or
-/// one visible character); `$optional` lets the trimmed text be empty.
-macro_rules! trimmed_text {
-    ($inner:expr, required) => {
-        concat!("^", white_space!(), "*", visible!(), "(?:", $inner, "*", visible!(), ")?", white_space!(), "*$")
-    };
-    ($inner:expr, optional) => {
-        concat!("^", white_space!(), "*(?:", visible!(), "(?:", $inner, "*", visible!(), ")?)?", white_space!(), "*$")
-    };
-}
-
-pub mod patterns {
-    /// Required one-line text: something besides white space, and no control character inside.
-    /// A multi-line field (`validation::is_multiline`) gets [`NOT_BLANK_MULTILINE`] instead.
-    pub const NOT_BLANK: &str = trimmed_text!(concat!("[^", controls!(), "]"), required);
-    /// Required multi-line text: tab and line breaks may stand inside.
-    pub const NOT_BLANK_MULTILINE: &str = trimmed_text!(concat!("[^", multiline_controls!(), "]"), required);
-    /// Any one-line text (may be blank): every text field without a rule of its own gets it.
-    pub const TEXT: &str = trimmed_text!(concat!("[^", controls!(), "]"), optional);
-    /// Any multi-line text (may be blank).
-    pub const MULTILINE_TEXT: &str = trimmed_text!(concat!("[^", multiline_controls!(), "]"), optional);
-    /// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces or
-    /// controls, 3 to 50 characters once the white space around it is trimmed (the lookahead: a
-    /// length rule would count that white space too, which the server does not).
-    pub const EMAIL: &str = concat!(
-        "^",
-        white_space!(),
-        "*(?=",
-        "[^",
-        white_space_chars!(),
-        "]",
-        "{3,50}",
-        white_space!(),
-        "*$)",
-        "[^",
-        white_space_chars!(),
-        controls!(),
-        "@]+",
-        r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
-        white_space!(),
-        "*$"
-    );
-    /// `validation::is_phone`: 994, an operator code, 7 digits.
-    pub const PHONE: &str = concat!("^", white_space!(), "*994(?:50|51|55|70|77|99|10)[0-9]{7}", white_space!(), "*$");
-    /// A phone that may be left empty.
-    pub const OPTIONAL_PHONE: &str =
-        concat!("^", white_space!(), "*(?:994(?:50|51|55|70|77|99|10)[0-9]{7})?", white_space!(), "*$");
-    /// `validation::is_strong_password`: 8+ with a lower- and an upper-case letter, a digit, a symbol.
-    /// Any character counts in a password (it is hashed, never shown), control characters too.
-    pub const STRONG_PASSWORD: &str =
-        r"^(?=[\s\S]*[a-z])(?=[\s\S]*[A-Z])(?=[\s\S]*[0-9])(?=[\s\S]*[!@#$%^&*_-])[\s\S]{8,}$";
-    /// `validation::has_letter_and_number`: 8+ with a letter and a digit.
-    pub const LETTER_AND_NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[^\W\d_])(?=[\s\S]*[0-9])[\s\S]{8,}$";
-    /// `validation::has_number`: 8+ with a digit.
-    pub const NUMBER_PASSWORD: &str = r"^(?=[\s\S]*[0-9])[\s\S]{8,}$";
-    /// An asset's barcode prefix: up to three letters or digits.
-    pub const BARCODE_PREFIX: &str = concat!("^", white_space!(), "*[A-Za-z0-9]{1,3}", white_space!(), "*$");
-    /// The shapes `campaigns::parse_instant` reads: a day, or a day and time with an optional offset.
-    pub const INSTANT: &str = concat!(
-        "^",
-        white_space!(),
-        r"*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?",
-        white_space!(),
-        "*$"
-    );
-    /// The white-space class, for patterns built at run time.
-    pub const WHITE_SPACE: &str = white_space!();
-}
+use crate::core::patterns::{self, white_space};
+use crate::core::roles::Roles;
+use crate::http::state::AppState;
 
 /// Query parameter schemas that say exactly what `extract::QueryMap` and the list parser accept:
 /// values are trimmed, and a blank value counts as not given.
 pub mod query {
+    use crate::core::patterns::{self, white_space};
     use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Type};
     use utoipa::openapi::{RefOr, Schema};
 
@@ -195,7 +89,7 @@ pub mod query {
                     .collect()
             })
             .collect();
-        let pattern = format!("^{ws}*({})?{ws}*$", alternatives.join("|"), ws = super::patterns::WHITE_SPACE);
+        let pattern = format!("^{ws}*({})?{ws}*$", alternatives.join("|"), ws = patterns::WHITE_SPACE);
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
     }
 
@@ -208,7 +102,7 @@ pub mod query {
         let year = r"(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])";
         let month_day =
             r"((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))";
-        let pattern = format!(r"^{ws}*({year}-{month_day}[\s\S]*)?$", ws = super::patterns::WHITE_SPACE);
+        let pattern = format!(r"^{ws}*({year}-{month_day}[\s\S]*)?$", ws = patterns::WHITE_SPACE);
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
     }
 
@@ -453,6 +347,16 @@ impl Doc {
     }
 }
 
+/// Who may call one endpoint: staff of these roles, holders of an API key of this kind, or,
+/// with neither, anyone.
+#[derive(Debug)]
+pub struct Access {
+    pub method: Method,
+    pub path: String,
+    pub roles: Option<Vec<&'static str>>,
+    pub api_key: Option<&'static str>,
+}
+
 struct Endpoint {
     method: Method,
     path: String,
@@ -472,7 +376,14 @@ impl Api {
         Api::default()
     }
 
+    /// Adds a route and its description. A route that documents roles is closed to every other
+    /// caller here, before its handler or any of its extractors runs (`gate`).
     pub fn add(mut self, method: Method, path: &str, handler: MethodRouter<AppState>, doc: Doc) -> Api {
+        let handler = match doc.roles {
+            Some(roles) => handler
+                .route_layer(axum::middleware::from_fn(move |request, next| super::gate::admit(roles, request, next))),
+            None => handler,
+        };
         self.router = self.router.route(&path.to_ascii_lowercase(), handler);
         self.endpoints.push(Endpoint { method, path: path.to_string(), doc });
         self
@@ -482,6 +393,19 @@ impl Api {
         self.router = self.router.merge(other.router);
         self.endpoints.extend(other.endpoints);
         self
+    }
+
+    /// Who may call each endpoint, as documented (and, for roles, enforced by its gate).
+    pub fn access(&self) -> Vec<Access> {
+        self.endpoints
+            .iter()
+            .map(|e| Access {
+                method: e.method.clone(),
+                path: e.path.clone(),
+                roles: e.doc.roles.map(Roles::names),
+                api_key: e.doc.api_key,
+            })
+            .collect()
     }
 
     /// (method, path) of every endpoint, as documented.
@@ -627,7 +551,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         if mutation {
             op = op.parameter(
                 ParameterBuilder::new()
-                    .name(crate::idempotency::HEADER)
+                    .name(super::reply::REQUEST_ID)
                     .parameter_in(ParameterIn::Header)
                     .required(Required::False)
                     .description(Some(
@@ -749,7 +673,9 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
             match *rule {
                 Rule::Required => {}
                 // "Required text" of a field that spans lines allows line breaks inside.
-                Rule::Pattern(pattern) if pattern == patterns::NOT_BLANK && crate::validation::is_multiline(field) => {
+                Rule::Pattern(pattern)
+                    if pattern == patterns::NOT_BLANK && crate::core::validation::is_multiline(field) =>
+                {
                     property.pattern = Some(patterns::NOT_BLANK_MULTILINE.to_string())
                 }
                 Rule::Pattern(pattern) => property.pattern = Some(pattern.to_string()),
@@ -787,8 +713,8 @@ fn text_patterns(schema: &mut RefOr<Schema>) {
             _ => false,
         };
         let unpatterned = field.pattern.is_none() && field.format.is_none() && field.enum_values.is_none();
-        if text && unpatterned && !crate::validation::is_password(name) {
-            let multiline = crate::validation::is_multiline(name);
+        if text && unpatterned && !crate::core::validation::is_password(name) {
+            let multiline = crate::core::validation::is_multiline(name);
             field.pattern = Some(if multiline { patterns::MULTILINE_TEXT } else { patterns::TEXT }.to_string());
         }
         if matches!(field.schema_type, SchemaType::Type(Type::Object)) {

@@ -1,0 +1,14 @@
+//! The HTTP machinery below every feature: the route registry with its OpenAPI document,
+//! request extractors and forms, uploaded files, the shared state, the listener and the
+//! embedded panel.
+
+pub mod api;
+pub mod declared;
+pub mod extract;
+pub mod files;
+pub mod forms;
+pub mod gate;
+pub mod listener;
+pub mod reply;
+pub mod state;
+pub mod web;

@@ -1,0 +1,39 @@
+//! Small answer bodies that handlers of several modules share, and the marks that tell the
+//! `x-requestid` middleware (in the app layer) how to treat a request and its answer.
+
+use axum::Json;
+use axum::response::Response;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// `{"message": "..."}`: the answer of a call that has nothing else to say.
+#[derive(Serialize, ToSchema)]
+pub struct MessageBody {
+    pub message: String,
+}
+
+impl MessageBody {
+    pub fn json(message: impl Into<String>) -> Json<MessageBody> {
+        Json(MessageBody { message: message.into() })
+    }
+}
+
+/// The header that makes a mutation safe to retry: its first successful answer is kept and
+/// replayed to the same session (`app::idempotency`).
+pub const REQUEST_ID: &str = "x-requestid";
+
+/// Put in a response's extensions by answers that carry credentials (a token pair, a new API
+/// key): such an answer is never stored, so it can never be served twice.
+#[derive(Clone, Copy, Debug)]
+pub struct CarriesCredentials;
+
+impl CarriesCredentials {
+    /// Marks `response` as carrying credentials: never stored here, and `Cache-Control: no-store`
+    /// so no browser or proxy cache keeps it either.
+    pub fn mark(response: &mut Response) {
+        response.extensions_mut().insert(CarriesCredentials);
+        response
+            .headers_mut()
+            .insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    }
+}

@@ -1,0 +1,94 @@
+//! The layers of `src/` import one way only: each folder names only the folders below it
+//! (docs/architecture.md). The order is written once, here; a file that names a higher layer,
+//! or a folder the order does not know, fails this test with the line that does it.
+
+use std::path::{Path, PathBuf};
+
+/// Bottom to top. `main.rs` and `lib.rs` sit above everything.
+const LAYERS: &[&str] = &["core", "db", "http", "auth", "crud", "resources", "inbound", "app", "cli"];
+const ROOT_FILES: &[&str] = &["main.rs", "lib.rs"];
+
+fn rank(top: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| *layer == top).or(ROOT_FILES.contains(&top).then_some(LAYERS.len()))
+}
+
+/// The crate-level modules a source text names (`crate::x`), with their line numbers, up to
+/// its unit tests: a test module may reach any layer to build its fixtures.
+fn named_modules(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if code.starts_with("//") {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let name: String =
+                after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '{').collect();
+            found.push((number + 1, name));
+            rest = after;
+        }
+    }
+    found
+}
+
+/// Every upward or unknown import of one file, as lines to print.
+fn violations(top: &str, file: &str, text: &str) -> Vec<String> {
+    let Some(own) = rank(top) else {
+        return vec![format!("{file}: the folder `{top}` has no place in the layer order (tests/layers.rs)")];
+    };
+    named_modules(text)
+        .into_iter()
+        .filter_map(|(line, name)| match rank(&name) {
+            _ if name.starts_with('{') => {
+                Some(format!("{file}:{line}: `use crate::{{...}}` hides which layers it names"))
+            }
+            None => Some(format!("{file}:{line}: names `crate::{name}`, which is not a layer")),
+            Some(theirs) if theirs > own => Some(format!("{file}:{line}: `{top}` imports `{name}`, a layer above it")),
+            Some(_) => None,
+        })
+        .collect()
+}
+
+fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, into);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_layer_imports_a_layer_above_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(files.len() > 50, "read {} files under {}", files.len(), src.display());
+    let mut found = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).unwrap();
+        let top = relative.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(path).unwrap();
+        found.extend(violations(&top, &relative.display().to_string(), &text));
+    }
+    assert!(found.is_empty(), "imports against the layer order:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_sees_an_upward_import_and_lets_a_downward_one_pass() {
+    let upward = "use crate::db::Db;\nuse crate::resources::users::USERS;\n";
+    assert_eq!(violations("crud", "crud/x.rs", upward), ["crud/x.rs:2: `crud` imports `resources`, a layer above it"]);
+    assert!(violations("resources", "resources/x.rs", upward).is_empty());
+    // Comments and a file's unit tests do not count; a folder outside the order does.
+    let in_tests = "// crate::app is named here\n#[cfg(test)]\nmod tests { use crate::app::app; }\n";
+    assert!(violations("core", "core/x.rs", in_tests).is_empty());
+    assert_eq!(violations("extras", "extras/x.rs", "").len(), 1);
+    assert_eq!(violations("auth", "auth/x.rs", "let x = crate::inbound::app::routes();").len(), 1);
+}
