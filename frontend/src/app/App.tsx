@@ -27,7 +27,7 @@ function useStartup(firstScreen: Promise<void> | undefined): boolean {
       active = false;
       stopSync();
     };
-  }, []);
+  }, [firstScreen]);
   return ready;
 }
 

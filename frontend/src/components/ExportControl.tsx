@@ -19,6 +19,7 @@ export interface ExportSpec {
   /** Ask for a date range first, sent under these query names. */
   dateRange?: { startParam: string; endParam: string };
   /** Ask for other values first (the employee export's asset): a form whose values become query parameters. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each export's form has its own value type
   form?: ExportForm<any>;
 }
 
@@ -168,6 +169,7 @@ export function ExportControl({
     );
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ExportSpec.form
   const form: ExportForm<any> = spec.form ?? dateRangeForm(spec.dateRange!);
   return (
     <>

@@ -134,7 +134,8 @@ function useDescribedPicks(fields: readonly FilterField[], values: Record<string
         () => pending.delete(id),
       );
     }
-    // `key` names every value this effect reads.
+    // `key` names every value this effect reads (the fields and their values), so it runs when one changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 }
 

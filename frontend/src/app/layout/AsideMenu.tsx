@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../components/icons';
 import { t } from '../../lib/i18n';
@@ -33,7 +33,7 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
   useSignals();
   const [location] = useLocation();
   const roleId = currentUser.value?.roleId;
-  const visible = sections.filter((section) => canOpen(section, roleId));
+  const visible = useMemo(() => sections.filter((section) => canOpen(section, roleId)), [roleId]);
   const colors = themes[theme];
   // The side menu and the phone drawer can both be in the page; each heading needs its own id.
   const requestsHeading = useId();
@@ -42,10 +42,10 @@ export function AsideMenu({ theme, labels, onNavigate }: { theme: 'dark' | 'ligh
   // Menu counts (unread complaints) are read again on each navigation, so a screen's changes show.
   useEffect(() => {
     for (const section of visible) void section.badge?.refresh();
-  }, [location, roleId]);
+  }, [location, visible]);
   // Each screen's code is fetched while the browser is idle after sign-in (and at once when the
   // pointer or focus reaches its item), so a first visit does not wait for it after the click.
-  useEffect(() => prefetchWhenIdle(visible.map((section) => section.screen.preload)), [roleId]);
+  useEffect(() => prefetchWhenIdle(visible.map((section) => section.screen.preload)), [visible]);
 
   const item = (section: Section) => {
     const active = location.toLowerCase().startsWith(section.path);

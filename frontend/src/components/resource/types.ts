@@ -160,8 +160,10 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   /** The filters open in a modal of this title ('Merchant filter') instead of the panel above the table. */
   filterDialog?: MessageKey;
   // Each form has its own value type; the page only hands the form's values to its submit.
+  /* eslint-disable @typescript-eslint/no-explicit-any -- see above */
   create?: CreateFormSpec<any>;
   edit?: EditFormSpec<Row, any>;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   view?: DrawerSpec<Row>;
   /**
    * Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`: for editors (true), or only

@@ -68,14 +68,20 @@ function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
     }, SEARCH_PAUSE_MS);
   };
 
-  const labels = { active: t('state.active'), deactive: t('state.deactive'), deleted: t('state.deleted') };
+  const [activeLabel, deactiveLabel, deletedLabel] = [t('state.active'), t('state.deactive'), t('state.deleted')];
   const seriesLabel = t('reports.names', { kind: label });
-  const counts = answer && { activeCount: answer.activeCount, deactiveCount: answer.deactiveCount, deletedCount: answer.deletedCount };
-  const countsKey = counts && `${counts.activeCount}/${counts.deactiveCount}/${counts.deletedCount}`;
+  const [activeCount, deactiveCount, deletedCount] = [answer?.activeCount, answer?.deactiveCount, answer?.deletedCount];
   // A new page of names leaves the pie as it is: it is drawn again only when a count changes.
   const chart = useMemo(
-    () => (counts ? statesChart(counts, labels, seriesLabel) : null),
-    [countsKey, labels.active, labels.deactive, labels.deleted, seriesLabel],
+    () =>
+      activeCount === undefined || deactiveCount === undefined || deletedCount === undefined
+        ? null
+        : statesChart(
+            { activeCount, deactiveCount, deletedCount },
+            { active: activeLabel, deactive: deactiveLabel, deleted: deletedLabel },
+            seriesLabel,
+          ),
+    [activeCount, deactiveCount, deletedCount, activeLabel, deactiveLabel, deletedLabel, seriesLabel],
   );
 
   const columns: TableColumn<ReportName>[] = [

@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/routes';
-import { readStoredSession } from '../../lib/session';
-import { admin, json, mockApi, tokens } from '../../testing/api';
-import { renderAt } from '../../testing/render';
+import { AppRoutes } from './routes';
+import { readStoredSession } from '../lib/session';
+import { admin, json, mockApi, tokens } from '../testing/api';
+import { renderAt } from '../testing/render';
 
 const user = () => userEvent.setup();
 
