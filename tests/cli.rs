@@ -1,5 +1,7 @@
 //! The operators' commands run as a user would run them, on a temporary database.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -322,4 +324,15 @@ fn import_employees_dry_run_then_apply() {
     let missing = perkdesk(&["import-employees", "--db", db, "/nonexistent.xlsx"], None);
     assert!(!missing.status.success());
     assert!(text(&missing.stderr).contains("cannot read /nonexistent.xlsx"));
+}
+
+#[tokio::test]
+async fn openapi_prints_the_document_the_server_serves() {
+    let printed = perkdesk(&["openapi"], None);
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&printed.stdout).unwrap();
+    let app = common::test_app();
+    let served = app.call(axum::http::Method::GET, "/api/openapi.json", None, None).await;
+    assert_eq!(printed, served.json());
+    assert!(printed["paths"]["/api/asset"]["put"].is_object());
 }

@@ -55,6 +55,8 @@ enum Command {
     ApiClient(ApiClientCommand),
     /// Import employees from an .xlsx (HR's spreadsheet): a dry run first with --dry-run.
     ImportEmployees(ImportEmployeesArgs),
+    /// Print the OpenAPI document that /api/openapi.json serves (the client's types are made from it).
+    Openapi,
 }
 
 #[derive(Args, Debug)]
@@ -213,6 +215,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Otp(args) => otp(args),
         Command::Backup(args) => backup(args),
         Command::ExportReports(args) => export_reports(args),
+        Command::Openapi => {
+            let (_, document) = crate::app::api().into_parts();
+            let json = document.to_pretty_json().context("writing the OpenAPI document")?;
+            writeln!(std::io::stdout().lock(), "{json}").context("printing the OpenAPI document")
+        }
         Command::ApiClient(command) => api_client(command),
         Command::ImportEmployees(args) => import_employees(args),
     }
