@@ -14,7 +14,7 @@ use super::sessions::{self, Refresh, TokenPair};
 use super::tokens::{JwtKeys, hash_token, new_opaque_token};
 use super::{CurrentUser, SESSION_ENDED, password, totp};
 use crate::auth::Roles;
-use crate::core::error::{AppError, AppResult, is_constraint_violation};
+use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::db::{format_iso, now_iso};
@@ -366,13 +366,7 @@ async fn register(
                  VALUES ('staff', ?1, ?2, ?3, 1, ?4, ?5, 0)",
                 (&first_name, &last_name, &email, &password_hash, totp::new_secret()),
             )
-            .map_err(|e| {
-                if is_constraint_violation(&e) {
-                    AppError::taken("email", validation::DUPLICATE_EMAIL)
-                } else {
-                    e.into()
-                }
-            })?;
+            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
             Ok(())
         })
         .await?;

@@ -162,6 +162,12 @@ impl From<tokio::task::JoinError> for AppError {
     }
 }
 
+/// A write's constraint failure (a taken unique value) as a 409 on the field it is about, for
+/// `.map_err(on_constraint("email", DUPLICATE_EMAIL))`; any other failure stays what it was.
+pub fn on_constraint(field: &'static str, message: &'static str) -> impl Fn(rusqlite::Error) -> AppError {
+    move |error| if is_constraint_violation(&error) { AppError::taken(field, message) } else { error.into() }
+}
+
 /// True when a statement failed on a UNIQUE or other constraint, so callers can answer 409.
 pub fn is_constraint_violation(error: &rusqlite::Error) -> bool {
     matches!(

@@ -27,7 +27,7 @@ use crate::http::files::FILE_PATH_SQL;
 use crate::http::state::AppState;
 use crate::resources::campaigns::paging;
 use crate::resources::complaints::COMPLAINTS;
-use crate::resources::employees::EMPLOYEES;
+use crate::resources::employees::{self, EMPLOYEES};
 use crate::resources::fields::{self, Number};
 use crate::resources::usage_history::USAGE_HISTORY;
 use crate::resources::wish_list::WISH_LIST;
@@ -292,29 +292,17 @@ async fn put_employee(
                     }
                 }
             };
-            let existing: Option<i64> = tx
-                .prepare_cached("SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1")?
-                .query_row([&email], |r| r.get(0))
-                .optional()?;
-            let (id, status) = match existing {
-                Some(id) => {
-                    tx.execute(
-                        "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
-                                is_active = COALESCE(?6, is_active), updated_at = ?7
-                         WHERE id = ?1",
-                        (id, asset_id, &first_name, &last_name, &phone, is_active, now_iso()),
-                    )?;
-                    (id, StatusCode::OK)
-                }
-                None => {
-                    tx.execute(
-                        "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        (asset_id, &first_name, &last_name, &email, &phone, is_active.unwrap_or(true)),
-                    )?;
-                    (tx.last_insert_rowid(), StatusCode::CREATED)
-                }
+            let existing = employees::find_by_email(tx, &email)?;
+            let arrival = employees::Arrival {
+                asset_id,
+                first_name: &first_name,
+                last_name: &last_name,
+                email: &email,
+                phone: &phone,
+                is_active,
             };
+            let id = employees::arrive(tx, existing, &arrival)?;
+            let status = if existing.is_some() { StatusCode::OK } else { StatusCode::CREATED };
             let row = crud::fetch_detail(tx, &EMPLOYEES, id, Language::Az)?.ok_or_else(|| EMPLOYEES.not_found())?;
             Ok((status, Json(row)))
         })

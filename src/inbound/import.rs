@@ -22,11 +22,12 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::{self, SheetWriter};
-use crate::db::{now_iso, write_tx};
+use crate::db::write_tx;
 use crate::http::api::{Api, Doc};
 use crate::http::extract::QueryMap;
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
+use crate::resources::employees;
 
 use super::workbook::{self, CellText};
 
@@ -89,8 +90,6 @@ fn check(conn: &Connection, rows: Rows) -> AppResult<(Vec<Good>, Vec<RefusedRow>
     let mut by_id = conn.prepare_cached("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL")?;
     let mut by_prefix =
         conn.prepare_cached("SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2")?;
-    let mut existing =
-        conn.prepare_cached("SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1")?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let (mut good, mut refused) = (vec![], vec![]);
     for (row, cells) in rows {
@@ -159,7 +158,7 @@ fn check(conn: &Connection, rows: Rows) -> AppResult<(Vec<Good>, Vec<RefusedRow>
             continue;
         }
         seen.insert(key, row);
-        let existing = existing.query_row([&email], |r| r.get(0)).optional()?;
+        let existing = employees::find_by_email(conn, &email)?;
         good.push(Good {
             email,
             first_name,
@@ -189,26 +188,16 @@ fn apply(tx: &Connection, rows: Rows, dry_run: bool) -> AppResult<ImportReport> 
     if dry_run {
         return Ok(report);
     }
-    let now = now_iso();
-    let mut insert = tx.prepare_cached(
-            "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?;
-    let mut update = tx.prepare_cached(
-        "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
-                    is_active = COALESCE(?6, is_active), updated_at = ?7 WHERE id = ?1",
-    )?;
     for g in &good {
-        match g.existing {
-            Some(id) => update.execute((id, g.asset_id, &g.first_name, &g.last_name, &g.phone, g.is_active, &now))?,
-            None => insert.execute((
-                g.asset_id,
-                &g.first_name,
-                &g.last_name,
-                &g.email,
-                &g.phone,
-                g.is_active.unwrap_or(true),
-            ))?,
+        let arrival = employees::Arrival {
+            asset_id: g.asset_id,
+            first_name: &g.first_name,
+            last_name: &g.last_name,
+            email: &g.email,
+            phone: &g.phone,
+            is_active: g.is_active,
         };
+        employees::arrive(tx, g.existing, &arrival)?;
     }
     Ok(report)
 }

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::response::Response;
 use axum::routing::{get, put};
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -161,4 +162,49 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     })
     .await
     .map(Json)
+}
+
+/// An employee as the employee app and the workbook import send one: known by e-mail, added
+/// when new, otherwise moved to the asset with new names and phone (and activity, when given).
+pub struct Arrival<'a> {
+    pub asset_id: i64,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub email: &'a str,
+    pub phone: &'a str,
+    /// `None` keeps a known employee's state; a new one is active.
+    pub is_active: Option<bool>,
+}
+
+/// The live employee with this e-mail, the oldest when several share it.
+pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1")?
+        .query_row([email], |r| r.get(0))
+        .optional()?)
+}
+
+/// The one writer of arriving employees (the employee app's upsert, the import from the panel
+/// and from the command line): updates `existing` or adds a row; answers the row's id.
+pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival) -> AppResult<i64> {
+    let Arrival { asset_id, first_name, last_name, email, phone, is_active } = *employee;
+    match existing {
+        Some(id) => {
+            tx.prepare_cached(
+                "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
+                        is_active = COALESCE(?6, is_active), updated_at = ?7
+                 WHERE id = ?1",
+            )?
+            .execute((id, asset_id, first_name, last_name, phone, is_active, now_iso()))?;
+            Ok(id)
+        }
+        None => {
+            tx.prepare_cached(
+                "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute((asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)))?;
+            Ok(tx.last_insert_rowid())
+        }
+    }
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::auth::{CurrentUser, Roles, password, sessions, totp};
-use crate::core::error::{AppError, AppResult, is_constraint_violation};
+use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
@@ -211,14 +211,6 @@ fn check_asset(tx: &Connection, asset_id: i64) -> AppResult<()> {
     })
 }
 
-fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) {
-        AppError::taken("email", crate::core::validation::DUPLICATE_EMAIL)
-    } else {
-        error.into()
-    }
-}
-
 async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewHrAccount>,
@@ -257,7 +249,7 @@ async fn create(
                 totp::new_secret(),
             ),
         )
-        .map_err(unique_email)?;
+        .map_err(on_constraint("email", crate::core::validation::DUPLICATE_EMAIL))?;
         tx.execute(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
             (tx.last_insert_rowid(), asset_id, body.is_mfa_active, body.is_employee_seen),
@@ -285,7 +277,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountE
                 "UPDATE users SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, updated_at = ?6 WHERE id = ?1",
                 (user_id, body.first_name.trim(), body.last_name.trim(), body.email.trim(), body.phone.trim(), &now),
             )
-            .map_err(unique_email)?;
+            .map_err(on_constraint("email", crate::core::validation::DUPLICATE_EMAIL))?;
             tx.execute(
                 "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
                 (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use super::fields;
 use crate::auth::Roles;
-use crate::core::error::{AppError, AppResult, is_constraint_violation};
+use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
@@ -195,10 +195,6 @@ fn check_branch(tx: &Connection, partner_id: i64, city_id: i64) -> AppResult<()>
     branch.ok_or_else(|| AppError::no_such("partnerCityId", FOREIGN_CITY))
 }
 
-fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) { AppError::taken("email", TAKEN) } else { error.into() }
-}
-
 async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<(StatusCode, Json<Value>)> {
     let body = fields::object(&body)?;
     let mut v = Validator::new();
@@ -211,7 +207,7 @@ async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             (input.partner_id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone),
         )
-        .map_err(unique_email)?;
+        .map_err(on_constraint("email", TAKEN))?;
         Ok(tx.last_insert_rowid())
     })
     .await?;
@@ -239,7 +235,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
              WHERE id = ?1",
             (id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone, now_iso()),
         )
-        .map_err(unique_email)?;
+        .map_err(on_constraint("email", TAKEN))?;
         Ok(id)
     })
     .await

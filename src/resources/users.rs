@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
 use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
-use crate::core::error::{AppError, AppResult, is_constraint_violation};
+use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
@@ -221,10 +221,6 @@ fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
     role_id
 }
 
-fn unique_email(error: rusqlite::Error) -> AppError {
-    if is_constraint_violation(&error) { AppError::taken("email", validation::DUPLICATE_EMAIL) } else { error.into() }
-}
-
 async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewUser>,
@@ -260,7 +256,7 @@ async fn create(
                     totp::new_secret(),
                 ),
             )
-            .map_err(unique_email)?;
+            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
             load_row(tx, tx.last_insert_rowid())
         })
         .await?;
@@ -319,7 +315,7 @@ async fn update(
                     now_iso(),
                 ),
             )
-            .map_err(unique_email)?;
+            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
             load_row(tx, body.id)
         })
         .await
