@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
-use axum::routing::{delete, get, patch};
+use axum::routing::{MethodFilter, MethodRouter, delete, get, on};
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
@@ -19,6 +19,23 @@ use crate::http::extract::{ApiJson, PathId, QueryMap};
 use crate::http::state::AppState;
 
 /// The list, filter, detail, export, delete and toggle routes of `resource`.
+/// The list call of `resource`, for its own paths and the specification's aliases of them
+/// (`employee/forAdmin`), so an alias answers exactly as the list does.
+pub fn list_call(resource: &'static Resource) -> MethodRouter<AppState> {
+    get(move |s, q, h| list(resource, s, q, h))
+}
+
+/// The export call of `resource`, for its own path and the specification's aliases.
+pub fn export_call(resource: &'static Resource) -> MethodRouter<AppState> {
+    get(move |s, q, h| super::export::export(resource, s, q, h))
+}
+
+/// The active toggle of `rows` (`{id, isActive}`), for its own `PATCH {path}/active` and the
+/// specification's other spelling of it (categories: `PUT campaign/category/changeStatus`).
+pub fn toggle_call(rows: &'static Resource, method: MethodFilter) -> MethodRouter<AppState> {
+    on(method, move |s, u, b| toggle(rows, s, u, b))
+}
+
 pub fn routes(resource: &'static Resource) -> Api {
     routes_over(resource, resource)
 }
@@ -33,16 +50,11 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         list_params(doc, resource).returns_schema(200, schema::list(resource))
     };
     let mut api = Api::new()
-        .add(
-            Method::GET,
-            &base,
-            get(move |s, q, h| list(resource, s, q, h)),
-            list_doc(format!("List {}", resource.tag.to_lowercase())),
-        )
+        .add(Method::GET, &base, list_call(resource), list_doc(format!("List {}", resource.tag.to_lowercase())))
         .add(
             Method::GET,
             &format!("{base}/filter"),
-            get(move |s, q, h| list(resource, s, q, h)),
+            list_call(resource),
             list_doc(format!("List {} narrowed by filters", resource.tag.to_lowercase())),
         )
         .add(
@@ -58,12 +70,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             .roles(resource.read)
             .returns_file();
         doc = filters_doc(doc, resource);
-        api = api.add(
-            Method::GET,
-            &format!("{base}/export"),
-            get(move |s, q, h| super::export::export(resource, s, q, h)),
-            doc,
-        );
+        api = api.add(Method::GET, &format!("{base}/export"), export_call(resource), doc);
     }
     if resource.delete {
         api = api.add(
@@ -82,7 +89,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         api = api.add(
             Method::PATCH,
             &format!("{base}/active"),
-            patch(move |s, u, b| toggle(rows, s, u, b)),
+            toggle_call(rows, MethodFilter::PATCH),
             Doc::new(resource.tag, format!("Activate or deactivate a {}", resource.name.to_lowercase()))
                 .roles(resource.write)
                 .json_body::<ActiveChange>()

@@ -6,6 +6,7 @@ mod export;
 mod handlers;
 mod query;
 mod schema;
+mod status;
 
 use rusqlite::Connection;
 
@@ -13,9 +14,13 @@ use crate::auth::{CurrentUser, Roles};
 use crate::core::error::AppResult;
 
 pub use export::{SheetWriter, export as export_file, file_response};
-pub use handlers::{ListPage, fetch_detail, fetch_page, list_params, routes, routes_over, save_then_fetch};
+pub use handlers::{
+    ActiveChange, ListPage, export_call, fetch_detail, fetch_page, list_call, list_params, routes, routes_over,
+    save_then_fetch, toggle_call,
+};
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
+pub use status::{StatusAction, StatusValues, status_route};
 
 /// A resource's declaration.
 pub struct Resource {

@@ -5,6 +5,7 @@
 pub mod api;
 pub mod declared;
 pub mod extract;
+pub mod fields;
 pub mod files;
 pub mod forms;
 pub mod gate;

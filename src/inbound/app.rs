@@ -23,12 +23,12 @@ use crate::db::now_iso;
 use crate::http::api::Rule::{Length, Pattern, Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, QueryMap};
+use crate::http::fields::{self, Number};
 use crate::http::files::FILE_PATH_SQL;
 use crate::http::state::AppState;
 use crate::resources::campaigns::paging;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::employees::{self, EMPLOYEES};
-use crate::resources::fields::{self, Number};
 use crate::resources::usage_history::USAGE_HISTORY;
 use crate::resources::wish_list::WISH_LIST;
 

@@ -26,12 +26,12 @@ use crate::db::now_iso;
 use crate::http::api::Rule::{Length, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, ClientIp, PathId, QueryMap};
+use crate::http::fields;
 use crate::http::files;
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
 use crate::resources::applications::APPLICATIONS;
 use crate::resources::campaigns::{self, CAMPAIGN_ROWS, paging};
-use crate::resources::fields;
 use crate::resources::promo_codes::PROMO_CODES;
 
 const TAG: &str = "Partner portal";

@@ -21,9 +21,9 @@ use crate::db::now_iso;
 use crate::http::api::Rule::{Length, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
+use crate::http::fields;
 use crate::http::reply::CarriesCredentials;
 use crate::http::state::AppState;
-use crate::resources::fields;
 
 pub const NAME_REQUIRED: &str = "Name is required";
 pub const KIND_INVALID: &str = "Kind must be employee-app or partner";

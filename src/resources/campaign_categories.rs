@@ -4,11 +4,9 @@
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{Method, StatusCode};
-use axum::routing::{post, put};
+use axum::routing::{MethodFilter, post, put};
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
 use utoipa::openapi::schema::Type;
 
 use super::ordering::Sequence;
@@ -16,11 +14,10 @@ use crate::auth::{CurrentUser, Roles};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
-use crate::crud::{self, Change, Column, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, ActiveChange, Change, Column, Filter, Kind, Resource, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
-use crate::http::extract::ApiJson;
 use crate::http::files;
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
@@ -97,15 +94,6 @@ const FORM_FIELDS: &[(&str, Type)] = &[
     ("file", Type::String),
 ];
 
-#[derive(Deserialize, Serialize, ToSchema, Default)]
-#[serde(rename_all = "camelCase", default)]
-// Its own schema name: the wish list and usage history have a `StatusChange` of another shape.
-#[schema(as = CategoryStatusChange)]
-pub struct StatusChange {
-    pub id: i64,
-    pub is_active: bool,
-}
-
 pub fn routes() -> Api {
     const TAG: &str = "Campaign categories";
     crud::routes(&CATEGORIES)
@@ -146,14 +134,14 @@ pub fn routes() -> Api {
         .add(
             Method::PUT,
             "/api/campaign/category/changeStatus",
-            put(change_status),
+            crud::toggle_call(&CATEGORIES, MethodFilter::PUT),
             Doc::new(TAG, "Activate or deactivate a category")
                 .roles(Roles::EDITORS)
-                .json_body::<StatusChange>()
+                .json_body::<ActiveChange>()
                 .rules("id", &[Required])
                 .rules("isActive", &[Note("Default false.")])
                 .answers(404, "No such category")
-                .returns::<StatusChange>(200),
+                .returns::<ActiveChange>(200),
         )
 }
 
@@ -232,24 +220,6 @@ async fn update(State(state): State<AppState>, form: Form) -> AppResult<Json<Val
     })
     .await
     .map(Json)
-}
-
-async fn change_status(
-    State(state): State<AppState>,
-    ApiJson(body): ApiJson<StatusChange>,
-) -> AppResult<Json<StatusChange>> {
-    state
-        .db
-        .write(move |tx| {
-            let changed = tx.execute(
-                "UPDATE campaign_categories SET is_active = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL",
-                (body.id, body.is_active, now_iso()),
-            )?;
-            CATEGORIES.updated(changed, body.id)?;
-            Ok(body)
-        })
-        .await
-        .map(Json)
 }
 
 /// A live category's id, or the form's 400 naming `field`.

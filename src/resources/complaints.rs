@@ -5,19 +5,15 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::Method;
-use axum::routing::{get, put};
+use axum::routing::get;
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::fields;
 use crate::auth::Roles;
 use crate::core::error::AppResult;
-use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Range, Required};
+use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc};
-use crate::http::extract::ApiJson;
 use crate::http::state::AppState;
 
 pub static COMPLAINTS: Resource = Resource {
@@ -55,54 +51,26 @@ pub static COMPLAINTS: Resource = Resource {
     detail_extra: None,
 };
 
+/// `PUT complaint`: `{id, status}`, status the new read flag; Call Center may too.
+static READ: StatusAction = StatusAction {
+    path: "/api/complaint",
+    summary: "Mark a complaint read (status true) or unread (false); Call Center may too",
+    column: "is_read",
+    values: StatusValues::Flag { refused: "Status must be true (read) or false (unread)" },
+    roles: COMPLAINTS.write,
+    not_found: "No such complaint",
+};
+
 pub fn routes() -> Api {
     const TAG: &str = "Complaints";
-    crud::routes(&COMPLAINTS)
-        .add(
-            Method::PUT,
-            "/api/complaint",
-            put(mark),
-            Doc::new(TAG, "Mark a complaint read (status true) or unread (false); Call Center may too")
-                .roles(COMPLAINTS.write)
-                .json_body::<ReadChange>()
-                .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("status", &[Required])
-                .answers(404, "No such complaint")
-                .returns_schema(200, crud::row_schema(&COMPLAINTS)),
-        )
-        .add(
-            Method::GET,
-            "/api/complaint/unreadCount",
-            get(unread_count),
-            Doc::new(TAG, "How many complaints nobody has read, for the side menu")
-                .roles(COMPLAINTS.read)
-                .returns::<UnreadCount>(200),
-        )
-}
-
-/// `PUT complaint`: `{id, status}`, status the new read flag.
-#[derive(serde::Deserialize, ToSchema)]
-#[allow(dead_code)] // describes the body for the OpenAPI document; read field by field
-pub struct ReadChange {
-    id: i64,
-    status: bool,
-}
-
-async fn mark(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
-    let body = fields::object(&body)?;
-    let mut v = Validator::new();
-    let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
-    let status = fields::flag(body.get("status"));
-    v.check("status", status.is_some(), "Status must be true (read) or false (unread)");
-    v.finish()?;
-    let read = status.unwrap_or(false);
-    crud::save_then_fetch(&state, &COMPLAINTS, move |tx| {
-        let changed =
-            tx.execute("UPDATE complaints SET is_read = ?2 WHERE id = ?1 AND deleted_at IS NULL", (id, read))?;
-        COMPLAINTS.updated(changed, id)
-    })
-    .await
-    .map(Json)
+    crud::routes(&COMPLAINTS).merge(crud::status_route(&COMPLAINTS, &READ)).add(
+        Method::GET,
+        "/api/complaint/unreadCount",
+        get(unread_count),
+        Doc::new(TAG, "How many complaints nobody has read, for the side menu")
+            .roles(COMPLAINTS.read)
+            .returns::<UnreadCount>(200),
+    )
 }
 
 #[derive(Serialize, ToSchema)]

@@ -5,23 +5,22 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, Method};
-use axum::response::Response;
-use axum::routing::{get, put};
+use axum::http::Method;
+use axum::routing::put;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::fields;
 use crate::auth::Roles;
 use crate::core::error::AppResult;
 use crate::core::patterns;
 use crate::core::validation::Validator;
-use crate::crud::{self, Column, Export, Filter, Kind, Language, ListPage, ListQuery, Resource, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Pattern, Range, Required};
 use crate::http::api::{Api, Doc, query};
-use crate::http::extract::{ApiJson, QueryMap};
+use crate::http::extract::ApiJson;
+use crate::http::fields;
 use crate::http::state::AppState;
 
 pub static EMPLOYEES: Resource = Resource {
@@ -85,14 +84,19 @@ pub fn routes() -> Api {
         .add(
             Method::GET,
             "/api/employee/forAdmin",
-            get(list),
+            crud::list_call(&EMPLOYEES),
             list_doc("Employees (rows carry id and userName for the picker)"),
         )
-        .add(Method::GET, "/api/employee/filter/admin", get(list), list_doc("Employees narrowed by filters"))
+        .add(
+            Method::GET,
+            "/api/employee/filter/admin",
+            crud::list_call(&EMPLOYEES),
+            list_doc("Employees narrowed by filters"),
+        )
         .add(
             Method::GET,
             "/api/employee/export/admin",
-            get(export),
+            crud::export_call(&EMPLOYEES),
             Doc::new(TAG, "Download EmployeeList.xlsx (assetId: one asset's employees; every filter applies)")
                 .roles(EMPLOYEES.read)
                 .query_schema("assetId", "The asset", query::int(i64::MIN, i64::MAX))
@@ -113,16 +117,6 @@ pub fn routes() -> Api {
                 .answers(404, "No such employee")
                 .returns_schema(200, crud::row_schema(&EMPLOYEES)),
         )
-}
-
-async fn list(State(state): State<AppState>, query: QueryMap, headers: HeaderMap) -> AppResult<Json<ListPage>> {
-    let query = ListQuery::parse(&EMPLOYEES, &query, Language::from_headers(&headers))?;
-    let counts = state.db.counts();
-    state.db.run(move |conn| crud::fetch_page(conn, &counts, &EMPLOYEES, query)).await.map(Json)
-}
-
-async fn export(state: State<AppState>, query: QueryMap, headers: HeaderMap) -> AppResult<Response> {
-    crud::export_file(&EMPLOYEES, state, query, headers).await
 }
 
 /// `PUT employee`: the spec's payload. Read field by field (see `fields`).

@@ -11,7 +11,6 @@ use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use super::fields;
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
@@ -21,6 +20,7 @@ use crate::db::now_iso;
 use crate::http::api::Rule::{Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
+use crate::http::fields;
 use crate::http::state::AppState;
 
 pub static MERCHANTS: Resource = Resource {

@@ -9,7 +9,6 @@ pub mod cities;
 pub mod complaints;
 pub mod dashboard;
 pub mod employees;
-pub(crate) mod fields;
 pub mod hr_accounts;
 pub mod merchants;
 pub mod notifications;

@@ -17,7 +17,6 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::fields::{self, Number};
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
@@ -25,6 +24,7 @@ use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
 use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
+use crate::http::fields::{self, Number};
 use crate::http::state::AppState;
 
 pub static PROMO_CODES: Resource = Resource {

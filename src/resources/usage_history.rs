@@ -4,21 +4,12 @@
 //! total is a maintained counter. Status 0 confirmed / 1 cancelled is set from the drawer; delete
 //! is for Admins; the export by date range is saved as UsageHistory.xlsx (see docs/decisions.md).
 
-use axum::Json;
-use axum::extract::State;
-use axum::http::{HeaderMap, Method};
-use axum::response::Response;
-use axum::routing::{get, put};
-use serde_json::Value;
+use axum::http::Method;
 
-use super::wish_list::{StatusChange, read_status};
 use crate::auth::Roles;
-use crate::core::error::AppResult;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, ValueKind};
-use crate::http::api::Rule::{Range, Required};
+use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc, query};
-use crate::http::extract::{ApiJson, QueryMap};
-use crate::http::state::AppState;
 
 pub static USAGE_HISTORY: Resource = Resource {
     path: "usageHistory",
@@ -84,44 +75,28 @@ pub static USAGE_HISTORY: Resource = Resource {
 
 pub const STATUS_RANGE: &str = "Status must be 0 (confirmed) or 1 (cancelled)";
 
+/// `PUT usageHistory/updateStatus`: Admin and User (only an Admin deletes records).
+static STATUS: StatusAction = StatusAction {
+    path: "/api/usageHistory/updateStatus",
+    summary: "Set a record's status: 0 confirmed, 1 cancelled",
+    column: "status",
+    values: StatusValues::UpTo { highest: 1, out_of_range: STATUS_RANGE },
+    roles: Roles::EDITORS,
+    not_found: "No such usage record",
+};
+
 pub fn routes() -> Api {
     const TAG: &str = "Usage history";
     crud::routes(&USAGE_HISTORY)
         .add(
             Method::GET,
             "/api/usageHistory/export/admin",
-            get(export),
+            crud::export_call(&USAGE_HISTORY),
             Doc::new(TAG, "Download UsageHistory.xlsx: records created from startDate to endDate, inclusive")
                 .roles(USAGE_HISTORY.read)
                 .query_schema("startDate", "First day (2026-11-01) or instant", query::date())
                 .query_schema("endDate", "Last day, inclusive; not before startDate", query::date())
                 .returns_file(),
         )
-        .add(
-            Method::PUT,
-            "/api/usageHistory/updateStatus",
-            put(update_status),
-            Doc::new(TAG, "Set a record's status: 0 confirmed, 1 cancelled")
-                .roles(Roles::EDITORS)
-                .json_body::<StatusChange>()
-                .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("status", &[Required, Range(0, 1)])
-                .answers(404, "No such usage record")
-                .returns_schema(200, crud::row_schema(&USAGE_HISTORY)),
-        )
-}
-
-async fn export(state: State<AppState>, query: QueryMap, headers: HeaderMap) -> AppResult<Response> {
-    crud::export_file(&USAGE_HISTORY, state, query, headers).await
-}
-
-async fn update_status(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
-    let (id, status) = read_status(&body, &[0, 1], STATUS_RANGE)?;
-    crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
-        let changed =
-            tx.execute("UPDATE usage_history SET status = ?2 WHERE id = ?1 AND deleted_at IS NULL", (id, status))?;
-        USAGE_HISTORY.updated(changed, id)
-    })
-    .await
-    .map(Json)
+        .merge(crud::status_route(&USAGE_HISTORY, &STATUS))
 }

@@ -2,22 +2,10 @@
 //! campaigns. A read-only list with its export (WishLists.xlsx), plus the status staff set from
 //! the row (0 new, 1 in review, 2 done), since a request nobody can mark as handled is not useful.
 
-use axum::Json;
-use axum::extract::State;
-use axum::http::Method;
-use axum::routing::put;
-use serde_json::Value;
-use utoipa::ToSchema;
-
-use super::fields;
 use crate::auth::Roles;
-use crate::core::error::AppResult;
-use crate::core::validation::Validator;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Range, Required};
-use crate::http::api::{Api, Doc};
-use crate::http::extract::ApiJson;
-use crate::http::state::AppState;
+use crate::crud::{StatusAction, StatusValues};
+use crate::http::api::Api;
 
 pub const STATUS_NAME_SQL: &str = "CASE w.status WHEN 0 THEN 'New' WHEN 1 THEN 'In review' ELSE 'Done' END";
 
@@ -69,56 +57,16 @@ pub static WISH_LIST: Resource = Resource {
 
 pub const STATUS_RANGE: &str = "Status must be 0 (new), 1 (in review) or 2 (done)";
 
+/// `PUT wishList/updateStatus`.
+static STATUS: StatusAction = StatusAction {
+    path: "/api/wishList/updateStatus",
+    summary: "Set a request's status: 0 new, 1 in review, 2 done",
+    column: "status",
+    values: StatusValues::UpTo { highest: 2, out_of_range: STATUS_RANGE },
+    roles: Roles::EDITORS,
+    not_found: "No such request",
+};
+
 pub fn routes() -> Api {
-    crud::routes(&WISH_LIST).add(
-        Method::PUT,
-        "/api/wishList/updateStatus",
-        put(update_status),
-        Doc::new(WISH_LIST.tag, "Set a request's status: 0 new, 1 in review, 2 done")
-            .roles(WISH_LIST.write)
-            .json_body::<StatusChange>()
-            .rules("id", &[Required, Range(1, i64::MAX)])
-            .rules("status", &[Required, Range(0, 2)])
-            .answers(404, "No such request")
-            .returns_schema(200, crud::row_schema(&WISH_LIST)),
-    )
-}
-
-/// `{id, status}` of the status calls (wish list and usage history).
-#[derive(serde::Deserialize, ToSchema)]
-#[allow(dead_code)] // describes the body for the OpenAPI document; read field by field
-pub struct StatusChange {
-    id: i64,
-    status: i64,
-}
-
-/// Reads `{id, status}`, with `status` one of `allowed`.
-pub fn read_status(body: &Value, allowed: &[i64], range_message: &str) -> AppResult<(i64, i64)> {
-    let body = fields::object(body)?;
-    let mut v = Validator::new();
-    let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
-    let status = match fields::number(body.get("status")) {
-        fields::Number::Whole(status) if allowed.contains(&status) => status,
-        fields::Number::Missing => {
-            v.check("status", false, "Status is required");
-            0
-        }
-        _ => {
-            v.check("status", false, range_message);
-            0
-        }
-    };
-    v.finish()?;
-    Ok((id, status))
-}
-
-async fn update_status(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
-    let (id, status) = read_status(&body, &[0, 1, 2], STATUS_RANGE)?;
-    crud::save_then_fetch(&state, &WISH_LIST, move |tx| {
-        let changed =
-            tx.execute("UPDATE wish_list_requests SET status = ?2 WHERE id = ?1 AND deleted_at IS NULL", (id, status))?;
-        WISH_LIST.updated(changed, id)
-    })
-    .await
-    .map(Json)
+    crud::routes(&WISH_LIST).merge(crud::status_route(&WISH_LIST, &STATUS))
 }
