@@ -1,0 +1,310 @@
+//! Campaigns: the confirmed list (Campaigns) and the unconfirmed one (Expected Campaigns) on the
+//! generic mechanism, plus multipart create and edit with two images and linked assets, approve,
+//! send-notification, and the pickers other screens load (order positions, notification targets,
+//! a partner's campaigns for promo codes). Positions within a category are kept 1..n by
+//! [`ORDER`] inside each write's transaction.
+
+mod form;
+mod pickers;
+mod writes;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::Method;
+use axum::routing::{get, post, put};
+use rusqlite::{Connection, params_from_iter};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+
+use super::ordering::Sequence;
+use crate::auth::{CurrentUser, Roles};
+use crate::core::error::AppResult;
+use crate::core::patterns;
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
+use crate::http::api::Rule::{Note, Pattern, Required};
+use crate::http::api::{Api, Doc, query};
+use crate::http::files;
+use crate::http::forms::MULTIPART_LIMIT;
+
+pub use form::*;
+pub(crate) use pickers::paging;
+use pickers::{notification_campaigns, notification_categories, order_options, promo_campaigns};
+pub(crate) use writes::insert;
+use writes::{approve, create, send_notification, update};
+
+const FROM: &str = "campaigns c JOIN partners p ON p.id = c.partner_id \
+     JOIN campaign_categories cc ON cc.id = c.campaign_category_id \
+     LEFT JOIN files f ON f.id = c.file_id";
+
+/// [`files::FILE_PATH_SQL`] for the background image, read in a subquery whose `files` row is
+/// aliased `f` too, so both paths always follow the one expression the image module defines.
+const BACKGROUND_PATH_SQL: &str = {
+    const PARTS: [&str; 3] = ["(SELECT ", files::FILE_PATH_SQL, " FROM files f WHERE f.id = c.background_file_id)"];
+    const LEN: usize = PARTS[0].len() + PARTS[1].len() + PARTS[2].len();
+    const BYTES: [u8; LEN] = {
+        let mut out = [0u8; LEN];
+        let (mut at, mut part) = (0, 0);
+        while part < PARTS.len() {
+            let bytes = PARTS[part].as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                out[at] = bytes[i];
+                at += 1;
+                i += 1;
+            }
+            part += 1;
+        }
+        out
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(sql) => sql,
+        Err(_) => panic!("the background path SQL is not UTF-8"),
+    }
+};
+
+const NAME: Sql = Sql::Localized(["c.name_az", "c.name_en", "c.name_ru"]);
+
+const COLUMNS: &[Column] = &[
+    Column::new("id", "c.id", Kind::Int),
+    Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
+    Column::new("backgroundFilePath", BACKGROUND_PATH_SQL, Kind::File).detail_only(),
+    Column::new("partnerId", "c.partner_id", Kind::Int).detail_only(),
+    Column::new("partnerName", "p.name", Kind::Text),
+    Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]),
+    Column::new("nameAz", "c.name_az", Kind::Text),
+    Column::new("nameEn", "c.name_en", Kind::Text).detail_only(),
+    Column::new("nameRu", "c.name_ru", Kind::Text).detail_only(),
+    Column::localized("description", ["c.description_az", "c.description_en", "c.description_ru"]).detail_only(),
+    Column::new("descriptionAz", "c.description_az", Kind::Text).detail_only(),
+    Column::new("descriptionEn", "c.description_en", Kind::Text).detail_only(),
+    Column::new("descriptionRu", "c.description_ru", Kind::Text).detail_only(),
+    Column::new("discountPercent", "c.discount_percent", Kind::Int),
+    Column::new("specialOffer", "c.special_offer", Kind::Bool),
+    Column::new("isPremium", "c.is_premium", Kind::Bool),
+    Column::new("isTrend", "c.is_trend", Kind::Bool),
+    Column::new("startDate", "c.start_date", Kind::DateTime),
+    Column::new("expireDate", "c.expire_date", Kind::DateTime),
+    Column::new("campaignCategoryId", "c.campaign_category_id", Kind::Int),
+    Column::localized("categoryName", ["cc.name_az", "cc.name_en", "cc.name_ru"]),
+    Column::new("order", "c.order_no", Kind::Int),
+    Column::new("isActive", "c.is_active", Kind::Bool),
+    Column::new("isConfirmed", "c.is_confirmed", Kind::Bool),
+    Column::new("notificationStatus", "c.notification_status", Kind::Words(&["Not sent", "Sent"])),
+    Column::new("createdAt", "c.created_at", Kind::DateTime).detail_only(),
+];
+
+const FILTERS: &[Filter] = &[
+    Filter::contains("PartnerName", "p.name"),
+    // Whichever language the operator types the name in.
+    Filter::searched(
+        "CampaignName",
+        "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)",
+        Search { key: "c.id", table: "campaigns_search", columns: "names", scoped: false },
+    ),
+    Filter::equals("DiscountPercent", "c.discount_percent", ValueKind::Int),
+    Filter::on_date("ExpireDate", "c.expire_date"),
+];
+
+const EXPORT_COLUMNS: &[(&str, &str)] = &[
+    ("Partner name", "partnerName"),
+    ("Campaign name", "name"),
+    ("Category", "categoryName"),
+    ("Discount percent", "discountPercent"),
+    ("Special offer", "specialOffer"),
+    ("Premium", "isPremium"),
+    ("Trend", "isTrend"),
+    ("Start date", "startDate"),
+    ("Expire date", "expireDate"),
+    ("Order", "order"),
+    ("Active", "isActive"),
+    ("Notification status", "notificationStatus"),
+];
+
+/// What the campaign declarations share: the table, its joins, columns and filters.
+const BASE: Resource = Resource {
+    path: "campaign",
+    tag: "Campaigns",
+    name: "Campaign",
+    table: "campaigns",
+    from: FROM,
+    scope: "c.deleted_at IS NULL AND c.is_confirmed = 1",
+    id: "c.id",
+    total_key: Some("campaigns:1"),
+    columns: COLUMNS,
+    filters: FILTERS,
+    export: None,
+    read: Roles::ANYONE,
+    write: Roles::EDITORS,
+    toggle: true,
+    delete: true,
+    on_change: Some(changed),
+    detail_extra: Some(linked_assets),
+};
+
+/// Campaigns (`GET campaign`): confirmed campaigns only; campaigns made here are confirmed.
+pub static CAMPAIGNS: Resource =
+    Resource { export: Some(Export { file_name: "Campaign.xlsx", columns: EXPORT_COLUMNS }), ..BASE };
+
+/// Expected Campaigns (`GET campaign/notConfirmed`): campaigns partners sent, not yet approved.
+/// They open, change and delete through the `campaign` calls like any campaign.
+pub static EXPECTED: Resource = Resource {
+    path: "campaign/notConfirmed",
+    tag: "Expected campaigns",
+    scope: "c.deleted_at IS NULL AND c.is_confirmed = 0",
+    total_key: Some("campaigns:0"),
+    export: Some(Export { file_name: "ExpectedCampaigns.xlsx", columns: EXPORT_COLUMNS }),
+    toggle: false,
+    delete: false,
+    on_change: None,
+    ..BASE
+};
+
+/// Every live campaign, confirmed or not: what `campaign/{id}`, `DELETE campaign` and
+/// `PATCH campaign/active` look rows up in, and what create and edit answer with.
+pub static CAMPAIGN_ROWS: Resource = Resource { scope: "c.deleted_at IS NULL", total_key: None, ..BASE };
+
+/// Live campaigns (confirmed or not, active or not) hold positions 1..n within their category.
+pub const ORDER: Sequence = Sequence { table: "campaigns", group: Some("campaign_category_id") };
+
+/// The ids and names of a campaign's assets.
+fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'static str, Value)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.id, a.name FROM campaign_assets ca JOIN assets a ON a.id = ca.asset_id
+         WHERE ca.campaign_id = ?1 AND a.deleted_at IS NULL ORDER BY a.id",
+    )?;
+    let rows =
+        stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+    let ids = rows.iter().map(|(id, _)| json!(id)).collect();
+    let named = rows.iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
+    Ok(vec![("assets", Value::Array(ids)), ("assetList", Value::Array(named))])
+}
+
+/// After a delete, the categories the campaigns left close their gaps (same transaction).
+fn changed(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
+    let Change::Deleted(ids) = change else { return Ok(()) };
+    let placeholders = vec!["?"; ids.len()].join(", ");
+    let categories: Vec<i64> = tx
+        .prepare(&format!("SELECT DISTINCT campaign_category_id FROM campaigns WHERE id IN ({placeholders})"))?
+        .query_map(params_from_iter(ids.iter()), |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for category in categories {
+        ORDER.place(tx, category, None, None)?;
+    }
+    Ok(())
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct Approve {
+    pub id: i64,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct NotificationRequest {
+    pub id: i64,
+    pub text: String,
+}
+
+pub fn routes() -> Api {
+    const TAG: &str = "Campaigns";
+    let paged = |doc: Doc| {
+        doc.query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX)).query_schema(
+            "Take",
+            "Page size, 1 to 100 (without Skip and Take: up to 1000 rows)",
+            query::int(1, crud::MAX_PAGE),
+        )
+    };
+    crud::routes_over(&CAMPAIGNS, &CAMPAIGN_ROWS)
+        .merge(crud::routes(&EXPECTED))
+        .add(
+            Method::POST,
+            "/api/campaign",
+            post(create).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            with_form_rules(Doc::new(TAG, "Create a campaign (multipart; image `file` and `backgroundFile` required; repeated `assets`; `order` 1..n, default last)"))
+                .roles(Roles::EDITORS)
+                .multipart(&FORM_FIELDS[1..])
+                .rules("file", &[Required])
+                .rules("backgroundFile", &[Required])
+                .rules("startDate", &[Note("Not in the past.")])
+                .answers(404, "The partner, category or an asset the form names does not exist")
+                .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/campaign",
+            put(update).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
+            with_form_rules(Doc::new(TAG, "Edit a campaign (multipart; without a file an image stays; a taken order moves the others down)"))
+                .roles(Roles::EDITORS)
+                .multipart(FORM_FIELDS)
+                .rules("id", &[Required])
+                .answers(404, "No such campaign, or the partner, category or an asset the form names does not exist")
+                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/campaign/approve",
+            put(approve),
+            Doc::new(TAG, "Approve an expected campaign: it leaves campaign/notConfirmed and joins campaign")
+                .roles(Roles::EDITORS)
+                .json_body::<Approve>()
+                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::PUT,
+            "/api/campaign/changeNotificationStatus",
+            put(send_notification),
+            Doc::new(TAG, "Send a campaign's notification once: stores a type-2 notification and sets notificationStatus 1")
+                .roles(Roles::EDITORS)
+                .json_body::<NotificationRequest>()
+                .rules("id", &[Required])
+                .rules("text", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(404, "No such campaign")
+                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+        )
+        .add(
+            Method::GET,
+            "/api/campaign/campaignOrdersNew",
+            get(|s, q, h| order_options(s, q, h, true)),
+            paged(Doc::new(TAG, "Positions in a category, in order, with partner and campaign names"))
+                .roles(Roles::ANYONE)
+                .required_query("categoryId", "The category", query::whole(i64::MIN, i64::MAX))
+                .returns::<ListPage>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/campaign/orders",
+            get(|s, q, h| order_options(s, q, h, false)),
+            paged(Doc::new(TAG, "Positions of every category (or of categoryId), in order"))
+                .roles(Roles::ANYONE)
+                .query_schema("categoryId", "A category (optional)", query::int(i64::MIN, i64::MAX))
+                .returns::<ListPage>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/campaign/notificationCategory",
+            get(notification_categories),
+            paged(Doc::new(TAG, "Active categories a notification can point to: id, name, nameAz"))
+                .roles(Roles::ANYONE)
+                .returns::<ListPage>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/campaign/notficationCampany",
+            get(notification_campaigns),
+            paged(Doc::new(TAG, "Active confirmed campaigns a notification can point to: id, name, nameAz, partnerName"))
+                .roles(Roles::ANYONE)
+                .query_schema("name", "Part of the name, any language (optional)", query::any_text())
+                .returns::<ListPage>(200),
+        )
+        .add(
+            Method::GET,
+            "/api/campaign/forPromoCode",
+            get(promo_campaigns),
+            Doc::new(TAG, "A partner's confirmed campaigns for promo codes: id, name, nameAz")
+                .roles(Roles::ANYONE)
+                .required_query("partnerId", "The partner", query::whole(i64::MIN, i64::MAX))
+                .answers(404, "No such partner")
+                .returns::<ListPage>(200),
+        )
+}
