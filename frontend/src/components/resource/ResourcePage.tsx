@@ -3,16 +3,7 @@ import { Fragment, useEffect, useMemo, useReducer, useRef, useState, type ReactN
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
-import {
-  hasActiveFilters,
-  needsPagination,
-  toApiQuery,
-  toFilterQuery,
-  withFilters,
-  withPage,
-  withPageSize,
-  withSort,
-} from '../../lib/listQuery';
+import { needsPagination } from '../../lib/listQuery';
 import { formatPhone } from '../../lib/phone';
 import { canWrite } from '../../lib/roles';
 import { currentUser } from '../../lib/session';
@@ -23,7 +14,7 @@ import { DataTable, type TableColumn } from '../DataTable';
 import { Dialog } from '../Dialog';
 import { DetailList, Drawer } from '../Drawer';
 import { ExportControl } from '../ExportControl';
-import { apiFilterValues, FilterChips, FilterPanel } from '../FilterPanel';
+import { FilterChips, FilterPanel } from '../FilterPanel';
 import { FormDialog } from '../FormDialog';
 import { Icon } from '../icons';
 import { PageCard } from '../PageCard';
@@ -34,8 +25,8 @@ import { StatusBadge, StatusToggle } from '../StatusToggle';
 import { showToast } from '../Toast';
 import { RowChoiceCell, RowSwitchCell } from './RowSwitchCell';
 import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
-import { useListQueryState } from './useListQueryState';
-import { useListData, useRecord } from './useRemoteData';
+import { useRecord } from './useRemoteData';
+import { useResourceController } from './useResourceController';
 
 type OpenDialog<Row> =
   | { kind: 'create' }
@@ -109,24 +100,12 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const user = currentUser.value;
   const writable = canWrite(user?.roleId);
   const filters = useMemo(() => resource.filters ?? [], [resource.filters]);
-  const filterNames = useMemo(() => filters.map((filter) => filter.name), [filters]);
-  const filterParams = useMemo(() => Object.fromEntries(filters.map((filter) => [filter.name, filter.param])), [filters]);
-
-  const [query, setQuery] = useListQueryState(filterNames);
-  const filtered = hasActiveFilters(query);
-  // What the list and export calls send: range bounds as instants of the browser's days.
-  const sentQuery = { ...query, filters: apiFilterValues(filters, query.filters) };
+  const controller = useResourceController<Row>(resource);
+  const { query, filtered, list, selected, setSelected, reload, clearFilters, removeFilter } = controller;
   const itemPath = resource.itemPath ?? resource.basePath;
-  const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
   // The open drawer's record is read again after a change made in it (a status chosen there).
   const [recordToken, reloadRecord] = useReducer((count: number) => count + 1, 0);
-  const list = useListData<Row>(
-    filtered ? (resource.filterPath ?? `${resource.basePath}/filter`) : (resource.listPath ?? resource.basePath),
-    toApiQuery(sentQuery, filterParams),
-    reloadToken,
-  );
 
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   // A filter modal starts closed; the panel starts open when the link carries filters.
   const [filterOpen, setFilterOpen] = useState(filtered && !resource.filterDialog);
   // The filter modal applies a change still pending when it closes, but not when the page itself
@@ -146,30 +125,9 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const nameOfRow = (row: Row) => itemName(nouns.one, resource.rowLabel(row));
   const countOf = (count: number) => t('table.total', { count, noun: count === 1 ? nouns.one : nouns.many });
 
-  // The selection is kept across pages, page sizes and sorts (ids stay ids), but a
-  // new filter may hide what was chosen: it is cleared then, and the user told.
-  const filterKey = JSON.stringify(query.filters);
-  const previousFilterKey = useRef(filterKey);
-  useEffect(() => {
-    if (previousFilterKey.current === filterKey) return;
-    previousFilterKey.current = filterKey;
-    setSelected((current) => {
-      if (current.size > 0) showToast(t('table.selectionCleared'));
-      return current.size > 0 ? new Set() : current;
-    });
-  }, [filterKey]);
-
-  // A delete can empty the last page: step back to the new last page.
-  useEffect(() => {
-    if (list.status === 'ready' && list.rows.length === 0 && list.totalCount > 0 && query.page > 1) {
-      setQuery(withPage(query, Math.ceil(list.totalCount / query.size)), { replace: true });
-    }
-  }, [list, query, setQuery]);
-
   const mutated = (confirmation?: string) => {
     setNotice(null);
-    reload();
-    if (confirmation) showToast(confirmation);
+    controller.mutated(confirmation);
   };
   const toggleStatus = async (row: Row, isActive: boolean) => {
     try {
@@ -179,8 +137,6 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       setNotice(errorMessage(error));
     }
   };
-  const clearFilters = () => setQuery(withFilters(query, {}));
-  const removeFilter = (name: string) => setQuery(withFilters(query, { ...query.filters, [name]: '' }));
 
   const isOwn = (row: Row) => Boolean(user && resource.isOwnAccount?.(row, user));
   const canRemove =
@@ -317,7 +273,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                 <ExportControl
                   spec={resource.exportSpec}
                   basePath={resource.basePath}
-                  filterQuery={toFilterQuery(sentQuery, filterParams)}
+                  filterQuery={controller.filterQuery}
                   onExported={(fileName) => showToast(t('toast.exported', { file: fileName }))}
                 />
               )}
@@ -333,11 +289,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       }
     >
       {filterOpen && filters.length > 0 && !resource.filterDialog && (
-        <FilterPanel fields={filters} values={query.filters} onApply={(values) => setQuery(withFilters(query, values))} />
+        <FilterPanel fields={filters} values={query.filters} onApply={controller.applyFilters} />
       )}
       {resource.filterDialog && filters.length > 0 && (
         <Dialog open={filterOpen} onClose={() => setFilterOpen(false)} title={t(resource.filterDialog)}>
-          <FilterPanel inDialog fields={filters} values={query.filters} onApply={(values) => onScreen.current && setQuery(withFilters(query, values))} />
+          <FilterPanel inDialog fields={filters} values={query.filters} onApply={(values) => onScreen.current && controller.applyFilters(values)} />
         </Dialog>
       )}
       <FilterChips fields={filters} values={query.filters} onRemove={removeFilter} onClear={clearFilters} />
@@ -353,7 +309,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         rows={list.rows}
         status={list.status}
         sort={{ field: query.sort, ascending: query.ascending }}
-        onSort={(field) => setQuery(withSort(query, field))}
+        onSort={controller.sortBy}
         selection={canSelect ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
         onRetry={reload}
         emptyAction={filtered && <Button onClick={clearFilters}>{t('filter.clear')}</Button>}
@@ -363,8 +319,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           page={query.page}
           size={query.size}
           total={list.totalCount}
-          onPage={(page) => setQuery(withPage(query, page))}
-          onSize={(size) => setQuery(withPageSize(query, size))}
+          onPage={controller.goToPage}
+          onSize={controller.setPageSize}
         />
       )}
 
