@@ -29,18 +29,36 @@ impl DeclaredBodies {
         DeclaredBodies(Arc::new(openapi))
     }
 
-    /// The declared body of a route (its matched path) in this media type; `None` when the route
-    /// or its body is not in the document.
-    pub fn schema_of<'a>(&'a self, method: &Method, route: Option<&str>, media_type: &str) -> Option<BodySchema<'a>> {
-        let operation = self.0.get("paths")?.get(route?.to_ascii_lowercase())?.get(method_key(method)?)?;
+    /// The declared body of a route in this media type; `None` when the route or its body is not
+    /// in the document. `route` is the router's matched path, already lower case.
+    fn schema_of<'a>(&'a self, method: &Method, route: &str, media_type: &str) -> Option<BodySchema<'a>> {
+        let operation = self.0.get("paths")?.get(route)?.get(method_key(method)?)?;
         let schema = operation.get("requestBody")?.get("content")?.get(media_type)?.get("schema")?;
         Some(BodySchema { doc: &self.0, schema }.resolved())
     }
+}
 
-    /// The route and the declarations a request's body is read against.
-    pub fn for_request(extensions: &axum::http::Extensions) -> (Option<DeclaredBodies>, Option<String>) {
-        let route = extensions.get::<MatchedPath>().map(|path| path.as_str().to_owned());
-        (extensions.get::<DeclaredBodies>().cloned(), route)
+/// One request's route and the declarations its body is read against, taken from the request
+/// before its body extractor consumes it.
+pub struct DeclaredRequest {
+    bodies: Option<DeclaredBodies>,
+    route: Option<String>,
+    method: Method,
+}
+
+impl DeclaredRequest {
+    pub fn of(extensions: &axum::http::Extensions, method: &Method) -> DeclaredRequest {
+        DeclaredRequest {
+            bodies: extensions.get::<DeclaredBodies>().cloned(),
+            route: extensions.get::<MatchedPath>().map(|path| path.as_str().to_owned()),
+            method: method.clone(),
+        }
+    }
+
+    /// Which fields of a body in this media type are checked.
+    pub fn scope(&self, media_type: &str) -> Scope<'_> {
+        let (Some(bodies), Some(route)) = (&self.bodies, &self.route) else { return Scope::All };
+        Scope::of(bodies.schema_of(&self.method, route, media_type))
     }
 }
 

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::core::error::AppError;
 
-use crate::http::declared::{DeclaredBodies, Scope};
+use crate::http::declared::{DeclaredRequest, Scope};
 
 /// `axum::Json` with errors rendered as `{message}`.
 pub struct ApiJson<T>(pub T);
@@ -25,14 +25,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
         // whole numbers written with a fraction (`1.0`) as integers: JSON has one number type, and
         // `1.0` is the integer 1 to every JSON Schema validator and client, so a field documented
         // as an integer must accept it.
-        let (declared, route) = DeclaredBodies::for_request(req.extensions());
-        let method = req.method().clone();
+        let declared = DeclaredRequest::of(req.extensions(), req.method());
         let axum::Json(mut value) =
             axum::Json::<serde_json::Value>::from_request(req, state).await.map_err(json_rejection)?;
         integral_floats_to_integers(&mut value);
-        let scope =
-            Scope::of(declared.as_ref().and_then(|d| d.schema_of(&method, route.as_deref(), "application/json")));
-        if let Some((field, message)) = control_character_in(&value, "", scope) {
+        if let Some((field, message)) = control_character_in(&value, "", declared.scope("application/json")) {
             return Err(AppError::field(&field, message));
         }
         // Back to bytes, so a refusal names the field's path as axum::Json reports it.

@@ -36,13 +36,14 @@ impl<S: Send + Sync> FromRequest<S> for Form {
 
     async fn from_request(request: Request, state: &S) -> AppResult<Form> {
         let (parts, body) = request.into_parts();
-        let (declared, route) = crate::http::declared::DeclaredBodies::for_request(&parts.extensions);
-        let method = parts.method.clone();
+        let declared = crate::http::declared::DeclaredRequest::of(&parts.extensions, &parts.method);
         let (body, cut) = capped(body);
         let mut multipart = Multipart::from_request(Request::from_parts(parts, body), state)
             .await
             .map_err(|_| AppError::UnsupportedMediaType("Send the form as multipart/form-data.".into()))?;
         let too_large = |e: &MultipartError| cut.load(Ordering::Relaxed) || e.status() == StatusCode::PAYLOAD_TOO_LARGE;
+        // Only a field the route declares is read, so only such a field is refused.
+        let scope = declared.scope("multipart/form-data");
         let mut form = Form::default();
         while let Some(mut field) = multipart.next_field().await.map_err(|e| multipart_error(too_large(&e), e, None))? {
             let name = field.name().unwrap_or_default().to_ascii_lowercase();
@@ -65,10 +66,7 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                 None => {
                     let sent_name = field.name().unwrap_or_default().to_string();
                     let text = field.text().await.map_err(|e| multipart_error(too_large(&e), e, None))?;
-                    // Only a field the route declares is read, so only such a field is refused.
-                    let schema =
-                        declared.as_ref().and_then(|d| d.schema_of(&method, route.as_deref(), "multipart/form-data"));
-                    let read = crate::http::declared::Scope::of(schema).property(&sent_name).is_some();
+                    let read = scope.property(&sent_name).is_some();
                     if let Some(message) =
                         read.then(|| crate::core::validation::control_character_refusal(&sent_name, &text)).flatten()
                     {
