@@ -35,26 +35,6 @@ fn animated_gif() -> Vec<u8> {
     bytes
 }
 
-fn application_fields() -> Vec<(&'static str, &'static str)> {
-    vec![
-        ("partnerName", "Çay evi"),
-        ("fullName", "Rəşad Məmmədli"),
-        ("email", "reshad@cayevi.az"),
-        ("phone", "994551112233"),
-        ("cityIds", "1"),
-        ("cityIds", "2"),
-    ]
-}
-
-fn apply_request(content_type: &str, body: Vec<u8>) -> axum::http::Request<axum::body::Body> {
-    axum::http::Request::builder()
-        .method(Method::POST)
-        .uri("/api/apply")
-        .header("content-type", content_type)
-        .body(axum::body::Body::from(body))
-        .unwrap()
-}
-
 // The only test of this binary that uploads images, so the process-wide decode count moves only
 // by what it sends.
 #[tokio::test]
@@ -65,7 +45,7 @@ async fn an_application_decodes_its_named_file_once_and_no_other_part() {
     files.push(("file".into(), "licence.gif", &gif[..]));
     files.push(("file".into(), "second.gif", b"not an image"));
     let borrowed: Vec<(&str, &str, &[u8])> = files.iter().map(|(n, f, b)| (n.as_str(), *f, *b)).collect();
-    let (content_type, body) = multipart(&application_fields(), &borrowed);
+    let (content_type, body) = multipart(&APPLICATION_FIELDS, &borrowed);
     let before = perkdesk::http::files::images_checked();
     let applied = app.send(apply_request(&content_type, body)).await;
     applied.expect(201);
@@ -77,7 +57,7 @@ async fn an_address_over_its_application_quota_is_refused_before_its_form_is_rea
     let mut settings = settings();
     settings.sign_in_per_minute = 1;
     let app = test_app_with(settings);
-    let (content_type, body) = multipart(&application_fields(), &[("file", "a.png", PNG)]);
+    let (content_type, body) = multipart(&APPLICATION_FIELDS, &[("file", "a.png", PNG)]);
     app.send(apply_request(&content_type, body)).await.expect(201);
     // Not even a form: were it read, this would be a 415.
     let refused = app.send(apply_request("text/plain", b"x".to_vec())).await;
@@ -282,7 +262,7 @@ async fn a_path_id_may_be_written_as_a_whole_number_with_a_fraction() {
 async fn requests_by_merchant_rows_carry_their_cities_as_the_specs_entity() {
     let app = test_app();
     let admin = app.admin().await;
-    let (content_type, body) = multipart(&application_fields(), &[("file", "a.png", PNG)]);
+    let (content_type, body) = multipart(&APPLICATION_FIELDS, &[("file", "a.png", PNG)]);
     app.send(apply_request(&content_type, body)).await.expect(201);
     let listed = app.get("/api/apply?Skip=0&Take=10", &admin.token).await;
     listed.expect(200);

@@ -476,39 +476,23 @@ async fn merchants_apply_publicly_within_a_rate_per_address() {
     settings.sign_in_per_minute = 3;
     let app = test_app_with(settings);
     let admin = app.admin().await;
-    let fields = [
-        ("partnerName", "Çay evi"),
-        ("fullName", "Rəşad Məmmədli"),
-        ("email", "reshad@cayevi.az"),
-        ("phone", "994551112233"),
-        ("cityIds", "1"),
-        ("cityIds", "2"),
-    ];
-    let (content_type, body) = multipart(&fields, &[("file", "license.png", PNG)]);
-    let request = |content_type: &str, body: Vec<u8>| {
-        axum::http::Request::builder()
-            .method(Method::POST)
-            .uri("/api/apply")
-            .header("content-type", content_type)
-            .body(axum::body::Body::from(body))
-            .unwrap()
-    };
-    let applied = app.send(request(&content_type, body.clone())).await;
+    let (content_type, body) = multipart(&APPLICATION_FIELDS, &[("file", "license.png", PNG)]);
+    let applied = app.send(apply_request(&content_type, body.clone())).await;
     applied.expect(201);
     assert_eq!(applied.json()["partnerName"], "Çay evi");
     let listed = app.get("/api/apply?Skip=0&Take=10", &admin.token).await;
     assert_eq!(listed.json()["totalCount"], 1);
     assert!(listed.json()["data"][0]["file"].as_str().unwrap().starts_with("cdn/"));
     let (content_type2, bad) = multipart(&[("email", "x")], &[]);
-    let refused = app.send(request(&content_type2, bad)).await;
+    let refused = app.send(apply_request(&content_type2, bad)).await;
     refused.expect(400);
     for field in ["partnerName", "fullName", "email", "phone", "cityIds", "file"] {
         assert!(refused.json()["errors"][field].is_string(), "{field}: {}", refused.json());
     }
-    app.send(request(&content_type, body.clone())).await.expect(201);
-    app.send(request(&content_type, body)).await.expect(429);
+    app.send(apply_request(&content_type, body.clone())).await.expect(201);
+    app.send(apply_request(&content_type, body)).await.expect(429);
     // Over the quota the body is not even read: what would be a 415 (not a form) is a 429.
-    app.send(request("text/plain", b"not a form".to_vec())).await.expect(429);
+    app.send(apply_request("text/plain", b"not a form".to_vec())).await.expect(429);
     app.user_with_role("second-admin@perk.az", 0).await;
 }
 

@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::auth::{password, totp};
+use crate::core::validation::OPERATOR_CODES;
 use crate::db::Db;
 
 pub const ADMIN_EMAIL: &str = "admin@perkdesk.az";
@@ -61,14 +62,17 @@ const LATIN: [(&str, &str); 12] = [
     ("ü", "u"),
     ("Ü", "U"),
 ];
-const OPERATORS: [&str; 7] = ["50", "51", "55", "70", "77", "99", "10"];
 
 fn ascii(name: &str) -> String {
     LATIN.iter().fold(name.to_string(), |text, (from, to)| text.replace(from, to)).to_lowercase()
 }
 
 pub fn phone(rng: &mut StdRng) -> String {
-    format!("994{}{:07}", OPERATORS[rng.random_range(0..OPERATORS.len())], rng.random_range(1_000_000..9_999_999))
+    format!(
+        "994{}{:07}",
+        OPERATOR_CODES[rng.random_range(0..OPERATOR_CODES.len())],
+        rng.random_range(1_000_000..9_999_999)
+    )
 }
 
 /// Fills a fresh database and makes sure the demo admin can sign in with the printed password.

@@ -301,7 +301,7 @@ async fn put_employee(
                 phone: &phone,
                 is_active,
             };
-            let id = employees::arrive(tx, existing, &arrival)?;
+            let id = employees::arrive(tx, existing, &arrival, &now_iso())?;
             let status = if existing.is_some() { StatusCode::OK } else { StatusCode::CREATED };
             let row = crud::fetch_detail(tx, &EMPLOYEES, id, Language::Az)?.ok_or_else(|| EMPLOYEES.not_found())?;
             Ok((status, Json(row)))

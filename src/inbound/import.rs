@@ -22,7 +22,7 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::{self, SheetWriter};
-use crate::db::write_tx;
+use crate::db::{now_iso, write_tx};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::QueryMap;
 use crate::http::forms::{Form, MULTIPART_LIMIT};
@@ -188,6 +188,7 @@ fn apply(tx: &Connection, rows: Rows, dry_run: bool) -> AppResult<ImportReport> 
     if dry_run {
         return Ok(report);
     }
+    let now = now_iso();
     for g in &good {
         let arrival = employees::Arrival {
             asset_id: g.asset_id,
@@ -197,7 +198,7 @@ fn apply(tx: &Connection, rows: Rows, dry_run: bool) -> AppResult<ImportReport> 
             phone: &g.phone,
             is_active: g.is_active,
         };
-        employees::arrive(tx, g.existing, &arrival)?;
+        employees::arrive(tx, g.existing, &arrival, &now)?;
     }
     Ok(report)
 }

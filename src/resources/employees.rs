@@ -179,8 +179,9 @@ pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<i64>> {
 }
 
 /// The one writer of arriving employees (the employee app's upsert, the import from the panel
-/// and from the command line): updates `existing` or adds a row; answers the row's id.
-pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival) -> AppResult<i64> {
+/// and from the command line): updates `existing` or adds a row; answers the row's id. `now` is
+/// the update's time, one for every row of an import.
+pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival, now: &str) -> AppResult<i64> {
     let Arrival { asset_id, first_name, last_name, email, phone, is_active } = *employee;
     match existing {
         Some(id) => {
@@ -189,7 +190,7 @@ pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival) -> App
                         is_active = COALESCE(?6, is_active), updated_at = ?7
                  WHERE id = ?1",
             )?
-            .execute((id, asset_id, first_name, last_name, phone, is_active, now_iso()))?;
+            .execute((id, asset_id, first_name, last_name, phone, is_active, now))?;
             Ok(id)
         }
         None => {

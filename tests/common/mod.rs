@@ -204,6 +204,26 @@ pub fn workbook_part(bytes: &[u8], name: &str) -> String {
 
 pub const PNG: &[u8] = include_bytes!("../../assets/demo/asset-baki-mobil.png");
 
+/// A merchant's application to `POST /api/apply`, as its text fields (the file is sent beside).
+pub const APPLICATION_FIELDS: [(&str, &str); 6] = [
+    ("partnerName", "Çay evi"),
+    ("fullName", "Rəşad Məmmədli"),
+    ("email", "reshad@cayevi.az"),
+    ("phone", "994551112233"),
+    ("cityIds", "1"),
+    ("cityIds", "2"),
+];
+
+/// `POST /api/apply` with this body, sent anonymously as the public form is.
+pub fn apply_request(content_type: &str, body: Vec<u8>) -> Request<Body> {
+    Request::builder()
+        .method(Method::POST)
+        .uri("/api/apply")
+        .header("content-type", content_type)
+        .body(Body::from(body))
+        .unwrap()
+}
+
 /// A multipart/form-data request body: text fields and (field, file name, bytes) files.
 pub fn multipart(fields: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
     let boundary = "perkdesk-test-boundary-7f3a";
