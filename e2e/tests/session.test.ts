@@ -12,6 +12,8 @@ interface Call {
   path: string;
   status: number;
   authorization: string | undefined;
+  /** The refresh token a refresh call presented. */
+  presented: string | undefined;
 }
 
 /** Records the API calls a page makes (method, path, status, bearer token), in order of their answers. */
@@ -25,6 +27,7 @@ function recordCalls(page: Page): Call[] {
       path: url.pathname,
       status: response.status(),
       authorization: response.request().headers().authorization,
+      presented: url.pathname === '/api/auth/refreshToken' ? response.request().postDataJSON()?.refreshToken : undefined,
     });
   });
   return calls;
@@ -134,6 +137,7 @@ describe('the session: refresh after expiry, retry after a 401, logout when the 
 
   it('keeps two tabs signed in when both find the session expired at once (one refresh, no reuse)', async () => {
     const context = page.context();
+    const before = await storedSession(page);
     const second = await context.newPage();
     await second.goto('/users');
     await new UsersScreen(second).loaded();
@@ -147,8 +151,14 @@ describe('the session: refresh after expiry, retry after a 401, logout when the 
       await until(() => screen.emails()).toContain('samir.guliyev@perkdesk.test');
       expect(new URL(tab.url()).pathname).toBe('/users');
     }
+    // One exchange: every refresh call presented the token both tabs started with. The second tab
+    // normally adopts the first tab's new tokens without a call; on a loaded CI host the two calls
+    // were once seen to cross, and then the server answers the repeat of the same token within its
+    // grace window with the same pair: no call is refused and nothing is revoked.
     const refreshes = calls.flat().filter((call) => call.path === '/api/auth/refreshToken');
-    expect(refreshes.map((call) => call.status)).toEqual([200]);
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes.every((call) => call.status === 200)).toBe(true);
+    expect(new Set(refreshes.map((call) => call.presented))).toEqual(new Set([before?.refreshToken]));
 
     // Both tabs keep working afterwards (a reused refresh token would have ended the session).
     await second.close();
