@@ -134,6 +134,11 @@ pub fn parse_whole(text: &str) -> Option<i64> {
     digits.parse::<i64>().ok()
 }
 
+/// An asset's barcode prefix: 1 to 3 letters or digits.
+pub fn is_barcode_prefix(value: &str) -> bool {
+    value.chars().count() <= 3 && value.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 pub fn is_phone(value: &str) -> bool {
     value.len() == 12
         && value.starts_with("994")

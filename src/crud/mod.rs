@@ -7,6 +7,7 @@ mod handlers;
 mod query;
 mod schema;
 mod status;
+pub mod writes;
 
 use rusqlite::Connection;
 

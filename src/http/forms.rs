@@ -140,6 +140,11 @@ impl Form {
             .unwrap_or_default()
     }
 
+    /// Sets a text field as if it had been sent (a writer normalising another shape of it).
+    pub fn set(&mut self, name: &str, value: &str) {
+        self.fields.insert(name.to_ascii_lowercase(), vec![value.to_string()]);
+    }
+
     pub fn has(&self, name: &str) -> bool {
         self.fields.contains_key(&name.to_ascii_lowercase())
     }

@@ -1,26 +1,21 @@
 //! Campaign categories (Category Names): the generic list, named in the caller's language, plus
 //! multipart create and edit with a photo and a display position, and the status switch.
 
-use axum::Json;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{Method, StatusCode};
-use axum::routing::{MethodFilter, post, put};
+use axum::http::Method;
+use axum::routing::MethodFilter;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
-use serde_json::Value;
 use utoipa::openapi::schema::Type;
 
 use super::ordering::Sequence;
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::{AppError, AppResult};
-use crate::core::patterns;
 use crate::core::validation::Validator;
+use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, ActiveChange, Change, Column, Filter, Kind, Resource, ValueKind};
-use crate::db::now_iso;
-use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
-use crate::http::forms::{Form, MULTIPART_LIMIT};
-use crate::http::state::AppState;
+use crate::http::forms::Form;
 
 pub static CATEGORIES: Resource = Resource {
     path: "campaign/category",
@@ -85,87 +80,63 @@ fn deleted(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
     Ok(())
 }
 
-const FORM_FIELDS: &[(&str, Type)] = &[
-    ("id", Type::Integer),
-    ("nameAz", Type::String),
-    ("nameEn", Type::String),
-    ("nameRu", Type::String),
-    ("order", Type::Integer),
-    ("file", Type::String),
-];
+pub static CATEGORY_FORM: WriteForm = WriteForm {
+    resource: &CATEGORIES,
+    table: "campaign_categories",
+    fields: &[
+        Field::text("nameAz", "name_az").required(NAME_AZ_REQUIRED),
+        Field::text("nameEn", "name_en").required(NAME_EN_REQUIRED),
+        Field::text("nameRu", "name_ru").required(NAME_RU_REQUIRED),
+    ],
+    // The photo arrives as `file` (as on every other form) or as `photo` (the spec's field name).
+    image: Some(ImageField { names: &["file", "photo"], column: "photo_file_id", required_on_create: None }),
+    extra_parts: &[ExtraPart::both("order", Type::Integer)],
+};
+
+/// A category's writes place it in the one sequence of display positions.
+struct CategoryWriter;
+
+impl Writer for CategoryWriter {
+    const FORM: &'static WriteForm = &CATEGORY_FORM;
+    /// The position asked for, 1..n.
+    type Input = Option<i64>;
+    const SUMMARIES: [&'static str; 2] = [
+        "Create a category (multipart; the photo as `file` or `photo` is optional; `order` 1..n, default last)",
+        "Edit a category (multipart; without a file the photo stays; a taken order moves the others down)",
+    ];
+
+    fn read(form: &Form, _: Mode, v: &mut Validator) -> Option<i64> {
+        check_order(v, form);
+        form.int("order", ORDER_NUMBER).ok().flatten()
+    }
+
+    fn saved(tx: &Connection, id: i64, mode: Mode, order: &Option<i64>) -> AppResult<()> {
+        // A new category goes last unless placed; without an order an edited one keeps its place.
+        if mode == Mode::Create || order.is_some() {
+            ORDER.place(tx, 0, Some(id), *order)?;
+        }
+        Ok(())
+    }
+
+    fn document(doc: Doc, _: Mode) -> Doc {
+        doc.rules("order", &[Range(1, i64::MAX)])
+    }
+}
 
 pub fn routes() -> Api {
     const TAG: &str = "Campaign categories";
-    crud::routes(&CATEGORIES)
-        .add(
-            Method::POST,
-            "/api/campaign/category",
-            post(create).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(
-                TAG,
-                "Create a category (multipart; the photo as `file` or `photo` is optional; `order` 1..n, default last)",
-            )
+    writes::write_routes::<CategoryWriter>(crud::routes(&CATEGORIES)).add(
+        Method::PUT,
+        "/api/campaign/category/changeStatus",
+        crud::toggle_call(&CATEGORIES, MethodFilter::PUT),
+        Doc::new(TAG, "Activate or deactivate a category")
             .roles(Roles::EDITORS)
-            .multipart(&FORM_FIELDS[1..])
-            .rules("nameAz", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("nameEn", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("nameRu", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("order", &[Range(1, i64::MAX)])
-            .returns_schema(201, crud::row_schema(&CATEGORIES)),
-        )
-        .add(
-            Method::PUT,
-            "/api/campaign/category",
-            put(update).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(
-                TAG,
-                "Edit a category (multipart; without a file the photo stays; a taken order moves the others down)",
-            )
-            .roles(Roles::EDITORS)
-            .multipart(FORM_FIELDS)
+            .json_body::<ActiveChange>()
             .rules("id", &[Required])
-            .rules("nameAz", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("nameEn", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("nameRu", &[Required, Pattern(patterns::NOT_BLANK)])
-            .rules("order", &[Range(1, i64::MAX)])
+            .rules("isActive", &[Note("Default false.")])
             .answers(404, "No such category")
-            .returns_schema(200, crud::row_schema(&CATEGORIES)),
-        )
-        .add(
-            Method::PUT,
-            "/api/campaign/category/changeStatus",
-            crud::toggle_call(&CATEGORIES, MethodFilter::PUT),
-            Doc::new(TAG, "Activate or deactivate a category")
-                .roles(Roles::EDITORS)
-                .json_body::<ActiveChange>()
-                .rules("id", &[Required])
-                .rules("isActive", &[Note("Default false.")])
-                .answers(404, "No such category")
-                .returns::<ActiveChange>(200),
-        )
-}
-
-struct CategoryInput {
-    name_az: String,
-    name_en: String,
-    name_ru: String,
-    order: Option<i64>,
-}
-
-fn read_input(form: &Form) -> AppResult<CategoryInput> {
-    let input = CategoryInput {
-        name_az: form.text("nameAz"),
-        name_en: form.text("nameEn"),
-        name_ru: form.text("nameRu"),
-        order: form.int("order", ORDER_NUMBER).ok().flatten(),
-    };
-    let mut v = Validator::new();
-    v.required("nameAz", &input.name_az, NAME_AZ_REQUIRED)
-        .required("nameEn", &input.name_en, NAME_EN_REQUIRED)
-        .required("nameRu", &input.name_ru, NAME_RU_REQUIRED);
-    check_order(&mut v, form);
-    v.finish()?;
-    Ok(input)
+            .returns::<ActiveChange>(200),
+    )
 }
 
 pub const ORDER_NUMBER: &str = "Order must be a whole number of 1 or more.";
@@ -174,52 +145,6 @@ pub const ORDER_NUMBER: &str = "Order must be a whole number of 1 or more.";
 pub fn check_order(v: &mut Validator, form: &Form) {
     let order = form.int("order", ORDER_NUMBER);
     v.check("order", matches!(order, Ok(None)) || matches!(order, Ok(Some(n)) if n >= 1), ORDER_NUMBER);
-}
-
-/// The photo arrives as `file` (as on every other form) or as `photo` (the spec's field name).
-async fn photo(form: &Form) -> AppResult<Option<files::CheckedImage>> {
-    files::checked_upload(form.file("file").or_else(|| form.file("photo"))).await
-}
-
-async fn create(State(state): State<AppState>, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
-    let input = read_input(&form)?;
-    let image = photo(&form).await?;
-    let row = crud::save_then_fetch(&state, &CATEGORIES, move |tx| {
-        let file_id = files::store_upload(tx, image)?;
-        tx.execute(
-            "INSERT INTO campaign_categories (name_az, name_en, name_ru, photo_file_id, order_no)
-             VALUES (?1, ?2, ?3, ?4, (SELECT COUNT(*) + 1 FROM campaign_categories WHERE deleted_at IS NULL))",
-            (&input.name_az, &input.name_en, &input.name_ru, file_id),
-        )?;
-        let id = tx.last_insert_rowid();
-        ORDER.place(tx, 0, Some(id), input.order)?;
-        Ok(id)
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(row)))
-}
-
-async fn update(State(state): State<AppState>, form: Form) -> AppResult<Json<Value>> {
-    let id = form.id()?;
-    let input = read_input(&form)?;
-    let image = photo(&form).await?;
-    crud::save_then_fetch(&state, &CATEGORIES, move |tx| {
-        let file_id = files::store_upload(tx, image)?;
-        let changed = tx.execute(
-            "UPDATE campaign_categories SET name_az = ?2, name_en = ?3, name_ru = ?4,
-                    photo_file_id = COALESCE(?5, photo_file_id), updated_at = ?6
-             WHERE id = ?1 AND deleted_at IS NULL",
-            (id, &input.name_az, &input.name_en, &input.name_ru, file_id, now_iso()),
-        )?;
-        CATEGORIES.updated(changed, id)?;
-        // Without an order the category keeps its place.
-        if input.order.is_some() {
-            ORDER.place(tx, 0, Some(id), input.order)?;
-        }
-        Ok(id)
-    })
-    .await
-    .map(Json)
 }
 
 /// A live category's id, or the form's 400 naming `field`.

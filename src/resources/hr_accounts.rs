@@ -6,14 +6,15 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
 use rusqlite::{Connection, OptionalExtension};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::auth::{CurrentUser, Roles, password, sessions, totp};
-use crate::core::error::{AppError, AppResult, on_constraint};
+use crate::auth::{CurrentUser, Role, Roles, password, sessions};
+use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
+use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Note, Pattern, Range, Required};
@@ -107,6 +108,33 @@ fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
     hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
 }
 
+const LETTER_AND_NUMBER_PASSWORD: Check = Check {
+    pattern: patterns::LETTER_AND_NUMBER_PASSWORD,
+    test: validation::has_letter_and_number,
+    message: validation::LETTER_AND_NUMBER_PASSWORD,
+    example: "secret123",
+    refused: "password",
+};
+
+/// The HR account's person, a `users` row of kind `hr` (its login); the password is stored as
+/// its hash, by `create`.
+pub static HR_PERSON_FORM: WriteForm = WriteForm {
+    resource: &HR_ACCOUNTS,
+    table: "users",
+    fields: &[
+        Field::text("firstName", "first_name").required("First name is required"),
+        Field::text("lastName", "last_name").required("Last name is required"),
+        Field::email("email", "email").required("Email is required").unique(validation::DUPLICATE_EMAIL),
+        Field::phone("phone", "phone").required("Phone is required"),
+        Field::checked("password", "password_hash", &LETTER_AND_NUMBER_PASSWORD)
+            .required("Password is required")
+            .unstored()
+            .create_only(),
+    ],
+    image: None,
+    extra_parts: &[],
+};
+
 pub fn routes() -> Api {
     const TAG: &str = "Human resources";
     crud::routes(&HR_ACCOUNTS)
@@ -114,14 +142,11 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/humanResource",
             post(create),
-            Doc::new(TAG, "Create an HR account")
-                .roles(Roles::EDITORS)
-                .json_body::<NewHrAccount>()
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
-                .rules("password", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
+            HR_PERSON_FORM
+                .document(
+                    Doc::new(TAG, "Create an HR account").roles(Roles::EDITORS).json_body::<NewHrAccount>(),
+                    Mode::Create,
+                )
                 .rules(
                     "confirmPassword",
                     &[Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("When sent, the same as password.")],
@@ -135,14 +160,11 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/humanResource",
             put(update),
-            Doc::new(TAG, "Edit an HR account")
-                .roles(Roles::EDITORS)
-                .json_body::<HrAccountEdit>()
-                .rules("id", &[Required])
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+            HR_PERSON_FORM
+                .document(
+                    Doc::new(TAG, "Edit an HR account").roles(Roles::EDITORS).json_body::<HrAccountEdit>(),
+                    Mode::Update,
+                )
                 .rules("assetId", &[Required, Range(1, i64::MAX)])
                 .answers(404, "No such HR account, or the chosen asset does not exist")
                 .answers(409, "A user with this e-mail already exists")
@@ -162,7 +184,7 @@ pub fn routes() -> Api {
         )
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct NewHrAccount {
     first_name: String,
@@ -178,7 +200,7 @@ pub struct NewHrAccount {
     is_employee_seen: bool,
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HrAccountEdit {
     id: i64,
@@ -189,14 +211,6 @@ pub struct HrAccountEdit {
     phone: String,
     is_mfa_active: bool,
     is_employee_seen: bool,
-}
-
-fn validate_person(v: &mut Validator, first_name: &str, last_name: &str, email: &str, phone: &str) {
-    v.required("firstName", first_name, "First name is required")
-        .required("lastName", last_name, "Last name is required")
-        .email("email", email, "Email is required")
-        .required("phone", phone, "Phone is required")
-        .phone("phone", phone.trim());
 }
 
 /// The chosen asset must exist and be live.
@@ -216,12 +230,7 @@ async fn create(
     ApiJson(body): ApiJson<NewHrAccount>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let mut v = Validator::new();
-    validate_person(&mut v, &body.first_name, &body.last_name, &body.email, &body.phone);
-    v.required("password", &body.password, "Password is required").check(
-        "password",
-        validation::has_letter_and_number(&body.password),
-        validation::LETTER_AND_NUMBER_PASSWORD,
-    );
+    let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
         v.required("confirmPassword", confirm, "Confirm Password is required")
             .check(
@@ -237,22 +246,16 @@ async fn create(
     let row = crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
         let asset_id = body.asset_id.unwrap_or_default();
         check_asset(tx, asset_id)?;
-        tx.execute(
-            "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
-                 VALUES ('hr', ?1, ?2, ?3, ?4, 1, ?5, ?6)",
-            (
-                body.first_name.trim(),
-                body.last_name.trim(),
-                body.email.trim(),
-                body.phone.trim(),
-                &password_hash,
-                totp::new_secret(),
-            ),
-        )
-        .map_err(on_constraint("email", crate::core::validation::DUPLICATE_EMAIL))?;
+        let user_id = HR_PERSON_FORM.insert(
+            tx,
+            &person,
+            None,
+            // HR accounts sign in to the HR portal, where the role is User's.
+            &super::users::login_columns("hr", Role::User as i64, password_hash),
+        )?;
         tx.execute(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
-            (tx.last_insert_rowid(), asset_id, body.is_mfa_active, body.is_employee_seen),
+            (user_id, asset_id, body.is_mfa_active, body.is_employee_seen),
         )?;
         Ok(tx.last_insert_rowid())
     })
@@ -263,7 +266,7 @@ async fn create(
 async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountEdit>) -> AppResult<Json<Value>> {
     let mut v = Validator::new();
     v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
-    validate_person(&mut v, &body.first_name, &body.last_name, &body.email, &body.phone);
+    let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     v.finish()?;
     crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
             let user_id: i64 = tx
@@ -273,11 +276,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountE
             let asset_id = body.asset_id.unwrap_or_default();
             check_asset(tx, asset_id)?;
             let now = now_iso();
-            tx.execute(
-                "UPDATE users SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, updated_at = ?6 WHERE id = ?1",
-                (user_id, body.first_name.trim(), body.last_name.trim(), body.email.trim(), body.phone.trim(), &now),
-            )
-            .map_err(on_constraint("email", crate::core::validation::DUPLICATE_EMAIL))?;
+            HR_PERSON_FORM.update(tx, user_id, &person, None, &[])?;
             tx.execute(
                 "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
                 (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),

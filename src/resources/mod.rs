@@ -67,3 +67,18 @@ pub fn all() -> [&'static Resource; 17] {
         &api_clients::API_CLIENTS,
     ]
 }
+
+/// Every declared write and the route that serves it, for the table-driven tests over writes.
+pub fn declared_writes() -> Vec<crate::crud::writes::DeclaredWrite> {
+    use crate::crud::writes::{DeclaredWrite, Mode};
+    use axum::http::Method;
+    let mut writes = Vec::new();
+    for form in [&assets::ASSET_FORM, &campaign_categories::CATEGORY_FORM, &partners::PARTNER_FORM] {
+        writes.extend(DeclaredWrite::multipart(form));
+    }
+    writes.push(DeclaredWrite::json(&users::NEW_USER_FORM, Mode::Create, Method::POST, "/api/user/register"));
+    writes.push(DeclaredWrite::json(&users::USER_EDIT_FORM, Mode::Update, Method::PUT, "/api/user"));
+    writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Create, Method::POST, "/api/humanResource"));
+    writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Update, Method::PUT, "/api/humanResource"));
+    writes
+}

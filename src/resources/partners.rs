@@ -4,9 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use axum::Json;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
-use axum::routing::{get, post, put};
+use axum::routing::get;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::Type;
@@ -15,14 +15,16 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
+use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::PathId;
 use crate::http::files;
-use crate::http::forms::{Form, MULTIPART_LIMIT};
+use crate::http::forms::Form;
 use crate::http::state::AppState;
+use rusqlite::types::Value as SqlValue;
 
 pub static PARTNERS: Resource = Resource {
     path: "partner",
@@ -94,79 +96,98 @@ fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult
     Ok(rows)
 }
 
-const FORM_FIELDS: &[(&str, Type)] = &[
-    ("id", Type::Integer),
-    ("name", Type::String),
-    ("contactPersonFirstName", Type::String),
-    ("contactPersonLastName", Type::String),
-    ("phoneNumber", Type::String),
-    ("email", Type::String),
-    // Any text: `true`, `on` or `1` mean yes, anything else no (an HTML checkbox sends `on`).
-    ("isPromoCodeUsing", Type::String),
-    // Read only when promo codes are used (then 1 or 2); otherwise ignored, whatever it holds.
-    ("promoCodeVersion", Type::String),
-    ("file", Type::String),
-    ("Cities[0].Id", Type::Integer),
-    ("Cities[0].CityId", Type::Integer),
-    ("Cities[0].Address", Type::String),
-    ("Cities[0].Latitude", Type::Number),
-    ("Cities[0].Longitude", Type::Number),
-    ("deletedCities[0]", Type::Integer),
-];
+pub static PARTNER_FORM: WriteForm = WriteForm {
+    resource: &PARTNERS,
+    table: "partners",
+    fields: &[
+        Field::text("name", "name").required("Name is required"),
+        Field::text("contactPersonFirstName", "contact_person_first_name")
+            .required("Contact person firstname is required"),
+        Field::text("contactPersonLastName", "contact_person_last_name")
+            .required("Contact person lastname is required"),
+        Field::phone("phoneNumber", "phone_number").required("Phone number is required"),
+        Field::email("email", "email").required("Email is required"),
+    ],
+    image: Some(ImageField { names: &["file"], column: "file_id", required_on_create: None }),
+    extra_parts: &[
+        // Any text: `true`, `on` or `1` mean yes, anything else no (an HTML checkbox sends `on`).
+        ExtraPart::both("isPromoCodeUsing", Type::String),
+        // Read only when promo codes are used (then 1 or 2); otherwise ignored, whatever it holds.
+        ExtraPart::both("promoCodeVersion", Type::String),
+        ExtraPart::both("Cities[0].Id", Type::Integer),
+        ExtraPart::both("Cities[0].CityId", Type::Integer),
+        ExtraPart::both("Cities[0].Address", Type::String),
+        ExtraPart::both("Cities[0].Latitude", Type::Number),
+        ExtraPart::both("Cities[0].Longitude", Type::Number),
+        ExtraPart::update_only("deletedCities[0]", Type::Integer),
+    ],
+};
 
-pub fn routes() -> Api {
-    const TAG: &str = "Partners";
-    crud::routes(&PARTNERS)
-        .add(
-            Method::POST,
-            "/api/partner",
-            post(create).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(TAG, "Create a partner with its city branches (multipart)")
-                .roles(Roles::EDITORS)
-                .multipart(&FORM_FIELDS[1..FORM_FIELDS.len() - 1])
-                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
-                .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
+/// A partner's writes carry its promo code choice and its city branches.
+struct PartnerWriter;
+
+impl Writer for PartnerWriter {
+    const FORM: &'static WriteForm = &PARTNER_FORM;
+    type Input = PartnerInput;
+    const SUMMARIES: [&'static str; 2] = [
+        "Create a partner with its city branches (multipart)",
+        "Edit a partner; Cities[i].Id 0 adds a branch, deletedCities[i] removes one (multipart)",
+    ];
+
+    fn prepare(form: &mut Form) {
+        // The contact person arrives split, or as one "First Last" field.
+        if form.text("contactPersonFirstName").is_empty() && form.text("contactPersonLastName").is_empty() {
+            let whole = form.text("contactPerson");
+            let (first, last) = whole.split_once(' ').unwrap_or((whole.as_str(), ""));
+            form.set("contactPersonFirstName", first.trim());
+            form.set("contactPersonLastName", last.trim());
+        }
+    }
+
+    fn read(form: &Form, mode: Mode, v: &mut Validator) -> PartnerInput {
+        read_input(form, mode == Mode::Create, v)
+    }
+
+    fn columns(input: &PartnerInput) -> Vec<(&'static str, SqlValue)> {
+        vec![
+            ("is_promo_code_using", SqlValue::Integer(input.promo.into())),
+            ("promo_code_version", input.promo_version.map_or(SqlValue::Null, SqlValue::Integer)),
+        ]
+    }
+
+    fn saved(tx: &Connection, id: i64, _: Mode, input: &PartnerInput) -> AppResult<()> {
+        save_branches(tx, id, &input.branches, &input.deleted)
+    }
+
+    fn document(doc: Doc, mode: Mode) -> Doc {
+        let doc =
+            doc.rules("isPromoCodeUsing", &[Note(PROMO_USING)]).rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)]);
+        match mode {
+            Mode::Create => doc
                 .rules("Cities[0].CityId", &[Required, Range(1, i64::MAX), Note("A city id from GET /api/city.")])
                 .rules("Cities[0].Address", &[Required, Pattern(patterns::NOT_BLANK)])
                 .rules("Cities[0].Latitude", &[Required, Range(-90, 90)])
                 .rules("Cities[0].Longitude", &[Required, Range(-180, 180)])
-                .answers(404, "A city id names no city")
-                .returns_schema(201, crud::row_schema(&PARTNERS)),
-        )
-        .add(
-            Method::PUT,
-            "/api/partner",
-            put(update).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-            Doc::new(TAG, "Edit a partner; Cities[i].Id 0 adds a branch, deletedCities[i] removes one (multipart)")
-                .roles(Roles::EDITORS)
-                .multipart(FORM_FIELDS)
-                .rules("id", &[Required])
-                .rules("name", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("contactPersonFirstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("contactPersonLastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
-                .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)])
+                .answers(404, "A city id names no city"),
+            Mode::Update => doc
                 .rules("Cities[0].CityId", &[Range(1, i64::MAX), Note("With Address, Latitude and Longitude.")])
                 .rules("Cities[0].Address", &[Pattern(patterns::NOT_BLANK)])
                 .rules("Cities[0].Latitude", &[Range(-90, 90)])
                 .rules("Cities[0].Longitude", &[Range(-180, 180)])
                 .answers(404, "No such partner, city, or branch of this partner")
-                .answers(409, "The edit would leave the partner without a branch")
-                .returns_schema(200, crud::row_schema(&PARTNERS)),
-        )
-        .add(
-            Method::GET,
-            "/api/partner/cities/{partnerId}",
-            get(partner_cities),
-            Doc::new(TAG, "A partner's city branches").roles(Roles::ANYONE),
-        )
+                .answers(409, "The edit would leave the partner without a branch"),
+        }
+    }
+}
+
+pub fn routes() -> Api {
+    const TAG: &str = "Partners";
+    writes::write_routes::<PartnerWriter>(crud::routes(&PARTNERS)).add(
+        Method::GET,
+        "/api/partner/cities/{partnerId}",
+        get(partner_cities),
+        Doc::new(TAG, "A partner's city branches").roles(Roles::ANYONE),
+    )
 }
 
 struct Branch {
@@ -178,14 +199,10 @@ struct Branch {
 }
 
 struct PartnerInput {
-    name: String,
-    first_name: String,
-    last_name: String,
-    phone: String,
-    email: String,
     promo: bool,
     promo_version: Option<i64>,
     branches: Vec<Branch>,
+    /// Branch ids an edit removes (none on create).
     deleted: Vec<i64>,
 }
 
@@ -196,24 +213,10 @@ const PROMO_VERSION_NOTE: &str =
     "1 (Integration) or 2 (Static), required when isPromoCodeUsing is yes; ignored otherwise.";
 pub const PROMO_VERSION: &str = "Choose the promo code version: Integration (1) or Static (2).";
 
-fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
-    // The contact person arrives split, or as one "First Last" field.
-    let (mut first_name, mut last_name) = (form.text("contactPersonFirstName"), form.text("contactPersonLastName"));
-    if first_name.is_empty() && last_name.is_empty() {
-        let whole = form.text("contactPerson");
-        let (first, last) = whole.split_once(' ').unwrap_or((whole.as_str(), ""));
-        (first_name, last_name) = (first.trim().to_string(), last.trim().to_string());
-    }
+/// The parts beyond the declared fields: the promo code choice, the branches and, on an edit,
+/// the branches removed.
+fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
     let promo = form.bool("isPromoCodeUsing");
-    let mut v = Validator::new();
-    let name = form.text("name");
-    let (phone, email) = (form.text("phoneNumber"), form.text("email"));
-    v.required("name", &name, "Name is required")
-        .required("contactPersonFirstName", &first_name, "Contact person firstname is required")
-        .required("contactPersonLastName", &last_name, "Contact person lastname is required")
-        .required("phoneNumber", &phone, "Phone number is required")
-        .phone("phoneNumber", &phone)
-        .email("email", &email, "Email is required");
     let promo_version = form.int("promoCodeVersion", PROMO_VERSION).ok().flatten().filter(|v| [1, 2].contains(v));
     v.check("promoCodeVersion", !promo || promo_version.is_some(), PROMO_VERSION);
     let rows = form.rows("Cities");
@@ -246,18 +249,7 @@ fn read_input(form: &Form, creating: bool) -> AppResult<PartnerInput> {
     }
     let deleted: Vec<i64> = form.list("deletedCities").iter().filter_map(|id| id.parse().ok()).collect();
     v.check("deletedCities", deleted.len() == form.list("deletedCities").len(), "deletedCities must be row ids.");
-    v.finish()?;
-    Ok(PartnerInput {
-        name,
-        first_name,
-        last_name,
-        phone,
-        email,
-        promo,
-        promo_version: if promo { promo_version } else { None },
-        branches,
-        deleted,
-    })
+    PartnerInput { promo, promo_version: if promo { promo_version } else { None }, branches, deleted }
 }
 
 /// Adds, edits and removes the partner's branches; rows named by id must be the partner's own.
@@ -321,66 +313,6 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
         });
     }
     Ok(())
-}
-
-async fn create(State(state): State<AppState>, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
-    let input = read_input(&form, true)?;
-    let image = files::checked_upload(form.file("file")).await?;
-    let row = crud::save_then_fetch(&state, &PARTNERS, move |tx| {
-        let file_id = files::store_upload(tx, image)?;
-        tx.execute(
-            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
-                                   file_id, is_promo_code_using, promo_code_version)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            (
-                &input.name,
-                &input.first_name,
-                &input.last_name,
-                &input.phone,
-                &input.email,
-                file_id,
-                input.promo,
-                input.promo_version,
-            ),
-        )?;
-        let id = tx.last_insert_rowid();
-        save_branches(tx, id, &input.branches, &[])?;
-        Ok(id)
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(row)))
-}
-
-async fn update(State(state): State<AppState>, form: Form) -> AppResult<Json<Value>> {
-    let id = form.id()?;
-    let input = read_input(&form, false)?;
-    let image = files::checked_upload(form.file("file")).await?;
-    crud::save_then_fetch(&state, &PARTNERS, move |tx| {
-        let file_id = files::store_upload(tx, image)?;
-        let changed = tx.execute(
-            "UPDATE partners SET name = ?2, contact_person_first_name = ?3, contact_person_last_name = ?4,
-                    phone_number = ?5, email = ?6, file_id = COALESCE(?7, file_id),
-                    is_promo_code_using = ?8, promo_code_version = ?9, updated_at = ?10
-             WHERE id = ?1 AND deleted_at IS NULL",
-            (
-                id,
-                &input.name,
-                &input.first_name,
-                &input.last_name,
-                &input.phone,
-                &input.email,
-                file_id,
-                input.promo,
-                input.promo_version,
-                now_iso(),
-            ),
-        )?;
-        PARTNERS.updated(changed, id)?;
-        save_branches(tx, id, &input.branches, &input.deleted)?;
-        Ok(id)
-    })
-    .await
-    .map(Json)
 }
 
 async fn partner_cities(

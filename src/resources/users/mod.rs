@@ -5,15 +5,17 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post, put};
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
 use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
-use crate::core::error::{AppError, AppResult, on_constraint};
+use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
+use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Note, Pattern, Range, Required};
@@ -92,6 +94,56 @@ fn guard_and_revoke(tx: &Connection, user: &CurrentUser, change: &Change) -> App
     }
 }
 
+const FIRST_NAME: Field = Field::text("firstName", "first_name").required("Firstname is required");
+const LAST_NAME: Field = Field::text("lastName", "last_name").required("Lastname is required");
+const EMAIL: Field = Field::email("email", "email").required("Email is required").unique(validation::DUPLICATE_EMAIL);
+
+const STRONG_PASSWORD: Check = Check {
+    pattern: patterns::STRONG_PASSWORD,
+    test: validation::is_strong_password,
+    message: validation::STRONG_PASSWORD,
+    example: "Secret-123!",
+    refused: "password",
+};
+
+/// A new user: the password is stored as its hash, by `create`.
+pub static NEW_USER_FORM: WriteForm = WriteForm {
+    resource: &USERS,
+    table: "users",
+    fields: &[
+        FIRST_NAME,
+        LAST_NAME,
+        EMAIL,
+        Field::phone("phone", "phone"),
+        Field::checked("password", "password_hash", &STRONG_PASSWORD).required("Password is required").unstored(),
+    ],
+    image: None,
+    extra_parts: &[],
+};
+
+/// An edit: the phone is required here (the spec's edit form), the password is changed elsewhere.
+pub static USER_EDIT_FORM: WriteForm = WriteForm {
+    resource: &USERS,
+    table: "users",
+    fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phone", "phone").required("Phone number is required")],
+    image: None,
+    extra_parts: &[],
+};
+
+/// The columns a new login gets beside its person: its kind (`staff` or `hr`), its role, its
+/// password hash and a fresh TOTP secret (made here only, for staff users and HR accounts alike).
+pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Vec<(&'static str, SqlValue)> {
+    vec![
+        ("kind", SqlValue::Text(kind.into())),
+        ("role_id", SqlValue::Integer(role_id)),
+        ("password_hash", SqlValue::Text(password_hash)),
+        ("totp_secret", SqlValue::Text(totp::new_secret())),
+    ]
+}
+
+mod credentials;
+use credentials::{PasswordChange, QrCode, change_password, qr_code};
+
 pub fn routes() -> Api {
     const TAG: &str = "Users";
     crud::routes(&USERS)
@@ -99,15 +151,9 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/user/register",
             post(create),
-            Doc::new(TAG, "Create a user")
-                .roles(Roles::ADMIN)
-                .json_body::<NewUser>()
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Pattern(patterns::OPTIONAL_PHONE)])
+            NEW_USER_FORM
+                .document(Doc::new(TAG, "Create a user").roles(Roles::ADMIN).json_body::<NewUser>(), Mode::Create)
                 .rules("roleId", &[Range(0, 2)])
-                .rules("password", &[Required, Pattern(patterns::STRONG_PASSWORD)])
                 .rules(
                     "confirmPassword",
                     &[Pattern(patterns::STRONG_PASSWORD), Note("When sent, the same as password.")],
@@ -119,14 +165,8 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/user",
             put(update),
-            Doc::new(TAG, "Edit a user")
-                .roles(Roles::ADMIN)
-                .json_body::<UserEdit>()
-                .rules("id", &[Required])
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+            USER_EDIT_FORM
+                .document(Doc::new(TAG, "Edit a user").roles(Roles::ADMIN).json_body::<UserEdit>(), Mode::Update)
                 .rules("roleId", &[Range(0, 2)])
                 .answers(404, "No such user")
                 .answers(409, "The e-mail is taken, or the caller tried to change their own role")
@@ -201,7 +241,7 @@ fn load_row(tx: &Connection, id: i64) -> AppResult<UserRow> {
     )?)
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct NewUser {
     first_name: String,
@@ -226,12 +266,7 @@ async fn create(
     ApiJson(body): ApiJson<NewUser>,
 ) -> AppResult<(StatusCode, Json<UserRow>)> {
     let mut v = Validator::new();
-    v.required("firstName", &body.first_name, "Firstname is required")
-        .required("lastName", &body.last_name, "Lastname is required")
-        .email("email", &body.email, "Email is required")
-        .phone("phone", body.phone.trim())
-        .required("password", &body.password, "Password is required")
-        .check("password", validation::is_strong_password(&body.password), validation::STRONG_PASSWORD);
+    let values = NEW_USER_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
         v.required("confirmPassword", confirm, "Confirm Password is required")
             .check("confirmPassword", validation::is_strong_password(confirm), validation::STRONG_PASSWORD)
@@ -243,27 +278,14 @@ async fn create(
     let row = state
         .db
         .write(move |tx| {
-            tx.execute(
-                "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
-                 VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                (
-                    body.first_name.trim(),
-                    body.last_name.trim(),
-                    body.email.trim(),
-                    body.phone.trim(),
-                    role_id,
-                    &password_hash,
-                    totp::new_secret(),
-                ),
-            )
-            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
-            load_row(tx, tx.last_insert_rowid())
+            let id = NEW_USER_FORM.insert(tx, &values, None, &login_columns("staff", role_id, password_hash))?;
+            load_row(tx, id)
         })
         .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UserEdit {
     id: i64,
@@ -280,11 +302,7 @@ async fn update(
     ApiJson(body): ApiJson<UserEdit>,
 ) -> AppResult<Json<UserRow>> {
     let mut v = Validator::new();
-    v.required("firstName", &body.first_name, "Firstname is required")
-        .required("lastName", &body.last_name, "Lastname is required")
-        .email("email", &body.email, "Email is required")
-        .required("phone", &body.phone, "Phone number is required")
-        .phone("phone", body.phone.trim());
+    let values = USER_EDIT_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     let role_id = body.role_id.map(|id| role_or_default(Some(id), &mut v));
     v.finish()?;
     state
@@ -302,128 +320,9 @@ async fn update(
             if body.id == user.id && role_id != current_role {
                 return Err(AppError::Conflict("You cannot change your own role.".into()));
             }
-            tx.execute(
-                "UPDATE users SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, role_id = ?6, updated_at = ?7
-                 WHERE id = ?1",
-                (
-                    body.id,
-                    body.first_name.trim(),
-                    body.last_name.trim(),
-                    body.email.trim(),
-                    body.phone.trim(),
-                    role_id,
-                    now_iso(),
-                ),
-            )
-            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
+            USER_EDIT_FORM.update(tx, body.id, &values, None, &[("role_id", SqlValue::Integer(role_id))])?;
             load_row(tx, body.id)
         })
         .await
         .map(Json)
-}
-
-#[derive(Deserialize, ToSchema, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub struct PasswordChange {
-    /// Another user's id (Admin only); absent or the caller's own id changes the own password.
-    id: Option<i64>,
-    /// The caller's current password (for an Admin changing another user's: the Admin's own).
-    old_password: String,
-    new_password: String,
-    new_password_confirm: String,
-}
-
-async fn change_password(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiJson(body): ApiJson<PasswordChange>,
-) -> AppResult<Json<MessageBody>> {
-    let target = body.id.filter(|id| *id != user.id);
-    let mut v = Validator::new();
-    match target {
-        None => {
-            v.required("oldPassword", &body.old_password, "Old password is required");
-            v.new_password(&body.new_password, &body.new_password_confirm);
-        }
-        Some(_) => {
-            user.require(Roles::ADMIN)?;
-            v.required("oldPassword", &body.old_password, "Password is required")
-                .required("newPassword", &body.new_password, "Password is required")
-                .check("newPassword", validation::has_number(&body.new_password), validation::NUMBER_PASSWORD)
-                .required("newPasswordConfirm", &body.new_password_confirm, "Confirm Password is required")
-                .check(
-                    "newPasswordConfirm",
-                    validation::has_number(&body.new_password_confirm),
-                    validation::NUMBER_PASSWORD,
-                )
-                .check(
-                    "newPasswordConfirm",
-                    body.new_password_confirm == body.new_password,
-                    "Both password need to be the same",
-                );
-        }
-    }
-    v.finish()?;
-    let user_id = user.id;
-    let own_hash: String = state
-        .db
-        .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
-        .await?;
-    if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
-        let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
-        // A well-formed request whose re-authentication failed: refused (403), naming the field.
-        return Err(AppError::FieldRefused {
-            status: StatusCode::FORBIDDEN,
-            field: "oldPassword",
-            message: message.into(),
-        });
-    }
-    let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
-    state
-        .db
-        .write(move |tx| {
-            let changed_id = target.unwrap_or(user.id);
-            let updated = tx.execute(
-                "UPDATE users SET password_hash = ?2, updated_at = ?3
-                 WHERE id = ?1 AND kind = 'staff' AND deleted_at IS NULL",
-                (changed_id, &new_hash, now_iso()),
-            )?;
-            if updated == 0 {
-                return Err(USERS.not_found());
-            }
-            // Other sessions of the changed account end; the caller's own current one stays.
-            let keep = (changed_id == user.id).then_some(user.session_id.as_str());
-            sessions::revoke_user_sessions(tx, &[changed_id], "password changed", keep)?;
-            Ok(())
-        })
-        .await?;
-    Ok(MessageBody::json("The password has been changed."))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct QrCode {
-    /// `data:image/png;base64,...`
-    data: String,
-}
-
-async fn qr_code(State(state): State<AppState>, user: CurrentUser, query: QueryMap) -> AppResult<Json<QrCode>> {
-    let id = query.int("id")?.ok_or_else(|| AppError::field("id", "id is required"))?;
-    let (kind, email, secret) = state
-        .db
-        .run(move |conn| {
-            conn.query_row(
-                "SELECT kind, email, totp_secret FROM users WHERE id = ?1 AND deleted_at IS NULL",
-                [id],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),
-            )
-            .optional()?
-            .ok_or_else(|| USERS.not_found())
-        })
-        .await?;
-    // Staff accounts are the Users screen's (Admin only); HR accounts' codes are for editors.
-    if kind == "staff" {
-        user.require(Roles::ADMIN)?;
-    }
-    let uri = totp::otpauth_uri(&secret, &email)?;
-    Ok(Json(QrCode { data: crate::core::qr::png_data_url(&uri)? }))
 }

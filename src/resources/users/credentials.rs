@@ -1,0 +1,114 @@
+//! A back-office user's credentials: the password change (own, or an Admin's for another
+//! user) and the authenticator QR code.
+
+use super::*;
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PasswordChange {
+    /// Another user's id (Admin only); absent or the caller's own id changes the own password.
+    id: Option<i64>,
+    /// The caller's current password (for an Admin changing another user's: the Admin's own).
+    old_password: String,
+    new_password: String,
+    new_password_confirm: String,
+}
+
+pub(super) async fn change_password(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<PasswordChange>,
+) -> AppResult<Json<MessageBody>> {
+    let target = body.id.filter(|id| *id != user.id);
+    let mut v = Validator::new();
+    match target {
+        None => {
+            v.required("oldPassword", &body.old_password, "Old password is required");
+            v.new_password(&body.new_password, &body.new_password_confirm);
+        }
+        Some(_) => {
+            user.require(Roles::ADMIN)?;
+            v.required("oldPassword", &body.old_password, "Password is required")
+                .required("newPassword", &body.new_password, "Password is required")
+                .check("newPassword", validation::has_number(&body.new_password), validation::NUMBER_PASSWORD)
+                .required("newPasswordConfirm", &body.new_password_confirm, "Confirm Password is required")
+                .check(
+                    "newPasswordConfirm",
+                    validation::has_number(&body.new_password_confirm),
+                    validation::NUMBER_PASSWORD,
+                )
+                .check(
+                    "newPasswordConfirm",
+                    body.new_password_confirm == body.new_password,
+                    "Both password need to be the same",
+                );
+        }
+    }
+    v.finish()?;
+    let user_id = user.id;
+    let own_hash: String = state
+        .db
+        .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
+        .await?;
+    if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
+        let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
+        // A well-formed request whose re-authentication failed: refused (403), naming the field.
+        return Err(AppError::FieldRefused {
+            status: StatusCode::FORBIDDEN,
+            field: "oldPassword",
+            message: message.into(),
+        });
+    }
+    let new_hash = password::hash_off_thread(body.new_password.clone()).await?;
+    state
+        .db
+        .write(move |tx| {
+            let changed_id = target.unwrap_or(user.id);
+            let updated = tx.execute(
+                "UPDATE users SET password_hash = ?2, updated_at = ?3
+                 WHERE id = ?1 AND kind = 'staff' AND deleted_at IS NULL",
+                (changed_id, &new_hash, now_iso()),
+            )?;
+            if updated == 0 {
+                return Err(USERS.not_found());
+            }
+            // Other sessions of the changed account end; the caller's own current one stays.
+            let keep = (changed_id == user.id).then_some(user.session_id.as_str());
+            sessions::revoke_user_sessions(tx, &[changed_id], "password changed", keep)?;
+            Ok(())
+        })
+        .await?;
+    Ok(MessageBody::json("The password has been changed."))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct QrCode {
+    /// `data:image/png;base64,...`
+    data: String,
+}
+
+pub(super) async fn qr_code(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    query: QueryMap,
+) -> AppResult<Json<QrCode>> {
+    let id = query.int("id")?.ok_or_else(|| AppError::field("id", "id is required"))?;
+    let (kind, email, secret) = state
+        .db
+        .run(move |conn| {
+            conn.query_row(
+                "SELECT kind, email, totp_secret FROM users WHERE id = ?1 AND deleted_at IS NULL",
+                [id],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| USERS.not_found())
+        })
+        .await?;
+    // Staff accounts are the Users screen's (Admin only); HR accounts' codes are for editors.
+    if kind == "staff" {
+        user.require(Roles::ADMIN)?;
+    }
+    let uri = totp::otpauth_uri(&secret, &email)?;
+    Ok(Json(QrCode { data: crate::core::qr::png_data_url(&uri)? }))
+}
