@@ -208,26 +208,34 @@ impl Field {
     }
 }
 
+/// What a form sent for one field.
+pub enum Sent {
+    /// Not sent (or JSON `null`).
+    Missing,
+    /// Text (trimmed, except a password, which is checked as typed).
+    Text(String),
+    /// A JSON value that is not text (a number, a list): refused as "{field} must be text".
+    NotText,
+}
+
 /// Where a form's values come from: a multipart form, or a JSON body read as an object.
 pub trait Source {
-    /// The field's text as sent (trimmed), or `None` when it was not sent at all.
-    fn value(&self, name: &str) -> Option<String>;
+    fn value(&self, name: &str) -> Sent;
 }
 
 impl Source for Form {
-    fn value(&self, name: &str) -> Option<String> {
-        self.has(name).then(|| self.text(name))
+    fn value(&self, name: &str) -> Sent {
+        if self.has(name) { Sent::Text(self.text(name)) } else { Sent::Missing }
     }
 }
 
 impl Source for serde_json::Map<String, Value> {
-    fn value(&self, name: &str) -> Option<String> {
-        match self.get(name)? {
-            Value::Null => None,
-            // A password is checked as typed; every other text as stored, trimmed.
-            Value::String(text) if validation::is_password(name) => Some(text.clone()),
-            Value::String(text) => Some(text.trim().to_string()),
-            other => Some(other.to_string()),
+    fn value(&self, name: &str) -> Sent {
+        match self.get(name) {
+            None | Some(Value::Null) => Sent::Missing,
+            Some(Value::String(text)) if validation::is_password(name) => Sent::Text(text.clone()),
+            Some(Value::String(text)) => Sent::Text(text.trim().to_string()),
+            Some(_) => Sent::NotText,
         }
     }
 }
@@ -310,12 +318,18 @@ impl WriteForm {
     pub fn read(&'static self, source: &dyn Source, mode: Mode, v: &mut Validator) -> Values {
         let mut values = Vec::with_capacity(self.fields.len());
         for field in self.fields.iter().filter(|field| field.read_on(mode)) {
-            let sent = source.value(field.name);
-            if mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent && sent.is_none() {
-                values.push((field, None));
-                continue;
-            }
-            let value = sent.unwrap_or_default();
+            let value = match source.value(field.name) {
+                Sent::Missing if mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent => {
+                    values.push((field, None));
+                    continue;
+                }
+                Sent::Missing => String::new(),
+                Sent::Text(text) => text,
+                Sent::NotText => {
+                    v.check(field.name, false, &format!("{} must be text", field.name));
+                    String::new()
+                }
+            };
             field.check(v, &value);
             values.push((field, Some(value)));
         }

@@ -12,16 +12,16 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use crate::auth::Roles;
-use crate::core::error::{AppError, AppResult, on_constraint};
-use crate::core::patterns;
+use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
+use crate::crud::writes::{Field, Mode, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::db::now_iso;
-use crate::http::api::Rule::{Pattern, Range, Required};
+use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::state::AppState;
+use rusqlite::types::Value as SqlValue;
 
 pub static MERCHANTS: Resource = Resource {
     path: "partner/merchant",
@@ -86,6 +86,28 @@ pub const FOREIGN_CITY: &str = "This city is not a branch of the chosen partner.
 pub const NO_PARTNER: &str = "The chosen partner does not exist.";
 pub const PARTNER_FIXED: &str = "The partner of a merchant cannot be changed.";
 
+const FIRST_NAME: Field = Field::text("firstName", "first_name").required("First name is required");
+const LAST_NAME: Field = Field::text("lastName", "last_name").required("Last name is required");
+const EMAIL: Field = Field::email("email", "email").required("Email is required").unique(TAKEN);
+
+/// A new merchant: the phone is `phoneNumber` here, as the spec spells it.
+pub static NEW_MERCHANT_FORM: WriteForm = WriteForm {
+    resource: &MERCHANTS,
+    table: "merchants",
+    fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phoneNumber", "phone").required(PHONE_REQUIRED)],
+    image: None,
+    extra_parts: &[],
+};
+
+/// A merchant's edit: the phone is `phone` here, as the spec spells it.
+pub static MERCHANT_EDIT_FORM: WriteForm = WriteForm {
+    resource: &MERCHANTS,
+    table: "merchants",
+    fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phone", "phone").required(PHONE_REQUIRED)],
+    image: None,
+    extra_parts: &[],
+};
+
 pub fn routes() -> Api {
     const TAG: &str = "Merchants";
     crud::routes(&MERCHANTS)
@@ -93,13 +115,13 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/partner/merchant",
             post(create),
-            Doc::new(TAG, "Create a merchant at one of the partner's branches")
-                .roles(MERCHANTS.write)
-                .json_body::<NewMerchant>()
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phoneNumber", &[Required, Pattern(patterns::PHONE)])
+            NEW_MERCHANT_FORM
+                .document(
+                    Doc::new(TAG, "Create a merchant at one of the partner's branches")
+                        .roles(MERCHANTS.write)
+                        .json_body::<NewMerchant>(),
+                    Mode::Create,
+                )
                 .rules("partnerId", &[Required, Range(1, i64::MAX)])
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
                 .answers(409, "A merchant with this e-mail already exists")
@@ -109,14 +131,14 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/partner/merchant",
             put(update),
-            Doc::new(TAG, "Edit a merchant (the partner cannot change; the branch must be the partner's)")
-                .roles(MERCHANTS.write)
-                .json_body::<MerchantEdit>()
+            MERCHANT_EDIT_FORM
+                .document(
+                    Doc::new(TAG, "Edit a merchant (the partner cannot change; the branch must be the partner's)")
+                        .roles(MERCHANTS.write)
+                        .json_body::<MerchantEdit>(),
+                    Mode::Update,
+                )
                 .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("partnerId", &[Required, Range(1, i64::MAX)])
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
                 .answers(404, "No such merchant")
@@ -153,30 +175,17 @@ pub struct MerchantEdit {
     partner_city_id: i64,
 }
 
-struct MerchantInput {
-    first_name: String,
-    last_name: String,
-    email: String,
-    phone: String,
+/// The ids beyond the declared fields: the partner and its branch.
+struct Branch {
     partner_id: i64,
     city_id: i64,
 }
 
-/// The spec's create and edit rules; `phone_field` is `phoneNumber` on create, `phone` on edit.
-fn read_input(v: &mut Validator, body: &Map<String, Value>, phone_field: &str) -> MerchantInput {
-    let first_name = fields::text(v, "firstName", body.get("firstName"));
-    let last_name = fields::text(v, "lastName", body.get("lastName"));
-    let email = fields::text(v, "email", body.get("email"));
-    let phone = fields::text(v, phone_field, body.get(phone_field));
-    v.required("firstName", &first_name, "First name is required")
-        .required("lastName", &last_name, "Last name is required")
-        .email("email", &email, "Email is required")
-        .required(phone_field, &phone, PHONE_REQUIRED)
-        .phone(phone_field, &phone);
+fn read_branch(v: &mut Validator, body: &Map<String, Value>) -> Branch {
     let partner_id = fields::id(v, "partnerId", body.get("partnerId"), PARTNER_REQUIRED, "Partner Id must be a number");
     let city_id =
         fields::id(v, "partnerCityId", body.get("partnerCityId"), CITY_REQUIRED, "Partner City Id must be a number");
-    MerchantInput { first_name, last_name, email, phone, partner_id, city_id }
+    Branch { partner_id, city_id }
 }
 
 /// The partner is live and the branch is one of its live branches.
@@ -198,17 +207,16 @@ fn check_branch(tx: &Connection, partner_id: i64, city_id: i64) -> AppResult<()>
 async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<(StatusCode, Json<Value>)> {
     let body = fields::object(&body)?;
     let mut v = Validator::new();
-    let input = read_input(&mut v, body, "phoneNumber");
+    let values = NEW_MERCHANT_FORM.read(body, Mode::Create, &mut v);
+    let branch = read_branch(&mut v, body);
     v.finish()?;
     let row = crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
-        check_branch(tx, input.partner_id, input.city_id)?;
-        tx.execute(
-            "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            (input.partner_id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone),
-        )
-        .map_err(on_constraint("email", TAKEN))?;
-        Ok(tx.last_insert_rowid())
+        check_branch(tx, branch.partner_id, branch.city_id)?;
+        let columns = [
+            ("partner_id", SqlValue::Integer(branch.partner_id)),
+            ("partner_city_id", SqlValue::Integer(branch.city_id)),
+        ];
+        NEW_MERCHANT_FORM.insert(tx, &values, None, &columns)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -218,25 +226,19 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let body = fields::object(&body)?;
     let mut v = Validator::new();
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
-    let input = read_input(&mut v, body, "phone");
+    let values = MERCHANT_EDIT_FORM.read(body, Mode::Update, &mut v);
+    let branch = read_branch(&mut v, body);
     v.finish()?;
     crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let partner_id: i64 = tx
             .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| MERCHANTS.not_found())?;
-        if partner_id != input.partner_id {
+        if partner_id != branch.partner_id {
             return Err(AppError::conflict_on("partnerId", PARTNER_FIXED));
         }
-        check_branch(tx, partner_id, input.city_id)?;
-        tx.execute(
-            "UPDATE merchants SET partner_city_id = ?2, first_name = ?3, last_name = ?4, email = ?5, phone = ?6,
-                    updated_at = ?7
-             WHERE id = ?1",
-            (id, input.city_id, &input.first_name, &input.last_name, &input.email, &input.phone, now_iso()),
-        )
-        .map_err(on_constraint("email", TAKEN))?;
-        Ok(id)
+        check_branch(tx, partner_id, branch.city_id)?;
+        MERCHANT_EDIT_FORM.update(tx, id, &values, None, &[("partner_city_id", SqlValue::Integer(branch.city_id))])
     })
     .await
     .map(Json)

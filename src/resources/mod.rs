@@ -80,5 +80,17 @@ pub fn declared_writes() -> Vec<crate::crud::writes::DeclaredWrite> {
     writes.push(DeclaredWrite::json(&users::USER_EDIT_FORM, Mode::Update, Method::PUT, "/api/user"));
     writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Create, Method::POST, "/api/humanResource"));
     writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Update, Method::PUT, "/api/humanResource"));
+    writes.push(DeclaredWrite::json(
+        &merchants::NEW_MERCHANT_FORM,
+        Mode::Create,
+        Method::POST,
+        "/api/partner/merchant",
+    ));
+    writes.push(DeclaredWrite::json(
+        &merchants::MERCHANT_EDIT_FORM,
+        Mode::Update,
+        Method::PUT,
+        "/api/partner/merchant",
+    ));
     writes
 }
