@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Account } from './accounts';
+import type { JsonBody, Schema } from './contract';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -12,24 +13,10 @@ export class ApiError extends Error {
   }
 }
 
-export interface UserRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  roleId: number;
-  isActive: boolean;
-}
+export type UserRow = Schema<'UserRow'>;
 
-export interface NewUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  roleId?: number;
-  password?: string;
-}
+/** `POST user/register`'s body; the password defaults to the seed's. */
+export type NewUser = Omit<JsonBody<'/api/user/register', 'post'>, 'password'> & { password?: string };
 
 export interface AssetRow {
   id: number;
@@ -66,16 +53,7 @@ export interface HrAccountRow {
   createdAt: string;
 }
 
-export interface NewHrAccount {
-  assetId: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  password: string;
-  isMfaActive?: boolean;
-  isEmployeeSeen?: boolean;
-}
+export type NewHrAccount = JsonBody<'/api/humanResource', 'post'>;
 
 export interface PartnerCityRow {
   id: number;

@@ -12,6 +12,8 @@ pub const LETTER_AND_NUMBER_PASSWORD: &str = "Password must consist of a letter,
 pub const NUMBER_PASSWORD: &str = "Password must consist of a number.";
 pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 pub const PHONE_FORMAT: &str = "Wrong phone format. E.g. 994501234567";
+pub const MIN_3: &str = "Minimum 3 symbols";
+pub const MAX_50: &str = "Maximum 50 symbols";
 
 /// Mobile operator codes, without their leading zero as they appear after 994.
 pub const OPERATOR_CODES: [&str; 7] = ["50", "51", "55", "70", "77", "99", "10"];

@@ -174,6 +174,19 @@ impl Field {
         if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
             rules.push(Rule::Note("Unchanged when not sent."));
         }
+        // The messages the checks answer, for the client's form.
+        rules.extend(self.required.map(|message| Rule::Message("required", message)));
+        match self.kind {
+            FieldKind::Text => {}
+            FieldKind::Phone => rules.push(Rule::Message("format", validation::PHONE_FORMAT)),
+            FieldKind::Email => rules.extend([
+                Rule::Message("format", validation::EMAIL_FORMAT),
+                Rule::Message("minLength", validation::MIN_3),
+                Rule::Message("maxLength", validation::MAX_50),
+            ]),
+            FieldKind::Checked(check) => rules.push(Rule::Message("format", check.message)),
+        }
+        rules.extend(self.unique.map(|message| Rule::Message("taken", message)));
         rules
     }
 
@@ -432,8 +445,8 @@ impl WriteForm {
         let doc = if mode == Mode::Update { doc.rules("id", &[Required]) } else { doc };
         let doc = self.fields.iter().filter(|f| f.read_on(mode)).fold(doc, |doc, f| doc.rules(f.name, &f.rules(mode)));
         match (&self.image, mode) {
-            (Some(ImageField { names, required_on_create: Some(_), .. }), Mode::Create) => {
-                doc.rules(names[0], &[Required])
+            (Some(ImageField { names, required_on_create: Some(message), .. }), Mode::Create) => {
+                doc.rules(names[0], &[Required, Rule::Message("required", message)])
             }
             _ => doc,
         }

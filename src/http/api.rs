@@ -154,6 +154,10 @@ pub enum Rule {
     Range(i64, i64),
     /// A free-text note (e.g. "the same as newPassword").
     Note(&'static str),
+    /// The server's exact message when the field breaks the rule named by the key (`required`,
+    /// `format`, `minLength`, `maxLength`, `taken`), as `x-messages` on the property: the client's
+    /// form shows the same words (its rules are generated from the document).
+    Message(&'static str, &'static str),
 }
 
 /// How one endpoint is described in the OpenAPI document.
@@ -686,6 +690,13 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                 Rule::Range(min, max) => {
                     property.minimum = Some(utoipa::Number::Int(min as isize));
                     property.maximum = Some(utoipa::Number::Int(max as isize));
+                }
+                Rule::Message(key, message) => {
+                    let extensions = property.extensions.get_or_insert_with(Default::default);
+                    let messages = extensions.entry("x-messages".to_string()).or_insert_with(|| serde_json::json!({}));
+                    if let Some(messages) = messages.as_object_mut() {
+                        messages.insert(key.to_string(), serde_json::Value::from(message));
+                    }
                 }
                 Rule::Note(note) => {
                     // The rules may be applied to a copy that already has them: a note is added once.

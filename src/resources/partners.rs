@@ -18,7 +18,7 @@ use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::PathId;
 use crate::http::files;
@@ -160,8 +160,16 @@ impl Writer for PartnerWriter {
     }
 
     fn document(doc: Doc, mode: Mode) -> Doc {
-        let doc =
-            doc.rules("isPromoCodeUsing", &[Note(PROMO_USING)]).rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE)]);
+        // The parts' messages, for the client's form, on both writes.
+        let latitude = Message("format", LATITUDE);
+        let longitude = Message("format", LONGITUDE);
+        let doc = doc
+            .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
+            .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE), Message("required", PROMO_VERSION)])
+            .rules("Cities[0].CityId", &[Message("required", CITIES_REQUIRED)])
+            .rules("Cities[0].Address", &[Message("required", ROW_INCOMPLETE)])
+            .rules("Cities[0].Latitude", &[Message("required", ROW_INCOMPLETE), latitude])
+            .rules("Cities[0].Longitude", &[Message("required", ROW_INCOMPLETE), longitude]);
         match mode {
             Mode::Create => doc
                 .rules("Cities[0].CityId", &[Required, Range(1, i64::MAX), Note("A city id from GET /api/city.")])
@@ -207,6 +215,8 @@ struct PartnerInput {
 }
 
 pub const CITIES_REQUIRED: &str = "Cities is required";
+pub const LATITUDE: &str = "Latitude must be a number between -90 and 90.";
+pub const LONGITUDE: &str = "Longitude must be a number between -180 and 180.";
 pub const ROW_INCOMPLETE: &str = "Address, Latitude and Longitude fields are required.";
 const PROMO_USING: &str = "true, on or 1 (any case) mean yes; anything else means no.";
 const PROMO_VERSION_NOTE: &str =
@@ -233,10 +243,10 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
         let longitude =
             field("longitude").replace(',', ".").parse::<f64>().ok().filter(|l| (-180.0..=180.0).contains(l));
         if complete {
-            v.check(&key("latitude"), latitude.is_some(), "Latitude must be a number between -90 and 90.").check(
+            v.check(&key("latitude"), latitude.is_some(), LATITUDE).check(
                 &key("longitude"),
                 longitude.is_some(),
-                "Longitude must be a number between -180 and 180.",
+                LONGITUDE,
             );
         }
         branches.push(Branch {

@@ -47,12 +47,12 @@ export const required =
     isBlank(value) || value === false ? message : undefined;
 
 export const minLength =
-  <V>(min: number, message = MESSAGES.min3): Rule<V> =>
+  <V>(min: number, message: string = MESSAGES.min3): Rule<V> =>
   (value) =>
     !isBlank(value) && text(value).length < min ? message : undefined;
 
 export const maxLength =
-  <V>(max: number, message = MESSAGES.max50): Rule<V> =>
+  <V>(max: number, message: string = MESSAGES.max50): Rule<V> =>
   (value) =>
     !isBlank(value) && text(value).length > max ? message : undefined;
 
@@ -120,7 +120,24 @@ export const MESSAGES = {
   digit: 'Password must consist of a number.',
 } as const;
 
-/** "Email as above": required, 3 to 50 characters, valid format. */
-export function emailRules<V>(formatMessage: string = MESSAGES.emailFormat): Rule<V>[] {
-  return [required(MESSAGES.emailRequired), minLength(3), maxLength(50), matches(EMAIL_PATTERN, formatMessage)];
+/**
+ * The server's messages for one declared form field, by the rule they answer
+ * (`FORM_MESSAGES` in src/generated/messages.ts, generated from its document).
+ */
+export interface FieldMessages {
+  readonly required?: string;
+  readonly format?: string;
+  readonly minLength?: string;
+  readonly maxLength?: string;
+  readonly taken?: string;
+}
+
+/** "Email as above": required, 3 to 50 characters, valid format; the server's words when its form declares them. */
+export function emailRules<V>(messages: FieldMessages = {}): Rule<V>[] {
+  return [
+    required(messages.required ?? MESSAGES.emailRequired),
+    minLength(3, messages.minLength ?? MESSAGES.min3),
+    maxLength(50, messages.maxLength ?? MESSAGES.max50),
+    matches(EMAIL_PATTERN, messages.format ?? MESSAGES.emailFormat),
+  ];
 }

@@ -2,7 +2,11 @@ import type { ImageValue } from '../../components/form/ImagePicker';
 import type { FieldDef } from '../../components/form/types';
 import { toFormData } from '../../lib/formData';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, required, type Schema } from '../../lib/validation';
+
+/** The server's words for each field (its declared form), create and edit alike. */
+const SERVER = FORM_MESSAGES['POST /api/asset'];
 
 /** A list row; `GET asset/{id}` adds `createdAt`. */
 export interface AssetRow {
@@ -50,18 +54,18 @@ export const createAssetFields: FieldDef<CreateAssetValues>[] = [
 export const editAssetFields: FieldDef<EditAssetValues>[] = [...detailFields, { name: 'file', label: 'field.image', kind: 'image' }];
 
 const detailSchema: Schema<AssetDetailsValues> = {
-  name: [required('Name is required')],
-  contactPerson: [required('Contact person is required')],
-  phoneNumber: [required('Phone number is required'), completePhone(MESSAGES.phoneIncomplete)],
-  email: emailRules(),
+  name: [required(SERVER.name.required)],
+  contactPerson: [required(SERVER.contactPerson.required)],
+  phoneNumber: [required(SERVER.phoneNumber.required), completePhone(MESSAGES.phoneIncomplete)],
+  email: emailRules(SERVER.email),
 };
 
 export const BARCODE_PATTERN = /^[A-Za-z0-9]{1,3}$/;
 
 export const createAssetSchema: Schema<CreateAssetValues> = {
   ...detailSchema,
-  barcodePrefix: [required('Barcode is required'), matches(BARCODE_PATTERN, 'Barcode must consist of max 3 letter or number')],
-  file: [required('File is required')],
+  barcodePrefix: [required(SERVER.barcodePrefix.required), matches(BARCODE_PATTERN, SERVER.barcodePrefix.format)],
+  file: [required(SERVER.file.required)],
 };
 
 export const editAssetSchema: Schema<EditAssetValues> = detailSchema;

@@ -9,7 +9,7 @@ export interface SignInValues {
 }
 
 export const signInSchema: Schema<SignInValues> = {
-  userName: [required('Email is required')],
+  userName: [required(MESSAGES.emailRequired)],
   password: [required('Required field')],
   otp: [required('Otp is required'), numeric('Otp must consist of digits')],
 };

@@ -2,6 +2,7 @@ import type { ImageValue } from '../../components/form/ImagePicker';
 import type { ChoiceOption, FieldDef } from '../../components/form/types';
 import { api } from '../../lib/api';
 import { toFormData } from '../../lib/formData';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { required, type Schema } from '../../lib/validation';
 
 /** A row of `GET campaign/category`; `name` is in the content language (Accept-Language 1/2/3). */
@@ -29,11 +30,12 @@ export interface CategoryValues {
   order: string;
 }
 
-/** The spec's messages (Category create and edit); the photo is not validated. */
+/** The server's messages (its declared Category form, create and edit alike); the photo is not validated. */
+const SERVER = FORM_MESSAGES['POST /api/campaign/category'];
 export const CATEGORY_MESSAGES = {
-  nameAz: 'Name Az is required',
-  nameEn: 'Name En is required',
-  nameRu: 'Name Ru is required',
+  nameAz: SERVER.nameAz.required,
+  nameEn: SERVER.nameEn.required,
+  nameRu: SERVER.nameRu.required,
 } as const;
 
 export const categorySchema: Schema<CategoryValues> = {

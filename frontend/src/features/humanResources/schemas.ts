@@ -1,6 +1,7 @@
 import { listPicker } from '../../components/form/listPicker';
 import type { FieldDef, PickerOption } from '../../components/form/types';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
 
 /** A list row; `GET humanResource/{id}` adds `assetId`. */
@@ -76,21 +77,24 @@ export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
 
 export const CHOOSE_ASSET = 'Choose an asset';
 
+/** The server's messages for the person (its declared form); the asset's is the edit's own. */
+const CREATE = FORM_MESSAGES['POST /api/humanResource'];
+
 const detailsSchema: Schema<HumanResourceDetailsValues> = {
   assetId: [required('Asset Id is required')],
-  firstName: [required('First name is required')],
-  lastName: [required('Last name is required')],
-  email: emailRules(),
-  phone: [required('Phone is required'), completePhone(MESSAGES.phoneIncomplete)],
+  firstName: [required(CREATE.firstName.required)],
+  lastName: [required(CREATE.lastName.required)],
+  email: emailRules(CREATE.email),
+  phone: [required(CREATE.phone.required), completePhone(MESSAGES.phoneIncomplete)],
 };
 
-const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigit, MESSAGES.letterAndDigit);
+const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigit, CREATE.password.format);
 
 export const createHumanResourceSchema: Schema<CreateHumanResourceValues> = {
   ...detailsSchema,
   // The spec's 'Asset Id is required' names an id nobody sees; a new account asks the person to choose (edit keeps the spec's message).
   assetId: [required(CHOOSE_ASSET)],
-  password: [required('Password is required'), letterAndDigit],
+  password: [required(CREATE.password.required), letterAndDigit],
   confirmPassword: [required('Confirm Password is required'), letterAndDigit, sameAs('password', 'Both password need to be the same')],
 };
 

@@ -2,7 +2,11 @@ import { lookups } from '../../components/form/lookups';
 import type { ChoiceOption, FieldDef, PickerOption } from '../../components/form/types';
 import { api } from '../../lib/api';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, MESSAGES, required, type Schema } from '../../lib/validation';
+
+/** The server's messages (its declared merchant form; the edit spells the phone `phone`). */
+const SERVER = FORM_MESSAGES['PUT /api/partner/merchant'];
 import { PartnerFixed } from './PartnerFixed';
 
 /** A row of `partner/merchant`; `GET partner/merchant/{id}` adds the partner's and branch's ids. */
@@ -33,9 +37,9 @@ export interface MerchantValues {
 
 /** The spec's messages (campaigns.md, Merchant create and edit), verbatim. */
 export const MERCHANT_MESSAGES = {
-  firstName: 'First name is required',
-  lastName: 'Last name is required',
-  phone: 'Phone is required',
+  firstName: SERVER.firstName.required,
+  lastName: SERVER.lastName.required,
+  phone: SERVER.phone.required,
   partner: 'Partner Id is required',
   city: 'Partner City Id is required',
 } as const;
@@ -43,7 +47,7 @@ export const MERCHANT_MESSAGES = {
 export const merchantSchema: Schema<MerchantValues> = {
   firstName: [required(MERCHANT_MESSAGES.firstName)],
   lastName: [required(MERCHANT_MESSAGES.lastName)],
-  email: emailRules(),
+  email: emailRules(SERVER.email),
   phone: [required(MERCHANT_MESSAGES.phone), completePhone(MESSAGES.phoneIncomplete)],
   partnerId: [required(MERCHANT_MESSAGES.partner)],
   partnerCityId: [required(MERCHANT_MESSAGES.city)],

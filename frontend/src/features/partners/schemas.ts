@@ -3,6 +3,7 @@ import { listPicker } from '../../components/form/listPicker';
 import type { FieldDef, PickerOption } from '../../components/form/types';
 import { toFormData } from '../../lib/formData';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, decimalBetween, eachRow, emailRules, MESSAGES, required, type Schema } from '../../lib/validation';
 
 export const PromoCodeVersion = { Integration: 1, Static: 2 } as const;
@@ -59,12 +60,14 @@ export interface PartnerValues {
   cities: CityRowValues[];
 }
 
+/** The server's messages (its declared partner form, create and edit alike). */
+const SERVER = FORM_MESSAGES['POST /api/partner'];
 export const PARTNER_MESSAGES = {
-  citiesRequired: 'Cities is required',
-  rowIncomplete: 'Address, Latitude and Longitude fields are required.',
-  latitude: 'Latitude must be a number between -90 and 90.',
-  longitude: 'Longitude must be a number between -180 and 180.',
-  promoCodeVersion: 'Choose the promo code version: Integration (1) or Static (2).',
+  citiesRequired: SERVER['Cities[0].CityId'].required,
+  rowIncomplete: SERVER['Cities[0].Address'].required,
+  latitude: SERVER['Cities[0].Latitude'].format,
+  longitude: SERVER['Cities[0].Longitude'].format,
+  promoCodeVersion: SERVER.promoCodeVersion.required,
 } as const;
 
 /** The rules of one city row; a row without a city gets the server's own 'Cities is required'. */
@@ -122,11 +125,11 @@ export const partnerFields: FieldDef<PartnerValues>[] = [
  * off-map branch is not data anyone can use.
  */
 export const partnerSchema: Schema<PartnerValues> = {
-  name: [required('Name is required')],
-  contactPersonFirstName: [required('Contact person firstname is required')],
-  contactPersonLastName: [required('Contact person lastname is required')],
-  phoneNumber: [required('Phone number is required'), completePhone(MESSAGES.phoneIncomplete)],
-  email: emailRules(),
+  name: [required(SERVER.name.required)],
+  contactPersonFirstName: [required(SERVER.contactPersonFirstName.required)],
+  contactPersonLastName: [required(SERVER.contactPersonLastName.required)],
+  phoneNumber: [required(SERVER.phoneNumber.required), completePhone(MESSAGES.phoneIncomplete)],
+  email: emailRules(SERVER.email),
   promoCodeVersion: [(version, values) => (values.isPromoCodeUsing && !version ? PARTNER_MESSAGES.promoCodeVersion : undefined)],
   cities: [required(PARTNER_MESSAGES.citiesRequired), eachRow(cityRowSchema)],
 };

@@ -2,6 +2,7 @@ import type { FieldDef } from '../../components/form/types';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { Role, roleOptions } from '../../lib/roles';
 import type { UserProfile } from '../../lib/session';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
 
 /** List rows and details have the same shape as the signed-in profile. */
@@ -54,15 +55,17 @@ export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
   { name: 'newPasswordConfirm', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
 ];
 
-const strongPassword = matches<CreateUserValues>(PATTERNS.strongPassword, MESSAGES.strongPassword);
+const CREATE = FORM_MESSAGES['POST /api/user/register'];
+const EDIT = FORM_MESSAGES['PUT /api/user'];
+const strongPassword = matches<CreateUserValues>(PATTERNS.strongPassword, CREATE.password.format);
 const digitPassword = matches<AdminPasswordValues>(PATTERNS.digit, MESSAGES.digit);
 
 export const createUserSchema: Schema<CreateUserValues> = {
-  firstName: [required('Firstname is required')],
-  lastName: [required('Lastname is required')],
-  email: emailRules(),
+  firstName: [required(CREATE.firstName.required)],
+  lastName: [required(CREATE.lastName.required)],
+  email: emailRules(CREATE.email),
   phone: [completePhone(MESSAGES.phoneIncomplete)],
-  password: [required('Password is required'), strongPassword],
+  password: [required(CREATE.password.required), strongPassword],
   confirmPassword: [
     required('Confirm Password is required'),
     strongPassword,
@@ -71,10 +74,10 @@ export const createUserSchema: Schema<CreateUserValues> = {
 };
 
 export const editUserSchema: Schema<EditUserValues> = {
-  firstName: [required('Firstname is required')],
-  lastName: [required('Lastname is required')],
-  email: emailRules(),
-  phone: [required('Phone number is required'), completePhone(MESSAGES.phoneIncomplete)],
+  firstName: [required(EDIT.firstName.required)],
+  lastName: [required(EDIT.lastName.required)],
+  email: emailRules(EDIT.email),
+  phone: [required(EDIT.phone.required), completePhone(MESSAGES.phoneIncomplete)],
 };
 
 export const adminPasswordSchema: Schema<AdminPasswordValues> = {
