@@ -1,6 +1,6 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { parseListQuery, serializeListQuery, type ListQuery } from '../../lib/listQuery';
+import { defaultListQuery, parseListQuery, serializeListQuery, type ListQuery } from '../../lib/listQuery';
 
 /** The list's page, size, sort and filters, read from and written to the URL query string. */
 export function useListQueryState(filterNames: readonly string[]): [ListQuery, (next: ListQuery, options?: { replace?: boolean }) => void] {
@@ -15,5 +15,11 @@ export function useListQueryState(filterNames: readonly string[]): [ListQuery, (
     },
     [location, navigate],
   );
+  return [query, setQuery];
+}
+
+/** The same, kept in the component: for a list that is one of several on a screen (a report's tab). */
+export function useLocalListQueryState(): [ListQuery, (next: ListQuery) => void] {
+  const [query, setQuery] = useState<ListQuery>(defaultListQuery);
   return [query, setQuery];
 }

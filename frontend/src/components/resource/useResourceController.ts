@@ -5,7 +5,7 @@ import { hasActiveFilters, toApiQuery, toFilterQuery, withFilters, withPage, wit
 import { apiFilterValues } from '../FilterPanel';
 import { showToast } from '../Toast';
 import type { ResourceFilter } from './types';
-import { useListQueryState } from './useListQueryState';
+import { useListQueryState, useLocalListQueryState } from './useListQueryState';
 import { useListData, type ListState } from './useRemoteData';
 
 /** Where a list's rows come from: its list call, and the call that takes its filters. */
@@ -16,13 +16,15 @@ export interface ListSource {
   /** The call with filters when it is not `{basePath}/filter`. */
   filterPath?: string;
   filters?: readonly ResourceFilter[];
+  /** Where page, size, sort and filters live: the URL (a screen's one list), or the component (one of several lists). */
+  state?: 'url' | 'local';
 }
 
 /** Everything about a list but its looks: what is asked, what came, what is chosen, and the moves. */
-export interface ResourceController<Row> {
+export interface ResourceController<Row, Answer = unknown> {
   query: ListQuery;
   filtered: boolean;
-  list: ListState<Row>;
+  list: ListState<Row, Answer>;
   /** The filters under their API names, as the export call takes them. */
   filterQuery: Query;
   sortBy: (field: string) => void;
@@ -44,17 +46,20 @@ export interface ResourceController<Row> {
  * for them (read again on `reload`), the selection, and the step back from a page a delete
  * emptied. `ResourcePage` renders it; a screen with another layout can use it alone.
  */
-export function useResourceController<Row extends { id: number }>(source: ListSource): ResourceController<Row> {
+export function useResourceController<Row extends { id: number }, Answer = unknown>(source: ListSource): ResourceController<Row, Answer> {
   const filters = useMemo(() => source.filters ?? [], [source.filters]);
   const filterNames = useMemo(() => filters.map((filter) => filter.name), [filters]);
   const filterParams = useMemo(() => Object.fromEntries(filters.map((filter) => [filter.name, filter.param])), [filters]);
 
-  const [query, setQuery] = useListQueryState(filterNames);
+  // Both are always called (hooks run in a fixed order); the source says which one holds the list.
+  const inUrl = useListQueryState(filterNames);
+  const inComponent = useLocalListQueryState();
+  const [query, setQuery] = source.state === 'local' ? inComponent : inUrl;
   const filtered = hasActiveFilters(query);
   // What the list and export calls send: range bounds as instants of the browser's days.
   const sentQuery = { ...query, filters: apiFilterValues(filters, query.filters) };
   const [reloadToken, reload] = useReducer((count: number) => count + 1, 0);
-  const list = useListData<Row>(
+  const list = useListData<Row, Answer>(
     filtered ? (source.filterPath ?? `${source.basePath}/filter`) : (source.listPath ?? source.basePath),
     toApiQuery(sentQuery, filterParams),
     reloadToken,

@@ -80,7 +80,7 @@ describe('Reports screen', () => {
     expect(nameCells()[0]).toBe('Asset 12Deleted');
     expect(nameCells()[1]).toBe('Asset 11Active');
     expect(nameCells()[3]).toBe('Asset 9Deactive');
-    expect(queryOf(api.callsTo('GET /api/report/asset')[0])).toEqual({ Skip: '0', Take: '10' });
+    expect(queryOf(api.callsTo('GET /api/report/asset')[0])).toEqual({ Skip: '0', Take: '10', SortField: 'id', OrderBy: 'false' });
     expect(api.callsTo('GET /api/report/partner')).toHaveLength(0);
   });
 
@@ -99,7 +99,7 @@ describe('Reports screen', () => {
     expect(api.callsTo('GET /api/report/employee')).toHaveLength(1);
     // Pages of names: the pager shows with more than ten.
     await user.click(within(panel()).getByRole('button', { name: 'Next page' }));
-    await waitFor(() => expect(queryOf(api.callsTo('GET /api/report/employee')[1])).toEqual({ Skip: '10', Take: '10' }));
+    await waitFor(() => expect(queryOf(api.callsTo('GET /api/report/employee')[1])).toEqual({ Skip: '10', Take: '10', SortField: 'id', OrderBy: 'false' }));
     await waitFor(() => expect(nameCells()[0]).toBe('Employee 20Deleted'));
   });
 
@@ -111,7 +111,7 @@ describe('Reports screen', () => {
     await user.type(within(panel()).getByRole('searchbox', { name: 'Search' }), 'set 1');
     expect(api.callsTo('GET /api/report/asset')).toHaveLength(2);
     await waitFor(() => expect(api.callsTo('GET /api/report/asset')).toHaveLength(3));
-    expect(queryOf(api.callsTo('GET /api/report/asset')[2])).toEqual({ Skip: '0', Take: '10', Name: 'set 1' });
+    expect(queryOf(api.callsTo('GET /api/report/asset')[2])).toEqual({ Skip: '0', Take: '10', SortField: 'id', OrderBy: 'false', Name: 'set 1' });
     await waitFor(() => expect(nameCells()).toEqual(['Asset 12Deleted', 'Asset 11Active', 'Asset 10Active', 'Asset 1Active']));
     expect(within(panel()).getByText('Total: 12')).toBeInTheDocument();
     await user.click(within(within(panel()).getByRole('columnheader', { name: 'Name' })).getByRole('button'));

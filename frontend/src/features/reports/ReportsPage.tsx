@@ -4,18 +4,19 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { Chart, formatCount } from '../../components/Chart';
-import { DataTable, type TableColumn, type TableSort } from '../../components/DataTable';
+import { DataTable, type TableColumn } from '../../components/DataTable';
 import { TextInput } from '../../components/form/inputs';
 import { Icon } from '../../components/icons';
 import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { Panel, RemoteContent } from '../../components/Panel';
 import { showToast } from '../../components/Toast';
-import { useRemoteValue } from '../../components/useRemoteValue';
+import { useResourceController } from '../../components/resource/useResourceController';
+import type { RemoteValue } from '../../components/useRemoteValue';
 import { errorMessage } from '../../lib/api';
 import { downloadFile, saveBlob } from '../../lib/download';
 import { t } from '../../lib/i18n';
-import { DEFAULT_PAGE_SIZE, needsPagination } from '../../lib/listQuery';
+import { needsPagination } from '../../lib/listQuery';
 import { canWrite } from '../../lib/roles';
 import { currentUser } from '../../lib/session';
 import { reportExports, reportKinds, stateLabels, statesChart, type RecordState, type ReportKind, type ReportName, type ReportPage } from './reportsData';
@@ -38,34 +39,34 @@ function StateBadge({ state }: { state: RecordState }) {
   );
 }
 
+/** The tab's one filter: the typed name. */
+const NAME_FILTER = [{ name: 'Name', param: 'Name', label: 'reports.search' as const }];
+
 /** One kind's names (searched, paged, sortable by name) beside its pie of states and the total badge. */
 function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
   useSignals();
   const searchId = useId();
+  // The list machinery of every screen, kept in the tab (four tabs share one URL).
+  const source = useMemo(() => ({ basePath: `report/${kind}`, filterPath: `report/${kind}`, filters: NAME_FILTER, state: 'local' as const }), [kind]);
+  const names = useResourceController<ReportName, ReportPage>(source);
   const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
-  const [sort, setSort] = useState<TableSort | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  const report = names.list;
+  const answer = report.status === 'error' ? undefined : (report.answer ?? undefined);
+  // The pie's view of the same call: the last counts stay on show while the next page loads.
+  const reportValue: RemoteValue<ReportPage> =
+    report.status === 'error'
+      ? { status: 'error', message: report.error ?? '' }
+      : answer && report.status === 'ready'
+        ? { status: 'ready', data: answer }
+        : { status: 'loading', data: answer };
 
-  const report = useRemoteValue<ReportPage>(`report/${kind}`, {
-    Skip: (page - 1) * size,
-    Take: size,
-    Name: search,
-    SortField: sort?.field,
-    OrderBy: sort?.ascending,
-  });
-  const answer = report.status === 'error' ? undefined : report.data;
-
+  const { applyFilters } = names;
   const typeSearch = (value: string) => {
     setTyped(value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      setSearch(value.trim());
-      setPage(1);
-    }, SEARCH_PAUSE_MS);
+    timer.current = setTimeout(() => applyFilters({ Name: value.trim() }), SEARCH_PAUSE_MS);
   };
 
   const [activeLabel, deactiveLabel, deletedLabel] = [t('state.active'), t('state.deactive'), t('state.deleted')];
@@ -104,7 +105,7 @@ function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
           )
         }
       >
-        <RemoteContent value={report}>{() => chart && <Chart data={chart} caption={countsTitle} labelHeader={t('state.label')} height="h-52" />}</RemoteContent>
+        <RemoteContent value={reportValue}>{() => chart && <Chart data={chart} caption={countsTitle} labelHeader={t('state.label')} height="h-52" />}</RemoteContent>
       </Panel>
       <Panel title={namesTitle} className="lg:col-span-3" flush>
         <div role="search" aria-label={namesTitle} className="border-b border-slate-200 px-4 py-3 sm:px-5">
@@ -116,25 +117,13 @@ function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
         <DataTable
           caption={namesTitle}
           columns={columns}
-          rows={answer?.data ?? []}
+          rows={report.rows}
           status={report.status}
-          sort={sort ?? undefined}
-          onSort={(field) => {
-            setSort((current) => ({ field, ascending: current?.field === field ? !current.ascending : true }));
-            setPage(1);
-          }}
+          sort={{ field: names.query.sort, ascending: names.query.ascending }}
+          onSort={names.sortBy}
         />
-        {answer && needsPagination(answer.totalCount, size) && (
-          <Pagination
-            page={page}
-            size={size}
-            total={answer.totalCount}
-            onPage={setPage}
-            onSize={(next) => {
-              setSize(next);
-              setPage(1);
-            }}
-          />
+        {answer && needsPagination(report.totalCount, names.query.size) && (
+          <Pagination page={names.query.page} size={names.query.size} total={report.totalCount} onPage={names.goToPage} onSize={names.setPageSize} />
         )}
       </Panel>
     </div>
