@@ -79,7 +79,8 @@ async fn every_declared_write_enforces_its_declaration() {
     let others = [app.user_with_role("user@perk.az", 1).await, app.user_with_role("callcenter@perk.az", 2).await];
     let access = perkdesk::app::api().access();
     let writes = perkdesk::resources::declared_writes();
-    // Rows that writes point to: an HR account's asset, a merchant's partner and branch.
+    // Rows that writes point to: an HR account's asset, a merchant's partner and branch, a
+    // notification's category.
     let asset =
         perkdesk::resources::assets::ASSET_FORM.fields.iter().map(|f| (f.name, f.example())).collect::<Vec<_>>();
     let asset_id = app
@@ -106,10 +107,19 @@ async fn every_declared_write_enforces_its_declaration() {
         .json()["id"]
         .to_string();
     let branch_id = app.count("SELECT MAX(id) FROM partner_cities").to_string();
+    let category = [("nameAz", "Qida"), ("nameEn", "Food"), ("nameRu", "Еда")];
+    let category_id = app
+        .send_form(axum::http::Method::POST, "/api/campaign/category", &admin.token, &category, &[])
+        .await
+        .expect(201)
+        .json()["id"]
+        .to_string();
     let links = [
         ("/api/humanResource", "assetId", asset_id),
         ("/api/partner/merchant", "partnerId", partner_id),
         ("/api/partner/merchant", "partnerCityId", branch_id),
+        ("/api/notification", "type", "1".to_string()),
+        ("/api/notification", "categoryId", category_id),
         ("/api/partner", "Cities[0].CityId", "1".to_string()),
         ("/api/partner", "Cities[0].Address", "Nizami küçəsi 10".to_string()),
         ("/api/partner", "Cities[0].Latitude", "40.4".to_string()),

@@ -26,7 +26,9 @@ function formMessages() {
       for (const content of Object.values(operation.requestBody?.content ?? {})) {
         const fields = {};
         for (const [field, property] of Object.entries(content.schema?.properties ?? {})) {
-          if (property['x-messages']) fields[field] = property['x-messages'];
+          // A number a form may leave blank is `anyOf` [the number, blank]: its messages sit on the number.
+          const messages = property['x-messages'] ?? property.anyOf?.find((item) => item['x-messages'])?.['x-messages'];
+          if (messages) fields[field] = messages;
         }
         if (Object.keys(fields).length > 0) forms[`${method.toUpperCase()} ${path}`] = fields;
       }

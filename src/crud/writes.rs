@@ -491,6 +491,12 @@ pub trait Writer: Send + Sync + 'static {
     /// Reads and checks the parts the declaration does not cover, after the declared fields.
     fn read(form: &Form, mode: Mode, v: &mut Validator) -> Self::Input;
 
+    /// Runs in the write's transaction before the row is written (the rows the form points to
+    /// exist): an error there is the answer, and nothing is written.
+    fn check(_tx: &Connection, _input: &Self::Input) -> AppResult<()> {
+        Ok(())
+    }
+
     /// Columns the writer sets beside the declared ones.
     fn columns(_input: &Self::Input) -> Vec<(&'static str, SqlValue)> {
         Vec::new()
@@ -545,6 +551,7 @@ async fn create<W: Writer>(State(state): State<AppState>, mut form: Form) -> App
     let (values, input) = read_form::<W>(&form, Mode::Create)?;
     let image = files::checked_upload(W::FORM.upload(&form)).await?;
     let row = super::save_then_fetch(&state, W::FORM.resource, move |tx| {
+        W::check(tx, &input)?;
         let file_id = files::store_upload(tx, image)?;
         let id = W::FORM.insert(tx, &values, file_id, &W::columns(&input))?;
         W::saved(tx, id, Mode::Create, &input)?;
@@ -560,6 +567,7 @@ async fn update<W: Writer>(State(state): State<AppState>, mut form: Form) -> App
     let (values, input) = read_form::<W>(&form, Mode::Update)?;
     let image = files::checked_upload(W::FORM.upload(&form)).await?;
     super::save_then_fetch(&state, W::FORM.resource, move |tx| {
+        W::check(tx, &input)?;
         let file_id = files::store_upload(tx, image)?;
         W::FORM.update(tx, id, &values, file_id, &W::columns(&input))?;
         W::saved(tx, id, Mode::Update, &input)?;

@@ -73,7 +73,12 @@ pub fn declared_writes() -> Vec<crate::crud::writes::DeclaredWrite> {
     use crate::crud::writes::{DeclaredWrite, Mode};
     use axum::http::Method;
     let mut writes = Vec::new();
-    for form in [&assets::ASSET_FORM, &campaign_categories::CATEGORY_FORM, &partners::PARTNER_FORM] {
+    for form in [
+        &assets::ASSET_FORM,
+        &campaign_categories::CATEGORY_FORM,
+        &partners::PARTNER_FORM,
+        &notifications::NOTIFICATION_FORM,
+    ] {
         writes.extend(DeclaredWrite::multipart(form));
     }
     writes.push(DeclaredWrite::json(&users::NEW_USER_FORM, Mode::Create, Method::POST, "/api/user/register"));

@@ -112,9 +112,51 @@ export const FORM_MESSAGES = {
       "format": "Wrong phone format. E.g. 994501234567"
     }
   },
+  "PUT /api/notification": {
+    "campaignId": {
+      "required": "Campaign is required"
+    },
+    "categoryId": {
+      "required": "Category is required"
+    },
+    "header": {
+      "required": "Header is required"
+    },
+    "text": {
+      "required": "Text is required"
+    }
+  },
+  "POST /api/notification": {
+    "campaignId": {
+      "required": "Campaign is required"
+    },
+    "categoryId": {
+      "required": "Category is required"
+    },
+    "header": {
+      "required": "Header is required"
+    },
+    "text": {
+      "required": "Text is required"
+    },
+    "type": {
+      "required": "type is required"
+    }
+  },
   "PUT /api/partner": {
     "Cities[0].Address": {
       "required": "Address, Latitude and Longitude fields are required."
+    },
+    "Cities[0].CityId": {
+      "required": "Cities is required"
+    },
+    "Cities[0].Latitude": {
+      "required": "Address, Latitude and Longitude fields are required.",
+      "format": "Latitude must be a number between -90 and 90."
+    },
+    "Cities[0].Longitude": {
+      "required": "Address, Latitude and Longitude fields are required.",
+      "format": "Longitude must be a number between -180 and 180."
     },
     "contactPersonFirstName": {
       "required": "Contact person firstname is required"

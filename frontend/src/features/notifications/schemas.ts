@@ -2,6 +2,7 @@ import type { ImageValue } from '../../components/form/ImagePicker';
 import type { FieldDef, PickerLoader, PickerOption } from '../../components/form/types';
 import { api } from '../../lib/api';
 import { toFormData } from '../../lib/formData';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { required, type Rule, type Schema } from '../../lib/validation';
 
 export const NotificationType = { Category: 1, Campaign: 2 } as const;
@@ -31,12 +32,13 @@ export interface NotificationValues {
 }
 
 /** The spec's messages, and the server's for the second picker. */
+const SERVER = FORM_MESSAGES['POST /api/notification'];
 export const NOTIFICATION_MESSAGES = {
-  header: 'Header is required',
-  text: 'Text is required',
-  type: 'type is required',
-  category: 'Category is required',
-  campaign: 'Campaign is required',
+  header: SERVER.header.required,
+  text: SERVER.text.required,
+  type: SERVER.type.required,
+  category: SERVER.categoryId.required,
+  campaign: SERVER.campaignId.required,
 } as const;
 
 /** The second picker is required for the type that shows it. */
