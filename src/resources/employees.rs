@@ -13,11 +13,10 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::AppResult;
-use crate::core::patterns;
 use crate::core::validation::Validator;
+use crate::crud::writes::{Field, Mode, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, ValueKind};
-use crate::db::now_iso;
-use crate::http::api::Rule::{Pattern, Range, Required};
+use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
@@ -106,18 +105,30 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/employee",
             put(update),
-            Doc::new(TAG, "Edit an employee")
-                .roles(EMPLOYEES.write)
-                .json_body::<EmployeeEdit>()
+            EMPLOYEE_EDIT_FORM
+                .document(
+                    Doc::new(TAG, "Edit an employee").roles(EMPLOYEES.write).json_body::<EmployeeEdit>(),
+                    Mode::Update,
+                )
                 .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .answers(404, "No such employee")
                 .returns_schema(200, crud::row_schema(&EMPLOYEES)),
         )
 }
+
+/// The back office's edit of an employee (they arrive through the app and the import).
+pub static EMPLOYEE_EDIT_FORM: WriteForm = WriteForm {
+    resource: &EMPLOYEES,
+    table: "employees",
+    fields: &[
+        Field::text("firstName", "first_name").required("First name is required"),
+        Field::text("lastName", "last_name").required("Last name is required"),
+        Field::email("email", "email").required("Email is required"),
+        Field::phone("phone", "phone").required("Phone is required"),
+    ],
+    image: None,
+    extra_parts: &[],
+};
 
 /// `PUT employee`: the spec's payload. Read field by field (see `fields`).
 #[derive(serde::Deserialize, ToSchema)]
@@ -136,26 +147,11 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let body = fields::object(&body)?;
     let mut v = Validator::new();
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
-    let first_name = fields::text(&mut v, "firstName", body.get("firstName"));
-    let last_name = fields::text(&mut v, "lastName", body.get("lastName"));
-    let email = fields::text(&mut v, "email", body.get("email"));
-    let phone = fields::text(&mut v, "phone", body.get("phone"));
-    v.required("firstName", &first_name, "First name is required")
-        .required("lastName", &last_name, "Last name is required")
-        .email("email", &email, "Email is required")
-        .required("phone", &phone, "Phone is required")
-        .phone("phone", &phone);
+    let values = EMPLOYEE_EDIT_FORM.read(body, Mode::Update, &mut v);
     v.finish()?;
-    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| {
-        let changed = tx.execute(
-            "UPDATE employees SET first_name = ?2, last_name = ?3, email = ?4, phone = ?5, updated_at = ?6
-             WHERE id = ?1 AND deleted_at IS NULL",
-            (id, &first_name, &last_name, &email, &phone, now_iso()),
-        )?;
-        EMPLOYEES.updated(changed, id)
-    })
-    .await
-    .map(Json)
+    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.update(tx, id, &values, None, &[]))
+        .await
+        .map(Json)
 }
 
 /// An employee as the employee app and the workbook import send one: known by e-mail, added

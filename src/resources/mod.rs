@@ -85,6 +85,7 @@ pub fn declared_writes() -> Vec<crate::crud::writes::DeclaredWrite> {
     writes.push(DeclaredWrite::json(&users::USER_EDIT_FORM, Mode::Update, Method::PUT, "/api/user"));
     writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Create, Method::POST, "/api/humanResource"));
     writes.push(DeclaredWrite::json(&hr_accounts::HR_PERSON_FORM, Mode::Update, Method::PUT, "/api/humanResource"));
+    writes.push(DeclaredWrite::json(&employees::EMPLOYEE_EDIT_FORM, Mode::Update, Method::PUT, "/api/employee"));
     writes.push(DeclaredWrite::json(
         &merchants::NEW_MERCHANT_FORM,
         Mode::Create,

@@ -70,6 +70,24 @@ export const FORM_MESSAGES = {
       "required": "Name Ru is required"
     }
   },
+  "PUT /api/employee": {
+    "email": {
+      "required": "Email is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    },
+    "firstName": {
+      "required": "First name is required"
+    },
+    "lastName": {
+      "required": "Last name is required"
+    },
+    "phone": {
+      "required": "Phone is required",
+      "format": "Wrong phone format. E.g. 994501234567"
+    }
+  },
   "PUT /api/humanResource": {
     "email": {
       "required": "Email is required",

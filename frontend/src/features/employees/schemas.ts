@@ -1,7 +1,11 @@
 import { listPicker } from '../../components/form/listPicker';
 import type { FieldDef, PickerOption } from '../../components/form/types';
 import { fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, MESSAGES, required, type Schema } from '../../lib/validation';
+
+/** The server's messages (its declared employee edit). */
+const SERVER = FORM_MESSAGES['PUT /api/employee'];
 
 /** A row of `employee/forAdmin`; `GET employee/{id}` adds `createdAt`. */
 export interface EmployeeRow {
@@ -34,10 +38,10 @@ export const editEmployeeFields: FieldDef<EditEmployeeValues>[] = [
 
 // The spec asks a valid e-mail; the other messages are the merchant form's, which has the same inputs.
 export const editEmployeeSchema: Schema<EditEmployeeValues> = {
-  email: emailRules(),
-  firstName: [required('First name is required')],
-  lastName: [required('Last name is required')],
-  phone: [required('Phone is required'), completePhone(MESSAGES.phoneIncomplete)],
+  email: emailRules(SERVER.email),
+  firstName: [required(SERVER.firstName.required)],
+  lastName: [required(SERVER.lastName.required)],
+  phone: [required(SERVER.phone.required), completePhone(MESSAGES.phoneIncomplete)],
 };
 
 export const editValuesOf = (employee: EmployeeRow): EditEmployeeValues => ({
