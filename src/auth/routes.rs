@@ -21,6 +21,7 @@ use crate::db::{format_iso, now_iso};
 use crate::http::api::Rule::{Length, Note, Pattern, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, ClientIp};
+use crate::http::form_fields::{Field, FieldKind, Mode, document_fields, json_object, read_fields};
 pub use crate::http::reply::MessageBody;
 use crate::http::state::AppState;
 
@@ -31,16 +32,16 @@ pub fn routes() -> Api {
             Method::POST,
             "/api/auth/admin/token",
             post(sign_in),
-            Doc::new(TAG, "Sign in with e-mail, password and a TOTP code")
-                .json_body::<SignIn>()
-                .rules("userName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("password", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("otp", &[Required, Pattern(patterns::NOT_BLANK)])
-                .answers(401, "Invalid credentials")
-                .answers(403, "The account is not active yet")
-                .answers(423, "The account is locked after repeated failures")
-                .answers(429, "Too many sign-in attempts from this address; see Retry-After")
-                .returns::<TokenPair>(200),
+            document_fields(
+                SIGN_IN_FIELDS,
+                Doc::new(TAG, "Sign in with e-mail, password and a TOTP code").json_body::<SignIn>(),
+                Mode::Create,
+            )
+            .answers(401, "Invalid credentials")
+            .answers(403, "The account is not active yet")
+            .answers(423, "The account is locked after repeated failures")
+            .answers(429, "Too many sign-in attempts from this address; see Retry-After")
+            .returns::<TokenPair>(200),
         )
         .add(
             Method::POST,
@@ -92,21 +93,25 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/auth/reset-password",
             put(request_reset),
-            Doc::new(TAG, "Send a password-reset link (always answers 200)")
-                .json_body::<ResetRequest>()
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .answers(429, "Too many attempts from this address; see Retry-After")
-                .returns::<MessageBody>(200),
+            document_fields(
+                RESET_FIELDS,
+                Doc::new(TAG, "Send a password-reset link (always answers 200)").json_body::<ResetRequest>(),
+                Mode::Create,
+            )
+            .answers(429, "Too many attempts from this address; see Retry-After")
+            .returns::<MessageBody>(200),
         )
         .add(
             Method::POST,
             "/api/user/forgotPassword",
             post(request_reset),
-            Doc::new(TAG, "Same as PUT /api/auth/reset-password")
-                .json_body::<ResetRequest>()
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .answers(429, "Too many attempts from this address; see Retry-After")
-                .returns::<MessageBody>(200),
+            document_fields(
+                RESET_FIELDS,
+                Doc::new(TAG, "Same as PUT /api/auth/reset-password").json_body::<ResetRequest>(),
+                Mode::Create,
+            )
+            .answers(429, "Too many attempts from this address; see Retry-After")
+            .returns::<MessageBody>(200),
         )
         .add(
             Method::POST,
@@ -125,7 +130,14 @@ pub fn routes() -> Api {
         )
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+/// The sign-in form's fields (checked before any lookup, so a blank form costs no hashing).
+pub static SIGN_IN_FIELDS: &[Field] = &[
+    Field::input("userName", FieldKind::Text).required("Email is required"),
+    Field::input("password", FieldKind::Text).required("Required field"),
+    Field::input("otp", FieldKind::Text).required("Otp is required"),
+];
+
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SignIn {
     /// The e-mail address (case-insensitive).
@@ -197,9 +209,7 @@ async fn sign_in(
 ) -> AppResult<TokenPair> {
     throttle(&state, ip)?;
     let mut v = Validator::new();
-    v.required("userName", &body.user_name, "Email is required")
-        .required("password", &body.password, "Required field")
-        .required("otp", &body.otp, "Otp is required");
+    read_fields(SIGN_IN_FIELDS, &json_object(&body)?, Mode::Create, &mut v);
     v.finish()?;
     let email = body.user_name.trim().to_string();
     let user_agent = user_agent(&headers);
@@ -376,7 +386,10 @@ async fn register(
     ))
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+/// The reset request's one field.
+pub static RESET_FIELDS: &[Field] = &[Field::input("email", FieldKind::Email).required("Email is required")];
+
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ResetRequest {
     email: String,
@@ -396,7 +409,7 @@ async fn request_reset(
     throttle(&state, ip)?;
     let email = body.email.trim().to_string();
     let mut v = Validator::new();
-    v.email("email", &email, "Email is required");
+    read_fields(RESET_FIELDS, &json_object(&body)?, Mode::Create, &mut v);
     v.finish()?;
     let lookup_email = email.clone();
     let token = state

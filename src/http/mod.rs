@@ -7,6 +7,7 @@ pub mod declared;
 pub mod extract;
 pub mod fields;
 pub mod files;
+pub mod form_fields;
 pub mod forms;
 pub mod gate;
 pub mod listener;

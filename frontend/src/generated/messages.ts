@@ -48,6 +48,25 @@ export const FORM_MESSAGES = {
       "format": "Wrong phone format. E.g. 994501234567"
     }
   },
+  "POST /api/auth/admin/token": {
+    "otp": {
+      "required": "Otp is required"
+    },
+    "password": {
+      "required": "Required field"
+    },
+    "userName": {
+      "required": "Email is required"
+    }
+  },
+  "PUT /api/auth/reset-password": {
+    "email": {
+      "required": "Email is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    }
+  },
   "PUT /api/campaign/category": {
     "nameAz": {
       "required": "Name Az is required"
@@ -292,6 +311,14 @@ export const FORM_MESSAGES = {
     "phone": {
       "required": "Phone number is required",
       "format": "Wrong phone format. E.g. 994501234567"
+    }
+  },
+  "POST /api/user/forgotPassword": {
+    "email": {
+      "required": "Email is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
     }
   },
   "POST /api/user/register": {

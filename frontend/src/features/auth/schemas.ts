@@ -1,4 +1,5 @@
 import type { FieldDef } from '../../components/form/types';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { newPasswordSchema, type NewPasswordValues } from '../../lib/passwordRules';
 import { EMAIL_PATTERN, emailRules, matches, maxLength, MESSAGES, minLength, numeric, required, sameAs, type Schema } from '../../lib/validation';
 
@@ -8,10 +9,13 @@ export interface SignInValues {
   otp: string;
 }
 
+const SIGN_IN = FORM_MESSAGES['POST /api/auth/admin/token'];
+
+/** The server's required messages; that a code is digits is the form's own hint. */
 export const signInSchema: Schema<SignInValues> = {
-  userName: [required(MESSAGES.emailRequired)],
-  password: [required('Required field')],
-  otp: [required('Otp is required'), numeric('Otp must consist of digits')],
+  userName: [required(SIGN_IN.userName.required)],
+  password: [required(SIGN_IN.password.required)],
+  otp: [required(SIGN_IN.otp.required), numeric('Otp must consist of digits')],
 };
 
 export const signInFields: FieldDef<SignInValues>[] = [
@@ -56,7 +60,7 @@ export interface ForgotPasswordValues {
   email: string;
 }
 
-export const forgotPasswordSchema: Schema<ForgotPasswordValues> = { email: emailRules() };
+export const forgotPasswordSchema: Schema<ForgotPasswordValues> = { email: emailRules(FORM_MESSAGES['POST /api/user/forgotPassword'].email) };
 
 export const forgotPasswordFields: FieldDef<ForgotPasswordValues>[] = [
   { name: 'email', label: 'auth.userName', kind: 'email', placeholder: 'Email', autoComplete: 'email' },
