@@ -21,7 +21,7 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Range, Required};
+use crate::http::api::Rule::{Message, Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
 use crate::http::fields::{self, Number};
@@ -96,9 +96,19 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Generate count (1 to 500) unique 8-character codes for a partner's campaign")
                 .roles(PROMO_CODES.write)
                 .json_body::<NewPromoCodes>()
-                .rules("partnerId", &[Required, Range(1, i64::MAX)])
-                .rules("campaignId", &[Required, Range(1, i64::MAX)])
-                .rules("count", &[Required, Range(1, MAX_COUNT)])
+                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
+                .rules("campaignId", &[Required, Range(1, i64::MAX), Message("required", CATEGORY_REQUIRED)])
+                .rules(
+                    "count",
+                    &[
+                        Required,
+                        Range(1, MAX_COUNT),
+                        Message("required", COUNT_REQUIRED),
+                        Message("format", COUNT_NUMBER),
+                        Message("maximum", COUNT_MAX),
+                        Message("minimum", COUNT_MIN),
+                    ],
+                )
                 .returns::<Generated>(201),
         )
         .add(

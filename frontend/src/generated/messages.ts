@@ -67,6 +67,110 @@ export const FORM_MESSAGES = {
       "maxLength": "Maximum 50 symbols"
     }
   },
+  "PUT /api/campaign": {
+    "assets": {
+      "format": "assets must be asset ids"
+    },
+    "backgroundFile": {
+      "required": "Background file is required"
+    },
+    "campaignCategoryId": {
+      "required": "Campaign category is required"
+    },
+    "descriptionAz": {
+      "required": "Description is required"
+    },
+    "descriptionEn": {
+      "required": "Description is required"
+    },
+    "descriptionRu": {
+      "required": "Description is required"
+    },
+    "discountPercent": {
+      "required": "Discount percent is required",
+      "format": "Discount percent must be a number",
+      "minimum": "Discount percent must be at least 0",
+      "maximum": "Discount percent cannot be greater than 100",
+      "whole": "Discount percent must be a whole number"
+    },
+    "expireDate": {
+      "required": "Expire date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "afterStart": "Expire date must be after the start date"
+    },
+    "file": {
+      "required": "File is required"
+    },
+    "nameAz": {
+      "required": "Name is required"
+    },
+    "nameEn": {
+      "required": "Name is required"
+    },
+    "nameRu": {
+      "required": "Name is required"
+    },
+    "partnerId": {
+      "required": "Partner is required"
+    },
+    "startDate": {
+      "required": "Start date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "notPast": "Start date cannot be earlier than now"
+    }
+  },
+  "POST /api/campaign": {
+    "assets": {
+      "format": "assets must be asset ids"
+    },
+    "backgroundFile": {
+      "required": "Background file is required"
+    },
+    "campaignCategoryId": {
+      "required": "Campaign category is required"
+    },
+    "descriptionAz": {
+      "required": "Description is required"
+    },
+    "descriptionEn": {
+      "required": "Description is required"
+    },
+    "descriptionRu": {
+      "required": "Description is required"
+    },
+    "discountPercent": {
+      "required": "Discount percent is required",
+      "format": "Discount percent must be a number",
+      "minimum": "Discount percent must be at least 0",
+      "maximum": "Discount percent cannot be greater than 100",
+      "whole": "Discount percent must be a whole number"
+    },
+    "expireDate": {
+      "required": "Expire date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "afterStart": "Expire date must be after the start date"
+    },
+    "file": {
+      "required": "File is required"
+    },
+    "nameAz": {
+      "required": "Name is required"
+    },
+    "nameEn": {
+      "required": "Name is required"
+    },
+    "nameRu": {
+      "required": "Name is required"
+    },
+    "partnerId": {
+      "required": "Partner is required"
+    },
+    "startDate": {
+      "required": "Start date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "notPast": "Start date cannot be earlier than now"
+    }
+  },
   "PUT /api/campaign/category": {
     "nameAz": {
       "required": "Name Az is required"
@@ -87,6 +191,11 @@ export const FORM_MESSAGES = {
     },
     "nameRu": {
       "required": "Name Ru is required"
+    }
+  },
+  "PUT /api/campaign/changeNotificationStatus": {
+    "text": {
+      "required": "Notification text is required"
     }
   },
   "PUT /api/employee": {
@@ -256,6 +365,55 @@ export const FORM_MESSAGES = {
       "required": "Choose the promo code version: Integration (1) or Static (2)."
     }
   },
+  "POST /api/partner-portal/campaigns": {
+    "assets": {
+      "format": "assets must be asset ids"
+    },
+    "backgroundFile": {
+      "required": "Background file is required"
+    },
+    "campaignCategoryId": {
+      "required": "Campaign category is required"
+    },
+    "descriptionAz": {
+      "required": "Description is required"
+    },
+    "descriptionEn": {
+      "required": "Description is required"
+    },
+    "descriptionRu": {
+      "required": "Description is required"
+    },
+    "discountPercent": {
+      "required": "Discount percent is required",
+      "format": "Discount percent must be a number",
+      "minimum": "Discount percent must be at least 0",
+      "maximum": "Discount percent cannot be greater than 100",
+      "whole": "Discount percent must be a whole number"
+    },
+    "expireDate": {
+      "required": "Expire date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "afterStart": "Expire date must be after the start date"
+    },
+    "file": {
+      "required": "File is required"
+    },
+    "nameAz": {
+      "required": "Name is required"
+    },
+    "nameEn": {
+      "required": "Name is required"
+    },
+    "nameRu": {
+      "required": "Name is required"
+    },
+    "startDate": {
+      "required": "Start date is required",
+      "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
+      "notPast": "Start date cannot be earlier than now"
+    }
+  },
   "PUT /api/partner/merchant": {
     "email": {
       "required": "Email is required",
@@ -292,6 +450,20 @@ export const FORM_MESSAGES = {
     "phoneNumber": {
       "required": "Phone is required",
       "format": "Wrong phone format. E.g. 994501234567"
+    }
+  },
+  "POST /api/promoCode": {
+    "campaignId": {
+      "required": "Campaign category is required"
+    },
+    "count": {
+      "required": "Count is required",
+      "format": "Count must be a number",
+      "maximum": "Count must be less than or equal to 500",
+      "minimum": "Count must be at least 1"
+    },
+    "partnerId": {
+      "required": "Partner is required"
     }
   },
   "PUT /api/user": {

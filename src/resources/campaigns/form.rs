@@ -13,7 +13,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::db::format_iso;
-use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Doc, Rule};
 use crate::http::files::{self, CheckedImage};
 use crate::http::forms::Form;
@@ -46,21 +46,55 @@ pub const FOREIGN_PARTNER: &str = "A partner submits campaigns for itself only: 
 /// ago, and the date-time input has minute precision.
 pub(super) const START_GRACE: Duration = Duration::minutes(5);
 
-/// What [`read_input`] requires of the form's fields, for the document.
-pub(super) const FORM_RULES: [(&str, &[Rule]); 13] = [
-    ("partnerId", &[Required]),
-    ("campaignCategoryId", &[Required]),
-    ("discountPercent", &[Required, Range(0, 100)]),
-    ("startDate", &[Required, Pattern(patterns::INSTANT)]),
-    ("expireDate", &[Required, Pattern(patterns::INSTANT), Note("After startDate.")]),
-    ("nameAz", &[Required, Pattern(patterns::NOT_BLANK)]),
-    ("nameEn", &[Required, Pattern(patterns::NOT_BLANK)]),
-    ("nameRu", &[Required, Pattern(patterns::NOT_BLANK)]),
-    ("descriptionAz", &[Required, Pattern(patterns::NOT_BLANK)]),
-    ("descriptionEn", &[Required, Pattern(patterns::NOT_BLANK)]),
-    ("descriptionRu", &[Required, Pattern(patterns::NOT_BLANK)]),
+/// What [`read_input`] requires of the form's fields, with its messages, for the document (and
+/// so for the client's form, whose words are generated from it).
+pub(super) const FORM_RULES: [(&str, &[Rule]); 15] = [
+    ("partnerId", &[Required, Message("required", PARTNER_REQUIRED)]),
+    ("campaignCategoryId", &[Required, Message("required", CATEGORY_REQUIRED)]),
+    (
+        "discountPercent",
+        &[
+            Required,
+            Range(0, 100),
+            Message("required", DISCOUNT_REQUIRED),
+            Message("format", DISCOUNT_NUMBER),
+            Message("minimum", DISCOUNT_MIN),
+            Message("maximum", DISCOUNT_MAX),
+            Message("whole", DISCOUNT_WHOLE),
+        ],
+    ),
+    (
+        "startDate",
+        &[
+            Required,
+            Pattern(patterns::INSTANT),
+            Message("required", START_REQUIRED),
+            Message("format", DATE_FORMAT),
+            Message("notPast", START_IN_PAST),
+        ],
+    ),
+    (
+        "expireDate",
+        &[
+            Required,
+            Pattern(patterns::INSTANT),
+            Note("After startDate."),
+            Message("required", EXPIRE_REQUIRED),
+            Message("format", DATE_FORMAT),
+            Message("afterStart", EXPIRE_BEFORE_START),
+        ],
+    ),
+    ("nameAz", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
+    ("nameEn", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
+    ("nameRu", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
+    ("descriptionAz", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
+    ("descriptionEn", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
+    ("descriptionRu", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
     ("order", &[Range(1, i64::MAX)]),
-    ("assets", &[Range(1, i64::MAX)]),
+    ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS)]),
+    // Required on create (the create document says so); the messages stand for both.
+    ("file", &[Message("required", FILE_REQUIRED)]),
+    ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
 ];
 
 pub(super) fn with_form_rules(doc: Doc) -> Doc {

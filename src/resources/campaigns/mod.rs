@@ -21,7 +21,7 @@ use crate::auth::{CurrentUser, Roles};
 use crate::core::error::AppResult;
 use crate::core::patterns;
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
-use crate::http::api::Rule::{Note, Pattern, Required};
+use crate::http::api::Rule::{Message, Note, Pattern, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::files;
 use crate::http::forms::MULTIPART_LIMIT;
@@ -258,7 +258,7 @@ pub fn routes() -> Api {
                 .roles(Roles::EDITORS)
                 .json_body::<NotificationRequest>()
                 .rules("id", &[Required])
-                .rules("text", &[Required, Pattern(patterns::NOT_BLANK)])
+                .rules("text", &[Required, Pattern(patterns::NOT_BLANK), Message("required", TEXT_REQUIRED)])
                 .answers(404, "No such campaign")
                 .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )

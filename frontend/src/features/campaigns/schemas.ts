@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '../../generated/messages';
 import type { ImageValue } from '../../components/form/ImagePicker';
 import { listPicker } from '../../components/form/listPicker';
 import type { ChoiceOption, FieldDef, PickerOption } from '../../components/form/types';
@@ -71,23 +72,24 @@ export interface CampaignValues {
 }
 
 /** The spec's messages (Campaign create and edit) and the server's for the rules beyond them. */
+const SERVER = FORM_MESSAGES['POST /api/campaign'];
 export const CAMPAIGN_MESSAGES = {
-  partner: 'Partner is required',
-  discountRequired: 'Discount percent is required',
-  discountNumber: 'Discount percent must be a number',
-  discountMin: 'Discount percent must be at least 0',
-  discountMax: 'Discount percent cannot be greater than 100',
-  discountWhole: 'Discount percent must be a whole number',
-  startRequired: 'Start date is required',
-  startInPast: 'Start date cannot be earlier than now',
-  expireRequired: 'Expire date is required',
-  expireBeforeStart: 'Expire date must be after the start date',
-  category: 'Campaign category is required',
-  name: 'Name is required',
-  description: 'Description is required',
-  file: 'File is required',
-  backgroundFile: 'Background file is required',
-  notificationText: 'Notification text is required',
+  partner: SERVER.partnerId.required,
+  discountRequired: SERVER.discountPercent.required,
+  discountNumber: SERVER.discountPercent.format,
+  discountMin: SERVER.discountPercent.minimum,
+  discountMax: SERVER.discountPercent.maximum,
+  discountWhole: SERVER.discountPercent.whole,
+  startRequired: SERVER.startDate.required,
+  startInPast: SERVER.startDate.notPast,
+  expireRequired: SERVER.expireDate.required,
+  expireBeforeStart: SERVER.expireDate.afterStart,
+  category: SERVER.campaignCategoryId.required,
+  name: SERVER.nameAz.required,
+  description: SERVER.descriptionAz.required,
+  file: SERVER.file.required,
+  backgroundFile: SERVER.backgroundFile.required,
+  notificationText: FORM_MESSAGES['PUT /api/campaign/changeNotificationStatus'].text.required,
 } as const;
 
 /** The server lets a start up to five minutes old count as now (the input has minute precision). */

@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '../../generated/messages';
 import type { ExportForm } from '../../components/ExportControl';
 import type { ChoiceOption, FieldDef, PickerLoader, PickerOption } from '../../components/form/types';
 import { api } from '../../lib/api';
@@ -15,14 +16,15 @@ export interface PromoCodeRow {
   usedDate: string | null;
 }
 
-/** The spec's messages (campaigns.md, Promo code create and export), verbatim; 'at least 1' is the server's. */
+/** The server's messages (campaigns.md, Promo code create), from its document. */
+const SERVER = FORM_MESSAGES['POST /api/promoCode'];
 export const PROMO_MESSAGES = {
-  countRequired: 'Count is required',
-  countNumber: 'Count must be a number',
-  countMax: 'Count must be less than or equal to 500',
-  countMin: 'Count must be at least 1',
-  partner: 'Partner is required',
-  category: 'Campaign category is required',
+  countRequired: SERVER.count.required,
+  countNumber: SERVER.count.format,
+  countMax: SERVER.count.maximum,
+  countMin: SERVER.count.minimum,
+  partner: SERVER.partnerId.required,
+  category: SERVER.campaignId.required,
 } as const;
 
 export const MAX_COUNT = 500;
