@@ -19,7 +19,7 @@ use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::db::{format_iso, now_iso};
 use crate::http::api::Rule::{Length, Note, Pattern, Required};
-use crate::http::api::{Api, Doc};
+use crate::http::api::{Api, Doc, Rule};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::form_fields::{Field, FieldKind, Mode, document_fields, json_object, read_fields};
 pub use crate::http::reply::MessageBody;
@@ -120,15 +120,28 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Set a new password with a reset link's token")
                 .json_body::<ResetConfirm>()
                 .rules("token", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("newPassword", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
-                .rules(
-                    "newPasswordConfirm",
-                    &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("The same as newPassword.")],
-                )
+                .rules("newPassword", NEW_PASSWORD_RULES)
+                .rules("newPasswordConfirm", NEW_PASSWORD_CONFIRM_RULES)
                 .answers(404, "The reset link is unknown, used or expired")
                 .returns::<MessageBody>(200),
         )
 }
+
+/// A new password with its confirmation (the reset link's form, and a user's own change).
+pub const NEW_PASSWORD_RULES: &[Rule] = &[
+    Required,
+    Pattern(patterns::LETTER_AND_NUMBER_PASSWORD),
+    Rule::Message("required", validation::NEW_PASSWORD_REQUIRED),
+    Rule::Message("format", validation::LETTER_AND_NUMBER_PASSWORD),
+];
+pub const NEW_PASSWORD_CONFIRM_RULES: &[Rule] = &[
+    Required,
+    Pattern(patterns::LETTER_AND_NUMBER_PASSWORD),
+    Note("The same as newPassword."),
+    Rule::Message("required", validation::CONFIRM_NEW_PASSWORD_REQUIRED),
+    Rule::Message("format", validation::NUMBER_PASSWORD),
+    Rule::Message("same", validation::NEW_PASSWORDS_DIFFER),
+];
 
 /// The sign-in form's fields (checked before any lookup, so a blank form costs no hashing).
 pub static SIGN_IN_FIELDS: &[Field] = &[

@@ -12,6 +12,12 @@ pub const LETTER_AND_NUMBER_PASSWORD: &str = "Password must consist of a letter,
 pub const NUMBER_PASSWORD: &str = "Password must consist of a number.";
 pub const DUPLICATE_EMAIL: &str = "A user with this e-mail already exists.";
 pub const PHONE_FORMAT: &str = "Wrong phone format. E.g. 994501234567";
+pub const PASSWORD_REQUIRED: &str = "Password is required";
+pub const CONFIRM_PASSWORD_REQUIRED: &str = "Confirm Password is required";
+pub const PASSWORDS_DIFFER: &str = "Both password need to be the same";
+pub const NEW_PASSWORD_REQUIRED: &str = "New password is required";
+pub const CONFIRM_NEW_PASSWORD_REQUIRED: &str = "Confirm password is required";
+pub const NEW_PASSWORDS_DIFFER: &str = "Both new password need to be the same";
 pub const MIN_3: &str = "Minimum 3 symbols";
 pub const MAX_50: &str = "Maximum 50 symbols";
 
@@ -71,11 +77,11 @@ impl Validator {
 
     /// The rules of a new password with its confirmation (own change and reset link).
     pub fn new_password(&mut self, new_password: &str, confirm: &str) -> &mut Self {
-        self.required("newPassword", new_password, "New password is required")
+        self.required("newPassword", new_password, NEW_PASSWORD_REQUIRED)
             .check("newPassword", has_letter_and_number(new_password), LETTER_AND_NUMBER_PASSWORD)
-            .required("newPasswordConfirm", confirm, "Confirm password is required")
+            .required("newPasswordConfirm", confirm, CONFIRM_NEW_PASSWORD_REQUIRED)
             .check("newPasswordConfirm", has_number(confirm), NUMBER_PASSWORD)
-            .check("newPasswordConfirm", confirm == new_password, "Both new password need to be the same")
+            .check("newPasswordConfirm", confirm == new_password, NEW_PASSWORDS_DIFFER)
     }
 
     pub fn finish(self) -> AppResult<()> {

@@ -18,7 +18,7 @@ use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Length, Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
@@ -199,7 +199,7 @@ pub fn routes() -> Api {
                 .rules("name", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
                 .rules("kind", &[Required, Pattern(r"^\s*(?:employee-app|partner)\s*$")])
                 .rules("partnerId", &[Note("Required for kind partner; not sent for employee-app.")])
-                .rules("rateLimitPerMinute", &[Range(1, 1_000_000)])
+                .rules("rateLimitPerMinute", &[Range(1, 1_000_000), Message("format", RATE_RANGE)])
                 .answers(404, "No such partner")
                 .returns::<CreatedClient>(201),
         )

@@ -17,7 +17,7 @@ use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::reply::MessageBody;
@@ -108,6 +108,8 @@ fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
     hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
 }
 
+pub const ASSET_REQUIRED: &str = "Asset Id is required";
+
 const LETTER_AND_NUMBER_PASSWORD: Check = Check {
     pattern: patterns::LETTER_AND_NUMBER_PASSWORD,
     test: validation::has_letter_and_number,
@@ -149,9 +151,15 @@ pub fn routes() -> Api {
                 )
                 .rules(
                     "confirmPassword",
-                    &[Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("When sent, the same as password.")],
+                    &[
+                        Pattern(patterns::LETTER_AND_NUMBER_PASSWORD),
+                        Note("When sent, the same as password."),
+                        Message("required", validation::CONFIRM_PASSWORD_REQUIRED),
+                        Message("format", validation::LETTER_AND_NUMBER_PASSWORD),
+                        Message("same", validation::PASSWORDS_DIFFER),
+                    ],
                 )
-                .rules("assetId", &[Required, Range(1, i64::MAX)])
+                .rules("assetId", &[Required, Range(1, i64::MAX), Message("required", ASSET_REQUIRED)])
                 .answers(404, "The chosen asset does not exist")
                 .answers(409, "A user with this e-mail already exists")
                 .returns_schema(201, crud::row_schema(&HR_ACCOUNTS)),
@@ -165,7 +173,7 @@ pub fn routes() -> Api {
                     Doc::new(TAG, "Edit an HR account").roles(Roles::EDITORS).json_body::<HrAccountEdit>(),
                     Mode::Update,
                 )
-                .rules("assetId", &[Required, Range(1, i64::MAX)])
+                .rules("assetId", &[Required, Range(1, i64::MAX), Message("required", ASSET_REQUIRED)])
                 .answers(404, "No such HR account, or the chosen asset does not exist")
                 .answers(409, "A user with this e-mail already exists")
                 .returns_schema(200, crud::row_schema(&HR_ACCOUNTS)),
@@ -178,7 +186,15 @@ pub fn routes() -> Api {
                 .roles(Roles::EDITORS)
                 .json_body::<HrPassword>()
                 .rules("id", &[Required])
-                .rules("password", &[Required, Pattern(patterns::NUMBER_PASSWORD)])
+                .rules(
+                    "password",
+                    &[
+                        Required,
+                        Pattern(patterns::NUMBER_PASSWORD),
+                        Message("required", validation::PASSWORD_REQUIRED),
+                        Message("format", validation::NUMBER_PASSWORD),
+                    ],
+                )
                 .answers(404, "No such HR account")
                 .returns::<MessageBody>(200),
         )
@@ -232,15 +248,15 @@ async fn create(
     let mut v = Validator::new();
     let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
-        v.required("confirmPassword", confirm, "Confirm Password is required")
+        v.required("confirmPassword", confirm, validation::CONFIRM_PASSWORD_REQUIRED)
             .check(
                 "confirmPassword",
                 validation::has_letter_and_number(confirm),
                 validation::LETTER_AND_NUMBER_PASSWORD,
             )
-            .check("confirmPassword", *confirm == body.password, "Both password need to be the same");
+            .check("confirmPassword", *confirm == body.password, validation::PASSWORDS_DIFFER);
     }
-    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
+    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), ASSET_REQUIRED);
     v.finish()?;
     let password_hash = password::hash_off_thread(body.password.clone()).await?;
     let row = crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
@@ -265,7 +281,7 @@ async fn create(
 
 async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountEdit>) -> AppResult<Json<Value>> {
     let mut v = Validator::new();
-    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), "Asset Id is required");
+    v.check("assetId", body.asset_id.is_some_and(|id| id > 0), ASSET_REQUIRED);
     let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     v.finish()?;
     crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
@@ -299,7 +315,7 @@ async fn change_password(
     ApiJson(body): ApiJson<HrPassword>,
 ) -> AppResult<Json<MessageBody>> {
     let mut v = Validator::new();
-    v.required("password", &body.password, "Password is required").check(
+    v.required("password", &body.password, validation::PASSWORD_REQUIRED).check(
         "password",
         validation::has_number(&body.password),
         validation::NUMBER_PASSWORD,

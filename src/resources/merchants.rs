@@ -16,7 +16,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::writes::{Field, Mode, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Range, Required};
+use crate::http::api::Rule::{Message, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
@@ -122,8 +122,8 @@ pub fn routes() -> Api {
                         .json_body::<NewMerchant>(),
                     Mode::Create,
                 )
-                .rules("partnerId", &[Required, Range(1, i64::MAX)])
-                .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
+                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
+                .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(409, "A merchant with this e-mail already exists")
                 .returns_schema(201, crud::row_schema(&MERCHANTS)),
         )
@@ -139,8 +139,8 @@ pub fn routes() -> Api {
                     Mode::Update,
                 )
                 .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("partnerId", &[Required, Range(1, i64::MAX)])
-                .rules("partnerCityId", &[Required, Range(1, i64::MAX)])
+                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
+                .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(404, "No such merchant")
                 .answers(409, "A merchant with this e-mail already exists")
                 .returns_schema(200, crud::row_schema(&MERCHANTS)),

@@ -3,6 +3,8 @@
 
 use super::*;
 
+pub(super) const OLD_PASSWORD_REQUIRED: &str = "Old password is required";
+
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PasswordChange {
@@ -23,15 +25,15 @@ pub(super) async fn change_password(
     let mut v = Validator::new();
     match target {
         None => {
-            v.required("oldPassword", &body.old_password, "Old password is required");
+            v.required("oldPassword", &body.old_password, OLD_PASSWORD_REQUIRED);
             v.new_password(&body.new_password, &body.new_password_confirm);
         }
         Some(_) => {
             user.require(Roles::ADMIN)?;
-            v.required("oldPassword", &body.old_password, "Password is required")
-                .required("newPassword", &body.new_password, "Password is required")
+            v.required("oldPassword", &body.old_password, validation::PASSWORD_REQUIRED)
+                .required("newPassword", &body.new_password, validation::PASSWORD_REQUIRED)
                 .check("newPassword", validation::has_number(&body.new_password), validation::NUMBER_PASSWORD)
-                .required("newPasswordConfirm", &body.new_password_confirm, "Confirm Password is required")
+                .required("newPasswordConfirm", &body.new_password_confirm, validation::CONFIRM_PASSWORD_REQUIRED)
                 .check(
                     "newPasswordConfirm",
                     validation::has_number(&body.new_password_confirm),
@@ -40,7 +42,7 @@ pub(super) async fn change_password(
                 .check(
                     "newPasswordConfirm",
                     body.new_password_confirm == body.new_password,
-                    "Both password need to be the same",
+                    validation::PASSWORDS_DIFFER,
                 );
         }
     }

@@ -18,7 +18,7 @@ use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, QueryMap};
 use crate::http::reply::MessageBody;
@@ -156,7 +156,13 @@ pub fn routes() -> Api {
                 .rules("roleId", &[Range(0, 2)])
                 .rules(
                     "confirmPassword",
-                    &[Pattern(patterns::STRONG_PASSWORD), Note("When sent, the same as password.")],
+                    &[
+                        Pattern(patterns::STRONG_PASSWORD),
+                        Note("When sent, the same as password."),
+                        Message("required", validation::CONFIRM_PASSWORD_REQUIRED),
+                        Message("format", validation::STRONG_PASSWORD),
+                        Message("same", validation::PASSWORDS_DIFFER),
+                    ],
                 )
                 .answers(409, "A user with this e-mail already exists")
                 .returns::<UserRow>(201),
@@ -180,12 +186,31 @@ pub fn routes() -> Api {
                 .roles(Roles::ANYONE)
                 .json_body::<PasswordChange>()
                 // The own-change rules, which are the stricter: an Admin setting another user's
-                // password needs only a digit in it.
-                .rules("oldPassword", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("newPassword", &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD)])
+                // password needs only a digit in it. The messages of that form are the `...OfAnother` ones.
+                .rules(
+                    "oldPassword",
+                    &[
+                        Required,
+                        Pattern(patterns::NOT_BLANK),
+                        Message("required", credentials::OLD_PASSWORD_REQUIRED),
+                        Message("requiredOfAnother", validation::PASSWORD_REQUIRED),
+                    ],
+                )
+                .rules("newPassword", crate::auth::routes::NEW_PASSWORD_RULES)
+                .rules(
+                    "newPassword",
+                    &[
+                        Message("requiredOfAnother", validation::PASSWORD_REQUIRED),
+                        Message("formatOfAnother", validation::NUMBER_PASSWORD),
+                    ],
+                )
+                .rules("newPasswordConfirm", crate::auth::routes::NEW_PASSWORD_CONFIRM_RULES)
                 .rules(
                     "newPasswordConfirm",
-                    &[Required, Pattern(patterns::LETTER_AND_NUMBER_PASSWORD), Note("The same as newPassword.")],
+                    &[
+                        Message("requiredOfAnother", validation::CONFIRM_PASSWORD_REQUIRED),
+                        Message("sameOfAnother", validation::PASSWORDS_DIFFER),
+                    ],
                 )
                 .answers(403, "The current password is wrong, or the caller may not change that user's")
                 .answers(404, "No such user")
@@ -268,9 +293,9 @@ async fn create(
     let mut v = Validator::new();
     let values = NEW_USER_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
-        v.required("confirmPassword", confirm, "Confirm Password is required")
+        v.required("confirmPassword", confirm, validation::CONFIRM_PASSWORD_REQUIRED)
             .check("confirmPassword", validation::is_strong_password(confirm), validation::STRONG_PASSWORD)
-            .check("confirmPassword", *confirm == body.password, "Both password need to be the same");
+            .check("confirmPassword", *confirm == body.password, validation::PASSWORDS_DIFFER);
     }
     let role_id = role_or_default(body.role_id, &mut v);
     v.finish()?;

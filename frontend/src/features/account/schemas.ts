@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '../../generated/messages';
 import type { FieldDef } from '../../components/form/types';
 import { newPasswordSchema } from '../../lib/passwordRules';
 import { matches, MESSAGES, PATTERNS, required, type Schema } from '../../lib/validation';
@@ -9,7 +10,7 @@ export interface OwnPasswordValues {
 }
 
 export const ownPasswordSchema: Schema<OwnPasswordValues> = {
-  oldPassword: [required('Old password is required'), matches(PATTERNS.digit, MESSAGES.digit)],
+  oldPassword: [required(FORM_MESSAGES['PUT /api/user/changePassword'].oldPassword.required), matches(PATTERNS.digit, MESSAGES.digit)],
   ...newPasswordSchema<OwnPasswordValues>(),
 };
 

@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '../../generated/messages';
 import { signal } from '@preact/signals-react';
 import { lookups } from '../../components/form/lookups';
 import type { FieldDef, PickerOption } from '../../components/form/types';
@@ -35,7 +36,7 @@ export interface ApiClientValues {
 export const API_CLIENT_MESSAGES = {
   name: 'Name is required',
   partner: "A partner key needs the partner's id",
-  rate: 'The rate limit must be between 1 and 1000000 requests per minute',
+  rate: FORM_MESSAGES['POST /api/apiClient'].rateLimitPerMinute.format,
 } as const;
 
 /** The key of the client just made, shown once by ApiClientsPage and then forgotten. */

@@ -81,7 +81,7 @@ export const CHOOSE_ASSET = 'Choose an asset';
 const CREATE = FORM_MESSAGES['POST /api/humanResource'];
 
 const detailsSchema: Schema<HumanResourceDetailsValues> = {
-  assetId: [required('Asset Id is required')],
+  assetId: [required(CREATE.assetId.required)],
   firstName: [required(CREATE.firstName.required)],
   lastName: [required(CREATE.lastName.required)],
   email: emailRules(CREATE.email),
@@ -92,17 +92,20 @@ const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigi
 
 export const createHumanResourceSchema: Schema<CreateHumanResourceValues> = {
   ...detailsSchema,
-  // The spec's 'Asset Id is required' names an id nobody sees; a new account asks the person to choose (edit keeps the spec's message).
+  // The spec's message for a missing asset names an id nobody sees; a new account asks the person to choose (edit keeps the spec's message).
   assetId: [required(CHOOSE_ASSET)],
   password: [required(CREATE.password.required), letterAndDigit],
-  confirmPassword: [required('Confirm Password is required'), letterAndDigit, sameAs('password', 'Both password need to be the same')],
+  confirmPassword: [required(CREATE.confirmPassword.required), letterAndDigit, sameAs('password', CREATE.confirmPassword.same)],
 };
 
 export const editHumanResourceSchema: Schema<EditHumanResourceValues> = detailsSchema;
 
+const ADMIN_SET = FORM_MESSAGES['PUT /api/humanResource/changePasswordByAdmin'];
+
 export const adminPasswordSchema: Schema<AdminPasswordValues> = {
-  password: [required('Password is required'), matches(PATTERNS.digit, MESSAGES.digit)],
-  confirmPassword: [required('Confirm Password is required'), sameAs('password', 'Both password need to be the same')],
+  password: [required(ADMIN_SET.password.required), matches(PATTERNS.digit, ADMIN_SET.password.format)],
+  // The confirmation is the form's own (the call takes the password once), in the create form's words.
+  confirmPassword: [required(CREATE.confirmPassword.required), sameAs('password', CREATE.confirmPassword.same)],
 };
 
 export const emptyCreateHumanResource = (): CreateHumanResourceValues => ({

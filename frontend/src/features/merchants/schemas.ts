@@ -40,8 +40,8 @@ export const MERCHANT_MESSAGES = {
   firstName: SERVER.firstName.required,
   lastName: SERVER.lastName.required,
   phone: SERVER.phone.required,
-  partner: 'Partner Id is required',
-  city: 'Partner City Id is required',
+  partner: SERVER.partnerId.required,
+  city: SERVER.partnerCityId.required,
 } as const;
 
 export const merchantSchema: Schema<MerchantValues> = {

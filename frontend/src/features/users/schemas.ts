@@ -58,7 +58,9 @@ export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
 const CREATE = FORM_MESSAGES['POST /api/user/register'];
 const EDIT = FORM_MESSAGES['PUT /api/user'];
 const strongPassword = matches<CreateUserValues>(PATTERNS.strongPassword, CREATE.password.format);
-const digitPassword = matches<AdminPasswordValues>(PATTERNS.digit, MESSAGES.digit);
+/** An Admin setting another user's password: the server's `...OfAnother` words. */
+const ANOTHER = FORM_MESSAGES['PUT /api/user/changePassword'];
+const digitPassword = matches<AdminPasswordValues>(PATTERNS.digit, ANOTHER.newPassword.formatOfAnother);
 
 export const createUserSchema: Schema<CreateUserValues> = {
   firstName: [required(CREATE.firstName.required)],
@@ -66,11 +68,7 @@ export const createUserSchema: Schema<CreateUserValues> = {
   email: emailRules(CREATE.email),
   phone: [completePhone(MESSAGES.phoneIncomplete)],
   password: [required(CREATE.password.required), strongPassword],
-  confirmPassword: [
-    required('Confirm Password is required'),
-    strongPassword,
-    sameAs('password', 'Both password need to be the same'),
-  ],
+  confirmPassword: [required(CREATE.confirmPassword.required), strongPassword, sameAs('password', CREATE.confirmPassword.same)],
 };
 
 export const editUserSchema: Schema<EditUserValues> = {
@@ -81,12 +79,12 @@ export const editUserSchema: Schema<EditUserValues> = {
 };
 
 export const adminPasswordSchema: Schema<AdminPasswordValues> = {
-  oldPassword: [required('Password is required'), digitPassword],
-  newPassword: [required('Password is required'), digitPassword],
+  oldPassword: [required(ANOTHER.oldPassword.requiredOfAnother), digitPassword],
+  newPassword: [required(ANOTHER.newPassword.requiredOfAnother), digitPassword],
   newPasswordConfirm: [
-    required('Confirm Password is required'),
+    required(ANOTHER.newPasswordConfirm.requiredOfAnother),
     digitPassword,
-    sameAs('newPassword', 'Both password need to be the same'),
+    sameAs('newPassword', ANOTHER.newPasswordConfirm.sameOfAnother),
   ],
 };
 
