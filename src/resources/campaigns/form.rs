@@ -16,6 +16,7 @@ use crate::db::format_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Doc, Rule};
 use crate::http::files::{self, CheckedImage};
+use crate::http::form_fields::{Field, FieldKind, Mode, document_fields, read_fields};
 use crate::http::forms::Form;
 use crate::resources::campaign_categories::check_order;
 
@@ -48,7 +49,7 @@ pub(super) const START_GRACE: Duration = Duration::minutes(5);
 
 /// What [`read_input`] requires of the form's fields, with its messages, for the document (and
 /// so for the client's form, whose words are generated from it).
-pub(super) const FORM_RULES: [(&str, &[Rule]); 15] = [
+pub(super) const FORM_RULES: [(&str, &[Rule]); 9] = [
     ("partnerId", &[Required, Message("required", PARTNER_REQUIRED)]),
     ("campaignCategoryId", &[Required, Message("required", CATEGORY_REQUIRED)]),
     (
@@ -84,12 +85,6 @@ pub(super) const FORM_RULES: [(&str, &[Rule]); 15] = [
             Message("afterStart", EXPIRE_BEFORE_START),
         ],
     ),
-    ("nameAz", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
-    ("nameEn", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
-    ("nameRu", &[Required, Pattern(patterns::NOT_BLANK), Message("required", NAME_REQUIRED)]),
-    ("descriptionAz", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
-    ("descriptionEn", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
-    ("descriptionRu", &[Required, Pattern(patterns::NOT_BLANK), Message("required", DESCRIPTION_REQUIRED)]),
     ("order", &[Range(1, i64::MAX)]),
     ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS)]),
     // Required on create (the create document says so); the messages stand for both.
@@ -97,7 +92,19 @@ pub(super) const FORM_RULES: [(&str, &[Rule]); 15] = [
     ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
 ];
 
+/// The names and descriptions in the three content languages: declared fields (their checks,
+/// rules and messages from one declaration).
+pub(super) static TEXT_FIELDS: &[Field] = &[
+    Field::input("nameAz", FieldKind::Text).required(NAME_REQUIRED),
+    Field::input("nameEn", FieldKind::Text).required(NAME_REQUIRED),
+    Field::input("nameRu", FieldKind::Text).required(NAME_REQUIRED),
+    Field::input("descriptionAz", FieldKind::Text).required(DESCRIPTION_REQUIRED),
+    Field::input("descriptionEn", FieldKind::Text).required(DESCRIPTION_REQUIRED),
+    Field::input("descriptionRu", FieldKind::Text).required(DESCRIPTION_REQUIRED),
+];
+
 pub(super) fn with_form_rules(doc: Doc) -> Doc {
+    let doc = document_fields(TEXT_FIELDS, doc, Mode::Create);
     FORM_RULES.iter().fold(doc, |doc, (field, rules)| doc.rules(field, rules))
 }
 
@@ -109,7 +116,9 @@ pub(crate) fn partner_submission(doc: Doc) -> Doc {
     FORM_RULES
         .iter()
         .filter(|(field, _)| *field != "partnerId")
-        .fold(doc.multipart(&fields), |doc, (field, rules)| doc.rules(field, rules))
+        .fold(document_fields(TEXT_FIELDS, doc.multipart(&fields), Mode::Create), |doc, (field, rules)| {
+            doc.rules(field, rules)
+        })
         .rules("file", &[Required])
         .rules("backgroundFile", &[Required])
         .rules("startDate", &[Note("Not in the past.")])
@@ -279,16 +288,9 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
         v.check("expireDate", expire > start, EXPIRE_BEFORE_START);
     }
     let category_id = id_field(&mut v, form, "campaignCategoryId", CATEGORY_REQUIRED);
-    let names = ["nameAz", "nameEn", "nameRu"].map(|field| {
-        let text = form.text(field);
-        v.required(field, &text, NAME_REQUIRED);
-        text
-    });
-    let descriptions = ["descriptionAz", "descriptionEn", "descriptionRu"].map(|field| {
-        let text = form.text(field);
-        v.required(field, &text, DESCRIPTION_REQUIRED);
-        text
-    });
+    let texts = read_fields(TEXT_FIELDS, form, Mode::Create, &mut v);
+    let names = ["nameAz", "nameEn", "nameRu"].map(|field| texts.get(field).to_string());
+    let descriptions = ["descriptionAz", "descriptionEn", "descriptionRu"].map(|field| texts.get(field).to_string());
     if creating {
         v.check("file", form.file("file").is_some(), FILE_REQUIRED).check(
             "backgroundFile",
