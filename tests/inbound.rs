@@ -438,7 +438,7 @@ async fn a_partner_submits_campaigns_that_wait_for_approval() {
 
 #[tokio::test]
 async fn a_partner_redeems_its_own_codes_once() {
-    use perkdesk::inbound::partner::{CODE_UNKNOWN, CODE_USED};
+    use perkdesk::resources::promo_codes::{CODE_UNKNOWN, CODE_USED};
     let app = test_app();
     let admin = app.admin().await;
     let world = world(&app);

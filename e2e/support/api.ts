@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Account } from './accounts';
-import type { JsonBody, Schema } from './contract';
+import type { Detail, JsonBody, Schema } from './contract';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,16 +18,7 @@ export type UserRow = Schema<'UserRow'>;
 /** `POST user/register`'s body; the password defaults to the seed's. */
 export type NewUser = Omit<JsonBody<'/api/user/register', 'post'>, 'password'> & { password?: string };
 
-export interface AssetRow {
-  id: number;
-  filePath: string | null;
-  name: string;
-  contactPerson: string;
-  contactPersonPhoneNumber: string;
-  contactPersonEmail: string;
-  barcodePrefix: string;
-  isActive: boolean;
-}
+export type AssetRow = Schema<'AssetRow'>;
 
 export interface NewAsset {
   name: string;
@@ -37,48 +28,13 @@ export interface NewAsset {
   barcodePrefix: string;
 }
 
-export interface HrAccountRow {
-  id: number;
-  assetId?: number;
-  assetName: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phone: string;
-  userId: number;
-  isActive: boolean;
-  isMfaActive: boolean;
-  isEmployeeSeen: boolean;
-  createdAt: string;
-}
+export type HrAccountRow = Schema<'HumanResourceRow'>;
 
 export type NewHrAccount = JsonBody<'/api/humanResource', 'post'>;
 
-export interface PartnerCityRow {
-  id: number;
-  cityId: number;
-  cityName: string;
-  address: string;
-  latitude: number;
-  longitude: number;
-}
+export type PartnerCityRow = PartnerRow['cities'][number];
 
-export interface PartnerRow {
-  id: number;
-  filePath: string | null;
-  name: string;
-  contactPerson: string;
-  contactPersonFirstName?: string;
-  contactPersonLastName?: string;
-  phoneNumber: string;
-  email: string;
-  isPromoCodeUsing: boolean;
-  promoCode: string;
-  promoCodeVersion: number | null;
-  isActive: boolean;
-  cities?: PartnerCityRow[];
-}
+export type PartnerRow = Detail<'PartnerRow'>;
 
 export interface NewPartner {
   name: string;

@@ -1,57 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import type { Api } from './api';
+import type { Detail, Schema } from './contract';
 
-/** A campaign category as `GET campaign/category` lists it (`name` in the Accept-Language language). */
-export interface CategoryRow {
-  id: number;
-  filePath: string | null;
-  name: string;
-  nameAz: string;
-  nameEn: string;
-  nameRu: string;
-  order: number;
-  isActive: boolean;
-}
+export type CategoryRow = Schema<'CategoryRow'>;
 
-export interface CampaignRow {
-  id: number;
-  filePath: string | null;
-  backgroundFilePath?: string | null;
-  partnerId?: number;
-  partnerName: string;
-  name: string;
-  nameAz: string;
-  nameEn?: string;
-  nameRu?: string;
-  descriptionAz?: string;
-  descriptionEn?: string;
-  descriptionRu?: string;
-  discountPercent: number;
-  specialOffer: boolean;
-  isPremium: boolean;
-  isTrend: boolean;
-  startDate: string;
-  expireDate: string;
-  campaignCategoryId: number;
-  categoryName: string;
-  order: number;
-  isActive: boolean;
-  isConfirmed: boolean;
-  notificationStatus: number;
-  assets?: number[];
-  assetList?: { id: number; name: string }[];
-}
+export type CampaignRow = Detail<'CampaignRow'>;
 
-export interface NotificationRow {
-  id: number;
-  filePath: string | null;
-  header: string;
-  text: string;
-  type: number;
-  categoryId: number | null;
-  campaignId: number | null;
-  targetName?: string;
-}
+export type NotificationRow = Schema<'NotificationRow'>;
 
 const png = (bytes: Buffer) => new Blob([new Uint8Array(bytes)], { type: 'image/png' });
 

@@ -7,14 +7,12 @@ import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listSc
 import { insertComplaints } from '../support/peopleDb';
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, until } from '../support/ui';
+import type { Schema } from '../support/contract';
 
 const suite = useSuite({ operator: { email: 'narmin.callcenter@perkdesk.test', firstName: 'Narmin', lastName: 'Valiyeva', password: 'Operator-pass-2026' } });
 const COMPLAINTS: ScreenSpec = { path: '/complaints', title: 'Complaints' };
 
-interface ComplaintRow {
-  id: number;
-  isRead: boolean;
-}
+type ComplaintRow = Schema<'ComplaintRow'>;
 
 describe('Complaints: read-only list, cut description, read switch (Call Center too), filter, details, unread count', () => {
   let page: Page;

@@ -8,18 +8,12 @@ import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listSc
 import { insertEmployees } from '../support/peopleDb';
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
+import type { Schema } from '../support/contract';
 
 const suite = useSuite();
 const EMPLOYEES: ScreenSpec = { path: '/employeelist', title: 'Employee list' };
 
-interface EmployeeRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  isActive: boolean;
-}
+type EmployeeRow = Schema<'EmployeeRow'>;
 
 describe('Employee list: filters, status, drawer, edit, export by asset, delete', () => {
   let page: Page;

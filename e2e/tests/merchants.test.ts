@@ -8,24 +8,14 @@ import { DownloadFolder } from '../support/exports';
 import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
+import type { Schema } from '../support/contract';
 
 const suite = useSuite();
 const MERCHANTS: ScreenSpec = { path: '/merchants', title: 'Merchants' };
 // The seeded cities (migrations), by id; lists read in Az name them Bakı, Gəncə, Sumqayıt.
 const CITY = { Baku: 1, Ganja: 2, Sumgait: 3 } as const;
 
-interface MerchantRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  partnerId: number;
-  partnerName: string;
-  userName: string;
-  partnerCityId: number;
-  partnerCityName: string;
-}
+type MerchantRow = Schema<'MerchantRow'>;
 
 const MESSAGES = {
   firstName: 'First name is required',

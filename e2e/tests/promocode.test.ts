@@ -9,6 +9,7 @@ import { pngBytes } from '../support/images';
 import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
+import type { Schema } from '../support/contract';
 
 const suite = useSuite();
 const PROMOCODE: ScreenSpec = { path: '/promocode', title: 'Promocode' };
@@ -16,15 +17,7 @@ const CITY = { Baku: 1 } as const;
 /** 8 characters without the ones read alike (0/O, 1/I/L). */
 const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$/;
 
-interface PromoCodeRow {
-  id: number;
-  partnerName: string;
-  campaignName: string;
-  code: string;
-  isUsed: boolean;
-  used: string;
-  usedDate: string | null;
-}
+type PromoCodeRow = Schema<'PromoCodeRow'>;
 
 const MESSAGES = {
   partner: 'Partner is required',

@@ -96,10 +96,35 @@ pub fn sends_api_key(headers: &HeaderMap) -> bool {
 }
 
 /// A new key and the hash that is stored.
-pub fn new_key() -> (String, String) {
+fn new_key() -> (String, String) {
     let key = format!("{KEY_PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random_bytes::<32>()));
     let hash = hash_token(&key);
     (key, hash)
+}
+
+/// Stores a new client with a fresh key (its hash, and the prefix the screen shows) and returns
+/// its id and the key, which is kept nowhere: `api_clients` is written from this file only.
+pub fn insert_client(
+    tx: &rusqlite::Connection,
+    name: &str,
+    kind: ClientKind,
+    partner_id: Option<i64>,
+    per_minute: u32,
+) -> AppResult<(i64, String)> {
+    let (key, hash) = new_key();
+    let prefix: String = key.chars().take(KEY_PREFIX.len() + 6).collect();
+    tx.execute(
+        "INSERT INTO api_clients (name, kind, partner_id, key_hash, key_prefix, rate_limit_per_minute)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        (name, kind.as_str(), partner_id, &hash, &prefix, per_minute),
+    )?;
+    Ok((tx.last_insert_rowid(), key))
+}
+
+/// Revokes the client's key at once (the next request with it is refused).
+pub fn revoke_client(tx: &rusqlite::Connection, id: i64) -> AppResult<()> {
+    tx.execute("UPDATE api_clients SET revoked_at = ?2 WHERE id = ?1", (id, crate::db::now_iso()))?;
+    Ok(())
 }
 
 /// Each client's own limiter, made with its rate (and made anew when the rate changes).

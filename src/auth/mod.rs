@@ -1,5 +1,6 @@
 //! Authentication and authorisation: who is calling, and may they.
 
+pub mod accounts;
 pub mod api_keys;
 pub mod password;
 pub mod routes;

@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 
+use super::accounts::{self, NewStaff, Reach};
 use super::sessions::{self, Refresh, TokenPair};
 use super::tokens::{JwtKeys, hash_token, new_opaque_token};
 use super::{CurrentUser, SESSION_ENDED, password, totp};
-use crate::auth::Roles;
+use crate::auth::{Role, Roles};
 use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
@@ -282,11 +283,7 @@ async fn sign_in(
                 (true, Some(step)) => {
                     // The code's time step is taken here, once: a second sign-in with the same
                     // code that was checked at the same moment finds it taken.
-                    let taken = tx.execute(
-                        "UPDATE users SET totp_last_step = ?2 WHERE id = ?1 AND totp_last_step < ?2",
-                        (user.id, step),
-                    )?;
-                    if taken == 0 {
+                    if !accounts::take_totp_step(tx, user.id, step)? {
                         return Ok(Err(AppError::invalid_credentials()));
                     }
                     sessions::clear_failures(tx, &email)?;
@@ -384,12 +381,16 @@ async fn register(
     state
         .db
         .write(move |tx| {
-            tx.execute(
-                "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
-                 VALUES ('staff', ?1, ?2, ?3, 1, ?4, ?5, 0)",
-                (&first_name, &last_name, &email, &password_hash, totp::new_secret()),
-            )
-            .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
+            let registered = NewStaff {
+                first_name: &first_name,
+                last_name: &last_name,
+                email: &email,
+                role: Role::User,
+                password_hash: &password_hash,
+                active: false,
+            };
+            accounts::insert_staff(tx, &registered, &totp::new_secret())
+                .map_err(on_constraint("email", validation::DUPLICATE_EMAIL))?;
             Ok(())
         })
         .await?;
@@ -507,13 +508,9 @@ async fn confirm_reset(
                 "UPDATE password_resets SET used_at = ?2 WHERE token_hash = ?1",
                 (hash_token(body.token.trim()), now_iso()),
             )?;
-            tx.execute(
-                "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
-                (user_id, &new_hash, now_iso()),
-            )?;
+            accounts::set_password(tx, user_id, Reach::Any, &new_hash, "password reset", None)?;
             let email: String = tx.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |r| r.get(0))?;
             sessions::clear_failures(tx, &email)?;
-            sessions::revoke_user_sessions(tx, &[user_id], "password reset", None)?;
             Ok(())
         })
         .await?;

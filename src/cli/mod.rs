@@ -11,7 +11,8 @@ use anyhow::{Context, bail};
 use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::auth::{password, totp};
+use crate::auth::accounts::{self, NewStaff};
+use crate::auth::{Role, password, totp};
 use crate::core::mail::Mailer;
 use crate::core::validation;
 use crate::db::{Db, SCHEMA_VERSION};
@@ -403,11 +404,15 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     let secret = totp::new_secret();
     let hash = password::hash(&password)?;
     let conn = db.conn()?;
-    let inserted = conn.execute(
-        "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)
-         VALUES ('staff', ?1, ?2, ?3, 0, ?4, ?5)",
-        (&first_name, &last_name, &email, &hash, &secret),
-    );
+    let admin = NewStaff {
+        first_name: &first_name,
+        last_name: &last_name,
+        email: &email,
+        role: Role::Admin,
+        password_hash: &hash,
+        active: true,
+    };
+    let inserted = accounts::insert_staff(&conn, &admin, &secret);
     match inserted {
         Err(error) if crate::core::error::is_constraint_violation(&error) => {
             bail!("a user with the e-mail {email} already exists")

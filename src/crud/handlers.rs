@@ -47,7 +47,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
     let base = format!("/api/{}", resource.path);
     let list_doc = |summary: String| {
         let doc = Doc::new(resource.tag, summary).roles(resource.read);
-        list_params(doc, resource).returns_schema(200, schema::list(resource))
+        list_params(doc, resource).with_component(schema::row(resource)).returns_schema(200, schema::list(resource))
     };
     let mut api = Api::new()
         .add(Method::GET, &base, list_call(resource), list_doc(format!("List {}", resource.tag.to_lowercase())))
@@ -63,7 +63,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             get(move |s, id, h| detail(rows, s, id, h)),
             Doc::new(resource.tag, format!("One {}", resource.name.to_lowercase()))
                 .roles(resource.read)
-                .returns_schema(200, schema::row(rows)),
+                .returns_component(200, schema::row(rows)),
         );
     if let Some(export) = resource.export {
         let mut doc = Doc::new(resource.tag, format!("Download {} (the list's filters apply)", export.file_name))
@@ -221,7 +221,7 @@ pub fn fetch_detail(
         })
         .optional()?;
     let Some(mut object) = found else { return Ok(None) };
-    if let Some(extra) = resource.detail_extra {
+    if let Some(extra) = resource.detail_extra.map(|extra| extra.load) {
         object.extend(extra(conn, id, language)?.into_iter().map(|(field, value)| (field.to_string(), value)));
     }
     Ok(Some(JsonValue::Object(object)))

@@ -27,6 +27,8 @@ pub use status::{StatusAction, StatusValues, status_route};
 pub struct Resource {
     /// Path under `/api`, spelled as in the specification (`user`, `humanResource`).
     pub path: &'static str,
+    /// The OpenAPI component of its rows (`UserRow`), which the client's generated types name.
+    pub row: &'static str,
     /// OpenAPI tag and export sheet name, e.g. `Users`.
     pub tag: &'static str,
     /// Singular, capitalised, for messages and schema names: `User` → "User not found."
@@ -55,10 +57,26 @@ pub struct Resource {
     /// Runs inside the delete/toggle transaction after the generic update; an error rolls back.
     pub on_change: Option<ChangeHook>,
     /// Adds fields to the detail answer (e.g. a partner's city branches).
-    pub detail_extra: Option<DetailHook>,
+    pub detail_extra: Option<DetailExtra>,
 }
 
 pub type DetailHook = fn(&rusqlite::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
+
+/// Fields a single row's answer has beyond the columns: their names and shapes (for the row
+/// schema, and so the client's type), and the function that loads them.
+#[derive(Clone, Copy)]
+pub struct DetailExtra {
+    pub fields: &'static [(&'static str, ExtraShape)],
+    pub load: DetailHook,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum ExtraShape {
+    /// A list of row ids.
+    Ids,
+    /// A list of objects with these fields, none of them null.
+    Objects(&'static [(&'static str, Kind)]),
+}
 
 pub type ChangeHook = fn(&Connection, &CurrentUser, &Change) -> AppResult<()>;
 
@@ -113,8 +131,9 @@ pub struct Column {
     pub sortable: bool,
     /// Shown in list rows (detail always has every column).
     pub in_list: bool,
-    /// The column is never NULL, so a deep page sorted by it can start from a remembered row
-    /// (see `query::ANCHOR_EVERY`).
+    /// The column is never NULL: the row schema says so (the client's type has no `null`), and
+    /// a deep page sorted by it can start from a remembered row (see `query::ANCHOR_EVERY`).
+    /// `tests/row_nullability.rs` checks each declaration against the tables.
     pub never_null: bool,
 }
 
@@ -134,7 +153,8 @@ impl Column {
         Column { field, sql: Sql::Localized(sql), kind: Kind::Text, sortable: true, in_list: true, never_null: false }
     }
 
-    /// Declares the column NOT NULL in its table.
+    /// Declares that the column's value is never NULL (NOT NULL in its table, not on the
+    /// optional side of a LEFT JOIN, or an expression that always has a value).
     pub const fn never_null(self) -> Column {
         Column { never_null: true, ..self }
     }

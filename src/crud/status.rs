@@ -105,7 +105,7 @@ pub fn status_route(resource: &'static Resource, action: &'static StatusAction) 
         doc.rules("id", &[Required, Range(1, i64::MAX)])
             .rules("status", &status_rules)
             .answers(404, action.not_found)
-            .returns_schema(200, super::row_schema(resource)),
+            .returns_component(200, super::row_schema(resource)),
     )
 }
 

@@ -248,13 +248,15 @@ pub fn write_routes<W: Writer>(api: Api) -> Api {
         Method::POST,
         &path,
         post(create::<W>).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-        doc(Mode::Create, W::SUMMARIES[0]).returns_schema(201, super::row_schema(resource)),
+        doc(Mode::Create, W::SUMMARIES[0]).returns_component(201, super::row_schema(resource)),
     )
     .add(
         Method::PUT,
         &path,
         put(update::<W>).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)),
-        doc(Mode::Update, W::SUMMARIES[1]).answers(404, "No such row").returns_schema(200, super::row_schema(resource)),
+        doc(Mode::Update, W::SUMMARIES[1])
+            .answers(404, "No such row")
+            .returns_component(200, super::row_schema(resource)),
     )
 }
 

@@ -185,6 +185,12 @@ pub struct Doc {
     body_name: Option<String>,
 }
 
+/// A schema the document names among its components.
+pub struct Component {
+    pub name: &'static str,
+    pub schema: RefOr<Schema>,
+}
+
 /// A query parameter: its name as the specification spells it, and its schema.
 struct Param {
     name: String,
@@ -298,9 +304,32 @@ impl Doc {
         self
     }
 
+    /// Answers with a JSON array of `T`, which is named among the components.
+    pub fn returns_list_of<T: ToSchema>(mut self, status: u16) -> Doc {
+        let item = self.named::<T>();
+        let list = RefOr::T(Schema::Array(utoipa::openapi::schema::ArrayBuilder::new().items(item).build()));
+        self.response = (status, Some((JSON, list)));
+        self
+    }
+
     pub fn returns<T: ToSchema>(mut self, status: u16) -> Doc {
         let schema = self.named::<T>();
         self.response = (status, Some((JSON, schema)));
+        self
+    }
+
+    /// Answers with a named component (a resource's `UserRow`), which joins the document's
+    /// components so that every answer with those rows, and the client's generated type, name it.
+    pub fn returns_component(mut self, status: u16, component: Component) -> Doc {
+        let reference = RefOr::Ref(Ref::from_schema_name(component.name));
+        self = self.with_component(component);
+        self.response = (status, Some((JSON, reference)));
+        self
+    }
+
+    /// Adds a named component that this operation's schemas refer to (a list's rows).
+    pub fn with_component(mut self, component: Component) -> Doc {
+        self.schemas.push((component.name.to_string(), component.schema));
         self
     }
 
@@ -470,6 +499,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         );
     let body_names: std::collections::HashSet<String> =
         endpoints.iter().filter_map(|endpoint| endpoint.doc.body_name.clone()).collect();
+    let mut named: std::collections::HashMap<String, RefOr<Schema>> = std::collections::HashMap::new();
     for endpoint in endpoints {
         let Endpoint { method, path, doc } = endpoint;
         // A body's `id` (or `...Id`) names a row: ids start at 1, and one that names no row is a 404.
@@ -491,6 +521,12 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                     ruled_body = Some(copy);
                 }
             }
+            // One name, one schema: two declarations naming their rows alike must agree.
+            debug_assert!(
+                named.get(&name).is_none_or(|seen| seen == &schema),
+                "two different schemas are both named {name}"
+            );
+            named.insert(name.clone(), schema.clone());
             components = components.schema(name, schema);
         }
         // Every status the operation can answer, collected first so each is described once.

@@ -79,7 +79,7 @@ pub fn routes() -> Api {
                 .rules("phone", &[Required, Pattern(patterns::PHONE)])
                 .rules("assetId", &[Range(1, i64::MAX)])
                 .answers(404, "No such asset")
-                .returns_schema(200, crud::row_schema(&EMPLOYEES))
+                .returns_component(200, crud::row_schema(&EMPLOYEES))
                 .also_returns(201, "Created: no employee had this e-mail"),
         )
         .add(
@@ -107,7 +107,7 @@ pub fn routes() -> Api {
                 .rules("rating", &[Range(1, 5)])
                 .answers(404, "No such employee, campaign or branch")
                 .answers(409, "The employee is inactive, or the campaign inactive, expired, not started or not offered to the employee's asset")
-                .returns_schema(201, crud::row_schema(&USAGE_HISTORY)),
+                .returns_component(201, crud::row_schema(&USAGE_HISTORY)),
         )
         .add(
             Method::POST,
@@ -120,7 +120,7 @@ pub fn routes() -> Api {
                 .rules("text", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 1000)])
                 .answers(404, "No employee has this e-mail")
                 .answers(409, "The employee is not active")
-                .returns_schema(201, crud::row_schema(&WISH_LIST)),
+                .returns_component(201, crud::row_schema(&WISH_LIST)),
         )
         .add(
             Method::POST,
@@ -133,7 +133,7 @@ pub fn routes() -> Api {
                 .rules("description", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 2000)])
                 .answers(404, "No such employee or complaint reason")
                 .answers(409, "The employee is not active")
-                .returns_schema(201, crud::row_schema(&COMPLAINTS)),
+                .returns_component(201, crud::row_schema(&COMPLAINTS)),
         )
         .add(
             Method::GET,

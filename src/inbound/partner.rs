@@ -32,14 +32,12 @@ use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
 use crate::resources::applications::APPLICATIONS;
 use crate::resources::campaigns::{self, CAMPAIGN_ROWS, paging};
-use crate::resources::promo_codes::PROMO_CODES;
+use crate::resources::promo_codes::{self, PROMO_CODES};
 
 const TAG: &str = "Partner portal";
 const KIND: &str = "partner";
 
 pub const CODE_REQUIRED: &str = "Code is required";
-pub const CODE_UNKNOWN: &str = "This partner has no such promo code.";
-pub const CODE_USED: &str = "This promo code was already used.";
 pub const CAMPAIGN_UNKNOWN: &str = "This partner has no such campaign.";
 pub const PARTNER_NAME_REQUIRED: &str = "Partner name is required";
 pub const FULL_NAME_REQUIRED: &str = "Full name is required";
@@ -58,7 +56,7 @@ pub fn routes() -> Api {
                     .api_key(KIND),
             )
                 .answers(404, "No such category or asset")
-                .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(201, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::GET,
@@ -80,7 +78,7 @@ pub fn routes() -> Api {
             get(own_campaign),
             Doc::new(TAG, "One of the partner's campaigns (another partner's is 404)")
                 .api_key(KIND)
-                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::POST,
@@ -92,7 +90,7 @@ pub fn routes() -> Api {
                 .rules("code", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 20)])
                 .answers(404, "The partner has no such code")
                 .answers(409, "The code was already used")
-                .returns_schema(200, crud::row_schema(&PROMO_CODES)),
+                .returns_component(200, crud::row_schema(&PROMO_CODES)),
         )
         .add(
             Method::POST,
@@ -115,7 +113,7 @@ pub fn routes() -> Api {
                 .rules("file", &[Required])
                 .answers(404, "No such city")
                 .answers(429, "Too many applications from this address")
-                .returns_schema(201, crud::row_schema(&APPLICATIONS)),
+                .returns_component(201, crud::row_schema(&APPLICATIONS)),
         )
 }
 
@@ -214,22 +212,7 @@ async fn redeem(
     let code = fields::text(&mut v, "code", body.get("code")).to_ascii_uppercase();
     v.required("code", &code, CODE_REQUIRED).length("code", &code, 0, 20);
     v.finish()?;
-    crud::save_then_fetch(&state, &PROMO_CODES, move |tx| {
-        let found: Option<(i64, bool)> = tx
-            .prepare_cached(
-                "SELECT id, is_used FROM promo_codes WHERE code = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
-            )?
-            .query_row((&code, partner), |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        let (id, used) = found.ok_or_else(|| AppError::no_such("code", CODE_UNKNOWN))?;
-        if used {
-            return Err(AppError::conflict_on("code", CODE_USED));
-        }
-        tx.execute("UPDATE promo_codes SET is_used = 1, used_date = ?2 WHERE id = ?1", (id, now_iso()))?;
-        Ok(id)
-    })
-    .await
-    .map(Json)
+    crud::save_then_fetch(&state, &PROMO_CODES, move |tx| promo_codes::redeem(tx, partner, &code)).await.map(Json)
 }
 
 /// The address's quota of applications, taken before the form's body is read: a refused sender

@@ -12,12 +12,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::auth::Roles;
-use crate::auth::api_keys::{ClientKind, DEFAULT_PER_MINUTE, KEY_PREFIX, new_key};
+use crate::auth::api_keys::{self, ClientKind, DEFAULT_PER_MINUTE};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
-use crate::db::now_iso;
 use crate::http::api::Rule::{Length, Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
@@ -98,14 +97,7 @@ impl NewClient {
                 .optional()?;
             exists.ok_or_else(|| AppError::no_such("partnerId", format!("There is no partner with id {partner}.")))?;
         }
-        let (key, hash) = new_key();
-        let prefix: String = key.chars().take(KEY_PREFIX.len() + 6).collect();
-        tx.execute(
-            "INSERT INTO api_clients (name, kind, partner_id, key_hash, key_prefix, rate_limit_per_minute)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            (&self.name, self.kind.as_str(), self.partner_id, &hash, &prefix, self.per_minute),
-        )?;
-        Ok((tx.last_insert_rowid(), key))
+        api_keys::insert_client(tx, &self.name, self.kind, self.partner_id, self.per_minute)
     }
 }
 
@@ -118,13 +110,14 @@ pub fn revoke(tx: &Connection, id: i64) -> AppResult<i64> {
     if revoked {
         return Err(AppError::Conflict(ALREADY_REVOKED.into()));
     }
-    tx.execute("UPDATE api_clients SET revoked_at = ?2 WHERE id = ?1", (id, now_iso()))?;
+    api_keys::revoke_client(tx, id)?;
     Ok(id)
 }
 
 /// The API clients screen's list (Admins only); revoked clients stay listed.
 pub static API_CLIENTS: Resource = Resource {
     path: "apiClient",
+    row: "ApiClientRow",
     tag: "API clients",
     name: "API client",
     table: "api_clients",
@@ -134,15 +127,15 @@ pub static API_CLIENTS: Resource = Resource {
     total_key: Some("api_clients"),
     columns: &[
         Column::new("id", "k.id", Kind::Int),
-        Column::new("name", "k.name", Kind::Text),
-        Column::new("kind", "k.kind", Kind::Text).unsorted(),
+        Column::new("name", "k.name", Kind::Text).never_null(),
+        Column::new("kind", "k.kind", Kind::Text).unsorted().never_null(),
         Column::new("partnerId", "k.partner_id", Kind::Int).detail_only(),
         Column::new("partnerName", "p.name", Kind::Text).unsorted(),
-        Column::new("keyPrefix", "k.key_prefix", Kind::Text).unsorted(),
-        Column::new("rateLimitPerMinute", "k.rate_limit_per_minute", Kind::Int).unsorted(),
+        Column::new("keyPrefix", "k.key_prefix", Kind::Text).unsorted().never_null(),
+        Column::new("rateLimitPerMinute", "k.rate_limit_per_minute", Kind::Int).unsorted().never_null(),
         Column::new("lastUsedAt", "k.last_used_at", Kind::DateTime).unsorted(),
-        Column::new("createdAt", "k.created_at", Kind::DateTime).unsorted(),
-        Column::new("isRevoked", "k.revoked_at IS NOT NULL", Kind::Bool).unsorted(),
+        Column::new("createdAt", "k.created_at", Kind::DateTime).unsorted().never_null(),
+        Column::new("isRevoked", "k.revoked_at IS NOT NULL", Kind::Bool).unsorted().never_null(),
         Column::new("revokedAt", "k.revoked_at", Kind::DateTime).unsorted(),
     ],
     filters: &[Filter::contains("Name", "k.name"), Filter::equals("Kind", "k.kind", ValueKind::Text)],
@@ -196,9 +189,22 @@ pub fn routes() -> Api {
             Doc::new(tag, "Make an API client; its key is in this answer only")
                 .roles(Roles::ADMIN)
                 .json_body::<ClientCreate>()
-                .rules("name", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
-                .rules("kind", &[Required, Pattern(r"^\s*(?:employee-app|partner)\s*$")])
-                .rules("partnerId", &[Note("Required for kind partner; not sent for employee-app.")])
+                .rules(
+                    "name",
+                    &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100), Message("required", NAME_REQUIRED)],
+                )
+                .rules(
+                    "kind",
+                    &[Required, Pattern(r"^\s*(?:employee-app|partner)\s*$"), Message("format", KIND_INVALID)],
+                )
+                .rules(
+                    "partnerId",
+                    &[
+                        Note("Required for kind partner; not sent for employee-app."),
+                        Message("required", PARTNER_REQUIRED),
+                        Message("excluded", PARTNER_NOT_ALLOWED),
+                    ],
+                )
                 .rules("rateLimitPerMinute", &[Range(1, 1_000_000), Message("format", RATE_RANGE)])
                 .answers(404, "No such partner")
                 .returns::<CreatedClient>(201),
@@ -213,7 +219,7 @@ pub fn routes() -> Api {
                 .rules("id", &[Required, Range(1, i64::MAX)])
                 .answers(404, "No such API client")
                 .answers(409, "Already revoked")
-                .returns_schema(200, crud::row_schema(&API_CLIENTS)),
+                .returns_component(200, crud::row_schema(&API_CLIENTS)),
         )
 }
 

@@ -33,6 +33,7 @@ const CITY_LIST_SQL: Sql = Sql::Localized([
 
 pub static APPLICATIONS: Resource = Resource {
     path: "apply",
+    row: "MerchantRequestRow",
     tag: "Requests by merchant",
     name: "Merchant request",
     table: "merchant_applications",
@@ -42,10 +43,10 @@ pub static APPLICATIONS: Resource = Resource {
     total_key: Some("merchant_applications"),
     columns: &[
         Column::new("id", "ma.id", Kind::Int),
-        Column::new("partnerName", "ma.partner_name", Kind::Text),
-        Column::new("fullName", "ma.full_name", Kind::Text),
-        Column::new("email", "ma.email", Kind::Text),
-        Column::new("phone", "ma.phone", Kind::Phone),
+        Column::new("partnerName", "ma.partner_name", Kind::Text).never_null(),
+        Column::new("fullName", "ma.full_name", Kind::Text).never_null(),
+        Column::new("email", "ma.email", Kind::Text).never_null(),
+        Column::new("phone", "ma.phone", Kind::Phone).never_null(),
         Column::new("file", files::FILE_PATH_SQL, Kind::File),
         Column {
             field: "cityNames",
@@ -63,7 +64,7 @@ pub static APPLICATIONS: Resource = Resource {
             in_list: true,
             never_null: false,
         },
-        Column::new("createdAt", "ma.created_at", Kind::DateTime),
+        Column::new("createdAt", "ma.created_at", Kind::DateTime).never_null(),
     ],
     filters: &[
         Filter::contains("PartnerName", "ma.partner_name"),

@@ -11,6 +11,7 @@ use crate::http::forms::Form;
 
 pub static ASSETS: Resource = Resource {
     path: "asset",
+    row: "AssetRow",
     tag: "Assets",
     name: "Asset",
     table: "assets",
@@ -21,13 +22,13 @@ pub static ASSETS: Resource = Resource {
     columns: &[
         Column::new("id", "a.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
-        Column::new("name", "a.name", Kind::Text),
-        Column::new("contactPerson", "a.contact_person", Kind::Text),
-        Column::new("contactPersonPhoneNumber", "a.contact_person_phone_number", Kind::Phone),
-        Column::new("contactPersonEmail", "a.contact_person_email", Kind::Text),
-        Column::new("barcodePrefix", "a.barcode_prefix", Kind::Text),
-        Column::new("isActive", "a.is_active", Kind::Bool),
-        Column::new("createdAt", "a.created_at", Kind::DateTime).detail_only(),
+        Column::new("name", "a.name", Kind::Text).never_null(),
+        Column::new("contactPerson", "a.contact_person", Kind::Text).never_null(),
+        Column::new("contactPersonPhoneNumber", "a.contact_person_phone_number", Kind::Phone).never_null(),
+        Column::new("contactPersonEmail", "a.contact_person_email", Kind::Text).never_null(),
+        Column::new("barcodePrefix", "a.barcode_prefix", Kind::Text).never_null(),
+        Column::new("isActive", "a.is_active", Kind::Bool).never_null(),
+        Column::new("createdAt", "a.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::contains("Name", "a.name"),

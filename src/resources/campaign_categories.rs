@@ -19,6 +19,7 @@ use crate::http::forms::Form;
 
 pub static CATEGORIES: Resource = Resource {
     path: "campaign/category",
+    row: "CategoryRow",
     tag: "Campaign categories",
     name: "Campaign category",
     table: "campaign_categories",
@@ -31,13 +32,13 @@ pub static CATEGORIES: Resource = Resource {
         // The spec calls the image `photo`; `filePath` is what every other image-bearing row names it.
         Column::new("photo", files::FILE_PATH_SQL, Kind::File),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
-        Column::localized("name", ["cc.name_az", "cc.name_en", "cc.name_ru"]),
-        Column::new("nameAz", "cc.name_az", Kind::Text),
-        Column::new("nameEn", "cc.name_en", Kind::Text),
-        Column::new("nameRu", "cc.name_ru", Kind::Text),
-        Column::new("order", "cc.order_no", Kind::Int),
-        Column::new("isActive", "cc.is_active", Kind::Bool),
-        Column::new("createdAt", "cc.created_at", Kind::DateTime).detail_only(),
+        Column::localized("name", ["cc.name_az", "cc.name_en", "cc.name_ru"]).never_null(),
+        Column::new("nameAz", "cc.name_az", Kind::Text).never_null(),
+        Column::new("nameEn", "cc.name_en", Kind::Text).never_null(),
+        Column::new("nameRu", "cc.name_ru", Kind::Text).never_null(),
+        Column::new("order", "cc.order_no", Kind::Int).never_null(),
+        Column::new("isActive", "cc.is_active", Kind::Bool).never_null(),
+        Column::new("createdAt", "cc.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::contains("Name", "(cc.name_az || ' ' || cc.name_en || ' ' || cc.name_ru)"),

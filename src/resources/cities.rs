@@ -6,6 +6,7 @@ use crate::http::api::Api;
 
 pub static CITIES: Resource = Resource {
     path: "city",
+    row: "CityRow",
     tag: "Cities",
     name: "City",
     table: "cities",
@@ -15,10 +16,10 @@ pub static CITIES: Resource = Resource {
     total_key: None,
     columns: &[
         Column::new("id", "c.id", Kind::Int),
-        Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]),
-        Column::new("nameAz", "c.name_az", Kind::Text).detail_only(),
-        Column::new("nameEn", "c.name_en", Kind::Text).detail_only(),
-        Column::new("nameRu", "c.name_ru", Kind::Text).detail_only(),
+        Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]).never_null(),
+        Column::new("nameAz", "c.name_az", Kind::Text).detail_only().never_null(),
+        Column::new("nameEn", "c.name_en", Kind::Text).detail_only().never_null(),
+        Column::new("nameRu", "c.name_ru", Kind::Text).detail_only().never_null(),
     ],
     filters: &[Filter::contains("Name", "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)")],
     export: None,

@@ -18,6 +18,7 @@ use crate::http::state::AppState;
 
 pub static COMPLAINTS: Resource = Resource {
     path: "complaint",
+    row: "ComplaintRow",
     tag: "Complaints",
     name: "Complaint",
     table: "complaints",
@@ -27,14 +28,14 @@ pub static COMPLAINTS: Resource = Resource {
     total_key: Some("complaints"),
     columns: &[
         Column::new("id", "c.id", Kind::Int),
-        Column::new("fullName", "c.full_name", Kind::Text),
-        Column::new("email", "c.email", Kind::Text),
-        Column::new("phone", "c.phone", Kind::Phone),
-        Column::new("reasonId", "c.reason_id", Kind::Int),
-        Column::new("reasonName", "r.name", Kind::Text),
-        Column::new("description", "c.description", Kind::Text).unsorted(),
-        Column::new("isRead", "c.is_read", Kind::Bool),
-        Column::new("recordDate", "c.record_date", Kind::DateTime),
+        Column::new("fullName", "c.full_name", Kind::Text).never_null(),
+        Column::new("email", "c.email", Kind::Text).never_null(),
+        Column::new("phone", "c.phone", Kind::Phone).never_null(),
+        Column::new("reasonId", "c.reason_id", Kind::Int).never_null(),
+        Column::new("reasonName", "r.name", Kind::Text).never_null(),
+        Column::new("description", "c.description", Kind::Text).unsorted().never_null(),
+        Column::new("isRead", "c.is_read", Kind::Bool).never_null(),
+        Column::new("recordDate", "c.record_date", Kind::DateTime).never_null(),
     ],
     filters: &[
         Filter::equals("IsRead", "c.is_read", ValueKind::Bool),

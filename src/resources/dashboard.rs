@@ -11,9 +11,7 @@ use axum::routing::get;
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use time::{Date, OffsetDateTime};
-use utoipa::openapi::schema::ArrayBuilder;
-use utoipa::openapi::{RefOr, Schema};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
@@ -116,7 +114,7 @@ pub fn routes() -> Api {
             get(categories_call),
             Doc::new(TAG, "Top 10 categories by usage records (names in the Accept-Language language)")
                 .roles(Roles::ANYONE)
-                .returns_schema(200, array_of(CategoryUsage::schema())),
+                .returns_list_of::<CategoryUsage>(200),
         )
         .add(
             Method::GET,
@@ -124,7 +122,7 @@ pub fn routes() -> Api {
             get(usage_employees_call),
             Doc::new(TAG, "Top 10 assets by usage records, with their employee counts")
                 .roles(Roles::ANYONE)
-                .returns_schema(200, array_of(AssetEmployees::schema())),
+                .returns_list_of::<AssetEmployees>(200),
         )
         .add(
             Method::GET,
@@ -132,7 +130,7 @@ pub fn routes() -> Api {
             get(asset_employees_call),
             Doc::new(TAG, "Top 10 assets by employees, with their usage records")
                 .roles(Roles::ANYONE)
-                .returns_schema(200, array_of(AssetEmployees::schema())),
+                .returns_list_of::<AssetEmployees>(200),
         )
         .add(
             Method::GET,
@@ -141,12 +139,8 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Usage records per month of a year (12 entries, UTC months)")
                 .roles(Roles::ANYONE)
                 .query_schema("year", "The year, 1 to 9999 (default: the current UTC year)", query::int(1, 9999))
-                .returns_schema(200, array_of(MonthUsage::schema())),
+                .returns_list_of::<MonthUsage>(200),
         )
-}
-
-fn array_of(item: RefOr<Schema>) -> RefOr<Schema> {
-    RefOr::T(Schema::Array(ArrayBuilder::new().items(item).build()))
 }
 
 fn today() -> Date {

@@ -24,6 +24,7 @@ use crate::http::state::AppState;
 
 pub static EMPLOYEES: Resource = Resource {
     path: "employee",
+    row: "EmployeeRow",
     tag: "Employees",
     name: "Employee",
     table: "employees",
@@ -33,17 +34,17 @@ pub static EMPLOYEES: Resource = Resource {
     total_key: Some("employees"),
     columns: &[
         Column::new("id", "e.id", Kind::Int),
-        Column::new("firstName", "e.first_name", Kind::Text),
-        Column::new("lastName", "e.last_name", Kind::Text),
-        Column::new("fullName", "e.first_name || ' ' || e.last_name", Kind::Text),
-        Column::new("email", "e.email", Kind::Text),
+        Column::new("firstName", "e.first_name", Kind::Text).never_null(),
+        Column::new("lastName", "e.last_name", Kind::Text).never_null(),
+        Column::new("fullName", "e.first_name || ' ' || e.last_name", Kind::Text).never_null(),
+        Column::new("email", "e.email", Kind::Text).never_null(),
         // The employee-for-admin picker's label: employees sign in to the app by e-mail.
-        Column::new("userName", "e.email", Kind::Text),
-        Column::new("phone", "e.phone", Kind::Phone),
-        Column::new("assetId", "e.asset_id", Kind::Int),
-        Column::new("assetName", "a.name", Kind::Text),
-        Column::new("isActive", "e.is_active", Kind::Bool),
-        Column::new("createdAt", "e.created_at", Kind::DateTime).detail_only(),
+        Column::new("userName", "e.email", Kind::Text).never_null(),
+        Column::new("phone", "e.phone", Kind::Phone).never_null(),
+        Column::new("assetId", "e.asset_id", Kind::Int).never_null(),
+        Column::new("assetName", "a.name", Kind::Text).never_null(),
+        Column::new("isActive", "e.is_active", Kind::Bool).never_null(),
+        Column::new("createdAt", "e.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::contains("FullName", "(e.first_name || ' ' || e.last_name)"),
@@ -112,7 +113,7 @@ pub fn routes() -> Api {
                 )
                 .rules("id", &[Required, Range(1, i64::MAX)])
                 .answers(404, "No such employee")
-                .returns_schema(200, crud::row_schema(&EMPLOYEES)),
+                .returns_component(200, crud::row_schema(&EMPLOYEES)),
         )
 }
 

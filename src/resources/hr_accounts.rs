@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::auth::{CurrentUser, Role, Roles, password, sessions};
+use crate::auth::accounts::{self, Reach};
+use crate::auth::{CurrentUser, Role, Roles, password};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
@@ -25,6 +26,7 @@ use crate::http::state::AppState;
 
 pub static HR_ACCOUNTS: Resource = Resource {
     path: "humanResource",
+    row: "HumanResourceRow",
     tag: "Human resources",
     name: "Human resource",
     table: "hr_accounts",
@@ -34,18 +36,18 @@ pub static HR_ACCOUNTS: Resource = Resource {
     total_key: Some("hr_accounts"),
     columns: &[
         Column::new("id", "h.id", Kind::Int),
-        Column::new("assetId", "h.asset_id", Kind::Int).detail_only(),
-        Column::new("assetName", "a.name", Kind::Text),
-        Column::new("firstName", "u.first_name", Kind::Text),
-        Column::new("lastName", "u.last_name", Kind::Text),
-        Column::new("fullName", "u.first_name || ' ' || u.last_name", Kind::Text),
-        Column::new("email", "u.email", Kind::Text),
-        Column::new("phone", "u.phone", Kind::Phone),
-        Column::new("userId", "h.user_id", Kind::Int),
-        Column::new("isActive", "h.is_active", Kind::Bool),
-        Column::new("isMfaActive", "h.is_mfa_active", Kind::Bool),
-        Column::new("isEmployeeSeen", "h.is_employee_seen", Kind::Bool),
-        Column::new("createdAt", "h.created_at", Kind::DateTime),
+        Column::new("assetId", "h.asset_id", Kind::Int).detail_only().never_null(),
+        Column::new("assetName", "a.name", Kind::Text).never_null(),
+        Column::new("firstName", "u.first_name", Kind::Text).never_null(),
+        Column::new("lastName", "u.last_name", Kind::Text).never_null(),
+        Column::new("fullName", "u.first_name || ' ' || u.last_name", Kind::Text).never_null(),
+        Column::new("email", "u.email", Kind::Text).never_null(),
+        Column::new("phone", "u.phone", Kind::Phone).never_null(),
+        Column::new("userId", "h.user_id", Kind::Int).never_null(),
+        Column::new("isActive", "h.is_active", Kind::Bool).never_null(),
+        Column::new("isMfaActive", "h.is_mfa_active", Kind::Bool).never_null(),
+        Column::new("isEmployeeSeen", "h.is_employee_seen", Kind::Bool).never_null(),
+        Column::new("createdAt", "h.created_at", Kind::DateTime).never_null(),
     ],
     filters: &[
         Filter::contains("AssetName", "a.name"),
@@ -77,28 +79,13 @@ pub static HR_ACCOUNTS: Resource = Resource {
 
 /// The HR account's login follows it: deleted with it, (de)activated with it, its sessions ended.
 fn follow_to_login(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
-    let now = now_iso();
     match change {
-        Change::Deleted(ids) => {
-            for id in *ids {
-                tx.execute(
-                    "UPDATE users SET deleted_at = ?2 WHERE id = (SELECT user_id FROM hr_accounts WHERE id = ?1)",
-                    (id, &now),
-                )?;
-            }
-            let user_ids = login_ids(tx, ids)?;
-            sessions::revoke_user_sessions(tx, &user_ids, "HR account deleted", None)
-        }
+        Change::Deleted(ids) => accounts::delete_logins(tx, &login_ids(tx, ids)?, "HR account deleted"),
         Change::Toggled { id, active } => {
-            tx.execute(
-                "UPDATE users SET is_active = ?2, updated_at = ?3 WHERE id = (SELECT user_id FROM hr_accounts WHERE id = ?1)",
-                (id, active, &now),
-            )?;
-            if *active {
-                Ok(())
-            } else {
-                sessions::revoke_user_sessions(tx, &login_ids(tx, &[*id])?, "HR account deactivated", None)
+            for login in login_ids(tx, &[*id])? {
+                accounts::set_login_active(tx, login, *active, "HR account deactivated")?;
             }
+            Ok(())
         }
     }
 }
@@ -162,7 +149,7 @@ pub fn routes() -> Api {
                 .rules("assetId", &[Required, Range(1, i64::MAX), Message("required", ASSET_REQUIRED)])
                 .answers(404, "The chosen asset does not exist")
                 .answers(409, "A user with this e-mail already exists")
-                .returns_schema(201, crud::row_schema(&HR_ACCOUNTS)),
+                .returns_component(201, crud::row_schema(&HR_ACCOUNTS)),
         )
         .add(
             Method::PUT,
@@ -176,7 +163,7 @@ pub fn routes() -> Api {
                 .rules("assetId", &[Required, Range(1, i64::MAX), Message("required", ASSET_REQUIRED)])
                 .answers(404, "No such HR account, or the chosen asset does not exist")
                 .answers(409, "A user with this e-mail already exists")
-                .returns_schema(200, crud::row_schema(&HR_ACCOUNTS)),
+                .returns_component(200, crud::row_schema(&HR_ACCOUNTS)),
         )
         .add(
             Method::PUT,
@@ -267,7 +254,7 @@ async fn create(
             &person,
             None,
             // HR accounts sign in to the HR portal, where the role is User's.
-            &super::users::login_columns("hr", Role::User as i64, password_hash),
+            &accounts::login_columns("hr", Role::User as i64, password_hash),
         )?;
         tx.execute(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
@@ -332,11 +319,8 @@ async fn change_password(
                 })
                 .optional()?
                 .ok_or_else(|| HR_ACCOUNTS.not_found())?;
-            tx.execute(
-                "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
-                (user_id, &password_hash, now_iso()),
-            )?;
-            sessions::revoke_user_sessions(tx, &[user_id], "password changed", None)
+            accounts::set_password(tx, user_id, Reach::Any, &password_hash, "password changed", None)?;
+            Ok(())
         })
         .await?;
     Ok(MessageBody::json("The password has been changed."))

@@ -25,6 +25,7 @@ use rusqlite::types::Value as SqlValue;
 
 pub static MERCHANTS: Resource = Resource {
     path: "partner/merchant",
+    row: "MerchantRow",
     tag: "Merchants",
     name: "Merchant",
     table: "merchants",
@@ -35,20 +36,21 @@ pub static MERCHANTS: Resource = Resource {
     total_key: Some("merchants"),
     columns: &[
         Column::new("id", "m.id", Kind::Int),
-        Column::new("firstName", "m.first_name", Kind::Text),
-        Column::new("lastName", "m.last_name", Kind::Text),
-        Column::new("email", "m.email", Kind::Text),
-        Column::new("phone", "m.phone", Kind::Phone),
-        Column::new("partnerId", "m.partner_id", Kind::Int).detail_only(),
-        Column::new("partnerName", "p.name", Kind::Text),
-        Column::new("userName", "m.email", Kind::Text),
-        Column::new("partnerCityId", "m.partner_city_id", Kind::Int).detail_only(),
+        Column::new("firstName", "m.first_name", Kind::Text).never_null(),
+        Column::new("lastName", "m.last_name", Kind::Text).never_null(),
+        Column::new("email", "m.email", Kind::Text).never_null(),
+        Column::new("phone", "m.phone", Kind::Phone).never_null(),
+        Column::new("partnerId", "m.partner_id", Kind::Int).detail_only().never_null(),
+        Column::new("partnerName", "p.name", Kind::Text).never_null(),
+        Column::new("userName", "m.email", Kind::Text).never_null(),
+        Column::new("partnerCityId", "m.partner_city_id", Kind::Int).detail_only().never_null(),
         // The branch as the city pickers show it: the city, then the address.
         Column::localized(
             "partnerCityName",
             ["c.name_az || ', ' || pc.address", "c.name_en || ', ' || pc.address", "c.name_ru || ', ' || pc.address"],
-        ),
-        Column::new("createdAt", "m.created_at", Kind::DateTime).detail_only(),
+        )
+        .never_null(),
+        Column::new("createdAt", "m.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::contains("name", "(m.first_name || ' ' || m.last_name)"),
@@ -125,7 +127,7 @@ pub fn routes() -> Api {
                 .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(409, "A merchant with this e-mail already exists")
-                .returns_schema(201, crud::row_schema(&MERCHANTS)),
+                .returns_component(201, crud::row_schema(&MERCHANTS)),
         )
         .add(
             Method::PUT,
@@ -143,7 +145,7 @@ pub fn routes() -> Api {
                 .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(404, "No such merchant")
                 .answers(409, "A merchant with this e-mail already exists")
-                .returns_schema(200, crud::row_schema(&MERCHANTS)),
+                .returns_component(200, crud::row_schema(&MERCHANTS)),
         )
 }
 

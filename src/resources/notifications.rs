@@ -18,6 +18,7 @@ use rusqlite::types::Value as SqlValue;
 
 pub static NOTIFICATIONS: Resource = Resource {
     path: "notification",
+    row: "NotificationRow",
     tag: "Notifications",
     name: "Notification",
     table: "notifications",
@@ -30,10 +31,12 @@ pub static NOTIFICATIONS: Resource = Resource {
     columns: &[
         Column::new("id", "n.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
-        Column::new("header", "n.header", Kind::Text),
-        Column::new("text", "n.text", Kind::Text),
-        Column::new("type", "n.type", Kind::Int),
-        Column::new("typeName", "CASE n.type WHEN 1 THEN 'Category' ELSE 'Campaign' END", Kind::Text).unsorted(),
+        Column::new("header", "n.header", Kind::Text).never_null(),
+        Column::new("text", "n.text", Kind::Text).never_null(),
+        Column::new("type", "n.type", Kind::Int).never_null(),
+        Column::new("typeName", "CASE n.type WHEN 1 THEN 'Category' ELSE 'Campaign' END", Kind::Text)
+            .unsorted()
+            .never_null(),
         Column::new("categoryId", "n.category_id", Kind::Int),
         Column::new("campaignId", "n.campaign_id", Kind::Int),
         // The category's or campaign's name, in the caller's language.
@@ -46,7 +49,7 @@ pub static NOTIFICATIONS: Resource = Resource {
             ],
         )
         .unsorted(),
-        Column::new("createdAt", "n.created_at", Kind::DateTime),
+        Column::new("createdAt", "n.created_at", Kind::DateTime).never_null(),
     ],
     filters: &[Filter::contains("Header", "n.header")],
     export: Some(Export {
@@ -132,6 +135,22 @@ impl Writer for NotificationWriter {
 
 pub fn routes() -> Api {
     writes::write_routes::<NotificationWriter>(crud::routes(&NOTIFICATIONS))
+}
+
+/// A campaign's own notification (its Send notification action): type 2, pointing at the
+/// campaign, with the header, text and image the campaign's writer gives it.
+pub fn insert_for_campaign(
+    tx: &Connection,
+    header: &str,
+    text: &str,
+    file_id: Option<i64>,
+    campaign_id: i64,
+) -> AppResult<i64> {
+    tx.execute(
+        "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
+        (header, text, file_id, campaign_id),
+    )?;
+    Ok(tx.last_insert_rowid())
 }
 
 /// What a notification points at: (type, categoryId, campaignId); only the id its type uses.

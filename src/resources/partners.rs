@@ -16,7 +16,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
-use crate::crud::{self, Column, Export, Filter, Kind, Language, Resource, ValueKind};
+use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
@@ -28,6 +28,7 @@ use rusqlite::types::Value as SqlValue;
 
 pub static PARTNERS: Resource = Resource {
     path: "partner",
+    row: "PartnerRow",
     tag: "Partners",
     name: "Partner",
     table: "partners",
@@ -38,18 +39,20 @@ pub static PARTNERS: Resource = Resource {
     columns: &[
         Column::new("id", "p.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
-        Column::new("name", "p.name", Kind::Text),
-        Column::new("contactPersonFirstName", "p.contact_person_first_name", Kind::Text).detail_only(),
-        Column::new("contactPersonLastName", "p.contact_person_last_name", Kind::Text).detail_only(),
-        Column::new("contactPerson", "p.contact_person_first_name || ' ' || p.contact_person_last_name", Kind::Text),
-        Column::new("phoneNumber", "p.phone_number", Kind::Phone),
-        Column::new("email", "p.email", Kind::Text),
-        Column::new("isPromoCodeUsing", "p.is_promo_code_using", Kind::Bool),
+        Column::new("name", "p.name", Kind::Text).never_null(),
+        Column::new("contactPersonFirstName", "p.contact_person_first_name", Kind::Text).detail_only().never_null(),
+        Column::new("contactPersonLastName", "p.contact_person_last_name", Kind::Text).detail_only().never_null(),
+        Column::new("contactPerson", "p.contact_person_first_name || ' ' || p.contact_person_last_name", Kind::Text)
+            .never_null(),
+        Column::new("phoneNumber", "p.phone_number", Kind::Phone).never_null(),
+        Column::new("email", "p.email", Kind::Text).never_null(),
+        Column::new("isPromoCodeUsing", "p.is_promo_code_using", Kind::Bool).never_null(),
         Column::new("promoCode", "CASE WHEN p.is_promo_code_using = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text)
-            .unsorted(),
+            .unsorted()
+            .never_null(),
         Column::new("promoCodeVersion", "p.promo_code_version", Kind::Int),
-        Column::new("isActive", "p.is_active", Kind::Bool),
-        Column::new("createdAt", "p.created_at", Kind::DateTime).detail_only(),
+        Column::new("isActive", "p.is_active", Kind::Bool).never_null(),
+        Column::new("createdAt", "p.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::contains("Name", "p.name"),
@@ -74,7 +77,20 @@ pub static PARTNERS: Resource = Resource {
     toggle: true,
     delete: true,
     on_change: None,
-    detail_extra: Some(|conn, id, language| Ok(vec![("cities", Value::Array(branches(conn, id, language)?))])),
+    detail_extra: Some(DetailExtra {
+        fields: &[(
+            "cities",
+            ExtraShape::Objects(&[
+                ("id", Kind::Int),
+                ("cityId", Kind::Int),
+                ("cityName", Kind::Text),
+                ("address", Kind::Text),
+                ("latitude", Kind::Float),
+                ("longitude", Kind::Float),
+            ]),
+        )],
+        load: |conn, id, language| Ok(vec![("cities", Value::Array(branches(conn, id, language)?))]),
+    }),
 };
 
 /// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude, longitude.

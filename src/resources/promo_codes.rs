@@ -29,6 +29,7 @@ use crate::http::state::AppState;
 
 pub static PROMO_CODES: Resource = Resource {
     path: "promoCode",
+    row: "PromoCodeRow",
     tag: "Promo codes",
     name: "Promo code",
     table: "promo_codes",
@@ -38,15 +39,15 @@ pub static PROMO_CODES: Resource = Resource {
     total_key: Some("promo_codes"),
     columns: &[
         Column::new("id", "pc.id", Kind::Int),
-        Column::new("partnerId", "pc.partner_id", Kind::Int).detail_only(),
-        Column::new("partnerName", "p.name", Kind::Text),
-        Column::new("campaignId", "pc.campaign_id", Kind::Int).detail_only(),
-        Column::localized("campaignName", ["c.name_az", "c.name_en", "c.name_ru"]),
-        Column::new("code", "pc.code", Kind::Text),
-        Column::new("isUsed", "pc.is_used", Kind::Bool),
-        Column::new("used", "CASE WHEN pc.is_used = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text).unsorted(),
+        Column::new("partnerId", "pc.partner_id", Kind::Int).detail_only().never_null(),
+        Column::new("partnerName", "p.name", Kind::Text).never_null(),
+        Column::new("campaignId", "pc.campaign_id", Kind::Int).detail_only().never_null(),
+        Column::localized("campaignName", ["c.name_az", "c.name_en", "c.name_ru"]).never_null(),
+        Column::new("code", "pc.code", Kind::Text).never_null(),
+        Column::new("isUsed", "pc.is_used", Kind::Bool).never_null(),
+        Column::new("used", "CASE WHEN pc.is_used = 1 THEN 'Bəli' ELSE 'Xeyr' END", Kind::Text).unsorted().never_null(),
         Column::new("usedDate", "pc.used_date", Kind::DateTime),
-        Column::new("createdAt", "pc.created_at", Kind::DateTime).detail_only(),
+        Column::new("createdAt", "pc.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::equals("PartnerId", "pc.partner_id", ValueKind::Int),
@@ -146,6 +147,26 @@ pub struct Generated {
 /// generator, a CSPRNG reseeded from it), each letter drawn uniformly from [`ALPHABET`].
 pub fn new_code(rng: &mut impl Rng) -> String {
     (0..CODE_LENGTH).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+pub const CODE_UNKNOWN: &str = "This partner has no such promo code.";
+pub const CODE_USED: &str = "This promo code was already used.";
+
+/// Marks the partner's code used now (a partner's till redeeming it), once: an unknown code is a
+/// 404 and a used one a 409, both on `code`.
+pub fn redeem(tx: &Connection, partner_id: i64, code: &str) -> AppResult<i64> {
+    let found: Option<(i64, bool)> = tx
+        .prepare_cached(
+            "SELECT id, is_used FROM promo_codes WHERE code = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
+        )?
+        .query_row((code, partner_id), |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (id, used) = found.ok_or_else(|| AppError::no_such("code", CODE_UNKNOWN))?;
+    if used {
+        return Err(AppError::conflict_on("code", CODE_USED));
+    }
+    tx.execute("UPDATE promo_codes SET is_used = 1, used_date = ?2 WHERE id = ?1", (id, crate::db::now_iso()))?;
+    Ok(id)
 }
 
 /// The partner hands out promo codes and the campaign is its own, live and confirmed.

@@ -56,6 +56,7 @@ macro_rules! state_label_sql {
 /// The names list of one kind: every row of its table, deleted ones included.
 const fn names(
     path: &'static str,
+    row: &'static str,
     name: &'static str,
     table: &'static str,
     from: &'static str,
@@ -64,6 +65,7 @@ const fn names(
 ) -> Resource {
     Resource {
         path,
+        row,
         tag: TAG,
         name,
         table,
@@ -85,52 +87,56 @@ const fn names(
 
 pub static ASSET_NAMES: Resource = names(
     "report/asset",
+    "AssetNameRow",
     "Asset",
     "assets",
     "assets t",
     &[
         Column::new("id", "t.id", Kind::Int),
-        Column::new("name", "t.name", Kind::Text),
-        Column::new("state", state_sql!("t"), Kind::Text).unsorted(),
+        Column::new("name", "t.name", Kind::Text).never_null(),
+        Column::new("state", state_sql!("t"), Kind::Text).unsorted().never_null(),
     ],
     &[Filter::contains("Name", "t.name")],
 );
 
 pub static PARTNER_NAMES: Resource = names(
     "report/partner",
+    "PartnerNameRow",
     "Partner",
     "partners",
     "partners t",
     &[
         Column::new("id", "t.id", Kind::Int),
-        Column::new("name", "t.name", Kind::Text),
-        Column::new("state", state_sql!("t"), Kind::Text).unsorted(),
+        Column::new("name", "t.name", Kind::Text).never_null(),
+        Column::new("state", state_sql!("t"), Kind::Text).unsorted().never_null(),
     ],
     &[Filter::contains("Name", "t.name")],
 );
 
 pub static CAMPAIGN_NAMES: Resource = names(
     "report/campaign",
+    "CampaignNameRow",
     "Campaign",
     "campaigns",
     "campaigns t",
     &[
         Column::new("id", "t.id", Kind::Int),
-        Column::localized("name", ["t.name_az", "t.name_en", "t.name_ru"]),
-        Column::new("state", state_sql!("t"), Kind::Text).unsorted(),
+        Column::localized("name", ["t.name_az", "t.name_en", "t.name_ru"]).never_null(),
+        Column::new("state", state_sql!("t"), Kind::Text).unsorted().never_null(),
     ],
     &[Filter::contains("Name", "(t.name_az || ' ' || t.name_en || ' ' || t.name_ru)")],
 );
 
 pub static EMPLOYEE_NAMES: Resource = names(
     "report/employee",
+    "EmployeeNameRow",
     "Employee",
     "employees",
     "employees t",
     &[
         Column::new("id", "t.id", Kind::Int),
-        Column::new("name", "t.first_name || ' ' || t.last_name", Kind::Text),
-        Column::new("state", state_sql!("t"), Kind::Text).unsorted(),
+        Column::new("name", "t.first_name || ' ' || t.last_name", Kind::Text).never_null(),
+        Column::new("state", state_sql!("t"), Kind::Text).unsorted().never_null(),
     ],
     &[Filter::contains("Name", "(t.first_name || ' ' || t.last_name)")],
 );
@@ -172,8 +178,17 @@ pub struct ReportPage {
 pub struct ReportName {
     id: i64,
     name: String,
-    /// `active`, `deactive` or `deleted`.
-    state: String,
+    state: RecordState,
+}
+
+/// Where a named row stands (the `state` the names list's SQL spells).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // describes the answer for the OpenAPI document; the rows are read as JSON
+pub enum RecordState {
+    Active,
+    Deactive,
+    Deleted,
 }
 
 /// A kind's rows per state.

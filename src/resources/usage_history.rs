@@ -13,6 +13,7 @@ use crate::http::api::{Api, Doc, query};
 
 pub static USAGE_HISTORY: Resource = Resource {
     path: "usageHistory",
+    row: "UsageRow",
     tag: "Usage history",
     name: "Usage record",
     table: "usage_history",
@@ -22,21 +23,23 @@ pub static USAGE_HISTORY: Resource = Resource {
     total_key: Some("usage_history"),
     columns: &[
         Column::new("id", "h.id", Kind::Int),
-        Column::new("employeeId", "h.employee_id", Kind::Int).detail_only(),
+        Column::new("employeeId", "h.employee_id", Kind::Int).detail_only().never_null(),
         Column::new("employeeEmail", "h.employee_email", Kind::Text).never_null(),
-        Column::new("assetId", "h.asset_id", Kind::Int).detail_only(),
+        Column::new("assetId", "h.asset_id", Kind::Int).detail_only().never_null(),
         Column::new("assetName", "h.asset_name", Kind::Text).never_null(),
-        Column::new("partnerId", "h.partner_id", Kind::Int).detail_only(),
+        Column::new("partnerId", "h.partner_id", Kind::Int).detail_only().never_null(),
         Column::new("partnerName", "h.partner_name", Kind::Text).never_null(),
-        Column::new("campaignId", "h.campaign_id", Kind::Int).detail_only(),
+        Column::new("campaignId", "h.campaign_id", Kind::Int).detail_only().never_null(),
         Column::new("campaignName", "h.campaign_name", Kind::Text).never_null(),
-        Column::new("categoryId", "h.category_id", Kind::Int).detail_only(),
+        Column::new("categoryId", "h.category_id", Kind::Int).detail_only().never_null(),
         Column::new("merchantCategory", "h.category_name", Kind::Text).never_null(),
         Column::new("createdDate", "h.created_at", Kind::DateTime).never_null(),
         Column::new("discountPercent", "h.discount_percent", Kind::Int).never_null(),
         // Not sortable: no screen sorts by it, and an index for it would cost every insert.
-        Column::new("status", "h.status", Kind::Int).unsorted(),
-        Column::new("statusName", "CASE h.status WHEN 0 THEN 'Confirmed' ELSE 'Cancelled' END", Kind::Text).unsorted(),
+        Column::new("status", "h.status", Kind::Int).unsorted().never_null(),
+        Column::new("statusName", "CASE h.status WHEN 0 THEN 'Confirmed' ELSE 'Cancelled' END", Kind::Text)
+            .unsorted()
+            .never_null(),
         Column::new("rating", "h.rating", Kind::Int).detail_only(),
     ],
     filters: &[

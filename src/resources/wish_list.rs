@@ -11,6 +11,7 @@ pub const STATUS_NAME_SQL: &str = "CASE w.status WHEN 0 THEN 'New' WHEN 1 THEN '
 
 pub static WISH_LIST: Resource = Resource {
     path: "wishList",
+    row: "WishListRow",
     tag: "Requests by employee",
     name: "Request",
     table: "wish_list_requests",
@@ -20,15 +21,15 @@ pub static WISH_LIST: Resource = Resource {
     total_key: Some("wish_list_requests"),
     columns: &[
         Column::new("id", "w.id", Kind::Int),
-        Column::new("employeeId", "w.employee_id", Kind::Int).detail_only(),
-        Column::new("employeeFullName", "e.first_name || ' ' || e.last_name", Kind::Text),
-        Column::new("employeeEmail", "e.email", Kind::Text).detail_only(),
-        Column::new("assetId", "e.asset_id", Kind::Int).detail_only(),
-        Column::new("assetName", "a.name", Kind::Text),
-        Column::new("text", "w.text", Kind::Text),
-        Column::new("requestDate", "w.request_date", Kind::DateTime),
-        Column::new("status", "w.status", Kind::Int),
-        Column::new("statusName", STATUS_NAME_SQL, Kind::Text).unsorted(),
+        Column::new("employeeId", "w.employee_id", Kind::Int).detail_only().never_null(),
+        Column::new("employeeFullName", "e.first_name || ' ' || e.last_name", Kind::Text).never_null(),
+        Column::new("employeeEmail", "e.email", Kind::Text).detail_only().never_null(),
+        Column::new("assetId", "e.asset_id", Kind::Int).detail_only().never_null(),
+        Column::new("assetName", "a.name", Kind::Text).never_null(),
+        Column::new("text", "w.text", Kind::Text).never_null(),
+        Column::new("requestDate", "w.request_date", Kind::DateTime).never_null(),
+        Column::new("status", "w.status", Kind::Int).never_null(),
+        Column::new("statusName", STATUS_NAME_SQL, Kind::Text).unsorted().never_null(),
     ],
     filters: &[
         Filter::contains("EmployeeFullName", "(e.first_name || ' ' || e.last_name)"),

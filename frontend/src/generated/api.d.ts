@@ -40,21 +40,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                id?: number;
-                                isRevoked?: boolean;
-                                keyPrefix?: string | null;
-                                kind?: string | null;
-                                /** Format: date-time */
-                                lastUsedAt?: string | null;
-                                name?: string | null;
-                                partnerName?: string | null;
-                                rateLimitPerMinute?: number | null;
-                                /** Format: date-time */
-                                revokedAt?: string | null;
-                            }[];
+                            data: components["schemas"]["ApiClientRow"][];
                             totalCount: number;
                         };
                     };
@@ -252,21 +238,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                id?: number;
-                                isRevoked?: boolean;
-                                keyPrefix?: string | null;
-                                kind?: string | null;
-                                /** Format: date-time */
-                                lastUsedAt?: string | null;
-                                name?: string | null;
-                                partnerName?: string | null;
-                                rateLimitPerMinute?: number | null;
-                                /** Format: date-time */
-                                revokedAt?: string | null;
-                            }[];
+                            data: components["schemas"]["ApiClientRow"][];
                             totalCount: number;
                         };
                     };
@@ -345,22 +317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            id?: number;
-                            isRevoked?: boolean;
-                            keyPrefix?: string | null;
-                            kind?: string | null;
-                            /** Format: date-time */
-                            lastUsedAt?: string | null;
-                            name?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            rateLimitPerMinute?: number | null;
-                            /** Format: date-time */
-                            revokedAt?: string | null;
-                        };
+                        "application/json": components["schemas"]["ApiClientRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -472,22 +429,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            id?: number;
-                            isRevoked?: boolean;
-                            keyPrefix?: string | null;
-                            kind?: string | null;
-                            /** Format: date-time */
-                            lastUsedAt?: string | null;
-                            name?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            rateLimitPerMinute?: number | null;
-                            /** Format: date-time */
-                            revokedAt?: string | null;
-                        };
+                        "application/json": components["schemas"]["ApiClientRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -686,18 +628,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            description?: string | null;
-                            email?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isRead?: boolean;
-                            phone?: string | null;
-                            reasonId?: number | null;
-                            reasonName?: string | null;
-                            /** Format: date-time */
-                            recordDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["ComplaintRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -838,20 +769,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["EmployeeRow"];
                     };
                 };
                 /** @description Created: no employee had this e-mail */
@@ -860,20 +778,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["EmployeeRow"];
                     };
                 };
                 /** @description The path segment is not valid; the message names it */
@@ -1115,25 +1020,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            campaignId?: number | null;
-                            campaignName?: string | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdDate?: string | null;
-                            discountPercent?: number | null;
-                            employeeEmail?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            merchantCategory?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            rating?: number | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                        };
+                        "application/json": components["schemas"]["UsageRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -1263,19 +1150,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            employeeEmail?: string | null;
-                            employeeFullName?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            /** Format: date-time */
-                            requestDate?: string | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                            text?: string | null;
-                        };
+                        "application/json": components["schemas"]["WishListRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -1409,22 +1284,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                cities?: {
-                                    cityName: string | null;
-                                    id: number;
-                                }[];
-                                cityNames?: string | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                email?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                file?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                partnerName?: string | null;
-                                phone?: string | null;
-                            }[];
+                            data: components["schemas"]["MerchantRequestRow"][];
                             totalCount: number;
                         };
                     };
@@ -1491,22 +1351,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            cities?: {
-                                cityName: string | null;
-                                id: number;
-                            }[];
-                            cityNames?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            file?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            partnerName?: string | null;
-                            phone?: string | null;
-                        };
+                        "application/json": components["schemas"]["MerchantRequestRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -1695,22 +1540,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                cities?: {
-                                    cityName: string | null;
-                                    id: number;
-                                }[];
-                                cityNames?: string | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                email?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                file?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                partnerName?: string | null;
-                                phone?: string | null;
-                            }[];
+                            data: components["schemas"]["MerchantRequestRow"][];
                             totalCount: number;
                         };
                     };
@@ -1780,22 +1610,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            cities?: {
-                                cityName: string | null;
-                                id: number;
-                            }[];
-                            cityNames?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            file?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            partnerName?: string | null;
-                            phone?: string | null;
-                        };
+                        "application/json": components["schemas"]["MerchantRequestRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -1888,17 +1703,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                barcodePrefix?: string | null;
-                                contactPerson?: string | null;
-                                contactPersonEmail?: string | null;
-                                contactPersonPhoneNumber?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                name?: string | null;
-                            }[];
+                            data: components["schemas"]["AssetRow"][];
                             totalCount: number;
                         };
                     };
@@ -1968,19 +1773,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            barcodePrefix?: string | null;
-                            contactPerson?: string | null;
-                            contactPersonEmail?: string | null;
-                            contactPersonPhoneNumber?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                        };
+                        "application/json": components["schemas"]["AssetRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -2091,19 +1884,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            barcodePrefix?: string | null;
-                            contactPerson?: string | null;
-                            contactPersonEmail?: string | null;
-                            contactPersonPhoneNumber?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                        };
+                        "application/json": components["schemas"]["AssetRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -2528,17 +2309,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                barcodePrefix?: string | null;
-                                contactPerson?: string | null;
-                                contactPersonEmail?: string | null;
-                                contactPersonPhoneNumber?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                name?: string | null;
-                            }[];
+                            data: components["schemas"]["AssetRow"][];
                             totalCount: number;
                         };
                     };
@@ -2608,19 +2379,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            barcodePrefix?: string | null;
-                            contactPerson?: string | null;
-                            contactPersonEmail?: string | null;
-                            contactPersonPhoneNumber?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                        };
+                        "application/json": components["schemas"]["AssetRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -3460,28 +3219,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignCategoryId?: number | null;
-                                categoryName?: string | null;
-                                discountPercent?: number | null;
-                                /** Format: date-time */
-                                expireDate?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isConfirmed?: boolean;
-                                isPremium?: boolean;
-                                isTrend?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                notificationStatus?: number | null;
-                                order?: number | null;
-                                partnerName?: string | null;
-                                specialOffer?: boolean;
-                                /** Format: date-time */
-                                startDate?: string | null;
-                            }[];
+                            data: components["schemas"]["CampaignRow"][];
                             totalCount: number;
                         };
                     };
@@ -3564,39 +3302,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -3722,39 +3428,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -4103,39 +3777,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -4332,19 +3974,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                nameEn?: string | null;
-                                nameRu?: string | null;
-                                order?: number | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                photo?: string | null;
-                            }[];
+                            data: components["schemas"]["CategoryRow"][];
                             totalCount: number;
                         };
                     };
@@ -4412,21 +4042,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            order?: number | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            photo?: string | null;
-                        };
+                        "application/json": components["schemas"]["CategoryRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -4536,21 +4152,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            order?: number | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            photo?: string | null;
-                        };
+                        "application/json": components["schemas"]["CategoryRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -4896,19 +4498,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                nameEn?: string | null;
-                                nameRu?: string | null;
-                                order?: number | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                photo?: string | null;
-                            }[];
+                            data: components["schemas"]["CategoryRow"][];
                             totalCount: number;
                         };
                     };
@@ -4978,21 +4568,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            order?: number | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            photo?: string | null;
-                        };
+                        "application/json": components["schemas"]["CategoryRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -5080,39 +4656,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -5315,28 +4859,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignCategoryId?: number | null;
-                                categoryName?: string | null;
-                                discountPercent?: number | null;
-                                /** Format: date-time */
-                                expireDate?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isConfirmed?: boolean;
-                                isPremium?: boolean;
-                                isTrend?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                notificationStatus?: number | null;
-                                order?: number | null;
-                                partnerName?: string | null;
-                                specialOffer?: boolean;
-                                /** Format: date-time */
-                                startDate?: string | null;
-                            }[];
+                            data: components["schemas"]["CampaignRow"][];
                             totalCount: number;
                         };
                     };
@@ -5500,28 +5023,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignCategoryId?: number | null;
-                                categoryName?: string | null;
-                                discountPercent?: number | null;
-                                /** Format: date-time */
-                                expireDate?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isConfirmed?: boolean;
-                                isPremium?: boolean;
-                                isTrend?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                notificationStatus?: number | null;
-                                order?: number | null;
-                                partnerName?: string | null;
-                                specialOffer?: boolean;
-                                /** Format: date-time */
-                                startDate?: string | null;
-                            }[];
+                            data: components["schemas"]["CampaignRow"][];
                             totalCount: number;
                         };
                     };
@@ -5682,28 +5184,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignCategoryId?: number | null;
-                                categoryName?: string | null;
-                                discountPercent?: number | null;
-                                /** Format: date-time */
-                                expireDate?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isConfirmed?: boolean;
-                                isPremium?: boolean;
-                                isTrend?: boolean;
-                                name?: string | null;
-                                nameAz?: string | null;
-                                notificationStatus?: number | null;
-                                order?: number | null;
-                                partnerName?: string | null;
-                                specialOffer?: boolean;
-                                /** Format: date-time */
-                                startDate?: string | null;
-                            }[];
+                            data: components["schemas"]["CampaignRow"][];
                             totalCount: number;
                         };
                     };
@@ -5773,39 +5254,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -6099,39 +5548,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -6218,10 +5635,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id?: number;
-                                name?: string | null;
-                            }[];
+                            data: components["schemas"]["CityRow"][];
                             totalCount: number;
                         };
                     };
@@ -6301,10 +5715,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                id?: number;
-                                name?: string | null;
-                            }[];
+                            data: components["schemas"]["CityRow"][];
                             totalCount: number;
                         };
                     };
@@ -6374,13 +5785,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: number;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                        };
+                        "application/json": components["schemas"]["CityRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -6471,18 +5876,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                description?: string | null;
-                                email?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isRead?: boolean;
-                                phone?: string | null;
-                                reasonId?: number | null;
-                                reasonName?: string | null;
-                                /** Format: date-time */
-                                recordDate?: string | null;
-                            }[];
+                            data: components["schemas"]["ComplaintRow"][];
                             totalCount: number;
                         };
                     };
@@ -6546,18 +5940,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            description?: string | null;
-                            email?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isRead?: boolean;
-                            phone?: string | null;
-                            reasonId?: number | null;
-                            reasonName?: string | null;
-                            /** Format: date-time */
-                            recordDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["ComplaintRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -6683,18 +6066,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                description?: string | null;
-                                email?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isRead?: boolean;
-                                phone?: string | null;
-                                reasonId?: number | null;
-                                reasonName?: string | null;
-                                /** Format: date-time */
-                                recordDate?: string | null;
-                            }[];
+                            data: components["schemas"]["ComplaintRow"][];
                             totalCount: number;
                         };
                     };
@@ -6821,18 +6193,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            description?: string | null;
-                            email?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isRead?: boolean;
-                            phone?: string | null;
-                            reasonId?: number | null;
-                            reasonName?: string | null;
-                            /** Format: date-time */
-                            recordDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["ComplaintRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -6964,25 +6325,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: int64 */
-                            activeEmployeeCount: number;
-                            /** Format: int64 */
-                            assetId: number;
-                            assetName: string;
-                            /** Format: int64 */
-                            deactiveEmployeeCount: number;
-                            /**
-                             * Format: int64
-                             * @description Live employees of the asset: active + deactive.
-                             */
-                            employeeCount: number;
-                            /**
-                             * Format: int64
-                             * @description Live usage records of the asset.
-                             */
-                            usageHistoryCount: number;
-                        }[];
+                        "application/json": components["schemas"]["AssetEmployees"][];
                     };
                 };
                 /** @description Not signed in, or the session ended */
@@ -7039,14 +6382,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description In the `Accept-Language` language. */
-                            categoryName: string;
-                            /** Format: int64 */
-                            id: number;
-                            /** Format: int64 */
-                            usageCount: number;
-                        }[];
+                        "application/json": components["schemas"]["CategoryUsage"][];
                     };
                 };
                 /** @description Not signed in, or the session ended */
@@ -7103,25 +6439,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: int64 */
-                            activeEmployeeCount: number;
-                            /** Format: int64 */
-                            assetId: number;
-                            assetName: string;
-                            /** Format: int64 */
-                            deactiveEmployeeCount: number;
-                            /**
-                             * Format: int64
-                             * @description Live employees of the asset: active + deactive.
-                             */
-                            employeeCount: number;
-                            /**
-                             * Format: int64
-                             * @description Live usage records of the asset.
-                             */
-                            usageHistoryCount: number;
-                        }[];
+                        "application/json": components["schemas"]["AssetEmployees"][];
                     };
                 };
                 /** @description Not signed in, or the session ended */
@@ -7181,15 +6499,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /**
-                             * Format: int32
-                             * @description 1 (January) to 12.
-                             */
-                            month: number;
-                            /** Format: int64 */
-                            usageCount: number;
-                        }[];
+                        "application/json": components["schemas"]["MonthUsage"][];
                     };
                 };
                 /** @description A query parameter is not valid; the message names it */
@@ -7277,18 +6587,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetId?: number | null;
-                                assetName?: string | null;
-                                email?: string | null;
-                                firstName?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                userName?: string | null;
-                            }[];
+                            data: components["schemas"]["EmployeeRow"][];
                             totalCount: number;
                         };
                     };
@@ -7356,20 +6655,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["EmployeeRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -7881,18 +7167,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetId?: number | null;
-                                assetName?: string | null;
-                                email?: string | null;
-                                firstName?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                userName?: string | null;
-                            }[];
+                            data: components["schemas"]["EmployeeRow"][];
                             totalCount: number;
                         };
                     };
@@ -8311,20 +7586,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["EmployeeRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -8453,21 +7715,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                email?: string | null;
-                                firstName?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isEmployeeSeen?: boolean;
-                                isMfaActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                userId?: number | null;
-                            }[];
+                            data: components["schemas"]["HumanResourceRow"][];
                             totalCount: number;
                         };
                     };
@@ -8544,22 +7792,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isEmployeeSeen?: boolean;
-                            isMfaActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userId?: number | null;
-                        };
+                        "application/json": components["schemas"]["HumanResourceRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -8690,22 +7923,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isEmployeeSeen?: boolean;
-                            isMfaActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userId?: number | null;
-                        };
+                        "application/json": components["schemas"]["HumanResourceRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -9262,21 +8480,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                email?: string | null;
-                                firstName?: string | null;
-                                fullName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isEmployeeSeen?: boolean;
-                                isMfaActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                userId?: number | null;
-                            }[];
+                            data: components["schemas"]["HumanResourceRow"][];
                             totalCount: number;
                         };
                     };
@@ -9346,22 +8550,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            fullName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isEmployeeSeen?: boolean;
-                            isMfaActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            userId?: number | null;
-                        };
+                        "application/json": components["schemas"]["HumanResourceRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -9448,20 +8637,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignId?: number | null;
-                                categoryId?: number | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                header?: string | null;
-                                id?: number;
-                                targetName?: string | null;
-                                text?: string | null;
-                                type?: number | null;
-                                typeName?: string | null;
-                            }[];
+                            data: components["schemas"]["NotificationRow"][];
                             totalCount: number;
                         };
                     };
@@ -9530,20 +8706,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            campaignId?: number | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            header?: string | null;
-                            id?: number;
-                            targetName?: string | null;
-                            text?: string | null;
-                            type?: number | null;
-                            typeName?: string | null;
-                        };
+                        "application/json": components["schemas"]["NotificationRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -9654,20 +8817,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            campaignId?: number | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            header?: string | null;
-                            id?: number;
-                            targetName?: string | null;
-                            text?: string | null;
-                            type?: number | null;
-                            typeName?: string | null;
-                        };
+                        "application/json": components["schemas"]["NotificationRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -9963,20 +9113,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignId?: number | null;
-                                categoryId?: number | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                header?: string | null;
-                                id?: number;
-                                targetName?: string | null;
-                                text?: string | null;
-                                type?: number | null;
-                                typeName?: string | null;
-                            }[];
+                            data: components["schemas"]["NotificationRow"][];
                             totalCount: number;
                         };
                     };
@@ -10046,20 +9183,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            campaignId?: number | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            header?: string | null;
-                            id?: number;
-                            targetName?: string | null;
-                            text?: string | null;
-                            type?: number | null;
-                            typeName?: string | null;
-                        };
+                        "application/json": components["schemas"]["NotificationRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -10184,19 +9308,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                contactPerson?: string | null;
-                                email?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isPromoCodeUsing?: boolean;
-                                name?: string | null;
-                                phoneNumber?: string | null;
-                                promoCode?: string | null;
-                                promoCodeVersion?: number | null;
-                            }[];
+                            data: components["schemas"]["PartnerRow"][];
                             totalCount: number;
                         };
                     };
@@ -10275,23 +9387,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            contactPerson?: string | null;
-                            contactPersonFirstName?: string | null;
-                            contactPersonLastName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isPromoCodeUsing?: boolean;
-                            name?: string | null;
-                            phoneNumber?: string | null;
-                            promoCode?: string | null;
-                            promoCodeVersion?: number | null;
-                        };
+                        "application/json": components["schemas"]["PartnerRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -10412,23 +9508,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            contactPerson?: string | null;
-                            contactPersonFirstName?: string | null;
-                            contactPersonLastName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isPromoCodeUsing?: boolean;
-                            name?: string | null;
-                            phoneNumber?: string | null;
-                            promoCode?: string | null;
-                            promoCodeVersion?: number | null;
-                        };
+                        "application/json": components["schemas"]["PartnerRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -10738,39 +9818,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -10890,39 +9938,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            backgroundFilePath?: string | null;
-                            campaignCategoryId?: number | null;
-                            categoryName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            description?: string | null;
-                            descriptionAz?: string | null;
-                            descriptionEn?: string | null;
-                            descriptionRu?: string | null;
-                            discountPercent?: number | null;
-                            /** Format: date-time */
-                            expireDate?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isConfirmed?: boolean;
-                            isPremium?: boolean;
-                            isTrend?: boolean;
-                            name?: string | null;
-                            nameAz?: string | null;
-                            nameEn?: string | null;
-                            nameRu?: string | null;
-                            notificationStatus?: number | null;
-                            order?: number | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            specialOffer?: boolean;
-                            /** Format: date-time */
-                            startDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["CampaignRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -11018,20 +10034,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            campaignId?: number | null;
-                            campaignName?: string | null;
-                            code?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            id?: number;
-                            isUsed?: boolean;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            used?: string | null;
-                            /** Format: date-time */
-                            usedDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["PromoCodeRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -11439,19 +10442,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                contactPerson?: string | null;
-                                email?: string | null;
-                                /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                                filePath?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                isPromoCodeUsing?: boolean;
-                                name?: string | null;
-                                phoneNumber?: string | null;
-                                promoCode?: string | null;
-                                promoCodeVersion?: number | null;
-                            }[];
+                            data: components["schemas"]["PartnerRow"][];
                             totalCount: number;
                         };
                     };
@@ -11539,16 +10530,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                email?: string | null;
-                                firstName?: string | null;
-                                id?: number;
-                                lastName?: string | null;
-                                partnerCityName?: string | null;
-                                partnerName?: string | null;
-                                phone?: string | null;
-                                userName?: string | null;
-                            }[];
+                            data: components["schemas"]["MerchantRow"][];
                             totalCount: number;
                         };
                     };
@@ -11619,20 +10601,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            id?: number;
-                            lastName?: string | null;
-                            partnerCityId?: number | null;
-                            partnerCityName?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["MerchantRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -11745,20 +10714,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            id?: number;
-                            lastName?: string | null;
-                            partnerCityId?: number | null;
-                            partnerCityName?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["MerchantRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -12070,16 +11026,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                email?: string | null;
-                                firstName?: string | null;
-                                id?: number;
-                                lastName?: string | null;
-                                partnerCityName?: string | null;
-                                partnerName?: string | null;
-                                phone?: string | null;
-                                userName?: string | null;
-                            }[];
+                            data: components["schemas"]["MerchantRow"][];
                             totalCount: number;
                         };
                     };
@@ -12149,20 +11096,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            id?: number;
-                            lastName?: string | null;
-                            partnerCityId?: number | null;
-                            partnerCityName?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            phone?: string | null;
-                            userName?: string | null;
-                        };
+                        "application/json": components["schemas"]["MerchantRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -12239,23 +11173,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            contactPerson?: string | null;
-                            contactPersonFirstName?: string | null;
-                            contactPersonLastName?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
-                            filePath?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            isPromoCodeUsing?: boolean;
-                            name?: string | null;
-                            phoneNumber?: string | null;
-                            promoCode?: string | null;
-                            promoCodeVersion?: number | null;
-                        };
+                        "application/json": components["schemas"]["PartnerRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -12348,16 +11266,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignName?: string | null;
-                                code?: string | null;
-                                id?: number;
-                                isUsed?: boolean;
-                                partnerName?: string | null;
-                                used?: string | null;
-                                /** Format: date-time */
-                                usedDate?: string | null;
-                            }[];
+                            data: components["schemas"]["PromoCodeRow"][];
                             totalCount: number;
                         };
                     };
@@ -12819,16 +11728,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                campaignName?: string | null;
-                                code?: string | null;
-                                id?: number;
-                                isUsed?: boolean;
-                                partnerName?: string | null;
-                                used?: string | null;
-                                /** Format: date-time */
-                                usedDate?: string | null;
-                            }[];
+                            data: components["schemas"]["PromoCodeRow"][];
                             totalCount: number;
                         };
                     };
@@ -12898,20 +11798,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            campaignId?: number | null;
-                            campaignName?: string | null;
-                            code?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            id?: number;
-                            isUsed?: boolean;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            used?: string | null;
-                            /** Format: date-time */
-                            usedDate?: string | null;
-                        };
+                        "application/json": components["schemas"]["PromoCodeRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -13430,19 +12317,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                campaignName?: string | null;
-                                /** Format: date-time */
-                                createdDate?: string | null;
-                                discountPercent?: number | null;
-                                employeeEmail?: string | null;
-                                id?: number;
-                                merchantCategory?: string | null;
-                                partnerName?: string | null;
-                                status?: number | null;
-                                statusName?: string | null;
-                            }[];
+                            data: components["schemas"]["UsageRow"][];
                             totalCount: number;
                         };
                     };
@@ -13788,19 +12663,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                campaignName?: string | null;
-                                /** Format: date-time */
-                                createdDate?: string | null;
-                                discountPercent?: number | null;
-                                employeeEmail?: string | null;
-                                id?: number;
-                                merchantCategory?: string | null;
-                                partnerName?: string | null;
-                                status?: number | null;
-                                statusName?: string | null;
-                            }[];
+                            data: components["schemas"]["UsageRow"][];
                             totalCount: number;
                         };
                     };
@@ -13881,25 +12744,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            campaignId?: number | null;
-                            campaignName?: string | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdDate?: string | null;
-                            discountPercent?: number | null;
-                            employeeEmail?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            merchantCategory?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            rating?: number | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                        };
+                        "application/json": components["schemas"]["UsageRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -14011,25 +12856,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            campaignId?: number | null;
-                            campaignName?: string | null;
-                            categoryId?: number | null;
-                            /** Format: date-time */
-                            createdDate?: string | null;
-                            discountPercent?: number | null;
-                            employeeEmail?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            merchantCategory?: string | null;
-                            partnerId?: number | null;
-                            partnerName?: string | null;
-                            rating?: number | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                        };
+                        "application/json": components["schemas"]["UsageRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -14122,16 +12949,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                email?: string | null;
-                                firstName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                roleId?: number | null;
-                                roleName?: string | null;
-                            }[];
+                            data: components["schemas"]["UserRow"][];
                             totalCount: number;
                         };
                     };
@@ -14204,7 +13022,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UserRow"];
+                        "application/json": components["schemas"]["SavedUser"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -14775,16 +13593,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                email?: string | null;
-                                firstName?: string | null;
-                                id?: number;
-                                isActive?: boolean;
-                                lastName?: string | null;
-                                phone?: string | null;
-                                roleId?: number | null;
-                                roleName?: string | null;
-                            }[];
+                            data: components["schemas"]["UserRow"][];
                             totalCount: number;
                         };
                     };
@@ -15063,7 +13872,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UserRow"];
+                        "application/json": components["schemas"]["SavedUser"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -15174,18 +13983,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            email?: string | null;
-                            firstName?: string | null;
-                            id?: number;
-                            isActive?: boolean;
-                            lastName?: string | null;
-                            phone?: string | null;
-                            roleId?: number | null;
-                            roleName?: string | null;
-                        };
+                        "application/json": components["schemas"]["UserRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -15280,16 +14078,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                employeeFullName?: string | null;
-                                id?: number;
-                                /** Format: date-time */
-                                requestDate?: string | null;
-                                status?: number | null;
-                                statusName?: string | null;
-                                text?: string | null;
-                            }[];
+                            data: components["schemas"]["WishListRow"][];
                             totalCount: number;
                         };
                     };
@@ -15454,16 +14243,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                assetName?: string | null;
-                                employeeFullName?: string | null;
-                                id?: number;
-                                /** Format: date-time */
-                                requestDate?: string | null;
-                                status?: number | null;
-                                statusName?: string | null;
-                                text?: string | null;
-                            }[];
+                            data: components["schemas"]["WishListRow"][];
                             totalCount: number;
                         };
                     };
@@ -15544,19 +14324,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            employeeEmail?: string | null;
-                            employeeFullName?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            /** Format: date-time */
-                            requestDate?: string | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                            text?: string | null;
-                        };
+                        "application/json": components["schemas"]["WishListRow"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -15668,19 +14436,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            assetId?: number | null;
-                            assetName?: string | null;
-                            employeeEmail?: string | null;
-                            employeeFullName?: string | null;
-                            employeeId?: number | null;
-                            id?: number;
-                            /** Format: date-time */
-                            requestDate?: string | null;
-                            status?: number | null;
-                            statusName?: string | null;
-                            text?: string | null;
-                        };
+                        "application/json": components["schemas"]["WishListRow"];
                     };
                 };
                 /** @description The id is not a whole number */
@@ -15786,9 +14542,125 @@ export interface components {
             /** @default false */
             isActive?: boolean;
         };
+        ApiClientRow: {
+            /** Format: date-time */
+            createdAt: string;
+            id: number;
+            isRevoked: boolean;
+            keyPrefix: string;
+            kind: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+            name: string;
+            partnerId?: number | null;
+            partnerName: string | null;
+            rateLimitPerMinute: number;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
         Approve: {
             /** Format: int64 */
             id?: number;
+        };
+        AssetEmployees: {
+            /** Format: int64 */
+            activeEmployeeCount: number;
+            /** Format: int64 */
+            assetId: number;
+            assetName: string;
+            /** Format: int64 */
+            deactiveEmployeeCount: number;
+            /**
+             * Format: int64
+             * @description Live employees of the asset: active + deactive.
+             */
+            employeeCount: number;
+            /**
+             * Format: int64
+             * @description Live usage records of the asset.
+             */
+            usageHistoryCount: number;
+        };
+        AssetRow: {
+            barcodePrefix: string;
+            contactPerson: string;
+            contactPersonEmail: string;
+            contactPersonPhoneNumber: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            filePath: string | null;
+            id: number;
+            isActive: boolean;
+            name: string;
+        };
+        CampaignRow: {
+            assetList?: {
+                id: number;
+                name: string;
+            }[];
+            assets?: number[];
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            backgroundFilePath?: string | null;
+            campaignCategoryId: number;
+            categoryName: string;
+            /** Format: date-time */
+            createdAt?: string;
+            description?: string;
+            descriptionAz?: string;
+            descriptionEn?: string;
+            descriptionRu?: string;
+            discountPercent: number;
+            /** Format: date-time */
+            expireDate: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            filePath: string | null;
+            id: number;
+            isActive: boolean;
+            isConfirmed: boolean;
+            isPremium: boolean;
+            isTrend: boolean;
+            name: string;
+            nameAz: string;
+            nameEn?: string;
+            nameRu?: string;
+            notificationStatus: number;
+            order: number;
+            partnerId?: number;
+            partnerName: string;
+            specialOffer: boolean;
+            /** Format: date-time */
+            startDate: string;
+        };
+        CategoryRow: {
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            filePath: string | null;
+            id: number;
+            isActive: boolean;
+            name: string;
+            nameAz: string;
+            nameEn: string;
+            nameRu: string;
+            order: number;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            photo: string | null;
+        };
+        CategoryUsage: {
+            /** @description In the `Accept-Language` language. */
+            categoryName: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            usageCount: number;
+        };
+        CityRow: {
+            id: number;
+            name: string;
+            nameAz?: string;
+            nameEn?: string;
+            nameRu?: string;
         };
         /** @description `POST apiClient`'s body. */
         ClientCreate: {
@@ -15825,6 +14697,18 @@ export interface components {
              * @description 1 Discount not honoured, 2 Wrong discount amount, 3 Staff behaviour, 4 App problem, 5 Other.
              */
             reasonId: number;
+        };
+        ComplaintRow: {
+            description: string;
+            email: string;
+            fullName: string;
+            id: number;
+            isRead: boolean;
+            phone: string;
+            reasonId: number;
+            reasonName: string;
+            /** Format: date-time */
+            recordDate: string;
         };
         /** @description `POST apiClient`'s answer: the client and, this once, its key. */
         CreatedClient: {
@@ -15871,6 +14755,20 @@ export interface components {
             lastName: string;
             /** @description 994 + operator code without its 0 + 7 digits. */
             phone: string;
+        };
+        EmployeeRow: {
+            assetId: number;
+            assetName: string;
+            /** Format: date-time */
+            createdAt?: string;
+            email: string;
+            firstName: string;
+            fullName: string;
+            id: number;
+            isActive: boolean;
+            lastName: string;
+            phone: string;
+            userName: string;
         };
         /** @description Every refusal: a message for people, and per-field messages on validation */
         Error: {
@@ -15920,6 +14818,22 @@ export interface components {
             /** @default  */
             password?: string;
         };
+        HumanResourceRow: {
+            assetId?: number;
+            assetName: string;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            firstName: string;
+            fullName: string;
+            id: number;
+            isActive: boolean;
+            isEmployeeSeen: boolean;
+            isMfaActive: boolean;
+            lastName: string;
+            phone: string;
+            userId: number;
+        };
         /** @description What an import does (dry run) or did. */
         ImportReport: {
             added: number;
@@ -15948,9 +14862,48 @@ export interface components {
             partnerId: number;
             phone: string;
         };
+        MerchantRequestRow: {
+            cities: {
+                cityName: string | null;
+                id: number;
+            }[];
+            cityNames: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            file: string | null;
+            fullName: string;
+            id: number;
+            partnerName: string;
+            phone: string;
+        };
+        MerchantRow: {
+            /** Format: date-time */
+            createdAt?: string;
+            email: string;
+            firstName: string;
+            id: number;
+            lastName: string;
+            partnerCityId?: number;
+            partnerCityName: string;
+            partnerId?: number;
+            partnerName: string;
+            phone: string;
+            userName: string;
+        };
         /** @description `{"message": "..."}`: the answer of a call that has nothing else to say. */
         MessageBody: {
             message: string;
+        };
+        MonthUsage: {
+            /**
+             * Format: int32
+             * @description 1 (January) to 12.
+             */
+            month: number;
+            /** Format: int64 */
+            usageCount: number;
         };
         NewHrAccount: {
             /** Format: int64 */
@@ -16033,6 +14986,45 @@ export interface components {
             /** @default  */
             text?: string;
         };
+        NotificationRow: {
+            campaignId: number | null;
+            categoryId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            filePath: string | null;
+            header: string;
+            id: number;
+            targetName: string | null;
+            text: string;
+            type: number;
+            typeName: string;
+        };
+        PartnerRow: {
+            cities?: {
+                address: string;
+                cityId: number;
+                cityName: string;
+                id: number;
+                latitude: number;
+                longitude: number;
+            }[];
+            contactPerson: string;
+            contactPersonFirstName?: string;
+            contactPersonLastName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            email: string;
+            /** @description Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null */
+            filePath: string | null;
+            id: number;
+            isActive: boolean;
+            isPromoCodeUsing: boolean;
+            name: string;
+            phoneNumber: string;
+            promoCode: string;
+            promoCodeVersion: number | null;
+        };
         PasswordChange: {
             /**
              * Format: int64
@@ -16049,6 +15041,20 @@ export interface components {
              */
             oldPassword?: string;
         };
+        PromoCodeRow: {
+            campaignId?: number;
+            campaignName: string;
+            code: string;
+            /** Format: date-time */
+            createdAt?: string;
+            id: number;
+            isUsed: boolean;
+            partnerId?: number;
+            partnerName: string;
+            used: string;
+            /** Format: date-time */
+            usedDate: string | null;
+        };
         PublicSettings: {
             allowRegistration: boolean;
         };
@@ -16056,6 +15062,11 @@ export interface components {
             /** @description `data:image/png;base64,...` */
             data: string;
         };
+        /**
+         * @description Where a named row stands (the `state` the names list's SQL spells).
+         * @enum {string}
+         */
+        RecordState: "active" | "deactive" | "deleted";
         /** @description `POST promo-codes/redeem`'s body. */
         Redeem: {
             /** @description The 8-character code (any case). */
@@ -16085,8 +15096,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             name: string;
-            /** @description `active`, `deactive` or `deleted`. */
-            state: string;
+            state: components["schemas"]["RecordState"];
         };
         /** @description A report call's answer. */
         ReportPage: {
@@ -16120,6 +15130,18 @@ export interface components {
         ResetRequest: {
             /** @default  */
             email?: string;
+        };
+        /** @description A user as lists and forms see it. */
+        SavedUser: {
+            email: string;
+            firstName: string;
+            /** Format: int64 */
+            id: number;
+            isActive: boolean;
+            lastName: string;
+            phone: string;
+            /** Format: int64 */
+            roleId: number;
         };
         SignIn: {
             /**
@@ -16216,6 +15238,25 @@ export interface components {
              */
             rating?: number | null;
         };
+        UsageRow: {
+            assetId?: number;
+            assetName: string;
+            campaignId?: number;
+            campaignName: string;
+            categoryId?: number;
+            /** Format: date-time */
+            createdDate: string;
+            discountPercent: number;
+            employeeEmail: string;
+            employeeId?: number;
+            id: number;
+            merchantCategory: string;
+            partnerId?: number;
+            partnerName: string;
+            rating?: number | null;
+            status: number;
+            statusName: string;
+        };
         UserEdit: {
             /** @default  */
             email?: string;
@@ -16230,22 +15271,35 @@ export interface components {
             /** Format: int64 */
             roleId?: number | null;
         };
-        /** @description A user as lists and forms see it. */
         UserRow: {
+            /** Format: date-time */
+            createdAt?: string;
             email: string;
             firstName: string;
-            /** Format: int64 */
             id: number;
             isActive: boolean;
             lastName: string;
             phone: string;
-            /** Format: int64 */
             roleId: number;
+            roleName: string;
         };
         Value: unknown;
         /** @description `POST wishes`'s body. */
         WishIn: {
             employeeEmail: string;
+            text: string;
+        };
+        WishListRow: {
+            assetId?: number;
+            assetName: string;
+            employeeEmail?: string;
+            employeeFullName: string;
+            employeeId?: number;
+            id: number;
+            /** Format: date-time */
+            requestDate: string;
+            status: number;
+            statusName: string;
             text: string;
         };
     };

@@ -2,6 +2,16 @@
 /** The server's messages for each declared form field, by operation and rule. */
 export const FORM_MESSAGES = {
   "POST /api/apiClient": {
+    "kind": {
+      "format": "Kind must be employee-app or partner"
+    },
+    "name": {
+      "required": "Name is required"
+    },
+    "partnerId": {
+      "required": "A partner key needs the partner's id",
+      "excluded": "Only a partner key names a partner"
+    },
     "rateLimitPerMinute": {
       "format": "The rate limit must be between 1 and 1000000 requests per minute"
     }

@@ -1,7 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { FORM_MESSAGES } from '../generated/messages';
+
+/** The text of every string literal in a source file, as the TypeScript parser reads it (comments
+ * and JSX text, with their apostrophes, are not literals). */
+function stringLiterals(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
 
 /** Every source file of the screens (not their tests). */
 function featureSources(dir = join(__dirname, '..', 'features')): string[] {
@@ -24,9 +38,17 @@ describe('the client takes the server\'s form messages from its generated contra
 
   it('no screen spells one of those messages by hand', () => {
     const handTyped = featureSources().flatMap((file) => {
-      const literals = readFileSync(file, 'utf8').match(/'(?:[^'\\]|\\.)*'/g) ?? [];
-      return literals.map((literal) => literal.slice(1, -1)).filter((text) => messages.has(text)).map((text) => `${file}: ${text}`);
+      return stringLiterals(file).filter((text) => messages.has(text)).map((text) => `${file}: ${text}`);
     });
     expect(handTyped).toEqual([]);
+  });
+});
+
+describe('the client takes the rows of every resource from its generated contract', () => {
+  it('no screen declares a row type by hand', () => {
+    const handDeclared = featureSources().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^\s*(?:export\s+)?interface\s+(\w*Row)\b/gm)].map((match) => `${file}: ${match[1]}`),
+    );
+    expect(handDeclared).toEqual([]);
   });
 });

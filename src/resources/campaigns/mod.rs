@@ -20,7 +20,10 @@ use super::ordering::Sequence;
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::AppResult;
 use crate::core::patterns;
-use crate::crud::{self, Change, Column, Export, Filter, Kind, Language, ListPage, Resource, Search, Sql, ValueKind};
+use crate::crud::{
+    self, Change, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, ListPage, Resource, Search, Sql,
+    ValueKind,
+};
 use crate::http::api::Rule::{Message, Note, Pattern, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::files;
@@ -68,29 +71,31 @@ const COLUMNS: &[Column] = &[
     Column::new("id", "c.id", Kind::Int),
     Column::new("filePath", files::FILE_PATH_SQL, Kind::File),
     Column::new("backgroundFilePath", BACKGROUND_PATH_SQL, Kind::File).detail_only(),
-    Column::new("partnerId", "c.partner_id", Kind::Int).detail_only(),
-    Column::new("partnerName", "p.name", Kind::Text),
-    Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]),
-    Column::new("nameAz", "c.name_az", Kind::Text),
-    Column::new("nameEn", "c.name_en", Kind::Text).detail_only(),
-    Column::new("nameRu", "c.name_ru", Kind::Text).detail_only(),
-    Column::localized("description", ["c.description_az", "c.description_en", "c.description_ru"]).detail_only(),
-    Column::new("descriptionAz", "c.description_az", Kind::Text).detail_only(),
-    Column::new("descriptionEn", "c.description_en", Kind::Text).detail_only(),
-    Column::new("descriptionRu", "c.description_ru", Kind::Text).detail_only(),
-    Column::new("discountPercent", "c.discount_percent", Kind::Int),
-    Column::new("specialOffer", "c.special_offer", Kind::Bool),
-    Column::new("isPremium", "c.is_premium", Kind::Bool),
-    Column::new("isTrend", "c.is_trend", Kind::Bool),
-    Column::new("startDate", "c.start_date", Kind::DateTime),
-    Column::new("expireDate", "c.expire_date", Kind::DateTime),
-    Column::new("campaignCategoryId", "c.campaign_category_id", Kind::Int),
-    Column::localized("categoryName", ["cc.name_az", "cc.name_en", "cc.name_ru"]),
-    Column::new("order", "c.order_no", Kind::Int),
-    Column::new("isActive", "c.is_active", Kind::Bool),
-    Column::new("isConfirmed", "c.is_confirmed", Kind::Bool),
-    Column::new("notificationStatus", "c.notification_status", Kind::Words(&["Not sent", "Sent"])),
-    Column::new("createdAt", "c.created_at", Kind::DateTime).detail_only(),
+    Column::new("partnerId", "c.partner_id", Kind::Int).detail_only().never_null(),
+    Column::new("partnerName", "p.name", Kind::Text).never_null(),
+    Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]).never_null(),
+    Column::new("nameAz", "c.name_az", Kind::Text).never_null(),
+    Column::new("nameEn", "c.name_en", Kind::Text).detail_only().never_null(),
+    Column::new("nameRu", "c.name_ru", Kind::Text).detail_only().never_null(),
+    Column::localized("description", ["c.description_az", "c.description_en", "c.description_ru"])
+        .detail_only()
+        .never_null(),
+    Column::new("descriptionAz", "c.description_az", Kind::Text).detail_only().never_null(),
+    Column::new("descriptionEn", "c.description_en", Kind::Text).detail_only().never_null(),
+    Column::new("descriptionRu", "c.description_ru", Kind::Text).detail_only().never_null(),
+    Column::new("discountPercent", "c.discount_percent", Kind::Int).never_null(),
+    Column::new("specialOffer", "c.special_offer", Kind::Bool).never_null(),
+    Column::new("isPremium", "c.is_premium", Kind::Bool).never_null(),
+    Column::new("isTrend", "c.is_trend", Kind::Bool).never_null(),
+    Column::new("startDate", "c.start_date", Kind::DateTime).never_null(),
+    Column::new("expireDate", "c.expire_date", Kind::DateTime).never_null(),
+    Column::new("campaignCategoryId", "c.campaign_category_id", Kind::Int).never_null(),
+    Column::localized("categoryName", ["cc.name_az", "cc.name_en", "cc.name_ru"]).never_null(),
+    Column::new("order", "c.order_no", Kind::Int).never_null(),
+    Column::new("isActive", "c.is_active", Kind::Bool).never_null(),
+    Column::new("isConfirmed", "c.is_confirmed", Kind::Bool).never_null(),
+    Column::new("notificationStatus", "c.notification_status", Kind::Words(&["Not sent", "Sent"])).never_null(),
+    Column::new("createdAt", "c.created_at", Kind::DateTime).detail_only().never_null(),
 ];
 
 const FILTERS: &[Filter] = &[
@@ -123,6 +128,7 @@ const EXPORT_COLUMNS: &[(&str, &str)] = &[
 /// What the campaign declarations share: the table, its joins, columns and filters.
 const BASE: Resource = Resource {
     path: "campaign",
+    row: "CampaignRow",
     tag: "Campaigns",
     name: "Campaign",
     table: "campaigns",
@@ -138,7 +144,13 @@ const BASE: Resource = Resource {
     toggle: true,
     delete: true,
     on_change: Some(changed),
-    detail_extra: Some(linked_assets),
+    detail_extra: Some(DetailExtra {
+        fields: &[
+            ("assets", ExtraShape::Ids),
+            ("assetList", ExtraShape::Objects(&[("id", Kind::Int), ("name", Kind::Text)])),
+        ],
+        load: linked_assets,
+    }),
 };
 
 /// Campaigns (`GET campaign`): confirmed campaigns only; campaigns made here are confirmed.
@@ -228,7 +240,7 @@ pub fn routes() -> Api {
                 .rules("backgroundFile", &[Required])
                 .rules("startDate", &[Note("Not in the past.")])
                 .answers(404, "The partner, category or an asset the form names does not exist")
-                .returns_schema(201, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(201, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::PUT,
@@ -239,7 +251,7 @@ pub fn routes() -> Api {
                 .multipart(FORM_FIELDS)
                 .rules("id", &[Required])
                 .answers(404, "No such campaign, or the partner, category or an asset the form names does not exist")
-                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::PUT,
@@ -248,7 +260,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Approve an expected campaign: it leaves campaign/notConfirmed and joins campaign")
                 .roles(Roles::EDITORS)
                 .json_body::<Approve>()
-                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::PUT,
@@ -260,7 +272,7 @@ pub fn routes() -> Api {
                 .rules("id", &[Required])
                 .rules("text", &[Required, Pattern(patterns::NOT_BLANK), Message("required", TEXT_REQUIRED)])
                 .answers(404, "No such campaign")
-                .returns_schema(200, crud::row_schema(&CAMPAIGN_ROWS)),
+                .returns_component(200, crud::row_schema(&CAMPAIGN_ROWS)),
         )
         .add(
             Method::GET,

@@ -15,6 +15,7 @@ use crate::http::files;
 use crate::http::forms::Form;
 use crate::http::state::AppState;
 use crate::resources::campaign_categories::require_category;
+use crate::resources::notifications;
 
 use super::*;
 
@@ -162,10 +163,7 @@ pub(super) async fn send_notification(
             return Err(AppError::Conflict(NOT_APPROVED_YET.into()));
         }
         // The notification is headed by the campaign's name and shows the campaign's image.
-        tx.execute(
-            "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
-            (&header, &text, file_id, body.id),
-        )?;
+        notifications::insert_for_campaign(tx, &header, &text, file_id, body.id)?;
         tx.execute(
             "UPDATE campaigns SET notification_status = 1, updated_at = ?2 WHERE id = ?1",
             (body.id, now_iso()),

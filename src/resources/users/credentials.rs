@@ -66,17 +66,11 @@ pub(super) async fn change_password(
         .db
         .write(move |tx| {
             let changed_id = target.unwrap_or(user.id);
-            let updated = tx.execute(
-                "UPDATE users SET password_hash = ?2, updated_at = ?3
-                 WHERE id = ?1 AND kind = 'staff' AND deleted_at IS NULL",
-                (changed_id, &new_hash, now_iso()),
-            )?;
-            if updated == 0 {
-                return Err(USERS.not_found());
-            }
             // Other sessions of the changed account end; the caller's own current one stays.
             let keep = (changed_id == user.id).then_some(user.session_id.as_str());
-            sessions::revoke_user_sessions(tx, &[changed_id], "password changed", keep)?;
+            if !accounts::set_password(tx, changed_id, Reach::Staff, &new_hash, "password changed", keep)? {
+                return Err(USERS.not_found());
+            }
             Ok(())
         })
         .await?;

@@ -11,13 +11,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
+use crate::auth::accounts::{self, Reach};
 use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
-use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, QueryMap};
@@ -30,6 +30,7 @@ const fn search(columns: &'static str) -> Search {
 
 pub static USERS: Resource = Resource {
     path: "user",
+    row: "UserRow",
     tag: "Users",
     name: "User",
     table: "users",
@@ -49,9 +50,10 @@ pub static USERS: Resource = Resource {
             "CASE u.role_id WHEN 0 THEN 'Admin' WHEN 1 THEN 'User' ELSE 'Call Center' END",
             Kind::Text,
         )
-        .unsorted(),
+        .unsorted()
+        .never_null(),
         Column::new("isActive", "u.is_active", Kind::Bool).never_null(),
-        Column::new("createdAt", "u.created_at", Kind::DateTime).detail_only(),
+        Column::new("createdAt", "u.created_at", Kind::DateTime).detail_only().never_null(),
     ],
     filters: &[
         Filter::searched("FirstName", "u.first_name", search("first_name")),
@@ -130,17 +132,6 @@ pub static USER_EDIT_FORM: WriteForm = WriteForm {
     extra_parts: &[],
 };
 
-/// The columns a new login gets beside its person: its kind (`staff` or `hr`), its role, its
-/// password hash and a fresh TOTP secret (made here only, for staff users and HR accounts alike).
-pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Vec<(&'static str, SqlValue)> {
-    vec![
-        ("kind", SqlValue::Text(kind.into())),
-        ("role_id", SqlValue::Integer(role_id)),
-        ("password_hash", SqlValue::Text(password_hash)),
-        ("totp_secret", SqlValue::Text(totp::new_secret())),
-    ]
-}
-
 mod credentials;
 use credentials::{PasswordChange, QrCode, change_password, qr_code};
 
@@ -165,7 +156,7 @@ pub fn routes() -> Api {
                     ],
                 )
                 .answers(409, "A user with this e-mail already exists")
-                .returns::<UserRow>(201),
+                .returns::<SavedUser>(201),
         )
         .add(
             Method::PUT,
@@ -176,7 +167,7 @@ pub fn routes() -> Api {
                 .rules("roleId", &[Range(0, 2)])
                 .answers(404, "No such user")
                 .answers(409, "The e-mail is taken, or the caller tried to change their own role")
-                .returns::<UserRow>(200),
+                .returns::<SavedUser>(200),
         )
         .add(
             Method::PUT,
@@ -238,7 +229,7 @@ pub fn routes() -> Api {
 /// A user as lists and forms see it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UserRow {
+pub struct SavedUser {
     id: i64,
     first_name: String,
     last_name: String,
@@ -248,12 +239,12 @@ pub struct UserRow {
     is_active: bool,
 }
 
-fn load_row(tx: &Connection, id: i64) -> AppResult<UserRow> {
+fn load_row(tx: &Connection, id: i64) -> AppResult<SavedUser> {
     Ok(tx.query_row(
         "SELECT id, first_name, last_name, email, phone, role_id, is_active FROM users WHERE id = ?1",
         [id],
         |r| {
-            Ok(UserRow {
+            Ok(SavedUser {
                 id: r.get(0)?,
                 first_name: r.get(1)?,
                 last_name: r.get(2)?,
@@ -289,7 +280,7 @@ fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
 async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewUser>,
-) -> AppResult<(StatusCode, Json<UserRow>)> {
+) -> AppResult<(StatusCode, Json<SavedUser>)> {
     let mut v = Validator::new();
     let values = NEW_USER_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
@@ -303,7 +294,8 @@ async fn create(
     let row = state
         .db
         .write(move |tx| {
-            let id = NEW_USER_FORM.insert(tx, &values, None, &login_columns("staff", role_id, password_hash))?;
+            let id =
+                NEW_USER_FORM.insert(tx, &values, None, &accounts::login_columns("staff", role_id, password_hash))?;
             load_row(tx, id)
         })
         .await?;
@@ -325,7 +317,7 @@ async fn update(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiJson(body): ApiJson<UserEdit>,
-) -> AppResult<Json<UserRow>> {
+) -> AppResult<Json<SavedUser>> {
     let mut v = Validator::new();
     let values = USER_EDIT_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     let role_id = body.role_id.map(|id| role_or_default(Some(id), &mut v));

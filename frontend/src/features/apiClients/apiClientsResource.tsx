@@ -9,21 +9,10 @@ import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { t, type MessageKey } from '../../lib/i18n';
 import { required, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
-/** A row of `GET apiClient`: never the key, only its first characters. */
-export interface ApiClientRow {
-  id: number;
-  name: string;
-  kind: 'employee-app' | 'partner';
-  partnerId?: number | null;
-  partnerName: string | null;
-  keyPrefix: string;
-  rateLimitPerMinute: number;
-  lastUsedAt: string | null;
-  createdAt: string;
-  isRevoked: boolean;
-  revokedAt: string | null;
-}
+/** A row as the server's document declares it (`ApiClientRow`). */
+export type ApiClientRow = ContractSchema<'ApiClientRow'>;
 
 export interface ApiClientValues {
   name: string;
@@ -32,11 +21,12 @@ export interface ApiClientValues {
   rateLimitPerMinute: string;
 }
 
-/** The server's messages (inbound/clients.rs), so both sides say the same. */
+/** The server's messages (its document's x-messages), so both sides say the same. */
+const SERVER = FORM_MESSAGES['POST /api/apiClient'];
 export const API_CLIENT_MESSAGES = {
-  name: 'Name is required',
-  partner: "A partner key needs the partner's id",
-  rate: FORM_MESSAGES['POST /api/apiClient'].rateLimitPerMinute.format,
+  name: SERVER.name.required,
+  partner: SERVER.partnerId.required,
+  rate: SERVER.rateLimitPerMinute.format,
 } as const;
 
 /** The key of the client just made, shown once by ApiClientsPage and then forgotten. */

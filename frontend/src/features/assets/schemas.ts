@@ -4,22 +4,13 @@ import { toFormData } from '../../lib/formData';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, required, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
 /** The server's words for each field (its declared form), create and edit alike. */
 const SERVER = FORM_MESSAGES['POST /api/asset'];
 
-/** A list row; `GET asset/{id}` adds `createdAt`. */
-export interface AssetRow {
-  id: number;
-  filePath: string | null;
-  name: string;
-  contactPerson: string;
-  contactPersonPhoneNumber: string;
-  contactPersonEmail: string;
-  barcodePrefix: string;
-  isActive: boolean;
-  createdAt?: string;
-}
+/** A row as the server's document declares it (`AssetRow`). */
+export type AssetRow = ContractSchema<'AssetRow'>;
 
 /** Form values are named like the multipart fields, so the server's `errors` keys land on them directly. */
 interface AssetDetailsValues {

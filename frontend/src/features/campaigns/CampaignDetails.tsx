@@ -3,7 +3,7 @@ import { DetailImage, DetailList } from '../../components/Drawer';
 import { StatusBadge } from '../../components/StatusToggle';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
-import { campaignName, type CampaignDetail, type CampaignRow } from './schemas';
+import { campaignName, isCampaignDetail, type CampaignDetail, type CampaignRow } from './schemas';
 
 const yesNo = (value: boolean) => (value ? t('button.yes') : t('button.no'));
 
@@ -14,7 +14,7 @@ const yesNo = (value: boolean) => (value ? t('button.yes') : t('button.no'));
  */
 export function CampaignDetails({ campaign }: { campaign: CampaignRow | CampaignDetail }) {
   useSignals();
-  const detail = 'descriptionAz' in campaign ? campaign : null;
+  const detail = isCampaignDetail(campaign) ? campaign : null;
   const name = campaignName(campaign);
   return (
     <div className="space-y-5">

@@ -33,6 +33,7 @@ const waiting: CampaignDetail = {
   isConfirmed: false,
   notificationStatus: 0,
   assets: [],
+  createdAt: '2026-11-20T10:00:00Z',
   assetList: [],
 };
 

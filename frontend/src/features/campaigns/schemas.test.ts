@@ -143,6 +143,7 @@ describe('campaign multipart', () => {
     notificationStatus: 0,
     assets: [3],
     assetList: [{ id: 3, name: 'Kapital Bank' }],
+    createdAt: '2026-11-20T10:00:00Z',
   };
 
   it('loads a campaign into the edit form and sends id, keeping the images and (inactive) the order', () => {

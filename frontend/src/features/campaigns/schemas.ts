@@ -7,43 +7,16 @@ import { dateTimeInputValue, localDateTimeToIso } from '../../lib/dates';
 import { toFormData } from '../../lib/formData';
 import { t } from '../../lib/i18n';
 import { required, type Rule, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema, Detail } from '../../lib/contract';
 
-/** A row of `GET campaign` / `GET campaign/notConfirmed`; `name` and `categoryName` are in the content language. */
-export interface CampaignRow {
-  id: number;
-  filePath: string | null;
-  partnerName: string;
-  name: string;
-  nameAz: string;
-  discountPercent: number;
-  specialOffer: boolean;
-  isPremium: boolean;
-  isTrend: boolean;
-  startDate: string;
-  expireDate: string;
-  campaignCategoryId: number;
-  categoryName: string;
-  order: number;
-  isActive: boolean;
-  isConfirmed: boolean;
-  /** 0: no notification sent yet; 1: sent. */
-  notificationStatus: number;
-}
+/** A row as the server's document declares it (`CampaignRow`). */
+export type CampaignRow = ContractSchema<'CampaignRow'>;
 
 /** `GET campaign/{id}`: the row plus every language, the background image and the linked assets. */
-export interface CampaignDetail extends CampaignRow {
-  backgroundFilePath: string | null;
-  partnerId: number;
-  nameEn: string;
-  nameRu: string;
-  description: string;
-  descriptionAz: string;
-  descriptionEn: string;
-  descriptionRu: string;
-  assets: number[];
-  assetList: { id: number; name: string }[];
-  createdAt?: string;
-}
+export type CampaignDetail = Detail<'CampaignRow'>;
+
+/** Whether a campaign is a single row's answer, with its languages and assets, or a list row. */
+export const isCampaignDetail = (campaign: CampaignRow): campaign is CampaignDetail => campaign.assetList !== undefined;
 
 /** Named like the multipart fields, so the server's `errors` keys land on them. */
 export interface CampaignValues {

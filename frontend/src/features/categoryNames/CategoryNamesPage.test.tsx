@@ -8,8 +8,8 @@ import CategoryNamesPage from './CategoryNamesPage';
 import type { CategoryRow } from './schemas';
 
 const categories: CategoryRow[] = [
-  { id: 1, filePath: 'cdn/1.png', name: 'Yemək', nameAz: 'Yemək', nameEn: 'Food', nameRu: 'Еда', order: 1, isActive: true },
-  { id: 2, filePath: null, name: 'Geyim', nameAz: 'Geyim', nameEn: 'Clothes', nameRu: 'Одежда', order: 2, isActive: false },
+  { id: 1, filePath: 'cdn/1.png', photo: 'cdn/1.png', name: 'Yemək', nameAz: 'Yemək', nameEn: 'Food', nameRu: 'Еда', order: 1, isActive: true },
+  { id: 2, filePath: null, photo: null, name: 'Geyim', nameAz: 'Geyim', nameEn: 'Clothes', nameRu: 'Одежда', order: 2, isActive: false },
 ];
 
 function setup(extra: Record<string, Handler> = {}) {

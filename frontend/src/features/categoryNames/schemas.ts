@@ -4,20 +4,10 @@ import { api } from '../../lib/api';
 import { toFormData } from '../../lib/formData';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { required, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
-/** A row of `GET campaign/category`; `name` is in the content language (Accept-Language 1/2/3). */
-export interface CategoryRow {
-  id: number;
-  filePath: string | null;
-  photo?: string | null;
-  name: string;
-  nameAz: string;
-  nameEn: string;
-  nameRu: string;
-  order: number;
-  isActive: boolean;
-  createdAt?: string;
-}
+/** A row as the server's document declares it (`CategoryRow`). */
+export type CategoryRow = ContractSchema<'CategoryRow'>;
 
 export interface CategoryValues {
   /** The category being edited (0 on create): the order select loads the positions beside it. */

@@ -5,19 +5,10 @@ import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import { formatPhone } from '../../lib/phone';
 import { refreshUnreadComplaints } from './unreadComplaints';
+import type { Schema } from '../../lib/contract';
 
-/** A row of `GET complaint` (the whole description; the table cuts it). */
-export interface ComplaintRow {
-  id: number;
-  fullName: string;
-  email: string;
-  phone: string;
-  reasonId: number;
-  reasonName: string;
-  description: string;
-  isRead: boolean;
-  recordDate: string;
-}
+/** A row as the server's document declares it (`ComplaintRow`). */
+export type ComplaintRow = Schema<'ComplaintRow'>;
 
 /** The spec's cut: the first 4 words followed by ' ...' (a shorter text stays whole). */
 export function shortDescription(description: string): string {

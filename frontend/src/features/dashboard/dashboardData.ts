@@ -1,47 +1,19 @@
 import { chartPalette, type ChartData } from '../../components/Chart';
+import type { Schema } from '../../lib/contract';
 
 /** `GET dashboard` (docs/decisions.md, "Dashboard and reports"). */
-export interface DashboardSummary {
-  activeEmployeeCount: number;
-  deactiveEmployeeCount: number;
-  totalEmployeeCount: number;
-  lastMonthUsageCount: number;
-  totalUsageCount: number;
-  /** The previous calendar month in UTC, "2026-10". */
-  lastMonth?: string;
-  partners: TopPartner[];
-}
+export type DashboardSummary = Schema<'Summary'>;
 
-export interface TopPartner {
-  id: number;
-  name: string;
-  campaignsCount: number;
-  /** The average 1–5 rating on the partner's usage records; null without any. */
-  rating: number | null;
-}
+export type TopPartner = Schema<'TopPartner'>;
 
 /** `GET dashboard/usageCategories`. */
-export interface CategoryUsage {
-  id: number;
-  categoryName: string;
-  usageCount: number;
-}
+export type CategoryUsage = Schema<'CategoryUsage'>;
 
 /** `GET dashboard/usageEmployees` and `GET dashboard/assetEmployees`: the same row, in two orders. */
-export interface AssetEmployees {
-  assetId: number;
-  assetName: string;
-  employeeCount: number;
-  activeEmployeeCount?: number;
-  deactiveEmployeeCount?: number;
-  usageHistoryCount: number;
-}
+export type AssetEmployees = Schema<'AssetEmployees'>;
 
 /** `GET dashboard/usageHistory?year=`. */
-export interface MonthUsage {
-  month: number;
-  usageCount: number;
-}
+export type MonthUsage = Schema<'MonthUsage'>;
 
 /** The doughnut of active versus deactive employees. */
 export function employeesChart(summary: DashboardSummary, labels: { active: string; deactive: string; series: string }): ChartData {

@@ -8,8 +8,8 @@ import EmployeeRequestsPage from './EmployeeRequestsPage';
 import type { EmployeeRequestRow } from './employeeRequestsResource';
 
 const rows: EmployeeRequestRow[] = [
-  { id: 1, employeeFullName: 'İlkin Məmmədov', assetName: 'Azərsun', text: 'Bravo marketlərində endirim olsun', requestDate: '2026-11-20T10:00:00Z', status: 0 },
-  { id: 2, employeeFullName: 'Gülnar Şahinova', assetName: 'Bakcell', text: 'İdman zalı kampaniyası', requestDate: '2026-11-21T10:00:00Z', status: 2 },
+  { id: 1, employeeFullName: 'İlkin Məmmədov', assetName: 'Azərsun', text: 'Bravo marketlərində endirim olsun', requestDate: '2026-11-20T10:00:00Z', status: 0, statusName: 'New' },
+  { id: 2, employeeFullName: 'Gülnar Şahinova', assetName: 'Bakcell', text: 'İdman zalı kampaniyası', requestDate: '2026-11-21T10:00:00Z', status: 2, statusName: 'Done' },
 ];
 
 function setup(roleId: number = Role.Admin) {

@@ -2,18 +2,10 @@ import type { ResourceDeclaration } from '../../components/resource/types';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { t, type MessageKey } from '../../lib/i18n';
+import type { Schema } from '../../lib/contract';
 
-/** A row of `GET wishList`; `GET wishList/{id}` adds the employee's e-mail and ids. */
-export interface EmployeeRequestRow {
-  id: number;
-  employeeFullName: string;
-  employeeEmail?: string;
-  assetName: string;
-  text: string;
-  requestDate: string;
-  /** 0 new, 1 in review, 2 done. */
-  status: number;
-}
+/** A row as the server's document declares it (`WishListRow`). */
+export type EmployeeRequestRow = Schema<'WishListRow'>;
 
 export const REQUEST_STATUSES: { value: string; label: MessageKey }[] = [
   { value: '0', label: 'requests.status.new' },

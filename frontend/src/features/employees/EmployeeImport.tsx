@@ -7,16 +7,11 @@ import { Icon } from '../../components/icons';
 import type { ToolbarAction } from '../../components/resource/types';
 import { errorMessage, request } from '../../lib/api';
 import { downloadFile, saveBlob } from '../../lib/download';
+import type { Schema } from '../../lib/contract';
 import { t } from '../../lib/i18n';
 
 /** What `POST employee/import` answers: the dry run's or the apply's counts and refused rows. */
-export interface ImportReport {
-  applied: boolean;
-  rows: number;
-  added: number;
-  updated: number;
-  refused: { row: number; field: string; message: string }[];
-}
+export type ImportReport = Schema<'ImportReport'>;
 
 const TEMPLATE = 'EmployeeImport.xlsx';
 

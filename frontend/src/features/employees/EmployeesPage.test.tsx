@@ -8,8 +8,8 @@ import EmployeesPage from './EmployeesPage';
 import { CHOOSE_ASSET, editEmployeeSchema, editPayload, editValuesOf, employeeExportForm, type EmployeeRow } from './schemas';
 
 const rows: EmployeeRow[] = [
-  { id: 1, firstName: 'İlkin', lastName: 'Məmmədov', fullName: 'İlkin Məmmədov', email: 'ilkin@azersun.az', phone: '994501234567', assetId: 3, assetName: 'Azərsun', isActive: true },
-  { id: 2, firstName: 'Gülnar', lastName: 'Şahinova', fullName: 'Gülnar Şahinova', email: 'gulnar@azersun.az', phone: '994702223344', assetId: 3, assetName: 'Azərsun', isActive: false },
+  { id: 1, firstName: 'İlkin', lastName: 'Məmmədov', fullName: 'İlkin Məmmədov', email: 'ilkin@azersun.az', userName: 'ilkin@azersun.az', phone: '994501234567', assetId: 3, assetName: 'Azərsun', isActive: true },
+  { id: 2, firstName: 'Gülnar', lastName: 'Şahinova', fullName: 'Gülnar Şahinova', email: 'gulnar@azersun.az', userName: 'gulnar@azersun.az', phone: '994702223344', assetId: 3, assetName: 'Azərsun', isActive: false },
 ];
 
 function setup(path = '/employeelist') {

@@ -3,23 +3,13 @@ import type { FieldDef, PickerOption } from '../../components/form/types';
 import { fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, MESSAGES, required, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
 /** The server's messages (its declared employee edit). */
 const SERVER = FORM_MESSAGES['PUT /api/employee'];
 
-/** A row of `employee/forAdmin`; `GET employee/{id}` adds `createdAt`. */
-export interface EmployeeRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phone: string;
-  assetId: number;
-  assetName: string;
-  isActive: boolean;
-  createdAt?: string;
-}
+/** A row as the server's document declares it (`EmployeeRow`). */
+export type EmployeeRow = ContractSchema<'EmployeeRow'>;
 
 /** Named like `PUT employee`'s fields, so the server's `errors` keys land on them. */
 export interface EditEmployeeValues {

@@ -3,24 +3,10 @@ import type { FieldDef, PickerOption } from '../../components/form/types';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
-/** A list row; `GET humanResource/{id}` adds `assetId`. */
-export interface HumanResourceRow {
-  id: number;
-  assetId?: number;
-  assetName: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phone: string;
-  /** The account's sign-in user, whose authenticator QR code the QR tool shows. */
-  userId: number;
-  isActive: boolean;
-  isMfaActive: boolean;
-  isEmployeeSeen: boolean;
-  createdAt: string;
-}
+/** A row as the server's document declares it (`HumanResourceRow`). */
+export type HumanResourceRow = ContractSchema<'HumanResourceRow'>;
 
 /** Named like the JSON fields, so the server's `errors` keys land on them directly. */
 interface HumanResourceDetailsValues {

@@ -7,8 +7,8 @@ import MerchantRequestsPage from './MerchantRequestsPage';
 import type { MerchantRequestRow } from './merchantRequestsResource';
 
 const rows: MerchantRequestRow[] = [
-  { id: 1, partnerName: 'Şirin Çay Evi', fullName: 'Səbinə Hüseynova', email: 'sabina@sirincay.az', phone: '994552001122', file: 'cdn/ab12cd.pdf', cityNames: 'Bakı, Gəncə', createdAt: '2026-11-20T10:00:00Z' },
-  { id: 2, partnerName: 'Qala Kafe', fullName: 'Orxan Quliyev', email: 'orxan@qala.az', phone: '994703334455', file: null, cityNames: 'Şəki', createdAt: '2026-11-21T10:00:00Z' },
+  { id: 1, partnerName: 'Şirin Çay Evi', fullName: 'Səbinə Hüseynova', email: 'sabina@sirincay.az', phone: '994552001122', file: 'cdn/ab12cd.pdf', cityNames: 'Bakı, Gəncə', cities: [{ id: 1, cityName: 'Bakı' }, { id: 2, cityName: 'Gəncə' }], createdAt: '2026-11-20T10:00:00Z' },
+  { id: 2, partnerName: 'Qala Kafe', fullName: 'Orxan Quliyev', email: 'orxan@qala.az', phone: '994703334455', file: null, cityNames: 'Şəki', cities: [{ id: 5, cityName: 'Şəki' }], createdAt: '2026-11-21T10:00:00Z' },
 ];
 
 function setup() {

@@ -3,20 +3,10 @@ import { imageUrl } from '../../lib/cdn';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import { formatPhone } from '../../lib/phone';
+import type { Schema } from '../../lib/contract';
 
-/** A row of `GET apply`; `GET apply/{id}` adds `cities` (`{id, cityName}` in the content language). */
-export interface MerchantRequestRow {
-  id: number;
-  partnerName: string;
-  fullName: string;
-  email: string;
-  phone: string;
-  /** `cdn/<name>.<ext>`, the applicant's file; null when none was sent. */
-  file: string | null;
-  cityNames: string | null;
-  cities?: { id: number; cityName: string }[];
-  createdAt: string;
-}
+/** A row as the server's document declares it (`MerchantRequestRow`). */
+export type MerchantRequestRow = Schema<'MerchantRequestRow'>;
 
 /** The applicant's file as a link that downloads it. */
 export function FileLink({ request }: { request: MerchantRequestRow }) {

@@ -8,21 +8,10 @@ import { completePhone, emailRules, MESSAGES, required, type Schema } from '../.
 /** The server's messages (its declared merchant form; the edit spells the phone `phone`). */
 const SERVER = FORM_MESSAGES['PUT /api/partner/merchant'];
 import { PartnerFixed } from './PartnerFixed';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
-/** A row of `partner/merchant`; `GET partner/merchant/{id}` adds the partner's and branch's ids. */
-export interface MerchantRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  partnerName: string;
-  userName: string;
-  partnerCityName: string;
-  partnerId?: number;
-  partnerCityId?: number;
-  createdAt?: string;
-}
+/** A row as the server's document declares it (`MerchantRow`). */
+export type MerchantRow = ContractSchema<'MerchantRow'>;
 
 /** Named like the API's fields, so the server's `errors` keys land on them. */
 export interface MerchantValues {

@@ -8,7 +8,7 @@ import NotificationsPage from './NotificationsPage';
 import { createNotificationSchema, editNotificationSchema, emptyNotification, type NotificationRow } from './schemas';
 
 const rows: NotificationRow[] = [
-  { id: 1, filePath: 'cdn/1.png', header: 'Yeni kateqoriya', text: 'Səyahət kateqoriyası açıldı', type: 1, categoryId: 3, campaignId: null, targetName: 'Səyahət', createdAt: '2026-11-20T10:00:00Z' },
+  { id: 1, filePath: 'cdn/1.png', header: 'Yeni kateqoriya', text: 'Səyahət kateqoriyası açıldı', type: 1, typeName: 'Category', categoryId: 3, campaignId: null, targetName: 'Səyahət', createdAt: '2026-11-20T10:00:00Z' },
 ];
 
 function setup() {

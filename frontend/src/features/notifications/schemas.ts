@@ -4,22 +4,12 @@ import { api } from '../../lib/api';
 import { toFormData } from '../../lib/formData';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { required, type Rule, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
 export const NotificationType = { Category: 1, Campaign: 2 } as const;
 
-/** A row of `GET notification`; `targetName` is the category's or campaign's name in the content language. */
-export interface NotificationRow {
-  id: number;
-  filePath: string | null;
-  header: string;
-  text: string;
-  type: number;
-  typeName?: string;
-  categoryId: number | null;
-  campaignId: number | null;
-  targetName?: string | null;
-  createdAt?: string;
-}
+/** A row as the server's document declares it (`NotificationRow`). */
+export type NotificationRow = ContractSchema<'NotificationRow'>;
 
 export interface NotificationValues {
   header: string;

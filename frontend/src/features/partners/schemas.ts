@@ -5,37 +5,15 @@ import { toFormData } from '../../lib/formData';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, decimalBetween, eachRow, emailRules, MESSAGES, required, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema, Detail } from '../../lib/contract';
 
 export const PromoCodeVersion = { Integration: 1, Static: 2 } as const;
 
 /** One branch of a partner, as `GET partner/{id}` and `GET partner/cities/{partnerId}` return it. */
-export interface PartnerCity {
-  id: number;
-  cityId: number;
-  cityName: string;
-  address: string;
-  latitude: number;
-  longitude: number;
-}
+export type PartnerCity = NonNullable<Detail<'PartnerRow'>['cities']>[number];
 
-/** A list row; `GET partner/{id}` adds the split contact name, `createdAt` and the branches. */
-export interface PartnerRow {
-  id: number;
-  filePath: string | null;
-  name: string;
-  contactPerson: string;
-  phoneNumber: string;
-  email: string;
-  isPromoCodeUsing: boolean;
-  /** The server's Azerbaijani yes or no: 'Bəli' | 'Xeyr'. */
-  promoCode: string;
-  promoCodeVersion: number | null;
-  isActive: boolean;
-  contactPersonFirstName?: string;
-  contactPersonLastName?: string;
-  createdAt?: string;
-  cities?: PartnerCity[];
-}
+/** A row as the server's document declares it (`PartnerRow`). */
+export type PartnerRow = ContractSchema<'PartnerRow'>;
 
 /** One city row of the form; `id` is the stored branch, 0 for a row added in this form. */
 export type CityRowValues = {

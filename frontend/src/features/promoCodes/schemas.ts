@@ -4,17 +4,10 @@ import type { ChoiceOption, FieldDef, PickerLoader, PickerOption } from '../../c
 import { api } from '../../lib/api';
 import { t } from '../../lib/i18n';
 import { numeric, required, type Rule, type Schema } from '../../lib/validation';
+import type { Schema as ContractSchema } from '../../lib/contract';
 
-/** A row of `GET promoCode`: `used` is the server's Bəli / Xeyr for `isUsed`. */
-export interface PromoCodeRow {
-  id: number;
-  partnerName: string;
-  campaignName: string;
-  code: string;
-  isUsed: boolean;
-  used: string;
-  usedDate: string | null;
-}
+/** A row as the server's document declares it (`PromoCodeRow`). */
+export type PromoCodeRow = ContractSchema<'PromoCodeRow'>;
 
 /** The server's messages (campaigns.md, Promo code create), from its document. */
 const SERVER = FORM_MESSAGES['POST /api/promoCode'];

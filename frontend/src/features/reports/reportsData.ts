@@ -1,4 +1,5 @@
 import { stateColors, type ChartData } from '../../components/Chart';
+import type { Schema } from '../../lib/contract';
 import type { MessageKey } from '../../lib/i18n';
 
 export type ReportKind = 'asset' | 'partner' | 'campaign' | 'employee';
@@ -11,27 +12,16 @@ export const reportKinds: readonly { kind: ReportKind; label: MessageKey }[] = [
   { kind: 'employee', label: 'reports.employee' },
 ];
 
-export type RecordState = 'active' | 'deactive' | 'deleted';
+export type RecordState = Schema<'RecordState'>;
 
-export interface ReportName {
-  id: number;
-  name: string;
-  state: RecordState;
-}
+export type ReportName = Schema<'ReportName'>;
 
 /**
  * `GET report/{kind}` (docs/decisions.md, "Dashboard and reports"): one page
  * of names (`totalCount` of them match the search) and the kind's counts over
  * its whole table, whatever the search (`allCount` is the badge).
  */
-export interface ReportPage {
-  data: ReportName[];
-  totalCount: number;
-  activeCount: number;
-  deactiveCount: number;
-  deletedCount: number;
-  allCount: number;
-}
+export type ReportPage = Schema<'ReportPage'>;
 
 export const stateLabels: Record<RecordState, MessageKey> = {
   active: 'state.active',

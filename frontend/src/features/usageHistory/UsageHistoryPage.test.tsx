@@ -19,6 +19,7 @@ const rows: UsageRow[] = [
     createdDate: '2026-11-20T09:30:00.000Z',
     discountPercent: 15,
     status: 0,
+    statusName: 'Confirmed',
   },
   {
     id: 8,
@@ -30,6 +31,7 @@ const rows: UsageRow[] = [
     createdDate: '2026-11-21T09:30:00.000Z',
     discountPercent: 10,
     status: 1,
+    statusName: 'Cancelled',
   },
 ];
 

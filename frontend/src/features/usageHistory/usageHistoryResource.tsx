@@ -4,22 +4,10 @@ import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Role } from '../../lib/roles';
+import type { Schema } from '../../lib/contract';
 
-/** A row of `GET usageHistory`; `GET usageHistory/{id}` adds the ids and the rating. */
-export interface UsageRow {
-  id: number;
-  employeeEmail: string;
-  assetName: string;
-  partnerName: string;
-  campaignName: string;
-  merchantCategory: string;
-  createdDate: string;
-  discountPercent: number;
-  /** 0 confirmed, 1 cancelled. */
-  status: number;
-  /** The employee's 1–5 rating of the use, if any (detail only). */
-  rating?: number | null;
-}
+/** A row as the server's document declares it (`UsageRow`). */
+export type UsageRow = Schema<'UsageRow'>;
 
 export const USAGE_STATUSES: { value: string; label: MessageKey }[] = [
   { value: '0', label: 'usage.status.confirmed' },

@@ -15,6 +15,7 @@ const makeUsers = (count: number): UserRow[] =>
     email: `user${i + 1}@example.com`,
     phone: '994501234567',
     roleId: 1,
+    roleName: 'User',
     isActive: i % 2 === 0,
   }));
 

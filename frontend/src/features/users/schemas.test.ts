@@ -66,7 +66,7 @@ describe('create user form', () => {
 });
 
 describe('edit user form', () => {
-  const user = { id: 7, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '994551234567', roleId: 2, isActive: true };
+  const user = { id: 7, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '994551234567', roleId: 2, roleName: 'Call Center', isActive: true };
   const valid = editValuesOf(user);
   const errorsOf = (change: Partial<EditUserValues>) => validate(editUserSchema, { ...valid, ...change });
 

@@ -1,12 +1,12 @@
 import type { FieldDef } from '../../components/form/types';
 import { emptyPhone, fromApiPhone, toApiPhone, type PhoneValue } from '../../lib/phone';
 import { Role, roleOptions } from '../../lib/roles';
-import type { UserProfile } from '../../lib/session';
+import type { Schema as ContractSchema } from '../../lib/contract';
 import { FORM_MESSAGES } from '../../generated/messages';
 import { completePhone, emailRules, matches, MESSAGES, PATTERNS, required, sameAs, type Schema } from '../../lib/validation';
 
-/** List rows and details have the same shape as the signed-in profile. */
-export type UserRow = UserProfile;
+/** A row as the server's document declares it (`UserRow`). */
+export type UserRow = ContractSchema<'UserRow'>;
 
 interface UserDetailsValues {
   firstName: string;

@@ -1,0 +1,108 @@
+//! The sign-in side of `users`, written from here only: a login's kind, role, password hash and
+//! authenticator secret when it is made, every later password change (the user's own, an Admin's
+//! for another, an HR account's, a reset link), the authenticator step a sign-in takes, and a
+//! login that follows its HR account into deletion or (de)activation. Each ends the sessions it
+//! must in the same transaction. The person's own fields (names, e-mail, phone) are the Users and
+//! HR screens' declared writes.
+
+use rusqlite::Connection;
+use rusqlite::types::Value as SqlValue;
+
+use super::{sessions, totp};
+use crate::core::error::AppResult;
+use crate::core::roles::Role;
+use crate::db::now_iso;
+
+/// Which accounts a password change may reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Back-office staff only (the Users screen's change).
+    Staff,
+    /// Any live login (a reset link, an HR account's change by its id).
+    Any,
+}
+
+/// The columns a new login gets beside its person: its kind (`staff` or `hr`), its role, its
+/// password hash and a fresh TOTP secret (made here only, for staff users and HR accounts alike).
+pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Vec<(&'static str, SqlValue)> {
+    vec![
+        ("kind", SqlValue::Text(kind.into())),
+        ("role_id", SqlValue::Integer(role_id)),
+        ("password_hash", SqlValue::Text(password_hash)),
+        ("totp_secret", SqlValue::Text(totp::new_secret())),
+    ]
+}
+
+/// A staff account made outside the Users screen: a registration (inactive until an Admin
+/// activates it) or `perkdesk create-admin`.
+pub struct NewStaff<'a> {
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub email: &'a str,
+    pub role: Role,
+    pub password_hash: &'a str,
+    pub active: bool,
+}
+
+/// Inserts the account with `totp_secret`; a taken e-mail is the driver's constraint error, which
+/// the caller names in its own words.
+pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> rusqlite::Result<i64> {
+    tx.execute(
+        "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
+         VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        (
+            staff.first_name,
+            staff.last_name,
+            staff.email,
+            staff.role as i64,
+            staff.password_hash,
+            totp_secret,
+            staff.active,
+        ),
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Stores a new password hash for the live login and ends its sessions except `keep` (the
+/// caller's own current one, when it changed its own); false when no such login exists.
+pub fn set_password(
+    tx: &Connection,
+    user_id: i64,
+    reach: Reach,
+    new_hash: &str,
+    reason: &str,
+    keep: Option<&str>,
+) -> AppResult<bool> {
+    let updated = tx.execute(
+        "UPDATE users SET password_hash = ?2, updated_at = ?3
+         WHERE id = ?1 AND deleted_at IS NULL AND (?4 = 0 OR kind = 'staff')",
+        (user_id, new_hash, now_iso(), reach == Reach::Staff),
+    )?;
+    if updated == 0 {
+        return Ok(false);
+    }
+    sessions::revoke_user_sessions(tx, &[user_id], reason, keep)?;
+    Ok(true)
+}
+
+/// Takes the authenticator's time step for a sign-in, once: a second sign-in with a code of the
+/// same step (or an older one) finds it taken and gets false.
+pub fn take_totp_step(tx: &Connection, user_id: i64, step: i64) -> AppResult<bool> {
+    Ok(tx.execute("UPDATE users SET totp_last_step = ?2 WHERE id = ?1 AND totp_last_step < ?2", (user_id, step))? == 1)
+}
+
+/// Deletes the logins with the rows they sign in for (HR accounts), ending their sessions.
+pub fn delete_logins(tx: &Connection, user_ids: &[i64], reason: &str) -> AppResult<()> {
+    let now = now_iso();
+    let mut delete = tx.prepare_cached("UPDATE users SET deleted_at = ?2 WHERE id = ?1")?;
+    for id in user_ids {
+        delete.execute((id, &now))?;
+    }
+    sessions::revoke_user_sessions(tx, user_ids, reason, None)
+}
+
+/// (De)activates a login with the row it signs in for; a deactivated one's sessions end.
+pub fn set_login_active(tx: &Connection, user_id: i64, active: bool, reason: &str) -> AppResult<()> {
+    tx.execute("UPDATE users SET is_active = ?2, updated_at = ?3 WHERE id = ?1", (user_id, active, now_iso()))?;
+    if active { Ok(()) } else { sessions::revoke_user_sessions(tx, &[user_id], reason, None) }
+}
