@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use axum::http::Method;
 use common::*;
-use perkdesk::core::validation::Validator;
 use perkdesk::resources::api_clients::NewClient;
 use serde_json::json;
 
@@ -86,7 +85,10 @@ async fn waiting_exactly_retry_after_is_enough() {
 
     // An API client at 60 a minute.
     let world = people::world(&app.state.db.conn().unwrap());
-    let new = NewClient::check(Validator::new(), "Rate".into(), "employee-app", None, Some(60)).unwrap();
+    let new = NewClient::from_json(
+        &serde_json::json!({"name": "Rate", "kind": "employee-app", "partnerId": null, "rateLimitPerMinute": 60}),
+    )
+    .unwrap();
     let key = new.insert(&app.state.db.conn().unwrap()).unwrap().1;
     let path = format!("/api/app/notifications?employee={}", people::EMPLOYEES[0].2);
     let mut refused = None;
@@ -201,7 +203,10 @@ async fn control_characters_are_refused_in_every_text_field() {
         .expect_message(400, "name must not contain control characters.");
     // Multi-line text (a complaint's description) keeps its tabs and line breaks, but not a NUL.
     people::world(&app.state.db.conn().unwrap());
-    let new = NewClient::check(Validator::new(), "App".into(), "employee-app", None, Some(1000)).unwrap();
+    let new = NewClient::from_json(
+        &serde_json::json!({"name": "App", "kind": "employee-app", "partnerId": null, "rateLimitPerMinute": 1000}),
+    )
+    .unwrap();
     let key = new.insert(&app.state.db.conn().unwrap()).unwrap().1;
     let complaint = |description: &str| {
         json!({"fullName": "Ləman Quliyeva", "email": "leman@mail.az", "phone": "994551234567", "reasonId": 5,

@@ -8,13 +8,14 @@ mod people;
 use axum::http::Method;
 use common::*;
 use perkdesk::auth::api_keys;
-use perkdesk::core::validation::Validator;
 use perkdesk::resources::api_clients::{self as clients, NewClient};
 use serde_json::{Value, json};
 
 /// A client made directly; returns its key.
 fn client(app: &TestApp, kind: &str, partner: Option<i64>, per_minute: i64) -> String {
-    let new = NewClient::check(Validator::new(), format!("{kind} test"), kind, partner, Some(per_minute)).unwrap();
+    let form =
+        json!({"name": format!("{kind} test"), "kind": kind, "partnerId": partner, "rateLimitPerMinute": per_minute});
+    let new = NewClient::from_json(&form).unwrap();
     let conn = app.state.db.conn().unwrap();
     new.insert(&conn).unwrap().1
 }

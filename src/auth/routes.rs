@@ -19,10 +19,10 @@ use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::db::{format_iso, now_iso};
-use crate::http::api::Rule::{Length, Note, Pattern, Required};
+use crate::http::api::Rule::{Note, Pattern, Required};
 use crate::http::api::{Api, Doc, Rule};
 use crate::http::extract::{ApiJson, ClientIp};
-use crate::http::form_fields::{Field, FieldKind, Mode, document_fields, json_object, read_fields};
+use crate::http::form_fields::{Check, Field, FieldKind, Mode, document_fields, json_object, read_fields};
 pub use crate::http::reply::MessageBody;
 use crate::http::state::AppState;
 
@@ -81,10 +81,7 @@ pub fn routes() -> Api {
             post(register),
             Doc::new(TAG, "Request an account (inactive until an Admin activates it; off unless enabled)")
                 .json_body::<Registration>()
-                .rules("fullname", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("username", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
-                .rules("password", &[Required, Pattern(patterns::NOT_BLANK), Length(3, 50)])
+                .rules_of(REGISTRATION_FIELDS)
                 .answers(403, "Registration is closed")
                 .answers(409, "A user with this e-mail already exists")
                 .answers(429, "Too many attempts from this address; see Retry-After")
@@ -340,7 +337,7 @@ async fn public_settings(State(state): State<AppState>) -> Json<PublicSettings> 
     Json(PublicSettings { allow_registration: state.settings.allow_registration })
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Registration {
     email: String,
@@ -351,6 +348,23 @@ pub struct Registration {
 
 pub const REGISTRATION_CLOSED: &str = "Registration is closed. Ask an administrator for an account.";
 
+/// The registration form's e-mail rule, in its own words.
+const REGISTRATION_EMAIL: Check = Check {
+    pattern: patterns::EMAIL,
+    test: validation::is_email,
+    message: "Wrong email format",
+    example: "new.user@perk.az",
+    refused: "not-an-address",
+};
+
+/// The registration form's fields, each 3 to 50 characters.
+pub static REGISTRATION_FIELDS: &[Field] = &[
+    Field::input("fullname", FieldKind::Text).required("Fullname is required").length(3, 50),
+    Field::input("email", FieldKind::Checked(&REGISTRATION_EMAIL)).required("Email is required").length(3, 50),
+    Field::input("username", FieldKind::Text).required("Username is required").length(3, 50),
+    Field::input("password", FieldKind::Text).required("Password is required").length(3, 50),
+];
+
 async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -360,19 +374,10 @@ async fn register(
         return Err(AppError::Forbidden(REGISTRATION_CLOSED.into()));
     }
     throttle(&state, ip)?;
-    let email = body.email.trim().to_string();
-    let fullname = body.fullname.trim().to_string();
     let mut v = Validator::new();
-    v.required("fullname", &fullname, "Fullname is required")
-        .length("fullname", &fullname, 3, 50)
-        .required("email", &email, "Email is required")
-        .check("email", validation::is_email(&email), "Wrong email format")
-        .length("email", &email, 3, 50)
-        .required("username", body.username.trim(), "Username is required")
-        .length("username", body.username.trim(), 3, 50)
-        .required("password", &body.password, "Password is required")
-        .length("password", &body.password, 3, 50);
+    let values = read_fields(REGISTRATION_FIELDS, &json_object(&body)?, Mode::Create, &mut v);
     v.finish()?;
+    let (email, fullname) = (values.get("email").to_string(), values.get("fullname").to_string());
     let (first_name, last_name) = match fullname.split_once(' ') {
         Some((first, last)) => (first.to_string(), last.trim().to_string()),
         None => (fullname.clone(), String::new()),

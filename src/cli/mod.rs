@@ -535,14 +535,13 @@ fn api_client(command: ApiClientCommand) -> anyhow::Result<()> {
     match command {
         ApiClientCommand::Create(args) => {
             let db = open_existing(&args.db.db)?;
-            let new = NewClient::check(
-                validation::Validator::new(),
-                args.name,
-                &args.kind,
-                args.partner_id,
-                Some(args.rate_limit),
-            )
-            .map_err(|error| anyhow::anyhow!("{error}"))?;
+            let form = serde_json::json!({
+                "name": args.name,
+                "kind": args.kind,
+                "partnerId": args.partner_id,
+                "rateLimitPerMinute": args.rate_limit,
+            });
+            let new = NewClient::from_json(&form).map_err(|error| anyhow::anyhow!("{error}"))?;
             let mut conn = db.conn()?;
             let (id, key) =
                 crate::db::write_tx(&mut conn, |tx| new.insert(tx)).map_err(|error| anyhow::anyhow!("{error}"))?;

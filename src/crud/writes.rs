@@ -94,7 +94,8 @@ impl WriteForm {
     ) -> AppResult<i64> {
         let mut columns: Vec<&str> = Vec::new();
         let mut params: Vec<&dyn ToSql> = Vec::new();
-        for (column, value) in values.stored() {
+        let stored = values.stored();
+        for (column, value) in &stored {
             columns.push(column);
             params.push(value);
         }
@@ -129,7 +130,8 @@ impl WriteForm {
         let now = now_iso();
         let mut params: Vec<&dyn ToSql> = vec![&id];
         let mut sets: Vec<String> = Vec::new();
-        for (column, value) in values.stored() {
+        let stored = values.stored();
+        for (column, value) in &stored {
             params.push(value);
             // A kept field the edit did not send is NULL here: the stored value stays.
             sets.push(match value {
@@ -155,7 +157,11 @@ impl WriteForm {
     /// The multipart body's parts for `mode`, as the document lists them.
     fn parts(&self, mode: Mode) -> Vec<(&'static str, Type)> {
         let id = (mode == Mode::Update).then_some(("id", Type::Integer));
-        let fields = self.fields.iter().filter(|f| f.read_on(mode)).map(|f| (f.name, Type::String));
+        let fields = self
+            .fields
+            .iter()
+            .filter(|f| f.read_on(mode))
+            .map(|f| (f.name, if f.is_number() { Type::Integer } else { Type::String }));
         let image = self.image.iter().map(|image| (image.names[0], Type::String));
         let extra =
             self.extra_parts.iter().filter(|p| p.on_create || mode == Mode::Update).map(|p| (p.name, p.kind.clone()));

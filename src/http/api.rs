@@ -142,7 +142,7 @@ pub mod query {
 }
 
 /// What the server's validation requires of one body field, written into the body's schema.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
     /// The field must be sent (the server refuses the request without it).
     Required,

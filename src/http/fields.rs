@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::core::validation::Validator;
 
 /// What a numeric field held.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Number {
     /// Absent, `null` or blank text.
     Missing,

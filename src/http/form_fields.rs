@@ -5,6 +5,7 @@
 //! plain INSERT and UPDATE. A form that writes no row of its own (signing in) uses the fields
 //! alone.
 
+use rusqlite::types::Value as SqlValue;
 use serde_json::Value;
 
 use crate::core::error::{AppError, AppResult, on_constraint};
@@ -12,6 +13,7 @@ use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::http::api::Doc;
 use crate::http::api::Rule::{self, Pattern, Required};
+use crate::http::fields::{self, Number};
 use crate::http::forms::Form;
 
 /// Which write a form is read for.
@@ -32,6 +34,29 @@ pub enum FieldKind {
     Email,
     /// Text with its own format rule.
     Checked(&'static Check),
+    /// A row's id: a whole number from 1, sent as a JSON number or as numeric text. Missing, 0 or
+    /// negative is the required message (when the field is required), anything else not a whole
+    /// number is `invalid`; an optional id that is sent must be valid too.
+    Id { invalid: &'static str },
+    /// A whole number within its bounds (JSON number or numeric text).
+    Whole(&'static Bounds),
+}
+
+/// A whole number's bounds, with the message of each refusal.
+pub struct Bounds {
+    pub min: i64,
+    pub max: i64,
+    /// Not a whole number.
+    pub invalid: &'static str,
+    pub below: &'static str,
+    pub above: &'static str,
+}
+
+impl Bounds {
+    /// Bounds with one message for every refusal ("Rating must be a whole number from 1 to 5").
+    pub const fn one_message(min: i64, max: i64, message: &'static str) -> Bounds {
+        Bounds { min, max, invalid: message, below: message, above: message }
+    }
 }
 
 /// A format rule of one field: text that must pass `test` (documented by `pattern`), or be
@@ -69,16 +94,19 @@ pub struct Field {
     pub on_edit: OnEdit,
     /// The message when the value is taken (a unique column); the write answers 409 on the field.
     pub unique: Option<&'static str>,
+    /// The fewest and most characters a text may have ("Minimum n symbols", "Maximum n
+    /// symbols"); an optional text left empty is not held to the minimum.
+    pub length: Option<(usize, usize)>,
 }
 
 impl Field {
     const fn new(name: &'static str, column: &'static str, kind: FieldKind) -> Field {
-        Field { name, column: Some(column), kind, required: None, on_edit: OnEdit::Written, unique: None }
+        Field { name, column: Some(column), kind, required: None, on_edit: OnEdit::Written, unique: None, length: None }
     }
 
     /// A field a form reads that is not a column (a sign-in's e-mail, a password to hash).
     pub const fn input(name: &'static str, kind: FieldKind) -> Field {
-        Field { name, column: None, kind, required: None, on_edit: OnEdit::Written, unique: None }
+        Field { name, column: None, kind, required: None, on_edit: OnEdit::Written, unique: None, length: None }
     }
 
     pub const fn text(name: &'static str, column: &'static str) -> Field {
@@ -104,6 +132,9 @@ impl Field {
             FieldKind::Phone => "994501234567",
             FieldKind::Email => "example@perk.az",
             FieldKind::Checked(check) => check.example,
+            FieldKind::Id { .. } => "1",
+            FieldKind::Whole(bounds) if bounds.min <= 1 && bounds.max >= 1 => "1",
+            FieldKind::Whole(_) => "1000000",
         }
     }
 
@@ -114,6 +145,8 @@ impl Field {
             FieldKind::Phone => Some(("12345", validation::PHONE_FORMAT)),
             FieldKind::Email => Some(("not-an-address", validation::EMAIL_FORMAT)),
             FieldKind::Checked(check) => Some((check.refused, check.message)),
+            FieldKind::Id { invalid } => Some(("x", invalid)),
+            FieldKind::Whole(bounds) => Some(("x", bounds.invalid)),
         }
     }
 
@@ -130,6 +163,20 @@ impl Field {
     pub const fn create_only(mut self) -> Field {
         self.on_edit = OnEdit::Ignored;
         self
+    }
+
+    pub const fn max_length(self, characters: usize) -> Field {
+        self.length(0, characters)
+    }
+
+    pub const fn length(mut self, min: usize, max: usize) -> Field {
+        self.length = Some((min, max));
+        self
+    }
+
+    /// A number field (an id or a whole number), read as a number rather than as text.
+    pub fn is_number(&self) -> bool {
+        matches!(self.kind, FieldKind::Id { .. } | FieldKind::Whole(_))
     }
 
     pub const fn unique(mut self, message: &'static str) -> Field {
@@ -163,8 +210,17 @@ impl Field {
             FieldKind::Phone => Some(patterns::OPTIONAL_PHONE),
             FieldKind::Email => Some(patterns::EMAIL),
             FieldKind::Checked(check) => Some(check.pattern),
+            FieldKind::Id { .. } | FieldKind::Whole(_) => None,
         };
         rules.extend(pattern.map(Pattern));
+        match self.kind {
+            FieldKind::Id { .. } => rules.push(Rule::Range(1, i64::MAX)),
+            FieldKind::Whole(bounds) => rules.push(Rule::Range(bounds.min, bounds.max)),
+            _ => {}
+        }
+        if let Some((min, max)) = self.length {
+            rules.push(Rule::Length(min.max(usize::from(self.required.is_some())), max));
+        }
         if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
             rules.push(Rule::Note("Unchanged when not sent."));
         }
@@ -179,6 +235,12 @@ impl Field {
                 Rule::Message("maxLength", validation::MAX_50),
             ]),
             FieldKind::Checked(check) => rules.push(Rule::Message("format", check.message)),
+            FieldKind::Id { invalid } => rules.push(Rule::Message("format", invalid)),
+            FieldKind::Whole(bounds) => rules.extend([
+                Rule::Message("format", bounds.invalid),
+                Rule::Message("minimum", bounds.below),
+                Rule::Message("maximum", bounds.above),
+            ]),
         }
         rules.extend(self.unique.map(|message| Rule::Message("taken", message)));
         rules
@@ -212,6 +274,44 @@ impl Field {
             }
             _ => {}
         }
+        if let Some((min, max)) = self.length
+            && (self.required.is_some() || !value.is_empty())
+        {
+            v.length(self.name, value, min, max);
+        }
+    }
+
+    /// Checks a number field; the value as text (empty when missing or refused).
+    fn check_number(&self, v: &mut Validator, sent: Number) -> String {
+        match (self.kind, sent) {
+            (FieldKind::Id { .. }, Number::Whole(id)) if id > 0 => id.to_string(),
+            (FieldKind::Whole(bounds), Number::Whole(n)) if (bounds.min..=bounds.max).contains(&n) => n.to_string(),
+            (FieldKind::Whole(bounds), Number::Whole(n)) => {
+                v.check(self.name, false, if n < bounds.min { bounds.below } else { bounds.above });
+                String::new()
+            }
+            (FieldKind::Id { .. }, Number::Whole(_)) | (_, Number::Missing) => {
+                match self.required {
+                    Some(message) => v.check(self.name, false, message),
+                    // An optional id that is sent as 0 or less names no row.
+                    None if sent != Number::Missing => v.check(self.name, false, self.refusal()),
+                    None => v,
+                };
+                String::new()
+            }
+            _ => {
+                v.check(self.name, false, self.refusal());
+                String::new()
+            }
+        }
+    }
+
+    fn refusal(&self) -> &'static str {
+        match self.kind {
+            FieldKind::Id { invalid } => invalid,
+            FieldKind::Whole(bounds) => bounds.invalid,
+            _ => "",
+        }
     }
 }
 
@@ -228,11 +328,17 @@ pub enum Sent {
 /// Where a form's values come from: a multipart form, or a JSON body read as an object.
 pub trait Source {
     fn value(&self, name: &str) -> Sent;
+    /// A number field: a JSON number, or numeric text.
+    fn number(&self, name: &str) -> Number;
 }
 
 impl Source for Form {
     fn value(&self, name: &str) -> Sent {
         if self.has(name) { Sent::Text(self.text(name)) } else { Sent::Missing }
+    }
+
+    fn number(&self, name: &str) -> Number {
+        if self.has(name) { fields::number(Some(&Value::String(self.text(name)))) } else { Number::Missing }
     }
 }
 
@@ -244,6 +350,10 @@ impl Source for serde_json::Map<String, Value> {
             Some(Value::String(text)) => Sent::Text(text.trim().to_string()),
             Some(_) => Sent::NotText,
         }
+    }
+
+    fn number(&self, name: &str) -> Number {
+        fields::number(self.get(name))
     }
 }
 
@@ -261,6 +371,15 @@ pub fn json_object(body: &impl serde::Serialize) -> AppResult<serde_json::Map<St
 pub fn read_fields(fields: &'static [Field], source: &dyn Source, mode: Mode, v: &mut Validator) -> Values {
     let mut values = Vec::with_capacity(fields.len());
     for field in fields.iter().filter(|field| field.read_on(mode)) {
+        if field.is_number() {
+            let sent = source.number(field.name);
+            if sent == Number::Missing && mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent {
+                values.push((field, None));
+            } else {
+                values.push((field, Some(field.check_number(v, sent))));
+            }
+            continue;
+        }
         let value = match source.value(field.name) {
             Sent::Missing if mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent => {
                 values.push((field, None));
@@ -279,9 +398,24 @@ pub fn read_fields(fields: &'static [Field], source: &dyn Source, mode: Mode, v:
     Values { values }
 }
 
+/// Reads a JSON body that is only these fields (a create), refusing it with every failure.
+pub fn read_json_fields(fields: &'static [Field], body: &Value) -> AppResult<Values> {
+    let mut v = Validator::new();
+    let values = read_fields(fields, crate::http::fields::object(body)?, Mode::Create, &mut v);
+    v.finish()?;
+    Ok(values)
+}
+
 /// Adds `fields`' rules and messages to `doc`.
 pub fn document_fields(fields: &[Field], doc: Doc, mode: Mode) -> Doc {
     fields.iter().filter(|f| f.read_on(mode)).fold(doc, |doc, f| doc.rules(f.name, &f.rules(mode)))
+}
+
+impl Doc {
+    /// Documents the fields of a form that only creates (their rules and messages), in a chain.
+    pub fn rules_of(self, fields: &[Field]) -> Doc {
+        document_fields(fields, self, Mode::Create)
+    }
 }
 
 /// The declared fields' values as read: per field, `None` for a kept field an edit did not send.
@@ -295,9 +429,25 @@ impl Values {
         self.values.iter().find(|(field, _)| field.name == name).and_then(|(_, value)| value.as_deref()).unwrap_or("")
     }
 
-    /// (column, value) of each stored field; `None` for a kept field an edit did not send.
-    pub fn stored(&self) -> impl Iterator<Item = (&'static str, &Option<String>)> {
-        self.values.iter().filter_map(|(field, value)| field.column.map(|column| (column, value)))
+    /// A number field's value (`None` when it was not sent, or refused).
+    pub fn number(&self, name: &str) -> Option<i64> {
+        self.get(name).parse().ok()
+    }
+
+    /// (column, value) of each stored field: text, a number (NULL when an optional one was not
+    /// sent), or `None` for a kept field an edit did not send.
+    pub fn stored(&self) -> Vec<(&'static str, Option<SqlValue>)> {
+        self.values
+            .iter()
+            .filter_map(|(field, value)| {
+                let value = value.as_ref().map(|text| match (field.is_number(), text.parse::<i64>()) {
+                    (true, Ok(number)) => SqlValue::Integer(number),
+                    (true, Err(_)) => SqlValue::Null,
+                    (false, _) => SqlValue::Text(text.clone()),
+                });
+                field.column.map(|column| (column, value))
+            })
+            .collect()
     }
 
     /// Turns a taken unique value into the 409 of the first unique field (tables here hold one
@@ -308,5 +458,101 @@ impl Values {
             Some((field, message)) => on_constraint(field, message)(error),
             None => error.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static FIELDS: &[Field] = &[
+        Field::input("campaignId", FieldKind::Id { invalid: "Campaign id must be a number" })
+            .required("Campaign is required"),
+        Field::input("branchId", FieldKind::Id { invalid: "branchId must be an id" }),
+        Field::input("rating", FieldKind::Whole(&Bounds::one_message(1, 5, "Rating must be 1 to 5"))),
+        Field::input("text", FieldKind::Text).required("Text is required").max_length(5),
+    ];
+
+    fn read(body: serde_json::Value) -> (Values, Validator) {
+        let mut v = Validator::new();
+        let object = body.as_object().cloned().unwrap_or_default();
+        let values = read_fields(FIELDS, &object, Mode::Create, &mut v);
+        (values, v)
+    }
+
+    fn errors(body: serde_json::Value) -> serde_json::Value {
+        match read(body).1.finish() {
+            Ok(()) => json!({}),
+            Err(AppError::Validation { errors, .. }) => json!(errors),
+            Err(other) => json!(other.to_string()),
+        }
+    }
+
+    #[test]
+    fn numbers_are_read_from_json_numbers_and_numeric_text() {
+        let (values, v) = read(json!({"campaignId": 7, "branchId": "3", "rating": 5.0, "text": "abc"}));
+        assert!(v.finish().is_ok());
+        assert_eq!(
+            (values.number("campaignId"), values.number("branchId"), values.number("rating")),
+            (Some(7), Some(3), Some(5))
+        );
+        let (values, v) = read(json!({"campaignId": 7, "text": "abc"}));
+        assert!(v.finish().is_ok());
+        assert_eq!((values.number("branchId"), values.number("rating")), (None, None));
+    }
+
+    #[test]
+    fn each_number_rule_answers_its_own_message() {
+        assert_eq!(
+            errors(json!({"text": "abc"})),
+            json!({"campaignId": "Campaign is required"}),
+            "a missing required id"
+        );
+        assert_eq!(errors(json!({"campaignId": 0, "text": "abc"}))["campaignId"], "Campaign is required");
+        assert_eq!(errors(json!({"campaignId": "x", "text": "abc"}))["campaignId"], "Campaign id must be a number");
+        assert_eq!(
+            errors(json!({"campaignId": 1, "branchId": 0, "text": "abc"}))["branchId"],
+            "branchId must be an id"
+        );
+        assert_eq!(
+            errors(json!({"campaignId": 1, "branchId": true, "text": "abc"}))["branchId"],
+            "branchId must be an id"
+        );
+        for rating in [json!(0), json!(6), json!(1.5), json!("five")] {
+            assert_eq!(
+                errors(json!({"campaignId": 1, "rating": rating, "text": "abc"}))["rating"],
+                "Rating must be 1 to 5"
+            );
+        }
+        assert_eq!(errors(json!({"campaignId": 1, "text": "abcdef"}))["text"], "Maximum 5 symbols");
+        assert_eq!(errors(json!({"campaignId": 1, "text": 5}))["text"], "text must be text");
+    }
+
+    #[test]
+    fn number_fields_are_documented_as_ranges_with_their_messages() {
+        let rules = FIELDS[0].rules(Mode::Create);
+        assert!(rules.contains(&Rule::Required) && rules.contains(&Rule::Range(1, i64::MAX)));
+        assert!(rules.contains(&Rule::Message("format", "Campaign id must be a number")));
+        assert!(FIELDS[2].rules(Mode::Create).contains(&Rule::Range(1, 5)));
+        assert!(FIELDS[3].rules(Mode::Create).contains(&Rule::Length(1, 5)));
+    }
+
+    #[test]
+    fn a_number_is_stored_as_a_number_and_a_missing_optional_one_as_null() {
+        let (values, _) = read(json!({"campaignId": 7, "text": "abc"}));
+        let stored: Vec<(&str, Option<SqlValue>)> = values.stored();
+        assert!(stored.is_empty(), "input fields have no column: {stored:?}");
+        static STORED: &[Field] = &[
+            Field::new("campaign_id", "campaign_id", FieldKind::Id { invalid: "x" }),
+            Field::new("rating", "rating", FieldKind::Whole(&Bounds::one_message(1, 5, "x"))),
+        ];
+        let mut v = Validator::new();
+        let object = json!({"campaign_id": "12"}).as_object().cloned().unwrap_or_default();
+        let values = read_fields(STORED, &object, Mode::Create, &mut v);
+        assert_eq!(
+            values.stored(),
+            vec![("campaign_id", Some(SqlValue::Integer(12))), ("rating", Some(SqlValue::Null))]
+        );
     }
 }

@@ -14,13 +14,13 @@ use utoipa::ToSchema;
 use crate::auth::Roles;
 use crate::auth::api_keys::{self, ClientKind, DEFAULT_PER_MINUTE};
 use crate::core::error::{AppError, AppResult};
-use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
-use crate::http::api::Rule::{Length, Message, Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
+use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, read_fields};
 use crate::http::reply::CarriesCredentials;
 use crate::http::state::AppState;
 
@@ -39,53 +39,46 @@ pub struct NewClient {
     pub per_minute: u32,
 }
 
-impl NewClient {
-    /// Reads and checks a create body: `{name, kind, partnerId?, rateLimitPerMinute?}`.
-    pub fn from_json(body: &Value) -> AppResult<NewClient> {
-        let body = fields::object(body)?;
-        let mut v = Validator::new();
-        let name = fields::text(&mut v, "name", body.get("name"));
-        let kind_text = fields::text(&mut v, "kind", body.get("kind"));
-        let partner_id = match fields::number(body.get("partnerId")) {
-            fields::Number::Missing => None,
-            fields::Number::Whole(id) if id > 0 => Some(id),
-            _ => {
-                v.check("partnerId", false, "partnerId must be a partner's id");
-                None
-            }
-        };
-        let per_minute = match fields::number(body.get("rateLimitPerMinute")) {
-            fields::Number::Missing => Some(DEFAULT_PER_MINUTE as i64),
-            fields::Number::Whole(n) => Some(n),
-            fields::Number::Invalid => None,
-        };
-        NewClient::check(v, name, &kind_text, partner_id, per_minute)
-    }
+fn is_client_kind(text: &str) -> bool {
+    ClientKind::parse(text).is_some()
+}
 
-    /// The rules every new client meets, each failure under its field.
-    pub fn check(
-        mut v: Validator,
-        name: String,
-        kind: &str,
-        partner_id: Option<i64>,
-        per_minute: Option<i64>,
-    ) -> AppResult<NewClient> {
-        let name = name.trim().to_string();
-        v.required("name", &name, NAME_REQUIRED).length("name", &name, 1, 100);
-        let kind = ClientKind::parse(kind);
-        v.check("kind", kind.is_some(), KIND_INVALID);
+const CLIENT_KIND: Check = Check {
+    pattern: r"^\s*(?:employee-app|partner)\s*$",
+    test: is_client_kind,
+    message: KIND_INVALID,
+    example: "employee-app",
+    refused: "robot",
+};
+
+/// The create form's fields (the screen's and `perkdesk api-client create`'s), in this order.
+pub static CLIENT_FIELDS: &[Field] = &[
+    Field::input("name", FieldKind::Text).required(NAME_REQUIRED).max_length(100),
+    Field::input("kind", FieldKind::Checked(&CLIENT_KIND)).required(KIND_INVALID),
+    Field::input("partnerId", FieldKind::Id { invalid: "partnerId must be a partner's id" }),
+    Field::input("rateLimitPerMinute", FieldKind::Whole(&Bounds::one_message(1, 1_000_000, RATE_RANGE))),
+];
+
+impl NewClient {
+    /// Reads and checks a create body, `{name, kind, partnerId?, rateLimitPerMinute?}` (the
+    /// command line sends its arguments the same way): the declared fields, then a partner key's
+    /// partner, which only a partner key names.
+    pub fn from_json(body: &Value) -> AppResult<NewClient> {
+        let mut v = Validator::new();
+        let values = read_fields(CLIENT_FIELDS, fields::object(body)?, Mode::Create, &mut v);
+        let kind = ClientKind::parse(values.get("kind"));
+        let partner_id = values.number("partnerId");
         match kind {
             Some(ClientKind::Partner) => v.check("partnerId", partner_id.is_some(), PARTNER_REQUIRED),
             Some(ClientKind::EmployeeApp) => v.check("partnerId", partner_id.is_none(), PARTNER_NOT_ALLOWED),
             None => &mut v,
         };
-        v.check("rateLimitPerMinute", per_minute.is_some_and(|n| (1..=1_000_000).contains(&n)), RATE_RANGE);
         v.finish()?;
         Ok(NewClient {
-            name,
+            name: values.get("name").to_string(),
             kind: kind.unwrap_or(ClientKind::EmployeeApp),
             partner_id,
-            per_minute: per_minute.unwrap_or(DEFAULT_PER_MINUTE as i64) as u32,
+            per_minute: values.number("rateLimitPerMinute").map_or(DEFAULT_PER_MINUTE, |n| n as u32),
         })
     }
 
@@ -189,14 +182,7 @@ pub fn routes() -> Api {
             Doc::new(tag, "Make an API client; its key is in this answer only")
                 .roles(Roles::ADMIN)
                 .json_body::<ClientCreate>()
-                .rules(
-                    "name",
-                    &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100), Message("required", NAME_REQUIRED)],
-                )
-                .rules(
-                    "kind",
-                    &[Required, Pattern(r"^\s*(?:employee-app|partner)\s*$"), Message("format", KIND_INVALID)],
-                )
+                .rules_of(CLIENT_FIELDS)
                 .rules(
                     "partnerId",
                     &[
@@ -205,7 +191,6 @@ pub fn routes() -> Api {
                         Message("excluded", PARTNER_NOT_ALLOWED),
                     ],
                 )
-                .rules("rateLimitPerMinute", &[Range(1, 1_000_000), Message("format", RATE_RANGE)])
                 .answers(404, "No such partner")
                 .returns::<CreatedClient>(201),
         )

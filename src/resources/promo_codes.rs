@@ -19,12 +19,10 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
-use crate::core::validation::Validator;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Message, Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
-use crate::http::fields::{self, Number};
+use crate::http::form_fields::{Bounds, Field, FieldKind, read_json_fields};
 use crate::http::state::AppState;
 
 pub static PROMO_CODES: Resource = Resource {
@@ -84,6 +82,15 @@ pub const NOT_PROMO_PARTNER: &str = "This partner does not hand out promo codes.
 pub const NOT_PARTNERS_CAMPAIGN: &str = "This campaign is not one of the partner's campaigns.";
 
 /// Code letters: digits and capitals without the ones read alike (0/O, 1/I/L).
+const COUNT: Bounds = Bounds { min: 1, max: MAX_COUNT, invalid: COUNT_NUMBER, below: COUNT_MIN, above: COUNT_MAX };
+
+/// `POST promoCode`'s fields: whose codes, for which campaign, how many.
+pub static BATCH_FIELDS: &[Field] = &[
+    Field::input("partnerId", FieldKind::Id { invalid: PARTNER_REQUIRED }).required(PARTNER_REQUIRED),
+    Field::input("campaignId", FieldKind::Id { invalid: CATEGORY_REQUIRED }).required(CATEGORY_REQUIRED),
+    Field::input("count", FieldKind::Whole(&COUNT)).required(COUNT_REQUIRED),
+];
+
 pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 pub const CODE_LENGTH: usize = 8;
 
@@ -97,19 +104,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Generate count (1 to 500) unique 8-character codes for a partner's campaign")
                 .roles(PROMO_CODES.write)
                 .json_body::<NewPromoCodes>()
-                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
-                .rules("campaignId", &[Required, Range(1, i64::MAX), Message("required", CATEGORY_REQUIRED)])
-                .rules(
-                    "count",
-                    &[
-                        Required,
-                        Range(1, MAX_COUNT),
-                        Message("required", COUNT_REQUIRED),
-                        Message("format", COUNT_NUMBER),
-                        Message("maximum", COUNT_MAX),
-                        Message("minimum", COUNT_MIN),
-                    ],
-                )
+                .rules_of(BATCH_FIELDS)
                 .returns::<Generated>(201),
         )
         .add(
@@ -221,25 +216,9 @@ async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
 ) -> AppResult<(StatusCode, Json<Generated>)> {
-    let body = fields::object(&body)?;
-    let mut v = Validator::new();
-    let partner_id = fields::id(&mut v, "partnerId", body.get("partnerId"), PARTNER_REQUIRED, PARTNER_REQUIRED);
-    let campaign_id = fields::id(&mut v, "campaignId", body.get("campaignId"), CATEGORY_REQUIRED, CATEGORY_REQUIRED);
-    let count = match fields::number(body.get("count")) {
-        Number::Missing => {
-            v.check("count", false, COUNT_REQUIRED);
-            0
-        }
-        Number::Invalid => {
-            v.check("count", false, COUNT_NUMBER);
-            0
-        }
-        Number::Whole(count) => {
-            v.check("count", count <= MAX_COUNT, COUNT_MAX).check("count", count >= 1, COUNT_MIN);
-            count
-        }
-    };
-    v.finish()?;
+    let values = read_json_fields(BATCH_FIELDS, &body)?;
+    let number = |name| values.number(name).unwrap_or_default();
+    let (partner_id, campaign_id, count) = (number("partnerId"), number("campaignId"), number("count"));
     let codes = state
         .db
         .write(move |tx| {

@@ -3,17 +3,61 @@
 export const FORM_MESSAGES = {
   "POST /api/apiClient": {
     "kind": {
+      "required": "Kind must be employee-app or partner",
       "format": "Kind must be employee-app or partner"
     },
     "name": {
       "required": "Name is required"
     },
     "partnerId": {
+      "format": "partnerId must be a partner's id",
       "required": "A partner key needs the partner's id",
       "excluded": "Only a partner key names a partner"
     },
     "rateLimitPerMinute": {
-      "format": "The rate limit must be between 1 and 1000000 requests per minute"
+      "format": "The rate limit must be between 1 and 1000000 requests per minute",
+      "minimum": "The rate limit must be between 1 and 1000000 requests per minute",
+      "maximum": "The rate limit must be between 1 and 1000000 requests per minute"
+    }
+  },
+  "POST /api/app/complaints": {
+    "description": {
+      "required": "Description is required"
+    },
+    "reasonId": {
+      "required": "Reason is required",
+      "format": "Reason id must be a number"
+    }
+  },
+  "POST /api/app/usage": {
+    "campaignId": {
+      "required": "Campaign is required",
+      "format": "Campaign id must be a number"
+    },
+    "employeeEmail": {
+      "required": "Employee e-mail is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    },
+    "partnerCityId": {
+      "format": "partnerCityId must be an id"
+    },
+    "rating": {
+      "format": "Rating must be a whole number from 1 to 5",
+      "minimum": "Rating must be a whole number from 1 to 5",
+      "maximum": "Rating must be a whole number from 1 to 5"
+    }
+  },
+  "POST /api/app/wishes": {
+    "employeeEmail": {
+      "required": "Employee e-mail is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    },
+    "text": {
+      "required": "Text is required"
     }
   },
   "PUT /api/asset": {
@@ -72,6 +116,21 @@ export const FORM_MESSAGES = {
     },
     "userName": {
       "required": "Email is required"
+    }
+  },
+  "POST /api/auth/register": {
+    "email": {
+      "required": "Email is required",
+      "format": "Wrong email format"
+    },
+    "fullname": {
+      "required": "Fullname is required"
+    },
+    "password": {
+      "required": "Password is required"
+    },
+    "username": {
+      "required": "Username is required"
     }
   },
   "PUT /api/auth/reset-password": {
@@ -509,16 +568,18 @@ export const FORM_MESSAGES = {
   },
   "POST /api/promoCode": {
     "campaignId": {
-      "required": "Campaign category is required"
+      "required": "Campaign category is required",
+      "format": "Campaign category is required"
     },
     "count": {
       "required": "Count is required",
       "format": "Count must be a number",
-      "maximum": "Count must be less than or equal to 500",
-      "minimum": "Count must be at least 1"
+      "minimum": "Count must be at least 1",
+      "maximum": "Count must be less than or equal to 500"
     },
     "partnerId": {
-      "required": "Partner is required"
+      "required": "Partner is required",
+      "format": "Partner is required"
     }
   },
   "PUT /api/user": {

@@ -38,7 +38,7 @@ const threeToFifty = <V,>() => [required<V>(MESSAGES.min3), minLength<V>(3), max
 
 export const registrationSchema: Schema<RegistrationValues> = {
   fullname: threeToFifty(),
-  email: [...threeToFifty<RegistrationValues>(), matches(EMAIL_PATTERN, 'Wrong email format')],
+  email: [...threeToFifty<RegistrationValues>(), matches(EMAIL_PATTERN, FORM_MESSAGES['POST /api/auth/register'].email.format)],
   username: threeToFifty(),
   password: threeToFifty(),
   changepassword: [

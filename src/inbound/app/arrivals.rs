@@ -1,0 +1,117 @@
+//! `PUT employees/{email}`: an employee arrives or changes, through the employees' one writer.
+
+use super::*;
+
+/// `PUT employees/{email}`'s body.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // describes the body for the OpenAPI document; read field by field
+pub struct EmployeeIn {
+    /// The asset (organisation) by id, or else by `assetBarcodePrefix`.
+    asset_id: Option<i64>,
+    asset_barcode_prefix: Option<String>,
+    first_name: String,
+    last_name: String,
+    /// 994 + operator code without its 0 + 7 digits.
+    phone: String,
+    /// Default: true for a new employee, unchanged for an existing one.
+    is_active: Option<bool>,
+}
+
+enum AssetRef {
+    Id(i64),
+    Barcode(String),
+}
+
+pub(super) async fn put_employee(
+    State(state): State<AppState>,
+    client: ApiClient,
+    path: Result<Path<String>, PathRejection>,
+    ApiJson(body): ApiJson<Value>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    client.require(ClientKind::EmployeeApp)?;
+    let Path(email) = path.map_err(|_| AppError::field("email", "The e-mail in the address is not valid"))?;
+    let email = email.trim().to_string();
+    let body = fields::object(&body)?;
+    let mut v = Validator::new();
+    v.email("email", &email, "Email is required");
+    let first_name = fields::text(&mut v, "firstName", body.get("firstName"));
+    let last_name = fields::text(&mut v, "lastName", body.get("lastName"));
+    let phone = fields::text(&mut v, "phone", body.get("phone"));
+    let barcode = fields::text(&mut v, "assetBarcodePrefix", body.get("assetBarcodePrefix"));
+    let asset = match fields::number(body.get("assetId")) {
+        Number::Whole(id) if id > 0 => Some(AssetRef::Id(id)),
+        Number::Missing if !barcode.is_empty() => Some(AssetRef::Barcode(barcode)),
+        Number::Missing => {
+            v.check("assetId", false, ASSET_REQUIRED);
+            None
+        }
+        _ => {
+            v.check("assetId", false, "Asset id must be a number");
+            None
+        }
+    };
+    let is_active = match body.get("isActive") {
+        None | Some(Value::Null) => None,
+        value => {
+            let flag = fields::flag(value);
+            v.check("isActive", flag.is_some(), "isActive must be true or false");
+            flag
+        }
+    };
+    v.required("firstName", &first_name, "First name is required")
+        .length("firstName", &first_name, 0, 100)
+        .required("lastName", &last_name, "Last name is required")
+        .length("lastName", &last_name, 0, 100)
+        .required("phone", &phone, "Phone is required")
+        .phone("phone", &phone);
+    v.finish()?;
+    let asset = asset.ok_or_else(|| AppError::field("assetId", ASSET_REQUIRED))?;
+    state
+        .db
+        .write(move |tx| {
+            let asset_id = match asset {
+                AssetRef::Id(id) => tx
+                    .query_row("SELECT id FROM assets WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+                    .optional()?
+                    .ok_or_else(|| AppError::no_such("assetId", format!("There is no asset with id {id}.")))?,
+                AssetRef::Barcode(prefix) => {
+                    let ids: Vec<i64> = tx
+                        .prepare_cached(
+                            "SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2",
+                        )?
+                        .query_map([&prefix], |r| r.get(0))?
+                        .collect::<Result<_, _>>()?;
+                    match ids.as_slice() {
+                        [id] => *id,
+                        [] => {
+                            return Err(AppError::no_such(
+                                "assetBarcodePrefix",
+                                format!("No asset has the barcode prefix {prefix}."),
+                            ));
+                        }
+                        _ => {
+                            return Err(AppError::field(
+                                "assetBarcodePrefix",
+                                "Several assets have this barcode prefix; name the asset by assetId",
+                            ));
+                        }
+                    }
+                }
+            };
+            let existing = employees::find_by_email(tx, &email)?;
+            let arrival = employees::Arrival {
+                asset_id,
+                first_name: &first_name,
+                last_name: &last_name,
+                email: &email,
+                phone: &phone,
+                is_active,
+            };
+            let id = employees::arrive(tx, existing, &arrival, &now_iso())?;
+            let status = if existing.is_some() { StatusCode::OK } else { StatusCode::CREATED };
+            let row = crud::fetch_detail(tx, &EMPLOYEES, id, Language::Az)?.ok_or_else(|| EMPLOYEES.not_found())?;
+            Ok((status, Json(row)))
+        })
+        .await
+}
