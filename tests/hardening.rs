@@ -34,10 +34,13 @@ fn animated_gif() -> Vec<u8> {
     bytes
 }
 
-// The only test of this binary that uploads images, so the process-wide decode count moves only
-// by what it sends.
+/// The tests of this binary that upload images take turns, so the process-wide decode count moves
+/// only by what the counting test sends.
+static IMAGE_UPLOADS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test]
 async fn an_application_decodes_its_named_file_once_and_no_other_part() {
+    let _turn = IMAGE_UPLOADS.lock().await;
     let app = test_app();
     let gif = animated_gif();
     let mut files: Vec<(String, &str, &[u8])> = (0..100).map(|n| (format!("other{n}"), "a.gif", &gif[..])).collect();
@@ -53,6 +56,7 @@ async fn an_application_decodes_its_named_file_once_and_no_other_part() {
 
 #[tokio::test]
 async fn an_address_over_its_application_quota_is_refused_before_its_form_is_read() {
+    let _turn = IMAGE_UPLOADS.lock().await;
     let mut settings = settings();
     settings.sign_in_per_minute = 1;
     let app = test_app_with(settings);
@@ -173,6 +177,7 @@ async fn two_refreshes_of_one_token_at_once_both_stay_signed_in() {
 
 #[tokio::test]
 async fn control_characters_are_refused_in_every_text_field() {
+    let _turn = IMAGE_UPLOADS.lock().await;
     let app = test_app();
     let admin = app.admin().await;
     // JSON: a user's first name.
@@ -223,6 +228,7 @@ async fn control_characters_are_refused_in_every_text_field() {
 
 #[tokio::test]
 async fn a_field_the_route_does_not_declare_is_ignored_whatever_it_holds() {
+    let _turn = IMAGE_UPLOADS.lock().await;
     let app = test_app();
     let admin = app.admin().await;
     // The document allows properties beyond the declared ones, and the server ignores them: a
@@ -265,6 +271,7 @@ async fn a_path_id_may_be_written_as_a_whole_number_with_a_fraction() {
 
 #[tokio::test]
 async fn requests_by_merchant_rows_carry_their_cities_as_the_specs_entity() {
+    let _turn = IMAGE_UPLOADS.lock().await;
     let app = test_app();
     let admin = app.admin().await;
     let (content_type, body) = multipart(&APPLICATION_FIELDS, &[("file", "a.png", PNG)]);

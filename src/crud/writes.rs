@@ -157,11 +157,7 @@ impl WriteForm {
     /// The multipart body's parts for `mode`, as the document lists them.
     fn parts(&self, mode: Mode) -> Vec<(&'static str, Type)> {
         let id = (mode == Mode::Update).then_some(("id", Type::Integer));
-        let fields = self
-            .fields
-            .iter()
-            .filter(|f| f.read_on(mode))
-            .map(|f| (f.name, if f.is_number() { Type::Integer } else { Type::String }));
+        let fields = self.fields.iter().filter(|f| f.read_on(mode)).map(|f| (f.name, f.wire_type()));
         let image = self.image.iter().map(|image| (image.names[0], Type::String));
         let extra =
             self.extra_parts.iter().filter(|p| p.on_create || mode == Mode::Update).map(|p| (p.name, p.kind.clone()));

@@ -40,6 +40,9 @@ pub enum FieldKind {
     Id { invalid: &'static str },
     /// A whole number within its bounds (JSON number or numeric text).
     Whole(&'static Bounds),
+    /// A yes/no: `true`/`false`, `on`/`off`, `1`/`0` (JSON booleans and numbers too); missing or
+    /// empty is false, anything else is refused with `invalid`.
+    Flag { invalid: &'static str },
 }
 
 /// A whole number's bounds, with the message of each refusal.
@@ -50,12 +53,15 @@ pub struct Bounds {
     pub invalid: &'static str,
     pub below: &'static str,
     pub above: &'static str,
+    /// When set, a decimal (`12.5`, or `12,5` as typed in some languages) is read and, within the
+    /// bounds, refused with this message; otherwise it is `invalid` like any other non-number.
+    pub fraction: Option<&'static str>,
 }
 
 impl Bounds {
     /// Bounds with one message for every refusal ("Rating must be a whole number from 1 to 5").
     pub const fn one_message(min: i64, max: i64, message: &'static str) -> Bounds {
-        Bounds { min, max, invalid: message, below: message, above: message }
+        Bounds { min, max, invalid: message, below: message, above: message, fraction: None }
     }
 }
 
@@ -121,6 +127,11 @@ impl Field {
         Field::new(name, column, FieldKind::Email)
     }
 
+    /// A row id stored in `column` (a link to another table's row).
+    pub const fn id(name: &'static str, column: &'static str, invalid: &'static str) -> Field {
+        Field::new(name, column, FieldKind::Id { invalid })
+    }
+
     pub const fn checked(name: &'static str, column: &'static str, check: &'static Check) -> Field {
         Field::new(name, column, FieldKind::Checked(check))
     }
@@ -135,6 +146,7 @@ impl Field {
             FieldKind::Id { .. } => "1",
             FieldKind::Whole(bounds) if bounds.min <= 1 && bounds.max >= 1 => "1",
             FieldKind::Whole(_) => "1000000",
+            FieldKind::Flag { .. } => "true",
         }
     }
 
@@ -147,6 +159,7 @@ impl Field {
             FieldKind::Checked(check) => Some((check.refused, check.message)),
             FieldKind::Id { invalid } => Some(("x", invalid)),
             FieldKind::Whole(bounds) => Some(("x", bounds.invalid)),
+            FieldKind::Flag { invalid } => Some(("maybe", invalid)),
         }
     }
 
@@ -177,6 +190,49 @@ impl Field {
     /// A number field (an id or a whole number), read as a number rather than as text.
     pub fn is_number(&self) -> bool {
         matches!(self.kind, FieldKind::Id { .. } | FieldKind::Whole(_))
+    }
+
+    /// The part's type in a multipart body's document.
+    pub fn wire_type(&self) -> utoipa::openapi::schema::Type {
+        use utoipa::openapi::schema::Type;
+        match self.kind {
+            FieldKind::Id { .. } | FieldKind::Whole(_) => Type::Integer,
+            FieldKind::Flag { .. } => Type::Boolean,
+            _ => Type::String,
+        }
+    }
+
+    /// Reads a decimal for a whole number that names its fraction refusal, or a flag, as their
+    /// kinds say; `None` for every other field, which is read as a number or as text.
+    fn read_special(&self, source: &dyn Source, v: &mut Validator) -> Option<String> {
+        match self.kind {
+            FieldKind::Whole(bounds @ Bounds { fraction: Some(fraction), .. }) => {
+                Some(match source.decimal(self.name) {
+                    Decimal::Missing => {
+                        if let Some(message) = self.required {
+                            v.check(self.name, false, message);
+                        }
+                        String::new()
+                    }
+                    Decimal::Invalid => {
+                        v.check(self.name, false, bounds.invalid);
+                        String::new()
+                    }
+                    Decimal::Value(x) => {
+                        v.check(self.name, x >= bounds.min as f64, bounds.below)
+                            .check(self.name, x <= bounds.max as f64, bounds.above)
+                            .check(self.name, x.fract() == 0.0, fraction);
+                        if v.has(self.name) { String::new() } else { (x as i64).to_string() }
+                    }
+                })
+            }
+            FieldKind::Flag { invalid } => {
+                let flag = source.flag(self.name);
+                v.check(self.name, flag.is_some(), invalid);
+                Some(if flag == Some(true) { "1" } else { "0" }.to_string())
+            }
+            _ => None,
+        }
     }
 
     pub const fn unique(mut self, message: &'static str) -> Field {
@@ -210,7 +266,7 @@ impl Field {
             FieldKind::Phone => Some(patterns::OPTIONAL_PHONE),
             FieldKind::Email => Some(patterns::EMAIL),
             FieldKind::Checked(check) => Some(check.pattern),
-            FieldKind::Id { .. } | FieldKind::Whole(_) => None,
+            FieldKind::Id { .. } | FieldKind::Whole(_) | FieldKind::Flag { .. } => None,
         };
         rules.extend(pattern.map(Pattern));
         match self.kind {
@@ -236,11 +292,15 @@ impl Field {
             ]),
             FieldKind::Checked(check) => rules.push(Rule::Message("format", check.message)),
             FieldKind::Id { invalid } => rules.push(Rule::Message("format", invalid)),
-            FieldKind::Whole(bounds) => rules.extend([
-                Rule::Message("format", bounds.invalid),
-                Rule::Message("minimum", bounds.below),
-                Rule::Message("maximum", bounds.above),
-            ]),
+            FieldKind::Whole(bounds) => {
+                rules.extend([
+                    Rule::Message("format", bounds.invalid),
+                    Rule::Message("minimum", bounds.below),
+                    Rule::Message("maximum", bounds.above),
+                ]);
+                rules.extend(bounds.fraction.map(|message| Rule::Message("whole", message)));
+            }
+            FieldKind::Flag { invalid } => rules.push(Rule::Message("format", invalid)),
         }
         rules.extend(self.unique.map(|message| Rule::Message("taken", message)));
         rules
@@ -325,11 +385,45 @@ pub enum Sent {
     NotText,
 }
 
+/// What a decimal field held.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decimal {
+    Missing,
+    Invalid,
+    Value(f64),
+}
+
+/// A decimal typed with a point or a comma; not a finite number is `Invalid`.
+fn decimal_text(text: &str) -> Decimal {
+    match text.trim() {
+        "" => Decimal::Missing,
+        text => text
+            .replace(',', ".")
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map_or(Decimal::Invalid, Decimal::Value),
+    }
+}
+
 /// Where a form's values come from: a multipart form, or a JSON body read as an object.
 pub trait Source {
     fn value(&self, name: &str) -> Sent;
     /// A number field: a JSON number, or numeric text.
     fn number(&self, name: &str) -> Number;
+    /// A decimal: a JSON number, or text with a point or a comma.
+    fn decimal(&self, name: &str) -> Decimal;
+    /// A yes/no; `Some(false)` when missing or empty, `None` when it is neither.
+    fn flag(&self, name: &str) -> Option<bool>;
+}
+
+/// A flag's text: `true`/`on`/`1`, or `false`/`off`/`0`/empty.
+fn flag_text(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" => Some(true),
+        "" | "false" | "off" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 impl Source for Form {
@@ -338,7 +432,19 @@ impl Source for Form {
     }
 
     fn number(&self, name: &str) -> Number {
-        if self.has(name) { fields::number(Some(&Value::String(self.text(name)))) } else { Number::Missing }
+        match self.text(name).as_str() {
+            // A browser's FormData sends a missing value as the text `null`.
+            "null" => Number::Missing,
+            text => fields::number(Some(&Value::String(text.to_string()))),
+        }
+    }
+
+    fn decimal(&self, name: &str) -> Decimal {
+        decimal_text(&self.text(name))
+    }
+
+    fn flag(&self, name: &str) -> Option<bool> {
+        flag_text(&self.text(name))
     }
 }
 
@@ -354,6 +460,23 @@ impl Source for serde_json::Map<String, Value> {
 
     fn number(&self, name: &str) -> Number {
         fields::number(self.get(name))
+    }
+
+    fn decimal(&self, name: &str) -> Decimal {
+        match self.get(name) {
+            None | Some(Value::Null) => Decimal::Missing,
+            Some(Value::Number(n)) => n.as_f64().map_or(Decimal::Invalid, Decimal::Value),
+            Some(Value::String(text)) => decimal_text(text),
+            Some(_) => Decimal::Invalid,
+        }
+    }
+
+    fn flag(&self, name: &str) -> Option<bool> {
+        match self.get(name) {
+            None | Some(Value::Null) => Some(false),
+            Some(Value::String(text)) => flag_text(text),
+            value => fields::flag(value),
+        }
     }
 }
 
@@ -371,6 +494,10 @@ pub fn json_object(body: &impl serde::Serialize) -> AppResult<serde_json::Map<St
 pub fn read_fields(fields: &'static [Field], source: &dyn Source, mode: Mode, v: &mut Validator) -> Values {
     let mut values = Vec::with_capacity(fields.len());
     for field in fields.iter().filter(|field| field.read_on(mode)) {
+        if let Some(value) = field.read_special(source, v) {
+            values.push((field, Some(value)));
+            continue;
+        }
         if field.is_number() {
             let sent = source.number(field.name);
             if sent == Number::Missing && mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent {
@@ -440,7 +567,8 @@ impl Values {
         self.values
             .iter()
             .filter_map(|(field, value)| {
-                let value = value.as_ref().map(|text| match (field.is_number(), text.parse::<i64>()) {
+                let numeric = field.is_number() || matches!(field.kind, FieldKind::Flag { .. });
+                let value = value.as_ref().map(|text| match (numeric, text.parse::<i64>()) {
                     (true, Ok(number)) => SqlValue::Integer(number),
                     (true, Err(_)) => SqlValue::Null,
                     (false, _) => SqlValue::Text(text.clone()),

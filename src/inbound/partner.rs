@@ -19,15 +19,14 @@ use utoipa::openapi::schema::Type;
 
 use crate::auth::api_keys::{ApiClient, ClientKind};
 use crate::core::error::{AppError, AppResult};
-use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Language, ListPage};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Length, Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Note, Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, ClientIp, PathId, QueryMap};
-use crate::http::fields;
 use crate::http::files;
+use crate::http::form_fields::{Field, FieldKind, Mode, read_fields, read_json_fields};
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
 use crate::resources::applications::APPLICATIONS;
@@ -44,6 +43,17 @@ pub const FULL_NAME_REQUIRED: &str = "Full name is required";
 pub const PHONE_REQUIRED: &str = "Phone is required";
 pub const CITIES_REQUIRED: &str = "Choose at least one city";
 pub const CITY_IDS: &str = "cityIds must be city ids";
+
+/// The code a partner's till redeems (any case).
+static REDEEM_FIELDS: &[Field] = &[Field::input("code", FieldKind::Text).required(CODE_REQUIRED).max_length(20)];
+
+/// Who applies to become a merchant; the cities and the file are read beside them.
+static APPLY_FIELDS: &[Field] = &[
+    Field::input("partnerName", FieldKind::Text).required(PARTNER_NAME_REQUIRED).max_length(200),
+    Field::input("fullName", FieldKind::Text).required(FULL_NAME_REQUIRED).max_length(100),
+    Field::input("email", FieldKind::Email).required("Email is required"),
+    Field::input("phone", FieldKind::Phone).required(PHONE_REQUIRED),
+];
 
 pub fn routes() -> Api {
     Api::new()
@@ -87,7 +97,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Mark one of the partner's promo codes used (once; another partner's code is 404)")
                 .api_key(KIND)
                 .json_body::<Redeem>()
-                .rules("code", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 20)])
+                .rules_of(REDEEM_FIELDS)
                 .answers(404, "The partner has no such code")
                 .answers(409, "The code was already used")
                 .returns_component(200, crud::row_schema(&PROMO_CODES)),
@@ -105,10 +115,7 @@ pub fn routes() -> Api {
                     ("file", Type::String),
                     ("cityIds", Type::Integer),
                 ])
-                .rules("partnerName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 200)])
-                .rules("fullName", &[Required, Pattern(patterns::NOT_BLANK), Length(1, 100)])
-                .rules("email", &[Required, Pattern(patterns::EMAIL)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules_of(APPLY_FIELDS)
                 .rules("cityIds", &[Required, Range(1, i64::MAX), Note("Repeated, one part per city.")])
                 .rules("file", &[Required])
                 .answers(404, "No such city")
@@ -207,11 +214,7 @@ async fn redeem(
     ApiJson(body): ApiJson<Value>,
 ) -> AppResult<Json<Value>> {
     let partner = partner_of(&client)?;
-    let body = fields::object(&body)?;
-    let mut v = Validator::new();
-    let code = fields::text(&mut v, "code", body.get("code")).to_ascii_uppercase();
-    v.required("code", &code, CODE_REQUIRED).length("code", &code, 0, 20);
-    v.finish()?;
+    let code = read_json_fields(REDEEM_FIELDS, &body)?.get("code").to_ascii_uppercase();
     crud::save_then_fetch(&state, &PROMO_CODES, move |tx| promo_codes::redeem(tx, partner, &code)).await.map(Json)
 }
 
@@ -231,17 +234,9 @@ impl FromRequestParts<AppState> for ApplyQuota {
 
 async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     let mut v = Validator::new();
-    let partner_name = form.text("partnerName");
-    let full_name = form.text("fullName");
-    let email = form.text("email");
-    let phone = form.text("phone");
-    v.required("partnerName", &partner_name, PARTNER_NAME_REQUIRED)
-        .length("partnerName", &partner_name, 0, 200)
-        .required("fullName", &full_name, FULL_NAME_REQUIRED)
-        .length("fullName", &full_name, 0, 100)
-        .email("email", &email, "Email is required")
-        .required("phone", &phone, PHONE_REQUIRED)
-        .phone("phone", &phone);
+    let applicant = read_fields(APPLY_FIELDS, &form, Mode::Create, &mut v);
+    let text = |name| applicant.get(name).to_string();
+    let (partner_name, full_name, email, phone) = (text("partnerName"), text("fullName"), text("email"), text("phone"));
     let mut raw_cities = form.list("cityIds");
     raw_cities.extend(form.rows("Cities").into_iter().filter_map(|mut row| row.remove("cityid")));
     let cities: BTreeSet<i64> = raw_cities.iter().filter_map(|c| c.parse().ok()).filter(|c| *c > 0).collect();

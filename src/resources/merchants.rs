@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
 use rusqlite::{Connection, OptionalExtension};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::auth::Roles;
@@ -16,12 +16,11 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::writes::{Field, Mode, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
-use crate::http::api::Rule::{Message, Range, Required};
+use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::state::AppState;
-use rusqlite::types::Value as SqlValue;
 
 pub static MERCHANTS: Resource = Resource {
     path: "partner/merchant",
@@ -91,21 +90,40 @@ pub const PARTNER_FIXED: &str = "The partner of a merchant cannot be changed.";
 const FIRST_NAME: Field = Field::text("firstName", "first_name").required("First name is required");
 const LAST_NAME: Field = Field::text("lastName", "last_name").required("Last name is required");
 const EMAIL: Field = Field::email("email", "email").required("Email is required").unique(TAKEN);
+const PARTNER_ID: Field =
+    Field::id("partnerId", "partner_id", "Partner Id must be a number").required(PARTNER_REQUIRED);
+const BRANCH_ID: Field =
+    Field::id("partnerCityId", "partner_city_id", "Partner City Id must be a number").required(CITY_REQUIRED);
 
 /// A new merchant: the phone is `phoneNumber` here, as the spec spells it.
 pub static NEW_MERCHANT_FORM: WriteForm = WriteForm {
     resource: &MERCHANTS,
     table: "merchants",
-    fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phoneNumber", "phone").required(PHONE_REQUIRED)],
+    fields: &[
+        FIRST_NAME,
+        LAST_NAME,
+        EMAIL,
+        Field::phone("phoneNumber", "phone").required(PHONE_REQUIRED),
+        PARTNER_ID,
+        BRANCH_ID,
+    ],
     image: None,
     extra_parts: &[],
 };
 
-/// A merchant's edit: the phone is `phone` here, as the spec spells it.
+/// A merchant's edit: the phone is `phone` here, as the spec spells it; the partner is sent but
+/// cannot change, so it is checked, not written.
 pub static MERCHANT_EDIT_FORM: WriteForm = WriteForm {
     resource: &MERCHANTS,
     table: "merchants",
-    fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phone", "phone").required(PHONE_REQUIRED)],
+    fields: &[
+        FIRST_NAME,
+        LAST_NAME,
+        EMAIL,
+        Field::phone("phone", "phone").required(PHONE_REQUIRED),
+        PARTNER_ID.unstored(),
+        BRANCH_ID,
+    ],
     image: None,
     extra_parts: &[],
 };
@@ -124,8 +142,6 @@ pub fn routes() -> Api {
                         .json_body::<NewMerchant>(),
                     Mode::Create,
                 )
-                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
-                .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(409, "A merchant with this e-mail already exists")
                 .returns_component(201, crud::row_schema(&MERCHANTS)),
         )
@@ -141,8 +157,6 @@ pub fn routes() -> Api {
                     Mode::Update,
                 )
                 .rules("id", &[Required, Range(1, i64::MAX)])
-                .rules("partnerId", &[Required, Range(1, i64::MAX), Message("required", PARTNER_REQUIRED)])
-                .rules("partnerCityId", &[Required, Range(1, i64::MAX), Message("required", CITY_REQUIRED)])
                 .answers(404, "No such merchant")
                 .answers(409, "A merchant with this e-mail already exists")
                 .returns_component(200, crud::row_schema(&MERCHANTS)),
@@ -177,19 +191,6 @@ pub struct MerchantEdit {
     partner_city_id: i64,
 }
 
-/// The ids beyond the declared fields: the partner and its branch.
-struct Branch {
-    partner_id: i64,
-    city_id: i64,
-}
-
-fn read_branch(v: &mut Validator, body: &Map<String, Value>) -> Branch {
-    let partner_id = fields::id(v, "partnerId", body.get("partnerId"), PARTNER_REQUIRED, "Partner Id must be a number");
-    let city_id =
-        fields::id(v, "partnerCityId", body.get("partnerCityId"), CITY_REQUIRED, "Partner City Id must be a number");
-    Branch { partner_id, city_id }
-}
-
 /// The partner is live and the branch is one of its live branches.
 fn check_branch(tx: &Connection, partner_id: i64, city_id: i64) -> AppResult<()> {
     let partner = tx
@@ -210,15 +211,11 @@ async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let body = fields::object(&body)?;
     let mut v = Validator::new();
     let values = NEW_MERCHANT_FORM.read(body, Mode::Create, &mut v);
-    let branch = read_branch(&mut v, body);
     v.finish()?;
     let row = crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
-        check_branch(tx, branch.partner_id, branch.city_id)?;
-        let columns = [
-            ("partner_id", SqlValue::Integer(branch.partner_id)),
-            ("partner_city_id", SqlValue::Integer(branch.city_id)),
-        ];
-        NEW_MERCHANT_FORM.insert(tx, &values, None, &columns)
+        let number = |name| values.number(name).unwrap_or_default();
+        check_branch(tx, number("partnerId"), number("partnerCityId"))?;
+        NEW_MERCHANT_FORM.insert(tx, &values, None, &[])
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -229,18 +226,17 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let mut v = Validator::new();
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
     let values = MERCHANT_EDIT_FORM.read(body, Mode::Update, &mut v);
-    let branch = read_branch(&mut v, body);
     v.finish()?;
     crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let partner_id: i64 = tx
             .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| MERCHANTS.not_found())?;
-        if partner_id != branch.partner_id {
+        if Some(partner_id) != values.number("partnerId") {
             return Err(AppError::conflict_on("partnerId", PARTNER_FIXED));
         }
-        check_branch(tx, partner_id, branch.city_id)?;
-        MERCHANT_EDIT_FORM.update(tx, id, &values, None, &[("partner_city_id", SqlValue::Integer(branch.city_id))])
+        check_branch(tx, partner_id, values.number("partnerCityId").unwrap_or_default())?;
+        MERCHANT_EDIT_FORM.update(tx, id, &values, None, &[])
     })
     .await
     .map(Json)

@@ -82,7 +82,8 @@ pub const NOT_PROMO_PARTNER: &str = "This partner does not hand out promo codes.
 pub const NOT_PARTNERS_CAMPAIGN: &str = "This campaign is not one of the partner's campaigns.";
 
 /// Code letters: digits and capitals without the ones read alike (0/O, 1/I/L).
-const COUNT: Bounds = Bounds { min: 1, max: MAX_COUNT, invalid: COUNT_NUMBER, below: COUNT_MIN, above: COUNT_MAX };
+const COUNT: Bounds =
+    Bounds { min: 1, max: MAX_COUNT, invalid: COUNT_NUMBER, below: COUNT_MIN, above: COUNT_MAX, fraction: None };
 
 /// `POST promoCode`'s fields: whose codes, for which campaign, how many.
 pub static BATCH_FIELDS: &[Field] = &[

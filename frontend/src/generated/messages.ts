@@ -29,6 +29,18 @@ export const FORM_MESSAGES = {
       "format": "Reason id must be a number"
     }
   },
+  "PUT /api/app/employees/{email}": {
+    "firstName": {
+      "required": "First name is required"
+    },
+    "lastName": {
+      "required": "Last name is required"
+    },
+    "phone": {
+      "required": "Phone is required",
+      "format": "Wrong phone format. E.g. 994501234567"
+    }
+  },
   "POST /api/app/usage": {
     "campaignId": {
       "required": "Campaign is required",
@@ -58,6 +70,24 @@ export const FORM_MESSAGES = {
     },
     "text": {
       "required": "Text is required"
+    }
+  },
+  "POST /api/apply": {
+    "email": {
+      "required": "Email is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    },
+    "fullName": {
+      "required": "Full name is required"
+    },
+    "partnerName": {
+      "required": "Partner name is required"
+    },
+    "phone": {
+      "required": "Phone is required",
+      "format": "Wrong phone format. E.g. 994501234567"
     }
   },
   "PUT /api/asset": {
@@ -160,7 +190,8 @@ export const FORM_MESSAGES = {
       "required": "Background file is required"
     },
     "campaignCategoryId": {
-      "required": "Campaign category is required"
+      "required": "Campaign category is required",
+      "format": "campaignCategoryId must be a whole number"
     },
     "descriptionAz": {
       "required": "Description is required"
@@ -186,6 +217,12 @@ export const FORM_MESSAGES = {
     "file": {
       "required": "File is required"
     },
+    "isPremium": {
+      "format": "isPremium must be true or false"
+    },
+    "isTrend": {
+      "format": "isTrend must be true or false"
+    },
     "nameAz": {
       "required": "Name is required"
     },
@@ -196,7 +233,11 @@ export const FORM_MESSAGES = {
       "required": "Name is required"
     },
     "partnerId": {
-      "required": "Partner is required"
+      "required": "Partner is required",
+      "format": "partnerId must be a whole number"
+    },
+    "specialOffer": {
+      "format": "specialOffer must be true or false"
     },
     "startDate": {
       "required": "Start date is required",
@@ -212,7 +253,8 @@ export const FORM_MESSAGES = {
       "required": "Background file is required"
     },
     "campaignCategoryId": {
-      "required": "Campaign category is required"
+      "required": "Campaign category is required",
+      "format": "campaignCategoryId must be a whole number"
     },
     "descriptionAz": {
       "required": "Description is required"
@@ -238,6 +280,12 @@ export const FORM_MESSAGES = {
     "file": {
       "required": "File is required"
     },
+    "isPremium": {
+      "format": "isPremium must be true or false"
+    },
+    "isTrend": {
+      "format": "isTrend must be true or false"
+    },
     "nameAz": {
       "required": "Name is required"
     },
@@ -248,7 +296,11 @@ export const FORM_MESSAGES = {
       "required": "Name is required"
     },
     "partnerId": {
-      "required": "Partner is required"
+      "required": "Partner is required",
+      "format": "partnerId must be a whole number"
+    },
+    "specialOffer": {
+      "format": "specialOffer must be true or false"
     },
     "startDate": {
       "required": "Start date is required",
@@ -475,7 +527,8 @@ export const FORM_MESSAGES = {
       "required": "Background file is required"
     },
     "campaignCategoryId": {
-      "required": "Campaign category is required"
+      "required": "Campaign category is required",
+      "format": "campaignCategoryId must be a whole number"
     },
     "descriptionAz": {
       "required": "Description is required"
@@ -501,6 +554,12 @@ export const FORM_MESSAGES = {
     "file": {
       "required": "File is required"
     },
+    "isPremium": {
+      "format": "isPremium must be true or false"
+    },
+    "isTrend": {
+      "format": "isTrend must be true or false"
+    },
     "nameAz": {
       "required": "Name is required"
     },
@@ -510,10 +569,18 @@ export const FORM_MESSAGES = {
     "nameRu": {
       "required": "Name is required"
     },
+    "specialOffer": {
+      "format": "specialOffer must be true or false"
+    },
     "startDate": {
       "required": "Start date is required",
       "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
       "notPast": "Start date cannot be earlier than now"
+    }
+  },
+  "POST /api/partner-portal/promo-codes/redeem": {
+    "code": {
+      "required": "Code is required"
     }
   },
   "PUT /api/partner/merchant": {
@@ -531,10 +598,12 @@ export const FORM_MESSAGES = {
       "required": "Last name is required"
     },
     "partnerCityId": {
-      "required": "Partner City Id is required"
+      "required": "Partner City Id is required",
+      "format": "Partner City Id must be a number"
     },
     "partnerId": {
-      "required": "Partner Id is required"
+      "required": "Partner Id is required",
+      "format": "Partner Id must be a number"
     },
     "phone": {
       "required": "Phone is required",
@@ -556,10 +625,12 @@ export const FORM_MESSAGES = {
       "required": "Last name is required"
     },
     "partnerCityId": {
-      "required": "Partner City Id is required"
+      "required": "Partner City Id is required",
+      "format": "Partner City Id must be a number"
     },
     "partnerId": {
-      "required": "Partner Id is required"
+      "required": "Partner Id is required",
+      "format": "Partner Id must be a number"
     },
     "phoneNumber": {
       "required": "Phone is required",

@@ -18,6 +18,13 @@ pub struct EmployeeIn {
     is_active: Option<bool>,
 }
 
+/// The employee's own fields, read after the asset it belongs to.
+pub static EMPLOYEE_FIELDS: &[Field] = &[
+    Field::input("firstName", FieldKind::Text).required("First name is required").max_length(100),
+    Field::input("lastName", FieldKind::Text).required("Last name is required").max_length(100),
+    Field::input("phone", FieldKind::Phone).required("Phone is required"),
+];
+
 enum AssetRef {
     Id(i64),
     Barcode(String),
@@ -35,9 +42,6 @@ pub(super) async fn put_employee(
     let body = fields::object(&body)?;
     let mut v = Validator::new();
     v.email("email", &email, "Email is required");
-    let first_name = fields::text(&mut v, "firstName", body.get("firstName"));
-    let last_name = fields::text(&mut v, "lastName", body.get("lastName"));
-    let phone = fields::text(&mut v, "phone", body.get("phone"));
     let barcode = fields::text(&mut v, "assetBarcodePrefix", body.get("assetBarcodePrefix"));
     let asset = match fields::number(body.get("assetId")) {
         Number::Whole(id) if id > 0 => Some(AssetRef::Id(id)),
@@ -59,13 +63,10 @@ pub(super) async fn put_employee(
             flag
         }
     };
-    v.required("firstName", &first_name, "First name is required")
-        .length("firstName", &first_name, 0, 100)
-        .required("lastName", &last_name, "Last name is required")
-        .length("lastName", &last_name, 0, 100)
-        .required("phone", &phone, "Phone is required")
-        .phone("phone", &phone);
+    let person = read_fields(EMPLOYEE_FIELDS, body, Mode::Create, &mut v);
     v.finish()?;
+    let text = |name| person.get(name).to_string();
+    let (first_name, last_name, phone) = (text("firstName"), text("lastName"), text("phone"));
     let asset = asset.ok_or_else(|| AppError::field("assetId", ASSET_REQUIRED))?;
     state
         .db

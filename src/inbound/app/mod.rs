@@ -20,7 +20,7 @@ use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Language, ListPage};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Pattern, Range, Required};
+use crate::http::api::Rule::Range;
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, QueryMap};
 use crate::http::fields::{self, Number};
@@ -37,7 +37,7 @@ mod arrivals;
 mod offers;
 mod uses;
 
-use arrivals::{EmployeeIn, put_employee};
+use arrivals::{EMPLOYEE_FIELDS, EmployeeIn, put_employee};
 use offers::{campaigns, notifications};
 use uses::{COMPLAINT_FIELDS, ComplaintIn, USAGE_FIELDS, UsageIn, WISH_FIELDS, WishIn, complaint, usage, wish};
 
@@ -83,9 +83,7 @@ pub fn routes() -> Api {
                 .api_key(KIND)
                 .text_path("The employee's e-mail (their sign-in to the app)")
                 .json_body::<EmployeeIn>()
-                .rules("firstName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("lastName", &[Required, Pattern(patterns::NOT_BLANK)])
-                .rules("phone", &[Required, Pattern(patterns::PHONE)])
+                .rules_of(EMPLOYEE_FIELDS)
                 .rules("assetId", &[Range(1, i64::MAX)])
                 .answers(404, "No such asset")
                 .returns_component(200, crud::row_schema(&EMPLOYEES))

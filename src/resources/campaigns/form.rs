@@ -13,10 +13,10 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::db::format_iso;
-use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
+use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Doc, Rule};
 use crate::http::files::{self, CheckedImage};
-use crate::http::form_fields::{Field, FieldKind, Mode, document_fields, read_fields};
+use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, read_fields};
 use crate::http::forms::Form;
 use crate::resources::campaign_categories::check_order;
 
@@ -47,44 +47,12 @@ pub const FOREIGN_PARTNER: &str = "A partner submits campaigns for itself only: 
 /// ago, and the date-time input has minute precision.
 pub(super) const START_GRACE: Duration = Duration::minutes(5);
 
-/// What [`read_input`] requires of the form's fields, with its messages, for the document (and
-/// so for the client's form, whose words are generated from it).
-pub(super) const FORM_RULES: [(&str, &[Rule]); 9] = [
-    ("partnerId", &[Required, Message("required", PARTNER_REQUIRED)]),
-    ("campaignCategoryId", &[Required, Message("required", CATEGORY_REQUIRED)]),
-    (
-        "discountPercent",
-        &[
-            Required,
-            Range(0, 100),
-            Message("required", DISCOUNT_REQUIRED),
-            Message("format", DISCOUNT_NUMBER),
-            Message("minimum", DISCOUNT_MIN),
-            Message("maximum", DISCOUNT_MAX),
-            Message("whole", DISCOUNT_WHOLE),
-        ],
-    ),
-    (
-        "startDate",
-        &[
-            Required,
-            Pattern(patterns::INSTANT),
-            Message("required", START_REQUIRED),
-            Message("format", DATE_FORMAT),
-            Message("notPast", START_IN_PAST),
-        ],
-    ),
-    (
-        "expireDate",
-        &[
-            Required,
-            Pattern(patterns::INSTANT),
-            Note("After startDate."),
-            Message("required", EXPIRE_REQUIRED),
-            Message("format", DATE_FORMAT),
-            Message("afterStart", EXPIRE_BEFORE_START),
-        ],
-    ),
+/// The rules the form's declared fields do not carry: the dates' order, the position, the
+/// assets and the images (read by the campaign's writer), for the document (and so for the
+/// client's form, whose words are generated from it).
+pub(super) const FORM_RULES: [(&str, &[Rule]); 6] = [
+    ("startDate", &[Message("notPast", START_IN_PAST)]),
+    ("expireDate", &[Note("After startDate."), Message("afterStart", EXPIRE_BEFORE_START)]),
     ("order", &[Range(1, i64::MAX)]),
     ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS)]),
     // Required on create (the create document says so); the messages stand for both.
@@ -92,9 +60,43 @@ pub(super) const FORM_RULES: [(&str, &[Rule]); 9] = [
     ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
 ];
 
-/// The names and descriptions in the three content languages: declared fields (their checks,
-/// rules and messages from one declaration).
-pub(super) static TEXT_FIELDS: &[Field] = &[
+fn is_instant(text: &str) -> bool {
+    parse_instant(text).is_some()
+}
+
+const INSTANT: Check = Check {
+    pattern: patterns::INSTANT,
+    test: is_instant,
+    message: DATE_FORMAT,
+    example: "2030-01-01T10:00:00+04:00",
+    refused: "tomorrow",
+};
+
+const DISCOUNT: Bounds = Bounds {
+    min: 0,
+    max: 100,
+    invalid: DISCOUNT_NUMBER,
+    below: DISCOUNT_MIN,
+    above: DISCOUNT_MAX,
+    fraction: Some(DISCOUNT_WHOLE),
+};
+
+/// The back office's choice of partner (a partner's own submission is its key's partner).
+pub(super) static PARTNER_FIELD: &[Field] =
+    &[Field::input("partnerId", FieldKind::Id { invalid: "partnerId must be a whole number" })
+        .required(PARTNER_REQUIRED)];
+
+/// The discount and the dates, read before the dates' order is checked.
+pub(super) static TERMS_FIELDS: &[Field] = &[
+    Field::input("discountPercent", FieldKind::Whole(&DISCOUNT)).required(DISCOUNT_REQUIRED),
+    Field::input("startDate", FieldKind::Checked(&INSTANT)).required(START_REQUIRED),
+    Field::input("expireDate", FieldKind::Checked(&INSTANT)).required(EXPIRE_REQUIRED),
+];
+
+/// The category, and the names and descriptions in the three content languages.
+pub(super) static CONTENT_FIELDS: &[Field] = &[
+    Field::input("campaignCategoryId", FieldKind::Id { invalid: "campaignCategoryId must be a whole number" })
+        .required(CATEGORY_REQUIRED),
     Field::input("nameAz", FieldKind::Text).required(NAME_REQUIRED),
     Field::input("nameEn", FieldKind::Text).required(NAME_REQUIRED),
     Field::input("nameRu", FieldKind::Text).required(NAME_REQUIRED),
@@ -103,8 +105,21 @@ pub(super) static TEXT_FIELDS: &[Field] = &[
     Field::input("descriptionRu", FieldKind::Text).required(DESCRIPTION_REQUIRED),
 ];
 
+/// The three marks a campaign may carry.
+pub(super) static FLAG_FIELDS: &[Field] = &[
+    Field::input("specialOffer", FieldKind::Flag { invalid: "specialOffer must be true or false" }),
+    Field::input("isPremium", FieldKind::Flag { invalid: "isPremium must be true or false" }),
+    Field::input("isTrend", FieldKind::Flag { invalid: "isTrend must be true or false" }),
+];
+
+/// The declared fields of a form, partner's or back office's, in the order they are read.
+fn declared(with_partner: bool) -> impl Iterator<Item = &'static [Field]> {
+    let partner: &'static [Field] = if with_partner { PARTNER_FIELD } else { &[] };
+    [partner, TERMS_FIELDS, CONTENT_FIELDS, FLAG_FIELDS].into_iter()
+}
+
 pub(super) fn with_form_rules(doc: Doc) -> Doc {
-    let doc = document_fields(TEXT_FIELDS, doc, Mode::Create);
+    let doc = declared(true).fold(doc, |doc, fields| doc.rules_of(fields));
     FORM_RULES.iter().fold(doc, |doc, (field, rules)| doc.rules(field, rules))
 }
 
@@ -113,12 +128,10 @@ pub(super) fn with_form_rules(doc: Doc) -> Doc {
 pub(crate) fn partner_submission(doc: Doc) -> Doc {
     let fields: Vec<(&str, Type)> =
         FORM_FIELDS.iter().filter(|(name, _)| !matches!(*name, "id" | "partnerId")).cloned().collect();
+    let doc = declared(false).fold(doc.multipart(&fields), |doc, fields| doc.rules_of(fields));
     FORM_RULES
         .iter()
-        .filter(|(field, _)| *field != "partnerId")
-        .fold(document_fields(TEXT_FIELDS, doc.multipart(&fields), Mode::Create), |doc, (field, rules)| {
-            doc.rules(field, rules)
-        })
+        .fold(doc, |doc, (field, rules)| doc.rules(field, rules))
         .rules("file", &[Required])
         .rules("backgroundFile", &[Required])
         .rules("startDate", &[Note("Not in the past.")])
@@ -193,34 +206,6 @@ impl CampaignInput {
     }
 }
 
-/// `true`/`on`/`1` or `false`/`off`/`0`; missing means false, anything else is refused.
-pub(super) fn flag(v: &mut Validator, form: &Form, field: &str) -> bool {
-    let text = form.text(field).to_ascii_lowercase();
-    let value = match text.as_str() {
-        "true" | "on" | "1" => Some(true),
-        "" | "false" | "off" | "0" => Some(false),
-        _ => None,
-    };
-    v.check(field, value.is_some(), &format!("{field} must be true or false"));
-    value.unwrap_or(false)
-}
-
-/// A required id field: blank or 0 is `required`; text that is not a number is refused too.
-pub(super) fn id_field(v: &mut Validator, form: &Form, field: &str, required: &str) -> i64 {
-    let text = form.text(field);
-    match text.parse::<i64>() {
-        Ok(id) if id > 0 => id,
-        _ if text.is_empty() || text == "0" || text == "null" => {
-            v.check(field, false, required);
-            0
-        }
-        _ => {
-            v.check(field, false, &format!("{field} must be a whole number"));
-            0
-        }
-    }
-}
-
 /// An instant: RFC 3339 (`2026-12-01T10:00:00+04:00`), or without an offset (the
 /// `datetime-local` shape, taken as UTC), or a bare day (its UTC midnight).
 pub fn parse_instant(raw: &str) -> Option<OffsetDateTime> {
@@ -241,17 +226,6 @@ pub fn parse_instant(raw: &str) -> Option<OffsetDateTime> {
         .map(|day| day.with_time(Time::MIDNIGHT).assume_utc())
 }
 
-pub(super) fn date_field(v: &mut Validator, form: &Form, field: &str, required: &str) -> Option<OffsetDateTime> {
-    let text = form.text(field);
-    if text.is_empty() {
-        v.check(field, false, required);
-        return None;
-    }
-    let at = parse_instant(&text);
-    v.check(field, at.is_some(), DATE_FORMAT);
-    at
-}
-
 /// The specification's campaign rules, each failure under its field; images are checked last
 /// (a refused image is a 413/415 naming its field).
 pub(super) async fn read_input(form: &Form, creating: bool) -> AppResult<CampaignInput> {
@@ -270,27 +244,20 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
             }
             partner
         }
-        None => id_field(&mut v, form, "partnerId", PARTNER_REQUIRED),
+        None => read_fields(PARTNER_FIELD, form, Mode::Create, &mut v).number("partnerId").unwrap_or_default(),
     };
-    let discount_text = form.text("discountPercent");
-    let discount = discount_text.replace(',', ".").parse::<f64>().ok().filter(|d| d.is_finite());
-    v.check("discountPercent", !discount_text.is_empty(), DISCOUNT_REQUIRED)
-        .check("discountPercent", discount.is_some(), DISCOUNT_NUMBER)
-        .check("discountPercent", discount.is_none_or(|d| d >= 0.0), DISCOUNT_MIN)
-        .check("discountPercent", discount.is_none_or(|d| d <= 100.0), DISCOUNT_MAX)
-        .check("discountPercent", discount.is_none_or(|d| d.fract() == 0.0), DISCOUNT_WHOLE);
-    let start = date_field(&mut v, form, "startDate", START_REQUIRED);
-    let expire = date_field(&mut v, form, "expireDate", EXPIRE_REQUIRED);
+    let terms = read_fields(TERMS_FIELDS, form, Mode::Create, &mut v);
+    let start = parse_instant(terms.get("startDate"));
+    let expire = parse_instant(terms.get("expireDate"));
     if creating && let Some(start) = start {
         v.check("startDate", start >= OffsetDateTime::now_utc() - START_GRACE, START_IN_PAST);
     }
     if let (Some(start), Some(expire)) = (start, expire) {
         v.check("expireDate", expire > start, EXPIRE_BEFORE_START);
     }
-    let category_id = id_field(&mut v, form, "campaignCategoryId", CATEGORY_REQUIRED);
-    let texts = read_fields(TEXT_FIELDS, form, Mode::Create, &mut v);
-    let names = ["nameAz", "nameEn", "nameRu"].map(|field| texts.get(field).to_string());
-    let descriptions = ["descriptionAz", "descriptionEn", "descriptionRu"].map(|field| texts.get(field).to_string());
+    let content = read_fields(CONTENT_FIELDS, form, Mode::Create, &mut v);
+    let names = ["nameAz", "nameEn", "nameRu"].map(|field| content.get(field).to_string());
+    let descriptions = ["descriptionAz", "descriptionEn", "descriptionRu"].map(|field| content.get(field).to_string());
     if creating {
         v.check("file", form.file("file").is_some(), FILE_REQUIRED).check(
             "backgroundFile",
@@ -298,9 +265,8 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
             BACKGROUND_REQUIRED,
         );
     }
-    let special_offer = flag(&mut v, form, "specialOffer");
-    let premium = flag(&mut v, form, "isPremium");
-    let trend = flag(&mut v, form, "isTrend");
+    let flags = read_fields(FLAG_FIELDS, form, Mode::Create, &mut v);
+    let flag = |name| flags.number(name) == Some(1);
     check_order(&mut v, form);
     let raw_assets = form.list("assets");
     let assets: BTreeSet<i64> = raw_assets.iter().filter_map(|a| a.parse().ok()).filter(|a| *a > 0).collect();
@@ -315,15 +281,15 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
     })?;
     Ok(CampaignInput {
         partner_id,
-        category_id,
-        discount: discount.unwrap_or(0.0) as i64,
+        category_id: content.number("campaignCategoryId").unwrap_or_default(),
+        discount: terms.number("discountPercent").unwrap_or_default(),
         start: start.map(format_iso).unwrap_or_default(),
         expire: expire.map(format_iso).unwrap_or_default(),
         names,
         descriptions,
-        special_offer,
-        premium,
-        trend,
+        special_offer: flag("specialOffer"),
+        premium: flag("isPremium"),
+        trend: flag("isTrend"),
         order: form.int("order", "").ok().flatten(),
         assets: assets.into_iter().collect(),
         image,
