@@ -2,7 +2,8 @@
 //! (docs/architecture.md). The order is written once, here; a file that names a higher layer,
 //! or a folder the order does not know, fails this test with the line that does it.
 
-use std::path::{Path, PathBuf};
+#[path = "common/sources.rs"]
+mod sources;
 
 /// Bottom to top. `main.rs` and `lib.rs` sit above everything.
 const LAYERS: &[&str] = &["core", "db", "http", "auth", "crud", "resources", "inbound", "app", "cli"];
@@ -54,28 +55,11 @@ fn violations(top: &str, file: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
-fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, into);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            into.push(path);
-        }
-    }
-}
-
 #[test]
 fn no_layer_imports_a_layer_above_it() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    assert!(files.len() > 50, "read {} files under {}", files.len(), src.display());
     let mut found = Vec::new();
-    for path in &files {
-        let relative = path.strip_prefix(&src).unwrap();
+    for (relative, text) in sources::rust_sources() {
         let top = relative.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(path).unwrap();
         found.extend(violations(&top, &relative.display().to_string(), &text));
     }
     assert!(found.is_empty(), "imports against the layer order:\n{}", found.join("\n"));

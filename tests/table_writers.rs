@@ -4,20 +4,10 @@
 //! data (`cli/demo.rs`), which fills an empty database in bulk, and unit tests are the exceptions.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+#[path = "common/sources.rs"]
+mod sources;
 
 const EXCEPTIONS: &[&str] = &["cli/demo.rs"];
-
-fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, into);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            into.push(path);
-        }
-    }
-}
 
 /// The tables a source text writes with literal statements, up to its unit tests.
 fn written_tables(text: &str) -> BTreeSet<String> {
@@ -46,16 +36,13 @@ fn written_tables(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn each_table_is_written_from_one_file() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut writers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for path in &files {
-        let relative = path.strip_prefix(&src).unwrap().display().to_string();
+    for (relative, text) in sources::rust_sources() {
+        let relative = relative.display().to_string();
         if EXCEPTIONS.contains(&relative.as_str()) || relative.starts_with("db/migrations") {
             continue;
         }
-        for table in written_tables(&std::fs::read_to_string(path).unwrap()) {
+        for table in written_tables(&text) {
             writers.entry(table).or_default().insert(relative.clone());
         }
     }
