@@ -1,6 +1,26 @@
 //! `PUT employees/{email}`: an employee arrives or changes, through the employees' one writer.
 
-use super::*;
+use axum::Json;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use rusqlite::OptionalExtension;
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::api_keys::{ApiClient, ClientKind};
+use crate::core::error::{AppError, AppResult};
+use crate::core::validation::Validator;
+use crate::crud::{self, Language};
+use crate::db::now_iso;
+use crate::http::extract::ApiJson;
+use crate::http::fields::{self, Number};
+use crate::http::form_fields::{Field, FieldKind, Mode, read_fields};
+use crate::http::state::AppState;
+use crate::resources::employees::{self, EMPLOYEES};
+
+use super::ASSET_REQUIRED;
 
 /// `PUT employees/{email}`'s body.
 #[derive(Deserialize, ToSchema)]

@@ -3,33 +3,21 @@
 //! discount, wishes and complaints in. Each write lands in the table its back-office screen reads
 //! (Employee list, Usage History and so the dashboard, Requests by Employee, Complaints).
 
-use axum::Json;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, State};
-use axum::http::{Method, StatusCode};
+use axum::http::Method;
 use axum::routing::{get, post, put};
 use rusqlite::{Connection, OptionalExtension};
-use serde::Deserialize;
-use serde_json::{Value, json};
-use utoipa::ToSchema;
+use serde_json::Value;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
-use crate::auth::api_keys::{ApiClient, ClientKind};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::{self, Language, ListPage};
-use crate::db::now_iso;
 use crate::http::api::Rule::Range;
 use crate::http::api::{Api, Doc, query};
-use crate::http::extract::{ApiJson, QueryMap};
-use crate::http::fields::{self, Number};
-use crate::http::files::FILE_PATH_SQL;
-use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, read_fields, read_json_fields};
-use crate::http::state::AppState;
-use crate::resources::campaigns::paging;
+use crate::http::extract::QueryMap;
 use crate::resources::complaints::COMPLAINTS;
-use crate::resources::employees::{self, EMPLOYEES};
+use crate::resources::employees::EMPLOYEES;
 use crate::resources::usage_history::USAGE_HISTORY;
 use crate::resources::wish_list::WISH_LIST;
 

@@ -1,6 +1,19 @@
 //! What the app shows an employee: the campaigns offered to their asset and the notifications.
 
-use super::*;
+use axum::Json;
+use axum::extract::State;
+use serde_json::{Value, json};
+
+use crate::auth::api_keys::{ApiClient, ClientKind};
+use crate::core::error::AppResult;
+use crate::crud::ListPage;
+use crate::db::now_iso;
+use crate::http::extract::QueryMap;
+use crate::http::files::FILE_PATH_SQL;
+use crate::http::state::AppState;
+use crate::resources::campaigns::paging;
+
+use super::{active_employee, cdn, employee_param, language};
 
 /// Campaigns the app offers: live, confirmed, active and unexpired, of a live, active partner
 /// and category, linked to the employee's asset (`?1`); `?2` is now.

@@ -1,7 +1,31 @@
 //! What an employee sends: a use of a discount, a wish, a complaint; each lands in the table its
 //! back-office screen reads.
 
-use super::*;
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use rusqlite::OptionalExtension;
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::api_keys::{ApiClient, ClientKind};
+use crate::core::error::{AppError, AppResult};
+use crate::core::validation::Validator;
+use crate::crud;
+use crate::db::now_iso;
+use crate::http::extract::ApiJson;
+use crate::http::fields;
+use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, read_fields, read_json_fields};
+use crate::http::state::AppState;
+use crate::resources::complaints::COMPLAINTS;
+use crate::resources::usage_history::USAGE_HISTORY;
+use crate::resources::wish_list::WISH_LIST;
+
+use super::{
+    CAMPAIGN_EXPIRED, CAMPAIGN_INACTIVE, CAMPAIGN_NOT_OFFERED, CAMPAIGN_NOT_STARTED, DESCRIPTION_REQUIRED,
+    EMPLOYEE_REQUIRED, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED, active_employee,
+};
 
 /// `POST usage`'s body.
 #[derive(Deserialize, ToSchema)]
