@@ -277,6 +277,17 @@ fn api_client_create_list_and_revoke() {
     let again = perkdesk(&["api-client", "revoke", "--db", db, "1"], None);
     assert!(!again.status.success());
     assert!(text(&again.stderr).contains("already revoked"), "{}", text(&again.stderr));
+    // Both changes are on record as the command line's.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let log: Vec<(String, String, String)> = conn
+        .prepare("SELECT actor_kind, resource, action FROM activity ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected = [("cli", "apiClient", "keyCreated"), ("cli", "apiClient", "keyRevoked")];
+    assert_eq!(log, expected.map(|(k, r, a)| (k.to_string(), r.to_string(), a.to_string())));
 }
 
 #[test]

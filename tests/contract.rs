@@ -743,7 +743,45 @@ fn cases() -> Vec<Case> {
                 ("Kind", "partner", "SELECT COUNT(*) FROM api_clients WHERE kind = 'partner'"),
             ],
         },
+        Case {
+            resource: &perkdesk::resources::activity::ACTIVITY,
+            seed: seed_activity,
+            filters: &[
+                ("ActorKind", "cli", "SELECT COUNT(*) FROM activity WHERE actor_kind = 'cli'"),
+                ("UserId", "3", "SELECT COUNT(*) FROM activity WHERE actor_kind = 'user' AND actor_id = 3"),
+                ("Resource", "partner", "SELECT COUNT(*) FROM activity WHERE resource = 'partner'"),
+                ("RecordId", "4", "SELECT COUNT(*) FROM activity WHERE record_id = 4"),
+                ("Action", "update", "SELECT COUNT(*) FROM activity WHERE action = 'update'"),
+                ("StartDate", "2026-03-01", "SELECT COUNT(*) FROM activity WHERE at >= '2026-03-01'"),
+                ("EndDate", "2026-02-28", "SELECT COUNT(*) FROM activity WHERE at < '2026-03-01'"),
+            ],
+        },
     ]
+}
+
+/// Entries of every kind of writer, on several resources and days.
+fn seed_activity(conn: &Connection) {
+    let kinds = ["user", "client", "cli", "system", "public"];
+    let resources = ["asset", "partner", "campaign", "user"];
+    let actions = ["create", "update", "delete", "statusChange"];
+    for i in 0..29i64 {
+        let kind = kinds[i as usize % 5];
+        conn.execute(
+            "INSERT INTO activity (at, actor_kind, actor_id, actor_name, resource, record_id, action, changes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            (
+                format!("2026-{:02}-{:02}T10:00:00.000Z", 1 + i % 5, 1 + i % 27),
+                kind,
+                matches!(kind, "user" | "client").then_some(1 + i % 4),
+                format!("Writer {i}"),
+                resources[i as usize % 4],
+                i % 7,
+                actions[i as usize % 4],
+                (i % 4 == 1).then(|| format!(r#"{{"name":["a{i}","b{i}"]}}"#)),
+            ),
+        )
+        .unwrap();
+    }
 }
 
 /// Employee-app and partner clients, some revoked (revoked clients stay listed).
@@ -990,16 +1028,6 @@ const LARGE: [(&Resource, &str); 2] = [
 ];
 
 /// SQLite's plan for a statement, its steps joined by " | ".
-fn query_plan(conn: &Connection, statement: &perkdesk::crud::Statement) -> String {
-    let steps: Vec<String> = conn
-        .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
-        .unwrap()
-        .query_map(rusqlite::params_from_iter(&statement.params), |r| r.get::<_, String>(3))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    steps.join(" | ")
-}
 
 /// Large lists sort on indexes, never through a temporary B-tree, in the default order and by
 /// every sortable field. The statistics come from a production-sized table: with a few rows,

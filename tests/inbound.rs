@@ -219,6 +219,12 @@ async fn a_use_lands_in_usage_history_and_the_refusals_name_their_field() {
     let listed = app.get("/api/usageHistory?Skip=0&Take=10", &admin.token).await;
     assert_eq!(listed.json()["totalCount"], 1);
     assert_eq!(listed.json()["data"][0]["employeeEmail"], EMPLOYEE);
+    // On record as the API client's.
+    let record = listed.json()["data"][0]["id"].as_i64().unwrap();
+    let history = app.get(&format!("/api/usageHistory/{record}/history"), &admin.token).await.json();
+    assert_eq!(history["data"][0]["action"], "create");
+    assert_eq!(history["data"][0]["actorKind"], "client");
+    assert_eq!(history["data"][0]["actorName"], "employee-app test");
 
     // An idempotent repeat answers the same without a second row; another payload is a 422.
     let headers = [("x-requestid", "use-1")];

@@ -22,10 +22,12 @@ export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/by-merchant', title: 'Requests by Merchant' },
   // The Settings group (issue 15), for Admins only.
   { path: '/api-clients', title: 'API clients' },
+  // The activity log (issue 23), Admins only.
+  { path: '/activity', title: 'Activity' },
 ];
 
 /** Sections only an Admin sees in the menu and may open. */
-export const ADMIN_ONLY = ['/users', '/api-clients'];
+export const ADMIN_ONLY = ['/users', '/api-clients', '/activity'];
 
 /** The side menu's labels, in order. */
 export const MENU = SECTIONS.map((section) => section.title);

@@ -2,6 +2,7 @@
 //! `api()` is the one route registry, and `app(state)` the whole HTTP surface, used by `serve`
 //! and by the router tests alike.
 
+pub mod housekeeping;
 pub mod idempotency;
 
 use std::sync::Arc;
@@ -24,7 +25,7 @@ use crate::auth::api_keys::ClientLimits;
 use crate::auth::tokens::JwtKeys;
 use crate::core::error::{AppError, AppResult};
 use crate::core::mail::Mailer;
-use crate::db::Db;
+use crate::db::{Actor, Db};
 use crate::http::api::{Api, Doc};
 use crate::http::state::{AppState, Features, Settings};
 
@@ -60,6 +61,12 @@ pub fn state(db: Db, settings: Settings, mailer: Mailer) -> anyhow::Result<AppSt
     Ok(AppState::new(db, settings, mailer, features))
 }
 
+/// Runs the request with a caller to be named by the extractor that authenticates it, so what it
+/// writes is recorded as theirs (`db::activity`).
+async fn in_actor_scope(request: Request, next: axum::middleware::Next) -> axum::response::Response {
+    Actor::scope(next.run(request)).await
+}
+
 pub fn app(state: AppState) -> Router {
     let (api_router, openapi) = api().into_parts();
     let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
@@ -67,6 +74,8 @@ pub fn app(state: AppState) -> Router {
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))
+        // Outside the idempotency middleware, so its stored answer's write knows the caller too.
+        .layer(axum::middleware::from_fn(in_actor_scope))
         .layer(axum::Extension(OpenApiJson(openapi_json)))
         .layer(axum::Extension(declared))
         // For the routes' role gates (`http::gate`), which are added before the state is known.

@@ -22,7 +22,7 @@ use time::OffsetDateTime;
 use super::bearer_token;
 use super::tokens::{hash_token, random_bytes};
 use crate::core::error::{AppError, AppResult};
-use crate::db::{format_iso, lock};
+use crate::db::{Actor, format_iso, lock};
 use crate::http::state::AppState;
 
 /// Every key starts with this, so a key sent to the wrong API is recognised (and never logged:
@@ -194,6 +194,7 @@ impl FromRequestParts<AppState> for ApiClient {
         if found.revoked {
             return Err(AppError::Unauthorized(KEY_REVOKED.into()));
         }
+        Actor::identify(Actor::client(found.client.id, found.client.name.clone()));
         state.feature::<ClientLimits>()?.check(found.client.id, found.per_minute).map_err(|seconds| {
             AppError::TooManyRequests {
                 message: format!("This API client is over its rate limit. Try again in {seconds} seconds."),

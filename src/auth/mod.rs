@@ -20,6 +20,7 @@ use utoipa::ToSchema;
 
 use crate::core::error::{AppError, AppResult};
 pub use crate::core::roles::{Role, Roles};
+use crate::db::Actor;
 use crate::http::gate::RoleGate;
 use crate::http::state::AppState;
 
@@ -113,6 +114,7 @@ impl FromRequestParts<AppState> for CurrentUser {
             .await?
             .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         tracing::Span::current().record("user_id", user.id);
+        Actor::identify(Actor::user(user.id, format!("{} {}", user.first_name, user.last_name)));
         parts.extensions.insert(user.clone());
         Ok(user)
     }

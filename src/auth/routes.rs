@@ -18,7 +18,7 @@ use crate::auth::{Role, Roles};
 use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
-use crate::db::{format_iso, now_iso};
+use crate::db::{Actor, format_iso, now_iso};
 use crate::http::api::Rule::{Note, Pattern, Required};
 use crate::http::api::{Api, Doc, Rule};
 use crate::http::extract::{ApiJson, ClientIp};
@@ -199,6 +199,7 @@ struct Candidate {
     totp_secret: String,
     totp_last_step: i64,
     is_active: bool,
+    name: String,
 }
 
 /// What the read half of a sign-in found, for the write half to record.
@@ -235,7 +236,7 @@ async fn sign_in(
             }
             let candidate = conn
                 .query_row(
-                    "SELECT id, password_hash, totp_secret, totp_last_step, is_active
+                    "SELECT id, password_hash, totp_secret, totp_last_step, is_active, first_name || ' ' || last_name
                      FROM users WHERE email = ?1 AND kind = 'staff' AND deleted_at IS NULL",
                     [&looked_up],
                     |r| {
@@ -245,6 +246,7 @@ async fn sign_in(
                             totp_secret: r.get(2)?,
                             totp_last_step: r.get(3)?,
                             is_active: r.get(4)?,
+                            name: r.get(5)?,
                         })
                     },
                 )
@@ -261,7 +263,9 @@ async fn sign_in(
     // The outcome is written in its turn among the other writers (a busy inbound API must not
     // leave a sign-in waiting in SQLite's busy handler). A failed attempt must be recorded even
     // though the call fails, so the failure is the committed write's value and is raised only
-    // after the commit.
+    // after the commit. A failure is recorded in the activity log by the e-mail typed, a session
+    // by the user it is for.
+    Actor::identify(Actor::public(email.clone()));
     state
         .db
         .write(move |tx| -> AppResult<AppResult<TokenPair>> {
@@ -284,7 +288,9 @@ async fn sign_in(
                         return Ok(Err(AppError::invalid_credentials()));
                     }
                     sessions::clear_failures(tx, &email)?;
-                    Ok(Ok(sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)?))
+                    let session = Actor::user(user.id, user.name)
+                        .enter(|| sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent))?;
+                    Ok(Ok(session))
                 }
                 _ => failed(tx),
             }

@@ -15,7 +15,7 @@ use crate::auth::accounts::{self, NewStaff};
 use crate::auth::{Role, password, totp};
 use crate::core::mail::Mailer;
 use crate::core::validation;
-use crate::db::{Db, SCHEMA_VERSION};
+use crate::db::{Actor, Db, SCHEMA_VERSION};
 use crate::http::listener::ConnectionLimits;
 use crate::http::state::Settings;
 
@@ -144,6 +144,9 @@ struct ServeOptions {
     /// Connections open at once; more clients wait in the kernel's queue (lowered to fit the open-file limit).
     #[arg(long, env = "PERKDESK_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: u64,
+    /// Days the activity log keeps its entries; older ones are removed by the server, hourly.
+    #[arg(long, env = "PERKDESK_ACTIVITY_RETENTION_DAYS", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    activity_retention_days: u32,
 }
 
 #[derive(Args, Debug)]
@@ -209,6 +212,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     });
     let serving = matches!(command, Command::Serve(_) | Command::Demo(_));
     init_logging(if serving { &cli.log_level } else { "warn" }, cli.log_format);
+    // What a command writes outside any request is recorded as the command line's, or the server's.
+    Actor::set_process_default(if serving { Actor::system() } else { Actor::cli() });
     match command {
         Command::Serve(args) => runtime()?.block_on(serve(Db::open(&args.db.db)?, args.options, None)),
         Command::Demo(args) => demo(args),
@@ -294,6 +299,10 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = crate::app::state(db.clone(), settings, mailer)?;
     let shutdown = shutdown_signal()?;
+    crate::app::housekeeping::spawn(
+        db.clone(),
+        crate::app::housekeeping::Retention { activity_days: options.activity_retention_days },
+    );
     tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
     if let Some(banner) = banner {
         banner(&url);

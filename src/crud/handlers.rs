@@ -196,6 +196,49 @@ async fn detail(
         .map(Json)
 }
 
+/// `GET {path}/{id}/history`: the activity entries of one record, newest first, paged as a list
+/// (`activity` is the activity log's declaration, whose `Resource` and `RecordId` filters narrow
+/// it to the record). Who may read the record may read its history; a record that is gone (a
+/// purged row) still has one.
+pub fn history_route(resource: &'static Resource, activity: &'static Resource) -> Api {
+    let doc = Doc::new(resource.tag, format!("The history of one {}, newest first", resource.name.to_lowercase()))
+        .roles(resource.read)
+        .query_schema("Skip", "Entries to skip (default 0)", query::int(0, i64::MAX))
+        .query_schema(
+            "Take",
+            "Page size, 1 to 100 (default 10 with Skip, else up to 1000)",
+            query::int(1, super::MAX_PAGE),
+        )
+        .with_component(schema::row(activity))
+        .returns_schema(200, schema::list(activity));
+    Api::new().add(
+        Method::GET,
+        &format!("/api/{}/{{id}}/history", resource.path),
+        get(move |s: State<AppState>, id: PathId, q: QueryMap, h: HeaderMap| history(resource, activity, s, id, q, h)),
+        doc,
+    )
+}
+
+async fn history(
+    resource: &'static Resource,
+    activity: &'static Resource,
+    State(state): State<AppState>,
+    PathId(id): PathId,
+    query: QueryMap,
+    headers: HeaderMap,
+) -> AppResult<Json<ListPage>> {
+    let mut paging = QueryMap::default();
+    for name in ["Skip", "Take"] {
+        if let Some(value) = query.get(name) {
+            paging = paging.with(name, value.to_string());
+        }
+    }
+    let query = paging.with("Resource", resource.path.to_string()).with("RecordId", id.to_string());
+    let query = ListQuery::parse(activity, &query, Language::from_headers(&headers))?;
+    let counts = state.db.counts();
+    state.db.run(move |conn| fetch_page(conn, &counts, activity, query)).await.map(Json)
+}
+
 /// Every column of one row as a JSON object, or `None` when it is not in the resource.
 pub fn fetch_detail(
     conn: &Connection,

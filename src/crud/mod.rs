@@ -16,8 +16,8 @@ use crate::core::error::AppResult;
 
 pub use export::{SheetWriter, export as export_file, file_response};
 pub use handlers::{
-    ActiveChange, ListPage, export_call, fetch_detail, fetch_page, list_call, list_params, routes, routes_over,
-    save_then_fetch, toggle_call,
+    ActiveChange, ListPage, export_call, fetch_detail, fetch_page, history_route, list_call, list_params, routes,
+    routes_over, save_then_fetch, toggle_call,
 };
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
@@ -41,8 +41,8 @@ pub struct Resource {
     pub scope: &'static str,
     /// The row id expression, e.g. `u.id`.
     pub id: &'static str,
-    /// `row_counts` key holding the unfiltered total, maintained by triggers.
-    pub total_key: Option<&'static str>,
+    /// How the unfiltered total is known.
+    pub total: Total,
     pub columns: &'static [Column],
     pub filters: &'static [Filter],
     pub export: Option<Export>,
@@ -58,6 +58,18 @@ pub struct Resource {
     pub on_change: Option<ChangeHook>,
     /// Adds fields to the detail answer (e.g. a partner's city branches).
     pub detail_extra: Option<DetailExtra>,
+}
+
+/// Where a list's unfiltered total comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Total {
+    /// A `row_counts` key, maintained by triggers in the writing transaction.
+    Maintained(&'static str),
+    /// The span of the ids, for a log that only grows at the newest end and is only pruned from
+    /// the oldest (the activity log): counting it, or a counter, would cost every write.
+    IdSpan,
+    /// `COUNT(*)`, remembered until the database changes (small tables).
+    Counted,
 }
 
 pub type DetailHook = fn(&rusqlite::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
@@ -179,13 +191,13 @@ pub struct Filter {
 #[derive(Clone, Copy, Debug)]
 pub enum FilterKind {
     /// Case-insensitive substring; through the trigram index when one is named.
-    Contains {
-        sql: &'static str,
-        search: Option<Search>,
-    },
+    Contains { sql: &'static str, search: Option<Search> },
     Equals {
         sql: &'static str,
         value: ValueKind,
+        /// A condition the matching rows also meet, written out so a partial index on it serves
+        /// the filter (a parameter never matches an index's condition).
+        among: Option<&'static str>,
     },
     /// The date-time expression falls on the given day.
     OnDate(&'static str),
@@ -224,7 +236,13 @@ impl Filter {
     }
 
     pub const fn equals(param: &'static str, sql: &'static str, value: ValueKind) -> Filter {
-        Filter { param, kind: FilterKind::Equals { sql, value } }
+        Filter { param, kind: FilterKind::Equals { sql, value, among: None } }
+    }
+
+    /// Equals among the rows that meet `among` (the activity log's user filter: a user's id among
+    /// the entries written by users, whose index holds only those).
+    pub const fn equals_among(param: &'static str, among: &'static str, sql: &'static str, value: ValueKind) -> Filter {
+        Filter { param, kind: FilterKind::Equals { sql, value, among: Some(among) } }
     }
 
     pub const fn on_date(param: &'static str, sql: &'static str) -> Filter {

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use time::format_description::well_known::Rfc3339;
 use time::{Date, Duration, OffsetDateTime, Time};
 
-use super::{Column, FilterKind, Kind, Resource, Search, ValueKind};
+use super::{Column, FilterKind, Kind, Resource, Search, Total, ValueKind};
 use crate::core::error::{AppError, AppResult};
 use crate::db::{CountCache, format_iso};
 use crate::http::extract::QueryMap;
@@ -190,7 +190,7 @@ impl ListQuery {
     fn add_filter(&mut self, param: &str, kind: FilterKind, raw: &str) -> AppResult<()> {
         match kind {
             FilterKind::Contains { sql, search } => self.add_contains(param, sql, search, raw)?,
-            FilterKind::Equals { sql, value } => {
+            FilterKind::Equals { sql, value, among } => {
                 let value = match value {
                     ValueKind::Int => Value::Integer(
                         crate::core::validation::parse_whole(raw)
@@ -205,7 +205,10 @@ impl ListQuery {
                     }),
                     ValueKind::Text => Value::Text(raw.to_string()),
                 };
-                self.push(format!("{sql} = ?"), value);
+                match among {
+                    Some(among) => self.push(format!("{among} AND {sql} = ?"), value),
+                    None => self.push(format!("{sql} = ?"), value),
+                }
             }
             FilterKind::OnDate(sql) => {
                 let (start, end) = day_bounds(param, raw)?;
@@ -510,15 +513,24 @@ impl ListQuery {
 
 /// Every row of the list: a maintained counter where the resource keeps one, else a count.
 fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
-    if let Some(key) = resource.total_key {
-        let n: Option<i64> = conn
-            .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?;
-        return Ok(n.unwrap_or(0));
+    match resource.total {
+        Total::Maintained(key) => {
+            let n: Option<i64> = conn
+                .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
+                .query_row([key], |r| r.get(0))
+                .optional()?;
+            Ok(n.unwrap_or(0))
+        }
+        Total::IdSpan => {
+            // Both ends of the primary key: two look-ups, whatever the length.
+            let sql = format!("SELECT COALESCE(MAX(rowid) - MIN(rowid) + 1, 0) FROM {}", resource.table);
+            Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?)
+        }
+        Total::Counted => {
+            let sql = format!("SELECT COUNT(*) FROM {} WHERE {}", resource.from, resource.scope);
+            counts.total(sql.clone(), || Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?))
+        }
     }
-    let sql = format!("SELECT COUNT(*) FROM {} WHERE {}", resource.from, resource.scope);
-    counts.total(sql.clone(), || Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?))
 }
 
 /// One searched filter's term in its index.

@@ -55,6 +55,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "refresh_token_grace",
         sql: include_str!("../../migrations/0012_refresh_token_grace.sql"),
     },
+    Migration { version: 13, name: "activity", sql: include_str!("../../migrations/0013_activity.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

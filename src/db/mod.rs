@@ -1,6 +1,7 @@
 //! SQLite behind an r2d2 pool: PRAGMAs on every connection, WAL before migrations,
 //! blocking work off the async runtime, and writes that take turns on a shared transaction.
 
+pub mod activity;
 mod batch;
 mod counts;
 mod migrations;
@@ -18,6 +19,7 @@ use tokio::sync::Semaphore;
 
 use crate::core::error::{AppError, AppResult};
 
+pub use activity::Actor;
 use batch::Queue;
 pub use counts::{Anchor, CountCache, lock};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
@@ -76,7 +78,11 @@ impl Db {
             conn.pragma_update(None, "journal_mode", "WAL")?;
             apply_migrations(&mut conn).context("cannot apply the database migrations")?;
         }
-        let manager = SqliteConnectionManager::file(path).with_init(configure);
+        // The pool's connections come after the migrations: they record the activity log.
+        let manager = SqliteConnectionManager::file(path).with_init(|conn| {
+            configure(conn)?;
+            activity::install(conn)
+        });
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
@@ -111,8 +117,9 @@ impl Db {
         if let Some(unit) = Unit::current()
             && let Some(mut open) = unit.take()
         {
+            let actor = Actor::current();
             let (open, result) = tokio::task::spawn_blocking(move || {
-                let result = open.conn().and_then(work);
+                let result = actor.enter(|| open.conn().and_then(work));
                 (open, result)
             })
             .await?;
@@ -121,9 +128,10 @@ impl Db {
         }
         let pool = self.pool.clone();
         let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let actor = Actor::current();
         tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;
-            let result = work(&mut conn);
+            let result = actor.enter(|| work(&mut conn));
             // The connection goes back before the turn, so the next in line finds it free.
             drop(conn);
             drop(turn);
@@ -170,8 +178,9 @@ impl Db {
             return self.write_now(work).await;
         }
         let mut turn = self.writers.turn().await?;
+        let actor = Actor::current();
         let (turn, value) = tokio::task::spawn_blocking(move || -> AppResult<(batch::Turn, T)> {
-            let value = turn.work(work)?;
+            let value = actor.enter(|| turn.work(work))?;
             Ok((turn, value))
         })
         .await??;
@@ -186,8 +195,9 @@ impl Db {
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         let mut turn = self.writers.turn().await?;
+        let actor = Actor::current();
         let (value, committed) = tokio::task::spawn_blocking(move || -> AppResult<(T, batch::Committed)> {
-            let value = turn.work(work)?;
+            let value = actor.enter(|| turn.work(work))?;
             Ok((value, keep_and_end(turn)?))
         })
         .await??;

@@ -182,6 +182,12 @@ impl QueryMap {
         QueryMap(pairs)
     }
 
+    /// The same query with `name` set to `value`, whatever the caller sent for it.
+    pub fn with(mut self, name: &str, value: String) -> QueryMap {
+        self.0.insert(name.to_ascii_lowercase(), value);
+        self
+    }
+
     /// The trimmed value, `None` when missing or blank.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(&name.to_ascii_lowercase()).map(|v| v.trim()).filter(|v| !v.is_empty())

@@ -15,7 +15,7 @@ use crate::auth::Roles;
 use crate::auth::api_keys::{self, ClientKind, DEFAULT_PER_MINUTE};
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
-use crate::crud::{self, Column, Filter, Kind, Language, Resource, ValueKind};
+use crate::crud::{self, Column, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
@@ -117,7 +117,7 @@ pub static API_CLIENTS: Resource = Resource {
     from: "api_clients k LEFT JOIN partners p ON p.id = k.partner_id",
     scope: "k.id > 0",
     id: "k.id",
-    total_key: Some("api_clients"),
+    total: Total::Maintained("api_clients"),
     columns: &[
         Column::new("id", "k.id", Kind::Int),
         Column::new("name", "k.name", Kind::Text).never_null(),

@@ -4,7 +4,7 @@
 //! (MerchantRequests.xlsx).
 
 use crate::auth::Roles;
-use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql, Total};
 use crate::http::api::Api;
 use crate::http::files;
 
@@ -40,7 +40,7 @@ pub static APPLICATIONS: Resource = Resource {
     from: "merchant_applications ma LEFT JOIN files f ON f.id = ma.file_id",
     scope: "ma.deleted_at IS NULL",
     id: "ma.id",
-    total_key: Some("merchant_applications"),
+    total: Total::Maintained("merchant_applications"),
     columns: &[
         Column::new("id", "ma.id", Kind::Int),
         Column::new("partnerName", "ma.partner_name", Kind::Text).never_null(),

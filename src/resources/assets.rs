@@ -4,7 +4,7 @@ use crate::auth::Roles;
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, ImageField, Mode, WriteForm, Writer};
-use crate::crud::{self, Column, Export, Filter, Kind, Resource};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
 use crate::http::api::Api;
 use crate::http::files;
 use crate::http::forms::Form;
@@ -18,7 +18,7 @@ pub static ASSETS: Resource = Resource {
     from: "assets a LEFT JOIN files f ON f.id = a.file_id",
     scope: "a.deleted_at IS NULL",
     id: "a.id",
-    total_key: Some("assets"),
+    total: Total::Maintained("assets"),
     columns: &[
         Column::new("id", "a.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),

@@ -11,7 +11,7 @@ use crate::auth::{CurrentUser, Roles};
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
-use crate::crud::{self, ActiveChange, Change, Column, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, ActiveChange, Change, Column, Filter, Kind, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
@@ -26,7 +26,7 @@ pub static CATEGORIES: Resource = Resource {
     from: "campaign_categories cc LEFT JOIN files f ON f.id = cc.photo_file_id",
     scope: "cc.deleted_at IS NULL",
     id: "cc.id",
-    total_key: Some("campaign_categories"),
+    total: Total::Maintained("campaign_categories"),
     columns: &[
         Column::new("id", "cc.id", Kind::Int),
         // The spec calls the image `photo`; `filePath` is what every other image-bearing row names it.

@@ -1,7 +1,7 @@
 //! Cities: seeded reference data for partner branches, named in the caller's language.
 
 use crate::auth::Roles;
-use crate::crud::{self, Column, Filter, Kind, Resource};
+use crate::crud::{self, Column, Filter, Kind, Resource, Total};
 use crate::http::api::Api;
 
 pub static CITIES: Resource = Resource {
@@ -13,7 +13,7 @@ pub static CITIES: Resource = Resource {
     from: "cities c",
     scope: "1 = 1",
     id: "c.id",
-    total_key: None,
+    total: Total::Counted,
     columns: &[
         Column::new("id", "c.id", Kind::Int),
         Column::localized("name", ["c.name_az", "c.name_en", "c.name_ru"]).never_null(),

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::AppResult;
-use crate::crud::{self, Column, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, Column, Filter, Kind, Resource, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc};
 use crate::http::state::AppState;
@@ -25,7 +25,7 @@ pub static COMPLAINTS: Resource = Resource {
     from: "complaints c JOIN complaint_reasons r ON r.id = c.reason_id",
     scope: "c.deleted_at IS NULL",
     id: "c.id",
-    total_key: Some("complaints"),
+    total: Total::Maintained("complaints"),
     columns: &[
         Column::new("id", "c.id", Kind::Int),
         Column::new("fullName", "c.full_name", Kind::Text).never_null(),

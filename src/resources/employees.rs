@@ -15,7 +15,7 @@ use crate::auth::Roles;
 use crate::core::error::AppResult;
 use crate::core::validation::Validator;
 use crate::crud::writes::{Field, Mode, WriteForm};
-use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::ApiJson;
@@ -31,7 +31,7 @@ pub static EMPLOYEES: Resource = Resource {
     from: "employees e JOIN assets a ON a.id = e.asset_id",
     scope: "e.deleted_at IS NULL",
     id: "e.id",
-    total_key: Some("employees"),
+    total: Total::Maintained("employees"),
     columns: &[
         Column::new("id", "e.id", Kind::Int),
         Column::new("firstName", "e.first_name", Kind::Text).never_null(),

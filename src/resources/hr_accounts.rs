@@ -16,7 +16,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
-use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource};
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Total};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
@@ -33,7 +33,7 @@ pub static HR_ACCOUNTS: Resource = Resource {
     from: "hr_accounts h JOIN users u ON u.id = h.user_id JOIN assets a ON a.id = h.asset_id",
     scope: "h.deleted_at IS NULL",
     id: "h.id",
-    total_key: Some("hr_accounts"),
+    total: Total::Maintained("hr_accounts"),
     columns: &[
         Column::new("id", "h.id", Kind::Int),
         Column::new("assetId", "h.asset_id", Kind::Int).detail_only().never_null(),

@@ -15,7 +15,7 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::writes::{Field, Mode, WriteForm};
-use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
@@ -32,7 +32,7 @@ pub static MERCHANTS: Resource = Resource {
            JOIN partner_cities pc ON pc.id = m.partner_city_id JOIN cities c ON c.id = pc.city_id",
     scope: "m.deleted_at IS NULL",
     id: "m.id",
-    total_key: Some("merchants"),
+    total: Total::Maintained("merchants"),
     columns: &[
         Column::new("id", "m.id", Kind::Int),
         Column::new("firstName", "m.first_name", Kind::Text).never_null(),

@@ -1,5 +1,6 @@
 //! One module per resource: its declaration plus its special routes.
 
+pub mod activity;
 pub mod api_clients;
 pub mod applications;
 pub mod assets;
@@ -43,10 +44,11 @@ pub fn routes() -> Api {
         .merge(dashboard::routes())
         .merge(reports::routes())
         .merge(api_clients::routes())
+        .merge(activity::routes(&all()))
 }
 
 /// Every declared resource, for the contract tests.
-pub fn all() -> [&'static Resource; 17] {
+pub fn all() -> [&'static Resource; 18] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -65,6 +67,7 @@ pub fn all() -> [&'static Resource; 17] {
         &merchants::MERCHANTS,
         &promo_codes::PROMO_CODES,
         &api_clients::API_CLIENTS,
+        &activity::ACTIVITY,
     ]
 }
 

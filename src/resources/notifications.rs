@@ -9,7 +9,7 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
-use crate::crud::{self, Column, Export, Filter, Kind, Resource};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
 use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
@@ -27,7 +27,7 @@ pub static NOTIFICATIONS: Resource = Resource {
            LEFT JOIN campaigns c ON c.id = n.campaign_id",
     scope: "n.deleted_at IS NULL",
     id: "n.id",
-    total_key: Some("notifications"),
+    total: Total::Maintained("notifications"),
     columns: &[
         Column::new("id", "n.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),

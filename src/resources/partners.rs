@@ -16,7 +16,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
-use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, ValueKind};
+use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
@@ -35,7 +35,7 @@ pub static PARTNERS: Resource = Resource {
     from: "partners p LEFT JOIN files f ON f.id = p.file_id",
     scope: "p.deleted_at IS NULL",
     id: "p.id",
-    total_key: Some("partners"),
+    total: Total::Maintained("partners"),
     columns: &[
         Column::new("id", "p.id", Kind::Int),
         Column::new("filePath", files::FILE_PATH_SQL, Kind::File),

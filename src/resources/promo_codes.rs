@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
-use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
 use crate::http::form_fields::{Bounds, Field, FieldKind, read_json_fields};
@@ -34,7 +34,7 @@ pub static PROMO_CODES: Resource = Resource {
     from: "promo_codes pc JOIN partners p ON p.id = pc.partner_id JOIN campaigns c ON c.id = pc.campaign_id",
     scope: "pc.deleted_at IS NULL",
     id: "pc.id",
-    total_key: Some("promo_codes"),
+    total: Total::Maintained("promo_codes"),
     columns: &[
         Column::new("id", "pc.id", Kind::Int),
         Column::new("partnerId", "pc.partner_id", Kind::Int).detail_only().never_null(),

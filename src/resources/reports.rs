@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::AppResult;
-use crate::crud::{self, Column, Filter, Kind, Language, ListQuery, Resource, SheetWriter, select_sql};
+use crate::crud::{self, Column, Filter, Kind, Language, ListQuery, Resource, SheetWriter, Total, select_sql};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::QueryMap;
 use crate::http::state::AppState;
@@ -72,7 +72,7 @@ const fn names(
         from,
         scope: "1 = 1",
         id: "t.id",
-        total_key: None,
+        total: Total::Counted,
         columns,
         filters,
         export: None,

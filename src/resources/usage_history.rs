@@ -7,7 +7,7 @@
 use axum::http::Method;
 
 use crate::auth::Roles;
-use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc, query};
 
@@ -20,7 +20,7 @@ pub static USAGE_HISTORY: Resource = Resource {
     from: "usage_history h",
     scope: "h.deleted_at IS NULL",
     id: "h.id",
-    total_key: Some("usage_history"),
+    total: Total::Maintained("usage_history"),
     columns: &[
         Column::new("id", "h.id", Kind::Int),
         Column::new("employeeId", "h.employee_id", Kind::Int).detail_only().never_null(),

@@ -3,7 +3,7 @@
 //! the row (0 new, 1 in review, 2 done), since a request nobody can mark as handled is not useful.
 
 use crate::auth::Roles;
-use crate::crud::{self, Column, Export, Filter, Kind, Resource, ValueKind};
+use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::Api;
 
@@ -18,7 +18,7 @@ pub static WISH_LIST: Resource = Resource {
     from: "wish_list_requests w JOIN employees e ON e.id = w.employee_id JOIN assets a ON a.id = e.asset_id",
     scope: "w.deleted_at IS NULL",
     id: "w.id",
-    total_key: Some("wish_list_requests"),
+    total: Total::Maintained("wish_list_requests"),
     columns: &[
         Column::new("id", "w.id", Kind::Int),
         Column::new("employeeId", "w.employee_id", Kind::Int).detail_only().never_null(),

@@ -70,7 +70,7 @@ describe('route table', () => {
     const view = renderAt('/', <AppRoutes />);
     await waitFor(() => expect(view.currentPath()).toBe('/users'));
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
-    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients']);
+    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients', 'Activity']);
     expect(screen.getAllByText('Settings').length).toBeGreaterThan(0);
     expect(screen.getByText('Hi, Ada Admin')).toBeInTheDocument();
   });
@@ -82,6 +82,7 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(menuLabels()).not.toContain('Users');
     expect(menuLabels()).not.toContain('API clients');
+    expect(menuLabels()).not.toContain('Activity');
     expect(screen.queryByText('Settings')).toBeNull();
     expect(menuLabels()).toContain('Reports');
     view.unmount();

@@ -22,7 +22,7 @@ use crate::core::error::AppResult;
 use crate::core::patterns;
 use crate::crud::{
     self, Change, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, ListPage, Resource, Search, Sql,
-    ValueKind,
+    Total, ValueKind,
 };
 use crate::http::api::Rule::{Message, Note, Pattern, Required};
 use crate::http::api::{Api, Doc, query};
@@ -135,7 +135,7 @@ const BASE: Resource = Resource {
     from: FROM,
     scope: "c.deleted_at IS NULL AND c.is_confirmed = 1",
     id: "c.id",
-    total_key: Some("campaigns:1"),
+    total: Total::Maintained("campaigns:1"),
     columns: COLUMNS,
     filters: FILTERS,
     export: None,
@@ -163,7 +163,7 @@ pub static EXPECTED: Resource = Resource {
     path: "campaign/notConfirmed",
     tag: "Expected campaigns",
     scope: "c.deleted_at IS NULL AND c.is_confirmed = 0",
-    total_key: Some("campaigns:0"),
+    total: Total::Maintained("campaigns:0"),
     export: Some(Export { file_name: "ExpectedCampaigns.xlsx", columns: EXPORT_COLUMNS }),
     toggle: false,
     delete: false,
@@ -173,7 +173,7 @@ pub static EXPECTED: Resource = Resource {
 
 /// Every live campaign, confirmed or not: what `campaign/{id}`, `DELETE campaign` and
 /// `PATCH campaign/active` look rows up in, and what create and edit answer with.
-pub static CAMPAIGN_ROWS: Resource = Resource { scope: "c.deleted_at IS NULL", total_key: None, ..BASE };
+pub static CAMPAIGN_ROWS: Resource = Resource { scope: "c.deleted_at IS NULL", total: Total::Counted, ..BASE };
 
 /// Live campaigns (confirmed or not, active or not) hold positions 1..n within their category.
 pub const ORDER: Sequence = Sequence { table: "campaigns", group: Some("campaign_category_id") };

@@ -17,7 +17,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
-use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, ValueKind};
+use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, Total, ValueKind};
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, QueryMap};
@@ -37,7 +37,7 @@ pub static USERS: Resource = Resource {
     from: "users u",
     scope: "u.kind = 'staff' AND u.deleted_at IS NULL",
     id: "u.id",
-    total_key: Some("users:staff"),
+    total: Total::Maintained("users:staff"),
     columns: &[
         Column::new("id", "u.id", Kind::Int),
         Column::new("firstName", "u.first_name", Kind::Text).never_null(),

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Fragment, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
@@ -7,6 +8,7 @@ import { needsPagination } from '../../lib/listQuery';
 import { formatPhone } from '../../lib/phone';
 import { canWrite } from '../../lib/roles';
 import { currentUser } from '../../lib/session';
+import { HistoryPanel } from '../activity/HistoryPanel';
 import { Alert } from '../Alert';
 import { Button, IconButton } from '../Button';
 import { ConfirmDelete } from '../ConfirmDelete';
@@ -370,6 +372,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
               row={detail.data ?? dialog.row}
               rowLabel={resource.rowLabel(detail.data ?? dialog.row)}
               writable={writable}
+              history={resource.history === false ? null : { itemPath, id: dialog.row.id, reloadToken: recordToken }}
               loading={!detail.data && !detail.error}
               error={detail.error}
               onChanged={(confirmation) => {
@@ -405,6 +408,7 @@ function DrawerBody<Row>({
   row,
   rowLabel,
   writable,
+  history,
   loading,
   error,
   onChanged,
@@ -414,6 +418,8 @@ function DrawerBody<Row>({
   rowLabel: string;
   /** Editors get an item's `choice` as a select. */
   writable: boolean;
+  /** The record's History tab beside its details, unless the screen has none. */
+  history: { itemPath: string; id: number; reloadToken: number } | null;
   loading: boolean;
   error: string | null;
   /** After a choice made in the drawer: the record and the list are read again. */
@@ -436,7 +442,7 @@ function DrawerBody<Row>({
     ) : (
       item.value(row)
     );
-  return (
+  const details = (
     <div className="space-y-4">
       {loading && <Spinner label={t('app.loading')} className="size-4" />}
       {error && <Alert tone="danger">{error}</Alert>}
@@ -444,5 +450,23 @@ function DrawerBody<Row>({
       {spec.render ? spec.render(row) : <DetailList items={(spec.items ?? []).map((item) => ({ label: t(item.label), value: value(item) }))} />}
       {spec.after?.(row)}
     </div>
+  );
+  if (!history) return details;
+  const tabClass =
+    '-mb-px border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 data-selected:border-indigo-600 data-selected:text-indigo-700';
+  return (
+    <TabGroup>
+      <TabList className="mb-4 flex gap-1 border-b border-slate-200">
+        <Tab className={tabClass}>{t('history.detailsTab')}</Tab>
+        <Tab className={tabClass}>{t('history.tab')}</Tab>
+      </TabList>
+      <TabPanels>
+        <TabPanel className="focus:outline-none">{details}</TabPanel>
+        {/* Loaded when first opened: most drawers are read for their details. */}
+        <TabPanel className="focus:outline-none" unmount>
+          <HistoryPanel itemPath={history.itemPath} id={history.id} reloadToken={history.reloadToken} />
+        </TabPanel>
+      </TabPanels>
+    </TabGroup>
   );
 }

@@ -165,6 +165,8 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   edit?: EditFormSpec<Row, any>;
   /* eslint-enable @typescript-eslint/no-explicit-any */
   view?: DrawerSpec<Row>;
+  /** false: the drawer has no History tab (`GET {itemPath}/{id}/history`): a list that is not a recorded resource. */
+  history?: boolean;
   /**
    * Row and bulk delete through `DELETE {basePath}` with `{ id: [...] }`: for editors (true), or only
    * for the roles listed (usage records: Admins); hidden from everyone else.

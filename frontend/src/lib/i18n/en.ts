@@ -4,6 +4,7 @@ import { peopleMessages } from './en.people';
 import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
 import { apiClientMessages, importMessages } from './en.apiClients';
+import { activityMessages } from './en.activity';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
@@ -14,6 +15,7 @@ export const en = {
   ...reportingMessages,
   ...apiClientMessages,
   ...importMessages,
+  ...activityMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',

@@ -1,0 +1,115 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/axe';
+import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DownloadFolder } from '../support/exports';
+import { pngBytes } from '../support/images';
+import { ListScreen, type ScreenSpec } from '../support/listScreen';
+import { useSuite } from '../support/suite';
+import { openedDialog, overflowsHorizontally, until } from '../support/ui';
+
+const suite = useSuite();
+const ASSETS: ScreenSpec = { path: '/assets', title: 'Asset list' };
+const ACTIVITY: ScreenSpec = { path: '/activity', title: 'Activity' };
+const ADMIN_NAME = 'Aysel Mammadova';
+
+describe('Activity and History: an edit is on record, in the drawer and on the Activity screen', () => {
+  let page: Page;
+  const downloads = new DownloadFolder();
+
+  beforeAll(async () => {
+    const api = await suite.api();
+    await api.createAsset(
+      { name: 'Xəzər Telekom', contactPerson: 'Nigar Həsənova', phoneNumber: '994501234567', email: 'nigar@xezer.test', barcodePrefix: 'XZT' },
+      pngBytes(32, [30, 90, 160], [255, 255, 255]),
+    );
+    page = await suite.signedIn(suite.admin, '/assets');
+  });
+
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  it('an edit shows on the record’s History tab, newest first, with the field before and after', async () => {
+    const assets = new ListScreen(page, ASSETS);
+    await assets.loaded();
+    await assets.tool('Xəzər Telekom', 'Edit').click();
+    const form = await assets.form('Edit Asset');
+    await form.field('Primary contact person name').fill('Rəşad Əliyev');
+    await form.saveAndClose();
+    await until(() => assets.row('Xəzər Telekom').innerText()).toContain('Rəşad Əliyev');
+
+    await assets.tool('Xəzər Telekom', 'View').click();
+    const drawer = await openedDialog(page, 'Asset details');
+    await drawer.getByRole('tab', { name: 'Details', selected: true }).waitFor();
+    await drawer.getByRole('tab', { name: 'History' }).click();
+    const history = drawer.getByRole('list', { name: 'History' });
+    await history.waitFor();
+    const entries = history.getByRole('listitem');
+    await until(() => entries.count()).toBe(2);
+    expect(await entries.nth(0).getByText(`Edited by ${ADMIN_NAME}`, { exact: true }).count()).toBe(1);
+    expect(await entries.nth(1).getByText(`Created by ${ADMIN_NAME}`, { exact: true }).count()).toBe(1);
+    const change = entries.nth(0).getByRole('row', { name: /Primary contact person name/ });
+    expect(await change.innerText()).toMatch(/Nigar Həsənova\s+Rəşad Əliyev/);
+    await expectAccessible(page, 'the History tab at 1280', drawer);
+    await shot(page, 'activity-history-tab-1280');
+    await page.setViewportSize(PHONE);
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await expectAccessible(page, 'the History tab at 390', drawer);
+    await shot(page, 'activity-history-tab-390');
+    await page.setViewportSize(DESKTOP);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  });
+
+  it('lists every change on the Activity screen under Settings, filtered by action and user', async () => {
+    const activity = new ListScreen(page, ACTIVITY);
+    await activity.open();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    expect(await activity.headers()).toEqual(['Date', 'Who', 'Action', 'Record', 'Changes', 'Actions']);
+    await activity.row('Edited').getByText('Primary contact person name', { exact: true }).waitFor();
+    expect(await activity.row('Edited').innerText()).toContain(ADMIN_NAME);
+    await expectAccessible(page, '/activity at 1280');
+    await shot(page, 'activity-1280');
+
+    await activity.showFilter();
+    await activity.filterField('Action').selectOption({ label: 'Edited' });
+    await until(() => activity.column('Action')).toEqual(['Edited']);
+    await activity.filterField('Action').selectOption({ label: 'Signed in' });
+    await until(() => activity.column('Who')).toContain(ADMIN_NAME);
+    expect(new Set(await activity.column('Action'))).toEqual(new Set(['Signed in']));
+    await activity.filterField('Action').selectOption({ label: 'All' });
+    await activity.filterField('Record type').selectOption({ label: 'Asset' });
+    await until(() => activity.column('Action')).toEqual(['Edited', 'Created']);
+
+    await activity.row('Edited').getByRole('button', { name: /View/ }).click();
+    const entry = await openedDialog(page, 'Activity entry');
+    await entry.getByRole('region', { name: 'Changes' }).getByText('Rəşad Əliyev', { exact: true }).waitFor();
+    await expectAccessible(page, 'an activity entry', entry);
+    await entry.getByRole('button', { name: 'Close' }).click();
+    await entry.waitFor({ state: 'detached' });
+  });
+
+  it('exports Activity.xlsx with the list’s filters', async () => {
+    const activity = new ListScreen(page, ACTIVITY);
+    await activity.open('?resource=asset');
+    const workbook = await downloads.export(page, activity.button('Export'));
+    expect(workbook.fileName).toBe('Activity.xlsx');
+    expect(workbook.header).toEqual(['Date', 'Who', 'Kind', 'Resource', 'Record', 'Action', 'Changes']);
+    expect(workbook.data.map((row) => row[5])).toEqual(['update', 'create']);
+    expect(workbook.data[0][1]).toBe(ADMIN_NAME);
+  });
+
+  it('fits and stays accessible at 1024 and 390 px', async () => {
+    const activity = new ListScreen(page, ACTIVITY);
+    for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+      await page.setViewportSize(size);
+      await activity.open();
+      expect(await overflowsHorizontally(page), `${size.width} px`).toBe(false);
+      await expectAccessible(page, `/activity at ${size.width}`);
+      await shot(page, `activity-${size.width}`);
+    }
+    await page.setViewportSize(DESKTOP);
+  });
+});
+
