@@ -1027,8 +1027,6 @@ const LARGE: [(&Resource, &str); 2] = [
     (&perkdesk::resources::usage_history::USAGE_HISTORY, "&CampaignName=Endirim%201"),
 ];
 
-/// SQLite's plan for a statement, its steps joined by " | ".
-
 /// Large lists sort on indexes, never through a temporary B-tree, in the default order and by
 /// every sortable field. The statistics come from a production-sized table: with a few rows,
 /// SQLite's choices differ from those it makes at 100,000.
