@@ -347,3 +347,130 @@ async fn openapi_prints_the_document_the_server_serves() {
     assert_eq!(printed, served.json());
     assert!(printed["paths"]["/api/asset"]["put"].is_object());
 }
+
+/// The rows of the activity log with this action, by a fresh connection (the server's are apart).
+fn logged(db: &std::path::Path, action: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut statement =
+        conn.prepare("SELECT COALESCE(changes, '') FROM activity WHERE action = ?1 ORDER BY id").unwrap();
+    statement.query_map([action], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+/// The scheduled copies in a folder, oldest first.
+fn copies(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    found.retain(|p| p.extension().is_some_and(|e| e == "db"));
+    found.sort();
+    found
+}
+
+#[test]
+fn scheduled_backups_are_written_checked_pruned_and_a_failure_is_on_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let backups = dir.path().join("backups");
+    perkdesk::db::Db::open(&db).unwrap();
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
+        .args(["serve", "--db", db.to_str().unwrap(), "--bind", &format!("127.0.0.1:{port}")])
+        .args(["--backup-dir", backups.to_str().unwrap(), "--backup-every", "2s", "--backup-keep", "2"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    read_until(&mut stderr, "perkdesk is serving");
+    // Three copies made (about six seconds), each checked before it is kept; two kept.
+    let started = std::time::Instant::now();
+    while logged(&db, "backupMade").len() < 3 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "three backups within 30 s");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let kept = copies(&backups);
+    assert!(kept.len() <= 2, "the oldest are pruned: {kept:?}");
+    for copy in &kept {
+        let checked = perkdesk::db::backup::check(copy).unwrap();
+        assert_eq!(checked.schema_version, perkdesk::db::SCHEMA_VERSION);
+    }
+    assert!(logged(&db, "backupMade")[0].contains("perkdesk-"), "the entry names the file");
+    // The folder goes away and a file takes its name: the next copy fails, and says so.
+    std::fs::remove_dir_all(&backups).unwrap();
+    std::fs::write(&backups, b"not a folder").unwrap();
+    let failing = std::time::Instant::now();
+    while logged(&db, "backupFailed").is_empty() {
+        assert!(failing.elapsed() < std::time::Duration::from_secs(30), "the failure is recorded");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    terminate(&child);
+    assert!(child.wait().unwrap().success());
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut log).unwrap();
+    assert!(log.contains("backup failed"), "the failure is logged: {log}");
+
+    // A schedule that could never write is refused at the start, in one line.
+    let refused = perkdesk(&["serve", "--db", db.to_str().unwrap(), "--backup-dir", backups.to_str().unwrap()], None);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("backup folder"), "{}", text(&refused.stderr));
+    let bad_interval = perkdesk(&["serve", "--db", db.to_str().unwrap(), "--backup-every", "soon"], None);
+    assert!(text(&bad_interval.stderr).contains("is not an interval like 6h or 30m"), "{}", text(&bad_interval.stderr));
+}
+
+#[test]
+fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let copy = dir.path().join("copy.db");
+    let (db_text, copy_text) = (db.to_str().unwrap(), copy.to_str().unwrap());
+    let add_city = |name: &str| {
+        let opened = perkdesk::db::Db::open(&db).unwrap();
+        opened
+            .conn()
+            .unwrap()
+            .execute("INSERT INTO cities (name_az, name_en, name_ru) VALUES (?1, ?1, ?1)", [name])
+            .unwrap();
+    };
+    add_city("Köhnə şəhər");
+    let written = perkdesk(&["backup", "--db", db_text, copy_text], None);
+    assert!(text(&written.stdout).contains("checked"), "{}", text(&written.stdout));
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    add_city("Yeni şəhər");
+
+    let refused = perkdesk(&["restore", copy_text, "--db", db_text], None);
+    assert!(!refused.status.success());
+    let message = text(&refused.stderr);
+    assert!(message.contains("has changes newer than the backup") && message.contains("--force"), "{message}");
+    assert_eq!(message.trim().lines().count(), 1, "one line: {message}");
+
+    // While a server has it open, nothing is replaced, forced or not.
+    let serving = perkdesk::db::Db::open(&db).unwrap();
+    let _held = serving.conn().unwrap();
+    let busy = perkdesk(&["restore", copy_text, "--db", db_text, "--force"], None);
+    assert!(text(&busy.stderr).contains("is in use (stop the server first)"), "{}", text(&busy.stderr));
+    drop(_held);
+    drop(serving);
+
+    let restored = perkdesk(&["restore", copy_text, "--db", db_text, "--force"], None);
+    assert!(restored.status.success(), "{}", text(&restored.stderr));
+    assert!(text(&restored.stdout).starts_with(&format!("Restored {db_text} from {copy_text}")));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let cities: Vec<String> = conn
+        .prepare("SELECT name_az FROM cities")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(cities.contains(&"Köhnə şəhər".to_string()) && !cities.contains(&"Yeni şəhər".to_string()), "{cities:?}");
+
+    // A damaged copy is refused before anything is touched; a missing database is simply made.
+    let damaged = dir.path().join("damaged.db");
+    std::fs::write(&damaged, b"SQLite format 3\0 but not really").unwrap();
+    let refused = perkdesk(&["restore", damaged.to_str().unwrap(), "--db", db_text, "--force"], None);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("damaged.db"), "{}", text(&refused.stderr));
+    let fresh = dir.path().join("fresh.db");
+    let made = perkdesk(&["restore", copy_text, "--db", fresh.to_str().unwrap()], None);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    perkdesk::db::Db::open(&fresh).unwrap();
+}

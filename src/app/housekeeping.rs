@@ -1,13 +1,15 @@
-//! The server's own recurring work: the activity log's retention (and, as they come, the trash's
-//! and the scheduled backups). It runs beside the requests, each step a write in its turn among
-//! the writers, so it never holds them for long.
+//! The server's own recurring work: the activity log's retention and the scheduled backups. Each
+//! runs beside the requests; retention's steps are writes in their turn among the writers, and a
+//! backup is a read (a consistent snapshot), so neither holds the writers for long.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::db::{Db, activity};
+use crate::db::activity::{self, Actor, action};
+use crate::db::{Db, backup};
 
 /// How often retention looks for expired entries.
-const EVERY: Duration = Duration::from_secs(3600);
+const RETENTION_EVERY: Duration = Duration::from_secs(3600);
 /// Entries deleted per write: a long-untended log is pruned in steps, between other writers.
 const STEP: u32 = 5_000;
 
@@ -17,19 +19,40 @@ pub struct Retention {
     pub activity_days: u32,
 }
 
+/// Copies of the database written on a schedule into a folder, the newest `keep` kept.
+#[derive(Clone, Debug)]
+pub struct Backups {
+    pub dir: PathBuf,
+    pub every: Duration,
+    pub keep: usize,
+}
+
 /// Starts the recurring work; it ends with the runtime.
-pub fn spawn(db: Db, retention: Retention) {
+pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
+    let pruned = db.clone();
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(EVERY);
+        let mut ticks = tokio::time::interval(RETENTION_EVERY);
         loop {
             ticks.tick().await;
-            match prune_activity(&db, retention.activity_days).await {
+            match prune_activity(&pruned, retention.activity_days).await {
                 Ok(0) => {}
                 Ok(removed) => tracing::info!(removed, days = retention.activity_days, "activity retention"),
                 Err(error) => tracing::error!(error = %error, "activity retention failed"),
             }
         }
     });
+    if let Some(backups) = backups {
+        tokio::spawn(async move {
+            // The first copy one interval after the start: a server restarted in a loop does not
+            // fill the folder with copies of the same data.
+            let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + backups.every, backups.every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                back_up(&db, &backups).await;
+            }
+        });
+    }
 }
 
 /// Removes every activity entry older than `days`, step by step; returns how many went.
@@ -41,5 +64,43 @@ pub async fn prune_activity(db: &Db, days: u32) -> anyhow::Result<usize> {
         if step < STEP as usize {
             return Ok(removed);
         }
+    }
+}
+
+/// Writes one checked copy and prunes the old ones. The outcome is logged and recorded in the
+/// activity log, where Admins see it (Settings → Activity): a failure is never silent.
+pub async fn back_up(db: &Db, backups: &Backups) {
+    let (copying, settings) = (db.clone(), backups.clone());
+    let outcome = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let (path, checked) = backup::write_checked(&copying, &settings.dir)?;
+        let removed = backup::prune(&settings.dir, settings.keep)?;
+        Ok((path, checked, removed))
+    })
+    .await
+    .map_err(anyhow::Error::from)
+    .and_then(|outcome| outcome);
+    let (action, fields) = match outcome {
+        Ok((path, checked, removed)) => {
+            let file = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+            tracing::info!(file = %path.display(), bytes = checked.bytes, pruned = removed.len(), "backup written and checked");
+            let fields = vec![
+                ("file", serde_json::Value::from(file)),
+                ("bytes", serde_json::Value::from(checked.bytes)),
+                ("removed", serde_json::Value::from(removed.len())),
+            ];
+            (action::BACKUP_MADE, fields)
+        }
+        Err(error) => {
+            tracing::error!(error = %format!("{error:#}"), dir = %backups.dir.display(), "backup failed");
+            (action::BACKUP_FAILED, vec![("error", serde_json::Value::from(format!("{error:#}")))])
+        }
+    };
+    let recorded = db
+        .write(move |conn| {
+            Ok(activity::record_event(conn, &Actor::system(), activity::BACKUP_RESOURCE, action, &fields)?)
+        })
+        .await;
+    if let Err(error) = recorded {
+        tracing::error!(error = %error, "cannot record the backup's outcome in the activity log");
     }
 }

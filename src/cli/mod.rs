@@ -49,6 +49,8 @@ enum Command {
     Otp(OtpArgs),
     /// Write a consistent copy of the database while the server keeps running.
     Backup(BackupArgs),
+    /// Put a backup in place of the database (the server must be stopped); checks the copy first.
+    Restore(RestoreArgs),
     /// Write Reports-count.xlsx and Reports-name.xlsx to a folder.
     ExportReports(ExportReportsArgs),
     /// Make, list and revoke the keys of the employee app and partners (the inbound API).
@@ -147,6 +149,26 @@ struct ServeOptions {
     /// Days the activity log keeps its entries; older ones are removed by the server, hourly.
     #[arg(long, env = "PERKDESK_ACTIVITY_RETENTION_DAYS", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
     activity_retention_days: u32,
+    /// Folder for scheduled backups: a checked copy of the database every --backup-every, the
+    /// newest --backup-keep kept (created when missing).
+    #[arg(long, env = "PERKDESK_BACKUP_DIR")]
+    backup_dir: Option<PathBuf>,
+    /// How often to back up, e.g. 6h, 30m, 1d (with --backup-dir).
+    #[arg(long, env = "PERKDESK_BACKUP_EVERY", default_value = "6h", value_parser = parse_interval)]
+    backup_every: std::time::Duration,
+    /// Scheduled backups kept; older ones are removed.
+    #[arg(long, env = "PERKDESK_BACKUP_KEEP", default_value_t = 14, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    backup_keep: u64,
+}
+
+/// `6h`, `30m`, `1d`, `90s`: at least one second.
+fn parse_interval(text: &str) -> Result<std::time::Duration, String> {
+    let every = humantime::parse_duration(text)
+        .map_err(|error| format!("'{text}' is not an interval like 6h or 30m ({error})"))?;
+    if every < std::time::Duration::from_secs(1) {
+        return Err(format!("'{text}' is shorter than a second"));
+    }
+    Ok(every)
 }
 
 #[derive(Args, Debug)]
@@ -198,6 +220,17 @@ struct BackupArgs {
 }
 
 #[derive(Args, Debug)]
+struct RestoreArgs {
+    /// The backup to restore (a file `perkdesk backup` or --backup-dir wrote).
+    backup: PathBuf,
+    #[command(flatten)]
+    db: DbArg,
+    /// Replace the database even when it holds changes newer than the backup.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args, Debug)]
 struct ExportReportsArgs {
     #[command(flatten)]
     db: DbArg,
@@ -220,6 +253,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::CreateAdmin(args) => create_admin(args),
         Command::Otp(args) => otp(args),
         Command::Backup(args) => backup(args),
+        Command::Restore(args) => restore(args),
         Command::ExportReports(args) => export_reports(args),
         Command::Openapi => {
             let (_, document) = crate::app::api().into_parts();
@@ -287,6 +321,7 @@ async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio::net::TcpLi
 type Banner = Box<dyn FnOnce(&str) + Send>;
 
 async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow::Result<()> {
+    let backups = scheduled_backups(&options)?;
     let listener = listen(&options.bind, banner.is_some()).await?;
     let local = listener.local_addr()?;
     let url = format!("http://{local}");
@@ -302,6 +337,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     crate::app::housekeeping::spawn(
         db.clone(),
         crate::app::housekeeping::Retention { activity_days: options.activity_retention_days },
+        backups,
     );
     tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
     if let Some(banner) = banner {
@@ -320,6 +356,22 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())
+}
+
+/// The backup schedule, with its folder made and found writable before the server starts: a
+/// schedule that could never write is refused at once, not discovered at its first run.
+fn scheduled_backups(options: &ServeOptions) -> anyhow::Result<Option<crate::app::housekeeping::Backups>> {
+    let Some(dir) = options.backup_dir.clone() else { return Ok(None) };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the backup folder {}", dir.display()))?;
+    let probe = dir.join(".perkdesk-write-test");
+    std::fs::write(&probe, b"").with_context(|| format!("cannot write in the backup folder {}", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    tracing::info!(dir = %dir.display(), every = ?options.backup_every, keep = options.backup_keep, "scheduled backups");
+    Ok(Some(crate::app::housekeeping::Backups {
+        dir,
+        every: options.backup_every,
+        keep: usize::try_from(options.backup_keep).unwrap_or(usize::MAX),
+    }))
 }
 
 /// SIGTERM or Ctrl-C. The handlers are installed when this is called (before the server
@@ -457,8 +509,26 @@ fn backup(args: BackupArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
     eprintln!("Backing up {} to {} ...", args.db.db.display(), args.dest.display());
     db.backup_to(&args.dest)?;
-    let size = std::fs::metadata(&args.dest).map(|m| m.len()).unwrap_or(0);
-    println!("Backup written to {} ({:.1} MB).", args.dest.display(), size as f64 / 1_048_576.0);
+    let checked = crate::db::backup::check(&args.dest)?;
+    println!("Backup written to {} ({:.1} MB), checked.", args.dest.display(), checked.bytes as f64 / 1_048_576.0);
+    Ok(())
+}
+
+fn restore(args: RestoreArgs) -> anyhow::Result<()> {
+    let restored = crate::db::backup::restore(&args.backup, &args.db.db, args.force)?;
+    let replaced = match &restored.replaced {
+        None => String::new(),
+        Some(last) => {
+            format!(", replacing a database last changed at {}", last.as_deref().unwrap_or("an unknown time"))
+        }
+    };
+    println!(
+        "Restored {} from {} (schema {}, last change at {}){replaced}. Start the server to use it.",
+        args.db.db.display(),
+        args.backup.display(),
+        restored.backup.schema_version,
+        restored.backup.last_change.as_deref().unwrap_or("an unknown time"),
+    );
     Ok(())
 }
 

@@ -196,8 +196,10 @@ pub mod action {
     pub const KEY_CREATED: &str = "keyCreated";
     pub const KEY_REVOKED: &str = "keyRevoked";
     pub const PURGE: &str = "purge";
+    pub const BACKUP_MADE: &str = "backupMade";
+    pub const BACKUP_FAILED: &str = "backupFailed";
 
-    pub const ALL: [&str; 13] = [
+    pub const ALL: [&str; 15] = [
         CREATE,
         UPDATE,
         DELETE,
@@ -211,6 +213,8 @@ pub mod action {
         KEY_CREATED,
         KEY_REVOKED,
         PURGE,
+        BACKUP_MADE,
+        BACKUP_FAILED,
     ];
 }
 
@@ -457,6 +461,27 @@ fn action_of(changes: &str) -> &'static str {
         return action::STATUS_CHANGE;
     }
     action::UPDATE
+}
+
+/// The resource of the server's own events (a scheduled backup), which are no table's rows.
+pub const BACKUP_RESOURCE: &str = "backup";
+
+/// Records an event that is no row's change (a scheduled backup made or failed), as `actor`, with
+/// what to show of it as fields (`{"file": [null, "perkdesk-....db"]}`).
+pub fn record_event(
+    conn: &Connection,
+    actor: &Actor,
+    resource: &str,
+    action: &str,
+    fields: &[(&str, Value)],
+) -> rusqlite::Result<()> {
+    let changes: Map<String, Value> =
+        fields.iter().map(|(name, value)| (name.to_string(), Value::Array(vec![Value::Null, value.clone()]))).collect();
+    conn.prepare_cached(
+        "INSERT INTO activity (actor_kind, actor_id, actor_name, resource, action, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute((actor.kind.as_str(), actor.id, &actor.name, resource, action, Value::Object(changes).to_string()))?;
+    Ok(())
 }
 
 /// Deletes the entries older than `days` days among the oldest `limit` (retention runs in steps,

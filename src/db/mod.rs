@@ -2,6 +2,7 @@
 //! blocking work off the async runtime, and writes that take turns on a shared transaction.
 
 pub mod activity;
+pub mod backup;
 mod batch;
 mod counts;
 mod migrations;

@@ -34,6 +34,8 @@ export const ACTIONS = [
   'keyCreated',
   'keyRevoked',
   'purge',
+  'backupMade',
+  'backupFailed',
 ] as const;
 
 export const ACTOR_KINDS = ['user', 'client', 'cli', 'system', 'public'] as const;
@@ -55,6 +57,7 @@ export const RESOURCES = [
   'promoCode',
   'apiClient',
   'city',
+  'backup',
 ] as const;
 
 export const actionLabel = (action: string) => known(`activity.action.${action}`, action);
