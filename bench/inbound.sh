@@ -20,22 +20,7 @@ DB="$WORK/bench-inbound-$$.db"
 rm -f "$DB" "$DB-wal" "$DB-shm"
 create_bench_admin "$BIN" "$DB"
 
-# One asset with EMPLOYEES employees, a partner, a category and a campaign offered to the asset.
-python3 - "$DB" "$EMPLOYEES" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-n = int(sys.argv[2])
-db.execute("INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix) VALUES ('Bench asset', 'Bench', '994501234567', 'hr@bench.az', 'BNC')")
-db.execute("INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email) VALUES ('Bench partner', 'B', 'P', '994501234567', 'p@bench.az')")
-db.execute("INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Market')")
-db.execute("""INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az, name_en,
-              name_ru, description_az, description_en, description_ru, order_no)
-              VALUES (1, 1, 15, '2020-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', 'Bench', 'Bench', 'Bench', 'D', 'D', 'D', 1)""")
-db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (1, 1)")
-db.executemany("INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (1, 'E', 'Mp', ?, '994501234567')",
-               ((f"e{i}@bench.az",) for i in range(n)))
-db.commit()
-PY
+seed_inbound_world "$DB" "$EMPLOYEES"
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
 start_server "$BIN" "$DB"

@@ -70,3 +70,24 @@ wrk_row() {
         "$@" "http://127.0.0.1:$PORT$url_path")
     printf '| %s | `%s` | %s |\n' "$label" "$path" "$(wrk_cells "$out")"
 }
+
+# seed_inbound_world DB EMPLOYEES: one asset with EMPLOYEES employees, a partner, a category and a
+# campaign offered to the asset, for the inbound API's writes (bench/inbound.sh,
+# scripts/litestream-check).
+seed_inbound_world() {
+    python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+n = int(sys.argv[2])
+db.execute("INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix) VALUES ('Bench asset', 'Bench', '994501234567', 'hr@bench.az', 'BNC')")
+db.execute("INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email) VALUES ('Bench partner', 'B', 'P', '994501234567', 'p@bench.az')")
+db.execute("INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Market')")
+db.execute("""INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az, name_en,
+              name_ru, description_az, description_en, description_ru, order_no)
+              VALUES (1, 1, 15, '2020-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', 'Bench', 'Bench', 'Bench', 'D', 'D', 'D', 1)""")
+db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (1, 1)")
+db.executemany("INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (1, 'E', 'Mp', ?, '994501234567')",
+               ((f"e{i}@bench.az",) for i in range(n)))
+db.commit()
+PY
+}
