@@ -25,26 +25,18 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `create-admin` for ops@perk.az (Ops Admin) with the password on standard input.
+fn create_ops_admin(db: &str) -> Output {
+    let args = ["create-admin", "--db", db, "--email", "ops@perk.az", "--first-name", "Ops", "--last-name", "Admin"];
+    perkdesk(&[&args[..], &["--password-stdin"]].concat(), Some("Secret-123!\n"))
+}
+
 #[test]
 fn create_admin_otp_and_backup() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("perkdesk.db");
     let db = db.to_str().unwrap();
-    let created = perkdesk(
-        &[
-            "create-admin",
-            "--db",
-            db,
-            "--email",
-            "ops@perk.az",
-            "--first-name",
-            "Ops",
-            "--last-name",
-            "Admin",
-            "--password-stdin",
-        ],
-        Some("Secret-123!\n"),
-    );
+    let created = create_ops_admin(db);
     assert!(created.status.success(), "{}", text(&created.stderr));
     let out = text(&created.stdout);
     assert!(out.contains("Created the Admin Ops Admin <ops@perk.az>."));
@@ -473,4 +465,29 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
     let made = perkdesk(&["restore", copy_text, "--db", fresh.to_str().unwrap()], None);
     assert!(made.status.success(), "{}", text(&made.stderr));
     perkdesk::db::Db::open(&fresh).unwrap();
+}
+
+#[test]
+fn reset_otp_gives_a_new_authenticator_and_ends_the_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let db_text = db.to_str().unwrap();
+    let created = create_ops_admin(db_text);
+    assert!(created.status.success(), "{}", text(&created.stderr));
+    let secret = |db: &std::path::Path| -> String {
+        rusqlite::Connection::open(db).unwrap().query_row("SELECT totp_secret FROM users", [], |r| r.get(0)).unwrap()
+    };
+    let before = secret(&db);
+    let reset = perkdesk(&["reset-otp", "--db", db_text, "--email", "OPS@perk.az "], None);
+    assert!(reset.status.success(), "{}", text(&reset.stderr));
+    let out = text(&reset.stdout);
+    assert!(out.contains("A new authenticator for ops@perk.az"), "{out}");
+    assert!(out.contains("otpauth://totp/perkdesk:ops%40perk.az?secret="), "{out}");
+    let after = secret(&db);
+    assert_ne!(before, after);
+    assert!(out.contains(&after), "the printed QR's URI carries the new secret");
+    assert_eq!(logged(&db, "authenticatorReset"), [r#"{"totpSecret":"changed"}"#]);
+    let unknown = perkdesk(&["reset-otp", "--db", db_text, "--email", "nobody@perk.az"], None);
+    assert!(!unknown.status.success());
+    assert_eq!(text(&unknown.stderr).trim(), "perkdesk: no user has the e-mail nobody@perk.az");
 }

@@ -308,3 +308,40 @@ async fn export_is_a_workbook_of_the_filtered_rows() {
     assert_eq!(rows[1][2], "tural@perk.az");
     assert_eq!(rows[1][4], "Call Center");
 }
+
+#[tokio::test]
+async fn an_admin_resets_another_users_authenticator_and_signs_them_out() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let user = app.user_with_role("rashad@perk.az", 1).await;
+    let reset = |token: String, id: i64| {
+        let app = &app;
+        async move { app.call(Method::PUT, "/api/user/resetAuthenticator", Some(&token), Some(json!({"id": id}))).await }
+    };
+    reset(user.token.clone(), admin.id).await.expect_message(403, "You do not have permission to do this.");
+    reset(admin.token.clone(), admin.id).await.expect_message(403, perkdesk::resources::users::RESET_OWN);
+    reset(admin.token.clone(), 9999).await.expect(404);
+
+    let old_code = perkdesk::auth::totp::current_code(&user.secret).unwrap();
+    let answer = reset(admin.token.clone(), user.id).await;
+    answer.expect(200);
+    assert!(answer.json()["data"].as_str().unwrap().starts_with("data:image/png;base64,"));
+    app.get("/api/auth/profile", &user.token).await.expect(401);
+    let new_secret: String = app
+        .state
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT totp_secret FROM users WHERE id = ?1", [user.id], |r| r.get(0))
+        .unwrap();
+    assert_ne!(new_secret, user.secret);
+    app.sign_in_raw("rashad@perk.az", PASSWORD, &old_code).await.expect(401);
+    app.sign_in("rashad@perk.az").await;
+
+    // On record as the Admin's authenticator reset, the secret only as changed.
+    let history = app.get(&format!("/api/user/{}/history", user.id), &admin.token).await.json();
+    let entry =
+        history["data"].as_array().unwrap().iter().find(|e| e["action"] == "authenticatorReset").unwrap().clone();
+    assert_eq!(entry["actorId"], admin.id);
+    assert_eq!(entry["changes"], r#"{"totpSecret":"changed"}"#);
+}

@@ -26,7 +26,7 @@ interface ListWalk {
 }
 
 const WALKS: ListWalk[] = [
-  { spec: USERS, row: 'leyla.quliyeva@perkdesk.test', create: 'Create User', edit: 'Edit', drawer: 'User details', tools: { 'Change Password': 'Change Password', 'QR code': 'QR code' } },
+  { spec: USERS, row: 'leyla.quliyeva@perkdesk.test', create: 'Create User', edit: 'Edit', drawer: 'User details', tools: { 'Change Password': 'Change Password', 'QR code': 'QR code', 'Reset authenticator': 'Reset authenticator' } },
   { spec: ASSETS, row: 'Qafqaz Bank', create: 'Create Asset', edit: 'Edit Asset', drawer: 'Asset details', tools: {} },
   {
     spec: HR_ACCOUNTS,
@@ -34,7 +34,7 @@ const WALKS: ListWalk[] = [
     create: 'Create HR Account',
     edit: 'Edit HR Account',
     drawer: 'Human resource details',
-    tools: { 'Change Password': 'Change Password', 'QR code': 'QR code' },
+    tools: { 'Change Password': 'Change Password', 'QR code': 'QR code', 'Reset authenticator': 'Reset authenticator' },
     exportDialog: 'Export Excel',
   },
   { spec: PARTNERS, row: 'Dadlı Market', create: 'Create Partner', edit: 'Edit Partner', drawer: 'Partner details', tools: {} },

@@ -11,6 +11,7 @@ import { openedDialog, overflowsHorizontally, until } from '../support/ui';
 const suite = useSuite();
 const ASSETS: ScreenSpec = { path: '/assets', title: 'Asset list' };
 const ACTIVITY: ScreenSpec = { path: '/activity', title: 'Activity' };
+const USERS: ScreenSpec = { path: '/users', title: 'Users' };
 const ADMIN_NAME = 'Aysel Mammadova';
 
 describe('Activity and History: an edit is on record, in the drawer and on the Activity screen', () => {
@@ -93,6 +94,30 @@ describe('Activity and History: an edit is on record, in the drawer and on the A
     await expectAccessible(page, 'an activity entry', entry);
     await entry.getByRole('button', { name: 'Close' }).click();
     await entry.waitFor({ state: 'detached' });
+  });
+
+  it('an Admin resets a user’s lost authenticator: the new QR code once, and the reset on the user’s History', async () => {
+    const api = await suite.api();
+    await api.createUser({ firstName: 'Tural', lastName: 'Həsənli', email: 'tural.hasanli@perkdesk.test', phone: '994501112233' });
+    const users = new ListScreen(page, USERS);
+    await users.open('?email=tural');
+    await users.tool('tural.hasanli@perkdesk.test', 'Reset authenticator').click();
+    const dialog = await openedDialog(page, 'Reset authenticator');
+    await dialog.getByText('Give Tural Həsənli a new authenticator?', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Reset authenticator' }).click();
+    const qr = dialog.getByRole('img', { name: 'QR code: Tural Həsənli' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await expectAccessible(page, 'the new authenticator', dialog);
+    await shot(page, 'activity-reset-authenticator');
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+    await users.tool('tural.hasanli@perkdesk.test', 'View').click();
+    const drawer = await openedDialog(page, 'User details');
+    await drawer.getByRole('tab', { name: 'History' }).click();
+    await drawer.getByText(`Authenticator reset by ${ADMIN_NAME}`, { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
   });
 
   it('exports Activity.xlsx with the list’s filters', async () => {

@@ -5,8 +5,8 @@
 //! must in the same transaction. The person's own fields (names, e-mail, phone) are the Users and
 //! HR screens' declared writes.
 
-use rusqlite::Connection;
 use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, OptionalExtension};
 
 use super::{sessions, totp};
 use crate::core::error::AppResult;
@@ -105,4 +105,22 @@ pub fn delete_logins(tx: &Connection, user_ids: &[i64], reason: &str) -> AppResu
 pub fn set_login_active(tx: &Connection, user_id: i64, active: bool, reason: &str) -> AppResult<()> {
     tx.execute("UPDATE users SET is_active = ?2, updated_at = ?3 WHERE id = ?1", (user_id, active, now_iso()))?;
     if active { Ok(()) } else { sessions::revoke_user_sessions(tx, &[user_id], reason, None) }
+}
+
+/// Gives the live login a new authenticator secret (its old codes stop working at once) and ends
+/// its sessions; returns the new secret and the login's e-mail, or `None` when there is no such
+/// login. The activity log records it as an authenticator reset, the secret only as changed.
+pub fn reset_totp(tx: &Connection, user_id: i64, reason: &str) -> AppResult<Option<(String, String)>> {
+    let secret = totp::new_secret();
+    let email: Option<String> = tx
+        .query_row(
+            "UPDATE users SET totp_secret = ?2, totp_last_step = 0, updated_at = ?3
+             WHERE id = ?1 AND deleted_at IS NULL RETURNING email",
+            (user_id, &secret, now_iso()),
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(email) = email else { return Ok(None) };
+    sessions::revoke_user_sessions(tx, &[user_id], reason, None)?;
+    Ok(Some((secret, email)))
 }

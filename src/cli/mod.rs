@@ -47,6 +47,8 @@ enum Command {
     CreateAdmin(CreateAdminArgs),
     /// Print a user's current 6-digit sign-in code (for operators with shell access).
     Otp(OtpArgs),
+    /// Give a user a new authenticator (for a lost phone): signs them out and prints the new QR code.
+    ResetOtp(OtpArgs),
     /// Write a consistent copy of the database while the server keeps running.
     Backup(BackupArgs),
     /// Put a backup in place of the database (the server must be stopped); checks the copy first.
@@ -252,6 +254,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Demo(args) => demo(args),
         Command::CreateAdmin(args) => create_admin(args),
         Command::Otp(args) => otp(args),
+        Command::ResetOtp(args) => reset_otp(args),
         Command::Backup(args) => backup(args),
         Command::Restore(args) => restore(args),
         Command::ExportReports(args) => export_reports(args),
@@ -502,6 +505,32 @@ fn otp(args: OtpArgs) -> anyhow::Result<()> {
     };
     let secret = secret.with_context(|| format!("no user has the e-mail {}", args.email.trim()))?;
     println!("{}", totp::current_code(&secret)?);
+    Ok(())
+}
+
+fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
+    let db = open_existing(&args.db.db)?;
+    let email = args.email.trim().to_string();
+    let mut conn = db.conn()?;
+    let reset = crate::db::write_tx(&mut conn, |tx| {
+        use rusqlite::OptionalExtension;
+        let id: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM users WHERE email = ?1 AND deleted_at IS NULL ORDER BY kind = 'staff' DESC LIMIT 1",
+                [&email],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(id) = id else { return Ok(None) };
+        crate::auth::accounts::reset_totp(tx, id, "authenticator reset at the command line")
+    })
+    .map_err(|error| anyhow::anyhow!("{error}"))?;
+    let (secret, email) = reset.with_context(|| format!("no user has the e-mail {email}"))?;
+    let uri = totp::otpauth_uri(&secret, &email)?;
+    println!("A new authenticator for {email}; the old one no longer works and every session of theirs has ended.");
+    println!("Scan this QR code with an authenticator app:");
+    println!("{}", crate::core::qr::terminal(&uri)?);
+    println!("{uri}");
     Ok(())
 }
 

@@ -108,3 +108,31 @@ pub(super) async fn qr_code(
     let uri = totp::otpauth_uri(&secret, &email)?;
     Ok(Json(QrCode { data: crate::core::qr::png_data_url(&uri)? }))
 }
+
+pub const RESET_OWN: &str = "Your own authenticator cannot be reset here; ask another Admin.";
+
+/// `{id}` of the authenticator reset: a staff user's or an HR account's login.
+#[derive(Deserialize, ToSchema)]
+pub struct LoginId {
+    id: i64,
+}
+
+/// `PUT user/resetAuthenticator` (Admins): a new secret for another login, which is signed out
+/// everywhere; answers the new QR code for the Admin to hand over.
+pub(super) async fn reset_authenticator(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(body): ApiJson<LoginId>,
+) -> AppResult<Json<QrCode>> {
+    if body.id == user.id {
+        return Err(AppError::Forbidden(RESET_OWN.into()));
+    }
+    let (secret, email) = state
+        .db
+        .write(move |tx| {
+            accounts::reset_totp(tx, body.id, "authenticator reset by an Admin")?.ok_or_else(|| USERS.not_found())
+        })
+        .await?;
+    let uri = totp::otpauth_uri(&secret, &email)?;
+    Ok(Json(QrCode { data: crate::core::qr::png_data_url(&uri)? }))
+}

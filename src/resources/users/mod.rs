@@ -133,7 +133,8 @@ pub static USER_EDIT_FORM: WriteForm = WriteForm {
 };
 
 mod credentials;
-use credentials::{PasswordChange, QrCode, change_password, qr_code};
+pub use credentials::RESET_OWN;
+use credentials::{LoginId, PasswordChange, QrCode, change_password, qr_code, reset_authenticator};
 
 pub fn routes() -> Api {
     const TAG: &str = "Users";
@@ -221,6 +222,17 @@ pub fn routes() -> Api {
                         .minimum(Some(utoipa::Number::Int(1)))
                         .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
                 )
+                .answers(404, "No such user")
+                .returns::<QrCode>(200),
+        )
+        .add(
+            Method::PUT,
+            "/api/user/resetAuthenticator",
+            put(reset_authenticator),
+            Doc::new(TAG, "A new authenticator for another user or HR account (signed out everywhere); its QR code")
+                .roles(Roles::ADMIN)
+                .json_body::<LoginId>()
+                .answers(403, "The caller's own account")
                 .answers(404, "No such user")
                 .returns::<QrCode>(200),
         )

@@ -1,7 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { api, errorMessage } from '../../lib/api';
 import { t } from '../../lib/i18n';
 import { Alert } from '../Alert';
-import { Dialog } from '../Dialog';
+import { Button } from '../Button';
+import { Dialog, DialogActions } from '../Dialog';
 import { Spinner } from '../Spinner';
 import { useRecord } from './useRemoteData';
 
@@ -22,6 +25,63 @@ export function QrCodeDialog({ userId, name, onClose }: { userId: number; name: 
         {qr.data && <img src={qr.data.data} alt={`${t('tool.qrCode')}: ${name}`} className="size-56" />}
         <p className="text-xs text-slate-500">{t('tool.qrHelp')}</p>
       </div>
+    </Dialog>
+  );
+}
+
+/**
+ * A lost phone (issue 23): an Admin gives the row's login a new authenticator
+ * (`PUT user/resetAuthenticator {id}`) after asking; the old one stops working
+ * and the person is signed out everywhere. The new QR code is shown here once,
+ * for the Admin to hand over.
+ */
+export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: number; name: string; onClose: () => void }) {
+  useSignals();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [qr, setQr] = useState<string | null>(null);
+  const reset = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api.put<{ data: string }>('user/resetAuthenticator', { id: userId });
+      setQr(answer.data);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} title={t('tool.resetAuthenticator')} size="sm">
+      {qr ? (
+        <div className="flex flex-col items-center gap-4 text-center">
+          <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorDone', { name })}</p>
+          <img src={qr} alt={`${t('tool.qrCode')}: ${name}`} className="size-56" />
+          <p className="text-xs text-slate-600">{t('tool.qrHelp')}</p>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorQuestion', { name })}</p>
+      )}
+      {error && (
+        <div className="mt-3">
+          <Alert tone="danger">{error}</Alert>
+        </div>
+      )}
+      <DialogActions>
+        {qr ? (
+          <Button variant="primary" onClick={onClose}>
+            {t('button.close')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('button.cancel')}</Button>
+            <Button variant="primary" busy={busy} onClick={reset}>
+              {t('tool.resetAuthenticator')}
+            </Button>
+          </>
+        )}
+      </DialogActions>
     </Dialog>
   );
 }

@@ -3,7 +3,9 @@ import type { Schema } from '../../lib/validation';
 import { FormDialog } from '../FormDialog';
 import type { FieldDef } from '../form/types';
 import type { IconName } from '../icons';
-import { QrCodeDialog } from './QrCodeDialog';
+import { Role } from '../../lib/roles';
+import { currentUser } from '../../lib/session';
+import { QrCodeDialog, ResetAuthenticatorDialog } from './QrCodeDialog';
 import type { RowTool } from './types';
 
 /**
@@ -63,5 +65,20 @@ export function qrCodeTool<Row>({ userId, name }: { userId: (row: Row) => number
     icon: 'qr',
     editorsOnly: true,
     render: ({ row, onClose }) => <QrCodeDialog userId={userId(row)} name={name(row)} onClose={onClose} />,
+  };
+}
+
+/**
+ * A new authenticator for the row's login (Admins only, never one's own): the
+ * tool of a lost phone, on the Users and HR screens.
+ */
+export function resetAuthenticatorTool<Row>({ userId, name }: { userId: (row: Row) => number; name: (row: Row) => string }): RowTool<Row> {
+  return {
+    id: 'reset-authenticator',
+    label: 'tool.resetAuthenticator',
+    icon: 'refresh',
+    editorsOnly: true,
+    isAvailable: (row) => currentUser.value?.roleId === Role.Admin && currentUser.value.id !== userId(row),
+    render: ({ row, onClose }) => <ResetAuthenticatorDialog userId={userId(row)} name={name(row)} onClose={onClose} />,
   };
 }

@@ -44,7 +44,7 @@ function setup(path = '/humanresource', rows = makeAccounts(3), extra: Record<st
 const rowOf = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
 
 describe('HR accounts screen', () => {
-  it("shows 'Hr Account' with HR data under HR headers and the five row actions", async () => {
+  it("shows 'Hr Account' with HR data under HR headers and the row actions (an Admin also resets an authenticator)", async () => {
     const { api } = setup();
     expect(await screen.findByText('First1 Last1')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Hr Account' })).toBeInTheDocument();
@@ -60,6 +60,7 @@ describe('HR accounts screen', () => {
       'Edit',
       'Change Password',
       'QR code',
+      'Reset authenticator',
       'Delete',
     ]);
   });

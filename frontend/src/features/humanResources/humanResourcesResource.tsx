@@ -1,4 +1,4 @@
-import { formTool, qrCodeTool } from '../../components/resource/rowTools';
+import { formTool, qrCodeTool, resetAuthenticatorTool } from '../../components/resource/rowTools';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
@@ -91,6 +91,7 @@ export const humanResourcesResource: ResourceDeclaration<HumanResourceRow> = {
       confirmation: (account) => t('toast.passwordChanged', { name: account.fullName }),
     }),
     qrCodeTool<HumanResourceRow>({ userId: (account) => account.userId, name: (account) => account.fullName }),
+    resetAuthenticatorTool<HumanResourceRow>({ userId: (account) => account.userId, name: (account) => account.fullName }),
   ],
   // Exports ask for the creation-date range (inclusive) and show the download's progress.
   exportSpec: { fileName: 'HumanResources.xlsx', dateRange: { startParam: 'startDate', endParam: 'endDate' } },

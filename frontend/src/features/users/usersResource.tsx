@@ -1,4 +1,4 @@
-import { formTool, qrCodeTool } from '../../components/resource/rowTools';
+import { formTool, qrCodeTool, resetAuthenticatorTool } from '../../components/resource/rowTools';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
@@ -96,6 +96,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
       confirmation: (user) => t('toast.passwordChanged', { name: fullName(user) }),
     }),
     qrCodeTool<UserRow>({ userId: (user) => user.id, name: fullName }),
+    resetAuthenticatorTool<UserRow>({ userId: (user) => user.id, name: fullName }),
   ],
   exportSpec: { fileName: 'Users.xlsx' },
 };

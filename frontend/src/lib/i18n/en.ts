@@ -190,6 +190,9 @@ export const en = {
   'tool.changePassword': 'Change Password',
   'tool.qrCode': 'QR code',
   'tool.qrHelp': 'Scan this code with an authenticator app to sign in with a one-time code.',
+  'tool.resetAuthenticator': 'Reset authenticator',
+  'tool.resetAuthenticatorQuestion': 'Give {name} a new authenticator? The current one stops working at once and {name} is signed out everywhere.',
+  'tool.resetAuthenticatorDone': 'The new authenticator of {name}: let them scan this code now. It is shown only here.',
 
   'assets.title': 'Asset list',
   'assets.create': 'Create Asset',
