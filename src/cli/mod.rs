@@ -483,8 +483,13 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
         }
         other => other.context("cannot create the admin")?,
     };
-    let uri = totp::otpauth_uri(&secret, &email)?;
     println!("Created the Admin {first_name} {last_name} <{email}>.");
+    print_enrolment(&secret, &email)
+}
+
+/// The authenticator's enrolment for the terminal: its QR code, then the `otpauth://` address.
+fn print_enrolment(secret: &str, email: &str) -> anyhow::Result<()> {
+    let uri = totp::otpauth_uri(secret, email)?;
     println!("Scan this QR code with an authenticator app:");
     println!("{}", crate::core::qr::terminal(&uri)?);
     println!("{uri}");
@@ -526,12 +531,8 @@ fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
     })
     .map_err(|error| anyhow::anyhow!("{error}"))?;
     let (secret, email) = reset.with_context(|| format!("no user has the e-mail {email}"))?;
-    let uri = totp::otpauth_uri(&secret, &email)?;
     println!("A new authenticator for {email}; the old one no longer works and every session of theirs has ended.");
-    println!("Scan this QR code with an authenticator app:");
-    println!("{}", crate::core::qr::terminal(&uri)?);
-    println!("{uri}");
-    Ok(())
+    print_enrolment(&secret, &email)
 }
 
 fn backup(args: BackupArgs) -> anyhow::Result<()> {

@@ -106,16 +106,19 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
 /// The paging, sorting and filter parameters of a list of `resource`, with the schemas of what
 /// `ListQuery::parse` accepts.
 pub fn list_params(doc: Doc, resource: &Resource) -> Doc {
-    let doc = doc
-        .query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX))
-        .query_schema(
-            "Take",
-            "Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10)",
-            query::int(1, super::MAX_PAGE),
-        )
+    let doc = paging_params(doc)
         .query_schema("SortField", "A sortable field of the row, any case (default id)", sort_fields(resource))
         .query_schema("OrderBy", "true = ascending (default false)", query::bool());
     filters_doc(doc, resource)
+}
+
+/// `Skip` and `Take`, as every paged call reads them.
+fn paging_params(doc: Doc) -> Doc {
+    doc.query_schema("Skip", "Rows to skip (default 0)", query::int(0, i64::MAX)).query_schema(
+        "Take",
+        "Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10)",
+        query::int(1, super::MAX_PAGE),
+    )
 }
 
 /// The query schema of each filter: what its parser accepts.
@@ -202,15 +205,8 @@ async fn detail(
 /// purged row) still has one.
 pub fn history_route(resource: &'static Resource, activity: &'static Resource) -> Api {
     let doc = Doc::new(resource.tag, format!("The history of one {}, newest first", resource.name.to_lowercase()))
-        .roles(resource.read)
-        .query_schema("Skip", "Entries to skip (default 0)", query::int(0, i64::MAX))
-        .query_schema(
-            "Take",
-            "Page size, 1 to 100 (default 10 with Skip, else up to 1000)",
-            query::int(1, super::MAX_PAGE),
-        )
-        .with_component(schema::row(activity))
-        .returns_schema(200, schema::list(activity));
+        .roles(resource.read);
+    let doc = paging_params(doc).with_component(schema::row(activity)).returns_schema(200, schema::list(activity));
     Api::new().add(
         Method::GET,
         &format!("/api/{}/{{id}}/history", resource.path),

@@ -45,9 +45,6 @@ pub enum ActorKind {
 }
 
 impl ActorKind {
-    pub const ALL: [ActorKind; 5] =
-        [ActorKind::User, ActorKind::Client, ActorKind::Cli, ActorKind::System, ActorKind::Public];
-
     pub fn as_str(self) -> &'static str {
         match self {
             ActorKind::User => "user",
@@ -198,24 +195,6 @@ pub mod action {
     pub const PURGE: &str = "purge";
     pub const BACKUP_MADE: &str = "backupMade";
     pub const BACKUP_FAILED: &str = "backupFailed";
-
-    pub const ALL: [&str; 15] = [
-        CREATE,
-        UPDATE,
-        DELETE,
-        RESTORE,
-        STATUS_CHANGE,
-        APPROVE,
-        PASSWORD_CHANGE,
-        AUTHENTICATOR_RESET,
-        SIGN_IN,
-        SIGN_IN_FAILED,
-        KEY_CREATED,
-        KEY_REVOKED,
-        PURGE,
-        BACKUP_MADE,
-        BACKUP_FAILED,
-    ];
 }
 
 /// Columns whose values are never recorded, only that they changed.
@@ -279,6 +258,9 @@ pub fn resource_of(table: &str) -> Option<&'static str> {
 /// after the migrations, have them all.
 pub fn install(conn: &Connection) -> rusqlite::Result<()> {
     register(conn)?;
+    if !has_table(conn, "activity")? {
+        return Ok(());
+    }
     let mut sql = String::new();
     for (index, audited) in AUDITED.iter().enumerate() {
         let columns = columns_of(conn, audited.table)?;
@@ -287,13 +269,11 @@ pub fn install(conn: &Connection) -> rusqlite::Result<()> {
         }
         sql.push_str(&triggers(index, audited, &columns));
     }
-    if !sql.is_empty() && has_table(conn, "activity")? {
-        conn.execute_batch(&sql)?;
-    }
-    Ok(())
+    conn.execute_batch(&sql)
 }
 
-fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+/// Whether the database has the table (a database before its migrations may not).
+pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
     conn.query_row("SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?1", [table], |_| Ok(()))
         .optional()
         .map(|found| found.is_some())

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{Connection, OpenFlags};
 
 use super::{Db, SCHEMA_VERSION};
 
@@ -13,6 +13,9 @@ use super::{Db, SCHEMA_VERSION};
 /// nothing else in the folder is ever pruned.
 const PREFIX: &str = "perkdesk-";
 const SUFFIX: &str = ".db";
+/// The UTC time in a copy's name, written and recognised by the one description.
+const STAMP: &[time::format_description::BorrowedFormatItem<'static>] =
+    time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
 
 /// What a check of a copy found.
 #[derive(Debug, Clone)]
@@ -46,11 +49,7 @@ pub fn check(path: &Path) -> anyhow::Result<Checked> {
 
 /// The newest change a database records, from its activity log (none before the log existed).
 fn last_change(conn: &Connection) -> anyhow::Result<Option<String>> {
-    let has_log = conn
-        .query_row("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'activity'", [], |_| Ok(()))
-        .optional()?
-        .is_some();
-    if !has_log {
+    if !super::activity::has_table(conn, "activity")? {
         return Ok(None);
     }
     Ok(conn.query_row("SELECT MAX(at) FROM activity", [], |r| r.get(0))?)
@@ -59,16 +58,8 @@ fn last_change(conn: &Connection) -> anyhow::Result<Option<String>> {
 /// Writes a checked copy into `dir` as `perkdesk-<now>.db` (through a `.partial` name, so a copy
 /// cut short is never taken for a good one) and returns its path and what the check found.
 pub fn write_checked(db: &Db, dir: &Path) -> anyhow::Result<(PathBuf, Checked)> {
-    let stamp = time::OffsetDateTime::now_utc();
-    let name = format!(
-        "{PREFIX}{:04}{:02}{:02}T{:02}{:02}{:02}Z{SUFFIX}",
-        stamp.year(),
-        u8::from(stamp.month()),
-        stamp.day(),
-        stamp.hour(),
-        stamp.minute(),
-        stamp.second()
-    );
+    let stamp = time::OffsetDateTime::now_utc().format(STAMP)?;
+    let name = format!("{PREFIX}{stamp}{SUFFIX}");
     let path = dir.join(&name);
     let partial = dir.join(format!("{name}.partial"));
     // A partial copy left by a crash is overwritten: VACUUM INTO refuses an existing file.
@@ -104,18 +95,9 @@ pub fn prune(dir: &Path, keep: usize) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn is_scheduled_copy(name: &str) -> bool {
-    name.strip_prefix(PREFIX).and_then(|rest| rest.strip_suffix(SUFFIX)).is_some_and(|stamp| {
-        stamp.len() == 16
-            && stamp.chars().enumerate().all(|(i, c)| {
-                if i == 8 {
-                    c == 'T'
-                } else if i == 15 {
-                    c == 'Z'
-                } else {
-                    c.is_ascii_digit()
-                }
-            })
-    })
+    name.strip_prefix(PREFIX)
+        .and_then(|rest| rest.strip_suffix(SUFFIX))
+        .is_some_and(|stamp| time::PrimitiveDateTime::parse(stamp, STAMP).is_ok())
 }
 
 /// What `perkdesk restore` did.
@@ -131,9 +113,9 @@ pub struct Restored {
 pub fn restore(backup: &Path, target: &Path, force: bool) -> anyhow::Result<Restored> {
     let checked = check(backup)?;
     let replaced = if target.exists() {
-        ensure_unused(target)?;
-        let current = Connection::open_with_flags(target, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .with_context(|| format!("cannot open {}", target.display()))?;
+        let current = claim(target)?;
+        // A database that cannot be read (damaged: the usual reason to restore) holds nothing
+        // newer to keep.
         let current_change = last_change(&current).unwrap_or(None);
         drop(current);
         if !force && current_change > checked.last_change {
@@ -166,14 +148,15 @@ pub fn restore(backup: &Path, target: &Path, force: bool) -> anyhow::Result<Rest
     Ok(Restored { backup: checked, replaced })
 }
 
-/// Fails when another process has `path` open (a running server): leaving WAL mode needs the
-/// database to itself, and SQLite says "busy" while anyone else is connected.
-fn ensure_unused(path: &Path) -> anyhow::Result<()> {
+/// Opens `path` for this process alone, failing when another has it open (a running server):
+/// leaving WAL mode needs the database to itself, and SQLite says "busy" while anyone else is
+/// connected.
+fn claim(path: &Path) -> anyhow::Result<Connection> {
     let conn = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     conn.busy_timeout(std::time::Duration::ZERO)?;
     let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
     match mode {
-        Ok(mode) if mode.eq_ignore_ascii_case("delete") => Ok(()),
+        Ok(mode) if mode.eq_ignore_ascii_case("delete") => Ok(conn),
         _ => anyhow::bail!("{} is in use (stop the server first)", path.display()),
     }
 }

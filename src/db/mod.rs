@@ -118,9 +118,8 @@ impl Db {
         if let Some(unit) = Unit::current()
             && let Some(mut open) = unit.take()
         {
-            let actor = Actor::current();
-            let (open, result) = tokio::task::spawn_blocking(move || {
-                let result = actor.enter(|| open.conn().and_then(work));
+            let (open, result) = as_caller(move || {
+                let result = open.conn().and_then(work);
                 (open, result)
             })
             .await?;
@@ -129,10 +128,9 @@ impl Db {
         }
         let pool = self.pool.clone();
         let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
-        let actor = Actor::current();
-        tokio::task::spawn_blocking(move || {
+        as_caller(move || {
             let mut conn = pool.get()?;
-            let result = actor.enter(|| work(&mut conn));
+            let result = work(&mut conn);
             // The connection goes back before the turn, so the next in line finds it free.
             drop(conn);
             drop(turn);
@@ -179,9 +177,8 @@ impl Db {
             return self.write_now(work).await;
         }
         let mut turn = self.writers.turn().await?;
-        let actor = Actor::current();
-        let (turn, value) = tokio::task::spawn_blocking(move || -> AppResult<(batch::Turn, T)> {
-            let value = actor.enter(|| turn.work(work))?;
+        let (turn, value) = as_caller(move || -> AppResult<(batch::Turn, T)> {
+            let value = turn.work(work)?;
             Ok((turn, value))
         })
         .await??;
@@ -196,9 +193,8 @@ impl Db {
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         let mut turn = self.writers.turn().await?;
-        let actor = Actor::current();
-        let (value, committed) = tokio::task::spawn_blocking(move || -> AppResult<(T, batch::Committed)> {
-            let value = actor.enter(|| turn.work(work))?;
+        let (value, committed) = as_caller(move || -> AppResult<(T, batch::Committed)> {
+            let value = turn.work(work)?;
             Ok((value, keep_and_end(turn)?))
         })
         .await??;
@@ -251,6 +247,13 @@ pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> App
     let value = work(&tx)?;
     tx.commit().map_err(AppError::from)?;
     Ok(value)
+}
+
+/// Runs `work` on the blocking pool as the caller of the task that asks (`db::activity`): what it
+/// writes is recorded as theirs.
+fn as_caller<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> tokio::task::JoinHandle<T> {
+    let actor = Actor::current();
+    tokio::task::spawn_blocking(move || actor.enter(work))
 }
 
 /// Keeps a writer's work and ends its turn (an error undoes the work as the turn ends).

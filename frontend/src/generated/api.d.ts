@@ -834,9 +834,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -2100,9 +2100,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -2954,9 +2954,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -5228,9 +5228,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -6293,9 +6293,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -6615,9 +6615,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -7108,9 +7108,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -8586,9 +8586,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -9635,9 +9635,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -10353,9 +10353,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -12351,9 +12351,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -12513,9 +12513,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -13223,9 +13223,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -14366,9 +14366,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -15696,9 +15696,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;
@@ -16234,9 +16234,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Entries to skip (default 0) */
+                    /** @description Rows to skip (default 0) */
                     Skip?: number | string;
-                    /** @description Page size, 1 to 100 (default 10 with Skip, else up to 1000) */
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
                     Take?: number | string;
                 };
                 header?: never;

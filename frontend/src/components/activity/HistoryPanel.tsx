@@ -1,10 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
-import { api, errorMessage } from '../../lib/api';
+import { useState } from 'react';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import { Alert } from '../Alert';
 import { Button } from '../Button';
+import { useListData } from '../resource/useRemoteData';
 import { Spinner } from '../Spinner';
 import { actionLabel, actorText, type ActivityRow } from './activityText';
 import { ChangeList } from './ChangeList';
@@ -18,38 +18,16 @@ const PAGE = 20;
  */
 export function HistoryPanel({ itemPath, id, reloadToken = 0 }: { itemPath: string; id: number; reloadToken?: number }) {
   useSignals();
-  const [entries, setEntries] = useState<ActivityRow[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
   const [pages, setPages] = useState(1);
+  const history = useListData<ActivityRow>(`${itemPath}/${id}/history`, { Skip: 0, Take: PAGE * pages }, reloadToken);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    api.list<ActivityRow>(`${itemPath}/${id}/history`, { Skip: 0, Take: PAGE * pages }, controller.signal).then(
-      (page) => {
-        setEntries(page.data);
-        setTotal(page.totalCount);
-        setError(null);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(`${t('history.failed')} ${errorMessage(failure)}`);
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [itemPath, id, pages, reloadToken]);
-
-  if (error) return <Alert tone="danger">{error}</Alert>;
-  if (total === null) return <Spinner label={t('app.loading')} className="size-4" />;
-  if (total === 0) return <p className="text-sm text-slate-600">{t('history.empty')}</p>;
+  if (history.status === 'error') return <Alert tone="danger">{`${t('history.failed')} ${history.error ?? ''}`}</Alert>;
+  if (!history.counted) return <Spinner label={t('app.loading')} className="size-4" />;
+  if (history.totalCount === 0) return <p className="text-sm text-slate-600">{t('history.empty')}</p>;
   return (
     <div>
       <ol className="space-y-3" aria-label={t('history.tab')}>
-        {entries.map((entry) => (
+        {history.rows.map((entry) => (
           <li key={entry.id} className="rounded-lg border border-slate-200 px-3 py-2">
             <p className="text-sm font-medium text-slate-900">
               {t('history.entry', { action: actionLabel(entry.action), who: actorText(entry) })}
@@ -61,9 +39,9 @@ export function HistoryPanel({ itemPath, id, reloadToken = 0 }: { itemPath: stri
           </li>
         ))}
       </ol>
-      {entries.length < total && (
+      {history.rows.length < history.totalCount && (
         <div className="mt-3">
-          <Button onClick={() => setPages((count) => count + 1)} disabled={loading}>
+          <Button onClick={() => setPages((count) => count + 1)} disabled={history.status === 'loading'}>
             {t('history.more')}
           </Button>
         </div>

@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { TAB_CLASS } from '../tabs';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { labelText, t } from '../../lib/i18n';
 import type { PhoneValue } from '../../lib/phone';
@@ -249,7 +250,7 @@ function FieldTabs<V extends object>({
           return (
             <Tab
               key={label}
-              className="-mb-px inline-flex items-center gap-1.5 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 data-selected:border-indigo-600 data-selected:text-indigo-700"
+              className={TAB_CLASS}
             >
               {label}
               {broken && (

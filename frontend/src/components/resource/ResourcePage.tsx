@@ -24,6 +24,7 @@ import { Pagination } from '../Pagination';
 import { SafeImage } from '../SafeImage';
 import { Spinner } from '../Spinner';
 import { StatusBadge, StatusToggle } from '../StatusToggle';
+import { TAB_CLASS } from '../tabs';
 import { showToast } from '../Toast';
 import { RowChoiceCell, RowSwitchCell } from './RowSwitchCell';
 import type { ColumnDef, ResourceDeclaration, ResourceRow } from './types';
@@ -452,13 +453,11 @@ function DrawerBody<Row>({
     </div>
   );
   if (!history) return details;
-  const tabClass =
-    '-mb-px border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 data-selected:border-indigo-600 data-selected:text-indigo-700';
   return (
     <TabGroup>
       <TabList className="mb-4 flex gap-1 border-b border-slate-200">
-        <Tab className={tabClass}>{t('history.detailsTab')}</Tab>
-        <Tab className={tabClass}>{t('history.tab')}</Tab>
+        <Tab className={TAB_CLASS}>{t('history.detailsTab')}</Tab>
+        <Tab className={TAB_CLASS}>{t('history.tab')}</Tab>
       </TabList>
       <TabPanels>
         <TabPanel className="focus:outline-none">{details}</TabPanel>
