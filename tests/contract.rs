@@ -756,7 +756,42 @@ fn cases() -> Vec<Case> {
                 ("EndDate", "2026-02-28", "SELECT COUNT(*) FROM activity WHERE at < '2026-03-01'"),
             ],
         },
+        Case {
+            resource: &perkdesk::resources::trash::TRASH,
+            seed: seed_trash,
+            filters: &[
+                ("Kind", "employee", "SELECT COUNT(*) FROM trash WHERE kind = 'employee'"),
+                ("Label", "ƏLİ", "SELECT COUNT(*) FROM trash WHERE label LIKE '%Əli%'"),
+                ("StartDate", "2026-03-01", "SELECT COUNT(*) FROM trash WHERE deleted_at >= '2026-03-01'"),
+                ("EndDate", "2026-02-28", "SELECT COUNT(*) FROM trash WHERE deleted_at < '2026-03-01'"),
+            ],
+        },
     ]
+}
+
+/// Deleted assets and employees on several days (the tables' triggers put them in the trash), and
+/// live ones that stay out of it.
+fn seed_trash(conn: &Connection) {
+    for i in 0..5i64 {
+        conn.execute(
+            "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix, deleted_at)
+             VALUES (?1, 'Nigar', '994501234567', ?2, ?3, ?4)",
+            (format!("Şirkət {i}"), format!("hr{i}@x.az"), format!("S{i}"), (i > 0).then(|| format!("2026-0{i}-10T10:00:00.000Z"))),
+        )
+        .unwrap();
+    }
+    for i in 0..24i64 {
+        conn.execute(
+            "INSERT INTO employees (asset_id, first_name, last_name, email, deleted_at) VALUES (1, ?1, ?2, ?3, ?4)",
+            (
+                FIRST[i as usize % 8],
+                LAST[i as usize % 5],
+                format!("e{i}@x.az"),
+                (i % 6 != 0).then(|| format!("2026-{:02}-{:02}T10:00:00.000Z", 1 + i % 5, 1 + i % 27)),
+            ),
+        )
+        .unwrap();
+    }
 }
 
 /// Entries of every kind of writer, on several resources and days.

@@ -123,6 +123,10 @@ fn concatenated(sql: &str) -> Vec<&str> {
 /// Whether the column's value can never be null, from the tables and the expression: a
 /// concatenation is never null when none of its operands is.
 fn derived_never_null(conn: &Connection, resource: &Resource, sql: &str) -> bool {
+    // A scalar subquery that finds no row is null, whatever its column (the trash's deleter).
+    if sql.trim_start().to_ascii_uppercase().starts_with("(SELECT") {
+        return false;
+    }
     let operands = concatenated(sql);
     if operands.len() > 1 {
         return operands.iter().all(|operand| is_literal(operand) || derived_never_null(conn, resource, operand));

@@ -24,10 +24,11 @@ export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/api-clients', title: 'API clients' },
   // The activity log (issue 23), Admins only.
   { path: '/activity', title: 'Activity' },
+  { path: '/trash', title: 'Trash' },
 ];
 
 /** Sections only an Admin sees in the menu and may open. */
-export const ADMIN_ONLY = ['/users', '/api-clients', '/activity'];
+export const ADMIN_ONLY = ['/users', '/api-clients', '/activity', '/trash'];
 
 /** The side menu's labels, in order. */
 export const MENU = SECTIONS.map((section) => section.title);

@@ -1,4 +1,5 @@
-//! The server's own recurring work: the activity log's retention and the scheduled backups. Each
+//! The server's own recurring work: the activity log's and the trash's retention and the scheduled
+//! backups. Each
 //! runs beside the requests; retention's steps are writes in their turn among the writers, and a
 //! backup is a read (a consistent snapshot), so neither holds the writers for long.
 
@@ -7,16 +8,21 @@ use std::time::Duration;
 
 use crate::db::activity::{self, Actor, action};
 use crate::db::{Db, backup};
+use crate::resources::trash;
 
 /// How often retention looks for expired entries.
 const RETENTION_EVERY: Duration = Duration::from_secs(3600);
 /// Entries deleted per write: a long-untended log is pruned in steps, between other writers.
 const STEP: u32 = 5_000;
+/// Trash records deleted for good per write (each with its own rows: fewer than log entries).
+const TRASH_STEP: u32 = 500;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Retention {
     /// Activity entries older than this are removed.
     pub activity_days: u32,
+    /// Records deleted longer ago than this are deleted for good.
+    pub trash_days: u32,
 }
 
 /// Copies of the database written on a schedule into a folder, the newest `keep` kept.
@@ -38,6 +44,11 @@ pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
                 Ok(0) => {}
                 Ok(removed) => tracing::info!(removed, days = retention.activity_days, "activity retention"),
                 Err(error) => tracing::error!(error = %error, "activity retention failed"),
+            }
+            match empty_trash(&pruned, retention.trash_days).await {
+                Ok((0, _)) => {}
+                Ok((deleted, kept)) => tracing::info!(deleted, kept, days = retention.trash_days, "trash retention"),
+                Err(error) => tracing::error!(error = %error, "trash retention failed"),
             }
         }
     });
@@ -63,6 +74,23 @@ pub async fn prune_activity(db: &Db, days: u32) -> anyhow::Result<usize> {
         removed += step;
         if step < STEP as usize {
             return Ok(removed);
+        }
+    }
+}
+
+/// Deletes for good what has been in the trash longer than `days`, step by step; returns how many
+/// records went and how many stayed because other records still refer to them.
+pub async fn empty_trash(db: &Db, days: u32) -> anyhow::Result<(usize, usize)> {
+    let cutoff = crate::db::format_iso(time::OffsetDateTime::now_utc() - time::Duration::days(i64::from(days)));
+    let (mut deleted, mut kept, mut after) = (0, 0, 0);
+    loop {
+        let cutoff = cutoff.clone();
+        let step = db.write(move |conn| trash::purge_expired(conn, &cutoff, after, TRASH_STEP)).await?;
+        deleted += step.deleted;
+        kept += step.kept;
+        match step.last {
+            Some(last) => after = last,
+            None => return Ok((deleted, kept)),
         }
     }
 }

@@ -101,6 +101,30 @@ pub fn delete_logins(tx: &Connection, user_ids: &[i64], reason: &str) -> AppResu
     sessions::revoke_user_sessions(tx, user_ids, reason, None)
 }
 
+/// Brings back the logins of restored rows (HR accounts); they sign in again from the start.
+pub fn restore_logins(tx: &Connection, user_ids: &[i64]) -> AppResult<()> {
+    let mut restore = tx.prepare_cached("UPDATE users SET deleted_at = NULL WHERE id = ?1")?;
+    for id in user_ids {
+        restore.execute([id])?;
+    }
+    Ok(())
+}
+
+/// Deletes a deleted login for good with its sessions and reset links (the trash's purge of a user
+/// or of the HR account it signs in for).
+pub fn purge_login(tx: &Connection, user_id: i64) -> AppResult<()> {
+    purge_login_parts(tx, user_id)?;
+    tx.execute("DELETE FROM users WHERE id = ?1 AND deleted_at IS NOT NULL", [user_id])?;
+    Ok(())
+}
+
+/// Removes what belongs to a login only (its sessions and reset links), before the login itself
+/// is deleted for good.
+pub fn purge_login_parts(tx: &Connection, user_id: i64) -> AppResult<()> {
+    sessions::forget_user_sessions(tx, user_id)?;
+    super::routes::forget_password_resets(tx, user_id)
+}
+
 /// (De)activates a login with the row it signs in for; a deactivated one's sessions end.
 pub fn set_login_active(tx: &Connection, user_id: i64, active: bool, reason: &str) -> AppResult<()> {
     tx.execute("UPDATE users SET is_active = ?2, updated_at = ?3 WHERE id = ?1", (user_id, active, now_iso()))?;

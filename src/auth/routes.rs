@@ -527,3 +527,9 @@ async fn confirm_reset(
         .await?;
     Ok(MessageBody::json("Your password has been changed. Sign in with the new password."))
 }
+
+/// Removes a login's reset links (the login is deleted for good).
+pub(super) fn forget_password_resets(tx: &rusqlite::Connection, user_id: i64) -> AppResult<()> {
+    tx.execute("DELETE FROM password_resets WHERE user_id = ?1", [user_id])?;
+    Ok(())
+}

@@ -178,6 +178,16 @@ pub fn revoke_user_sessions(conn: &Connection, user_ids: &[i64], reason: &str, k
     Ok(())
 }
 
+/// Removes the logins' sessions and their refresh tokens (the logins are deleted for good).
+pub fn forget_user_sessions(tx: &Connection, user_id: i64) -> AppResult<()> {
+    tx.execute(
+        "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?1)",
+        [user_id],
+    )?;
+    tx.execute("DELETE FROM sessions WHERE user_id = ?1", [user_id])?;
+    Ok(())
+}
+
 /// Whether sign-ins with this e-mail are locked now (after five failures within the window),
 /// whether or not an account has the e-mail.
 pub fn is_locked(conn: &Connection, email: &str) -> AppResult<bool> {

@@ -151,6 +151,10 @@ struct ServeOptions {
     /// Days the activity log keeps its entries; older ones are removed by the server, hourly.
     #[arg(long, env = "PERKDESK_ACTIVITY_RETENTION_DAYS", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
     activity_retention_days: u32,
+    /// Days deleted records stay in the trash; older ones are deleted for good by the server,
+    /// hourly (those other records still refer to stay until those go).
+    #[arg(long, env = "PERKDESK_TRASH_RETENTION_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    trash_retention_days: u32,
     /// Folder for scheduled backups: a checked copy of the database every --backup-every, the
     /// newest --backup-keep kept (created when missing).
     #[arg(long, env = "PERKDESK_BACKUP_DIR")]
@@ -339,7 +343,10 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     let shutdown = shutdown_signal()?;
     crate::app::housekeeping::spawn(
         db.clone(),
-        crate::app::housekeeping::Retention { activity_days: options.activity_retention_days },
+        crate::app::housekeeping::Retention {
+            activity_days: options.activity_retention_days,
+            trash_days: options.trash_retention_days,
+        },
         backups,
     );
     tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");

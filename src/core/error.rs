@@ -168,6 +168,16 @@ pub fn on_constraint(field: &'static str, message: &'static str) -> impl Fn(rusq
     move |error| if is_constraint_violation(&error) { AppError::taken(field, message) } else { error.into() }
 }
 
+/// True when a statement failed on a foreign key: a row others still refer to (a purge).
+pub fn is_foreign_key(error: &rusqlite::Error) -> bool {
+    matches!(
+        error,
+        rusqlite::Error::SqliteFailure(e, _)
+            if e.code == rusqlite::ErrorCode::ConstraintViolation
+                && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
+    )
+}
+
 /// True when a statement failed on a UNIQUE or other constraint, so callers can answer 409.
 pub fn is_constraint_violation(error: &rusqlite::Error) -> bool {
     matches!(

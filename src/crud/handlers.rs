@@ -338,17 +338,29 @@ impl<'de> Deserialize<'de> for RowId {
 
 impl IdList {
     pub fn into_ids(self) -> AppResult<Vec<i64>> {
+        self.into_ids_for("delete")
+    }
+
+    /// The distinct ids, 1 to 1000 of them, refused in words of what the call does (`restore`).
+    pub fn into_ids_for(self, verb: &str) -> AppResult<Vec<i64>> {
         let mut ids: Vec<i64> = match self {
             IdList::Object { id } | IdList::Bare(id) => id.into_iter().map(|RowId(id)| id).collect(),
         };
         ids.sort_unstable();
         ids.dedup();
         match ids.len() {
-            0 => Err(AppError::BadRequest("Select at least one record to delete.".into())),
-            n if n > 1000 => Err(AppError::BadRequest("Delete at most 1000 records at a time.".into())),
+            0 => Err(AppError::BadRequest(format!("Select at least one record to {verb}."))),
+            n if n > 1000 => {
+                Err(AppError::BadRequest(format!("{} at most 1000 records at a time.", capitalized(verb))))
+            }
             _ => Ok(ids),
         }
     }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut letters = word.chars();
+    letters.next().map(|first| first.to_uppercase().chain(letters).collect()).unwrap_or_default()
 }
 
 #[derive(Serialize, ToSchema)]
@@ -393,7 +405,7 @@ async fn soft_delete(
                 stmt.execute((id, &now))?;
             }
             if let Some(hook) = resource.on_change {
-                hook(tx, &user, &Change::Deleted(&ids))?;
+                hook(tx, Some(&user), &Change::Deleted(&ids))?;
             }
             Ok(Deleted { deleted: ids.len() })
         })
@@ -430,7 +442,7 @@ async fn toggle(
                 (body.id, body.is_active, now_iso()),
             )?;
             if let Some(hook) = resource.on_change {
-                hook(tx, &user, &Change::Toggled { id: body.id, active: body.is_active })?;
+                hook(tx, Some(&user), &Change::Toggled { id: body.id, active: body.is_active })?;
             }
             Ok(body)
         })

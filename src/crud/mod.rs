@@ -16,8 +16,8 @@ use crate::core::error::AppResult;
 
 pub use export::{SheetWriter, export as export_file, file_response};
 pub use handlers::{
-    ActiveChange, ListPage, export_call, fetch_detail, fetch_page, history_route, list_call, list_params, routes,
-    routes_over, save_then_fetch, toggle_call,
+    ActiveChange, Deleted, IdList, ListPage, export_call, fetch_detail, fetch_page, history_route, list_call,
+    list_params, routes, routes_over, save_then_fetch, toggle_call,
 };
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::row as row_schema;
@@ -54,7 +54,8 @@ pub struct Resource {
     pub toggle: bool,
     /// Offer `DELETE {path}` (soft delete of an id list).
     pub delete: bool,
-    /// Runs inside the delete/toggle transaction after the generic update; an error rolls back.
+    /// Runs inside the delete/toggle/restore transaction after the generic update; an error rolls
+    /// back.
     pub on_change: Option<ChangeHook>,
     /// Adds fields to the detail answer (e.g. a partner's city branches).
     pub detail_extra: Option<DetailExtra>,
@@ -90,12 +91,22 @@ pub enum ExtraShape {
     Objects(&'static [(&'static str, Kind)]),
 }
 
-pub type ChangeHook = fn(&Connection, &CurrentUser, &Change) -> AppResult<()>;
+/// A resource's follow-up of a generic change, with the staff user making it (`None`: the server's
+/// own work, the trash's retention).
+pub type ChangeHook = fn(&Connection, Option<&CurrentUser>, &Change) -> AppResult<()>;
 
 #[derive(Debug)]
 pub enum Change<'a> {
     Deleted(&'a [i64]),
-    Toggled { id: i64, active: bool },
+    /// Brought back from the trash (`resources::trash`), after the rows' `deleted_at` is cleared.
+    Restored(&'a [i64]),
+    /// About to be deleted for good from the trash: the hook removes the rows that belong to these
+    /// only (a partner's city branches), each table by its own writer.
+    Purging(&'a [i64]),
+    Toggled {
+        id: i64,
+        active: bool,
+    },
 }
 
 /// The SQL behind a field: one expression, or one per content language (Az, En, Ru).

@@ -56,6 +56,7 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0012_refresh_token_grace.sql"),
     },
     Migration { version: 13, name: "activity", sql: include_str!("../../migrations/0013_activity.sql") },
+    Migration { version: 14, name: "trash", sql: include_str!("../../migrations/0014_trash.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

@@ -232,6 +232,16 @@ pub async fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<Checked
 
 /// Stores a checked upload, if any; returns the new file's id. Only a [`CheckedImage`] can be
 /// stored this way, so no handler can store bytes the decoder has not read.
+/// Removes an image nobody shows any more (its record was deleted for good); one another record
+/// still refers to stays, refused by the key. Returns whether it went.
+pub fn remove_if_unused(tx: &Connection, id: i64) -> AppResult<bool> {
+    match tx.execute("DELETE FROM files WHERE id = ?1", [id]) {
+        Ok(removed) => Ok(removed == 1),
+        Err(error) if crate::core::error::is_foreign_key(&error) => Ok(false),
+        Err(error) => Err(error.into()),
+    }
+}
+
 pub fn store_upload(tx: &Connection, upload: Option<CheckedImage>) -> AppResult<Option<i64>> {
     upload.map(|image| insert(tx, &image.bytes, image.kind)).transpose()
 }

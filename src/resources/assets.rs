@@ -51,7 +51,7 @@ pub static ASSETS: Resource = Resource {
     write: Roles::EDITORS,
     toggle: true,
     delete: true,
-    on_change: None,
+    on_change: Some(purging),
     detail_extra: None,
 };
 
@@ -92,6 +92,16 @@ impl Writer for AssetWriter {
     ];
 
     fn read(_: &Form, _: Mode, _: &mut Validator) {}
+}
+
+/// An asset deleted for good leaves the campaigns it was linked to.
+fn purging(
+    tx: &rusqlite::Connection,
+    _: Option<&crate::auth::CurrentUser>,
+    change: &crud::Change,
+) -> crate::core::error::AppResult<()> {
+    let crud::Change::Purging(ids) = change else { return Ok(()) };
+    ids.iter().try_for_each(|&id| super::campaigns::writes::unlink_asset(tx, id))
 }
 
 pub fn routes() -> Api {

@@ -63,8 +63,12 @@ pub const NAME_RU_REQUIRED: &str = "Name Ru is required";
 pub const HAS_CAMPAIGNS: &str = "A category that still has campaigns cannot be deleted. Move its campaigns to another category or delete them first.";
 
 /// A delete is refused while a live campaign is in a deleted category (the campaign would show
-/// a category nobody can pick any more); otherwise the remaining categories close the gap.
-fn deleted(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
+/// a category nobody can pick any more); otherwise the remaining categories close the gap. A
+/// restored category takes back the position it had (the others move down).
+fn deleted(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
+    if let Change::Restored(ids) = change {
+        return crate::resources::ordering::restore_positions(tx, &ORDER, ids);
+    }
     let Change::Deleted(ids) = change else { return Ok(()) };
     let placeholders = vec!["?"; ids.len()].join(", ");
     let in_use: i64 = tx.query_row(

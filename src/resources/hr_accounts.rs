@@ -78,9 +78,12 @@ pub static HR_ACCOUNTS: Resource = Resource {
 };
 
 /// The HR account's login follows it: deleted with it, (de)activated with it, its sessions ended.
-fn follow_to_login(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
+fn follow_to_login(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
     match change {
         Change::Deleted(ids) => accounts::delete_logins(tx, &login_ids(tx, ids)?, "HR account deleted"),
+        Change::Restored(ids) => accounts::restore_logins(tx, &login_ids(tx, ids)?),
+        // The login goes after the account, which refers to it (the trash's `login`).
+        Change::Purging(_) => Ok(()),
         Change::Toggled { id, active } => {
             for login in login_ids(tx, &[*id])? {
                 accounts::set_login_active(tx, login, *active, "HR account deactivated")?;

@@ -17,6 +17,7 @@ mod ordering;
 pub mod partners;
 pub mod promo_codes;
 pub mod reports;
+pub mod trash;
 pub mod usage_history;
 pub mod users;
 pub mod wish_list;
@@ -45,10 +46,11 @@ pub fn routes() -> Api {
         .merge(reports::routes())
         .merge(api_clients::routes())
         .merge(activity::routes(&all()))
+        .merge(trash::routes())
 }
 
 /// Every declared resource, for the contract tests.
-pub fn all() -> [&'static Resource; 18] {
+pub fn all() -> [&'static Resource; 19] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -68,6 +70,7 @@ pub fn all() -> [&'static Resource; 18] {
         &promo_codes::PROMO_CODES,
         &api_clients::API_CLIENTS,
         &activity::ACTIVITY,
+        &trash::TRASH,
     ]
 }
 

@@ -35,6 +35,14 @@ impl Sequence {
         Ok(placed)
     }
 
+    /// The group a row belongs to and the position it holds (or held, when deleted).
+    fn position_of(&self, tx: &Connection, row: i64) -> AppResult<(i64, i64)> {
+        let group = self.group.unwrap_or("0");
+        Ok(tx.query_row(&format!("SELECT {group}, order_no FROM {} WHERE id = ?1", self.table), [row], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?)
+    }
+
     /// The live rows of `group` other than `except`, in their current order.
     fn others(&self, tx: &Connection, group: i64, except: Option<i64>) -> AppResult<Vec<i64>> {
         // Row ids start at 1, so 0 excludes nothing.
@@ -50,4 +58,16 @@ impl Sequence {
         let ids = stmt.query_map(params_from_iter(params.iter()), |r| r.get(0))?.collect::<Result<Vec<i64>, _>>()?;
         Ok(ids)
     }
+}
+
+/// Puts restored rows back at the positions they held when deleted (the deleted row keeps its
+/// `order_no`; the others closed the gap), in their old order, the others moving down.
+pub fn restore_positions(tx: &Connection, sequence: &Sequence, rows: &[i64]) -> AppResult<()> {
+    let mut placed =
+        rows.iter().map(|&row| Ok((sequence.position_of(tx, row)?, row))).collect::<AppResult<Vec<_>>>()?;
+    placed.sort_unstable();
+    for ((group, position), row) in placed {
+        sequence.place(tx, group, Some(row), Some(position))?;
+    }
+    Ok(())
 }

@@ -76,7 +76,7 @@ pub static PARTNERS: Resource = Resource {
     write: Roles::EDITORS,
     toggle: true,
     delete: true,
-    on_change: None,
+    on_change: Some(purging),
     detail_extra: Some(DetailExtra {
         fields: &[(
             "cities",
@@ -202,6 +202,16 @@ impl Writer for PartnerWriter {
                 .answers(409, "The edit would leave the partner without a branch"),
         }
     }
+}
+
+/// A partner deleted for good takes its city branches with it.
+fn purging(tx: &Connection, _: Option<&crate::auth::CurrentUser>, change: &crud::Change) -> AppResult<()> {
+    let crud::Change::Purging(ids) = change else { return Ok(()) };
+    let mut remove = tx.prepare_cached("DELETE FROM partner_cities WHERE partner_id = ?1")?;
+    for id in *ids {
+        remove.execute([id])?;
+    }
+    Ok(())
 }
 
 pub fn routes() -> Api {

@@ -70,7 +70,7 @@ describe('route table', () => {
     const view = renderAt('/', <AppRoutes />);
     await waitFor(() => expect(view.currentPath()).toBe('/users'));
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
-    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients', 'Activity']);
+    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients', 'Activity', 'Trash']);
     expect(screen.getAllByText('Settings').length).toBeGreaterThan(0);
     expect(screen.getByText('Hi, Ada Admin')).toBeInTheDocument();
   });
@@ -83,6 +83,7 @@ describe('route table', () => {
     expect(menuLabels()).not.toContain('Users');
     expect(menuLabels()).not.toContain('API clients');
     expect(menuLabels()).not.toContain('Activity');
+    expect(menuLabels()).not.toContain('Trash');
     expect(screen.queryByText('Settings')).toBeNull();
     expect(menuLabels()).toContain('Reports');
     view.unmount();

@@ -44,6 +44,7 @@ const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPa
 const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
 const ApiClientsPage = lazyScreen(() => import('../features/apiClients/ApiClientsPage'));
 const ActivityPage = lazyScreen(() => import('../features/activity/ActivityPage'));
+const TrashPage = lazyScreen(() => import('../features/trash/TrashPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
 
 /** Every authenticated route of the spec's route table, in the aside's order. */
@@ -74,6 +75,7 @@ export const sections: readonly Section[] = [
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'merchantRequests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/api-clients', title: 'menu.apiClients', icon: 'key', menu: 'settings', adminOnly: true, screen: ApiClientsPage },
   { path: '/activity', title: 'menu.activity', icon: 'history', menu: 'settings', adminOnly: true, screen: ActivityPage },
+  { path: '/trash', title: 'menu.trash', icon: 'trash', menu: 'settings', adminOnly: true, screen: TrashPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },
   { path: '/my-page', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },
   { path: '/user-profile', title: 'title.profile', icon: 'user', menu: null, screen: ProfilePage },

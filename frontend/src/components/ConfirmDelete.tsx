@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { errorMessage } from '../lib/api';
-import { t } from '../lib/i18n';
+import { t, type MessageKey } from '../lib/i18n';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { Dialog, DialogActions } from './Dialog';
@@ -9,18 +9,25 @@ import { Dialog, DialogActions } from './Dialog';
 /**
  * Names what goes ("Delete 3 users?", "Delete partner Bravo?"), then asks the
  * spec's 'Are you sure to delete?'; the dialog stays open with the server's
- * message if the delete fails.
+ * message if the delete fails. Other confirmed changes (the trash's Restore)
+ * give their own title, second line and tone.
  */
 export function ConfirmDelete({
   open,
   onClose,
   question,
   onConfirm,
+  title = 'delete.title',
+  detail = 'delete.question',
+  tone = 'danger',
 }: {
   open: boolean;
   onClose: () => void;
   question: string;
   onConfirm: () => Promise<unknown>;
+  title?: MessageKey;
+  detail?: MessageKey;
+  tone?: 'primary' | 'danger';
 }) {
   useSignals();
   const [busy, setBusy] = useState(false);
@@ -40,9 +47,9 @@ export function ConfirmDelete({
   };
 
   return (
-    <Dialog open={open} onClose={onClose} title={t('delete.title')} size="sm">
+    <Dialog open={open} onClose={onClose} title={t(title)} size="sm">
       <p className="text-sm font-semibold text-slate-900">{question}</p>
-      <p className="mt-1 text-sm text-slate-700">{t('delete.question')}</p>
+      <p className="mt-1 text-sm text-slate-700">{t(detail)}</p>
       {error && (
         <div className="mt-3">
           <Alert tone="danger">{error}</Alert>
@@ -50,7 +57,7 @@ export function ConfirmDelete({
       )}
       <DialogActions>
         <Button onClick={onClose}>{t('button.no')}</Button>
-        <Button variant="danger" busy={busy} onClick={confirm}>
+        <Button variant={tone} busy={busy} onClick={confirm}>
           {t('button.yes')}
         </Button>
       </DialogActions>

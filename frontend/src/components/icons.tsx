@@ -47,6 +47,7 @@ const paths = {
   arrowsSideways: 'M8 7l-5 5 5 5M16 7l5 5-5 5M3 12h18',
   image: 'M3 3h18v18H3zM8.5 10a1.5 1.5 0 100-3 1.5 1.5 0 000 3zM21 15l-5-5L5 21',
   calendar: 'M3 5h18v16H3zM3 10h18M8 3v4M16 3v4',
+  restore: 'M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 010 11H11',
   history: 'M3 12a9 9 0 109-9 9.7 9.7 0 00-6.7 2.7L3 8M3 3v5h5M12 7v5l4 2',
 } as const;
 

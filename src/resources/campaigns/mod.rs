@@ -6,7 +6,7 @@
 
 mod form;
 mod pickers;
-mod writes;
+pub mod writes;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
@@ -192,7 +192,12 @@ fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'st
 }
 
 /// After a delete, the categories the campaigns left close their gaps (same transaction).
-fn changed(tx: &Connection, _: &CurrentUser, change: &Change) -> AppResult<()> {
+fn changed(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
+    match change {
+        Change::Restored(ids) => return crate::resources::ordering::restore_positions(tx, &ORDER, ids),
+        Change::Purging(ids) => return ids.iter().try_for_each(|&id| writes::unlink_campaign(tx, id)),
+        _ => {}
+    }
     let Change::Deleted(ids) = change else { return Ok(()) };
     let placeholders = vec!["?"; ids.len()].join(", ");
     let categories: Vec<i64> = tx

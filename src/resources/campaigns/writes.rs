@@ -36,8 +36,20 @@ pub(super) fn check_references(tx: &Connection, input: &CampaignInput) -> AppRes
     Ok(())
 }
 
-pub(super) fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<()> {
+/// Removes the campaign's links to its assets (the campaign is deleted for good).
+pub(super) fn unlink_campaign(tx: &Connection, campaign_id: i64) -> AppResult<()> {
     tx.execute("DELETE FROM campaign_assets WHERE campaign_id = ?1", [campaign_id])?;
+    Ok(())
+}
+
+/// Removes every campaign's link to the asset (the asset is deleted for good).
+pub fn unlink_asset(tx: &Connection, asset_id: i64) -> AppResult<()> {
+    tx.execute("DELETE FROM campaign_assets WHERE asset_id = ?1", [asset_id])?;
+    Ok(())
+}
+
+pub(super) fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<()> {
+    unlink_campaign(tx, campaign_id)?;
     let mut insert = tx.prepare_cached("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)")?;
     for asset in assets {
         insert.execute((campaign_id, asset))?;

@@ -82,17 +82,21 @@ pub static USERS: Resource = Resource {
 
 /// Nobody may delete or deactivate their own account (so an Admin always remains), and a
 /// deleted or deactivated user's sessions end at once.
-fn guard_and_revoke(tx: &Connection, user: &CurrentUser, change: &Change) -> AppResult<()> {
+fn guard_and_revoke(tx: &Connection, user: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
+    let own = |id: &i64| user.is_some_and(|user| user.id == *id);
     match change {
-        Change::Deleted(ids) if ids.contains(&user.id) => {
+        Change::Deleted(ids) if ids.iter().any(own) => {
             Err(AppError::Conflict("You cannot delete your own account.".into()))
         }
-        Change::Toggled { id, active: false } if *id == user.id => {
+        Change::Toggled { id, active: false } if own(id) => {
             Err(AppError::Conflict("You cannot deactivate your own account.".into()))
         }
         Change::Deleted(ids) => sessions::revoke_user_sessions(tx, ids, "user deleted", None),
         Change::Toggled { id, active: false } => sessions::revoke_user_sessions(tx, &[*id], "user deactivated", None),
         Change::Toggled { .. } => Ok(()),
+        // Its sessions ended at the delete; the user signs in again.
+        Change::Restored(_) => Ok(()),
+        Change::Purging(ids) => ids.iter().try_for_each(|&id| accounts::purge_login_parts(tx, id)),
     }
 }
 

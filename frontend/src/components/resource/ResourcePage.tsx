@@ -36,6 +36,7 @@ type OpenDialog<Row> =
   | { kind: 'edit'; row: Row }
   | { kind: 'view'; row: Row }
   | { kind: 'delete'; ids: number[] }
+  | { kind: 'bulk'; actionId: string; ids: number[] }
   | { kind: 'tool'; toolId: string; row: Row }
   | null;
 
@@ -144,7 +145,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const isOwn = (row: Row) => Boolean(user && resource.isOwnAccount?.(row, user));
   const canRemove =
     typeof resource.remove === 'object' ? resource.remove.some((role) => role === user?.roleId) : writable && Boolean(resource.remove);
-  const canSelect = canRemove && resource.selectable !== false;
+  const bulkActions = writable ? (resource.bulkActions ?? []) : [];
+  const canSelect = (canRemove || bulkActions.length > 0) && resource.selectable !== false;
   const tools = (resource.tools ?? []).filter((tool) => writable || !tool.editorsOnly);
   const columns: TableColumn<Row>[] = resource.columns.map((column) => ({
     key: column.field,
@@ -171,7 +173,8 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         : (row) => cellValue(column, row),
     text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
   }));
-  const toolCount = (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + (canRemove ? 1 : 0);
+  const toolCount =
+    (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + bulkActions.length + (canRemove ? 1 : 0);
   columns.push({
     key: 'tools',
     header: t(resource.toolsLabel ?? 'table.tools'),
@@ -200,6 +203,15 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             <span key={tool.id} aria-hidden="true" data-absent-tool={tool.id} className="inline-block size-8 shrink-0" />
           ),
         )}
+        {bulkActions.map((action) => (
+          <IconButton
+            key={action.id}
+            label={t(action.label)}
+            onClick={() => setDialog({ kind: 'bulk', actionId: action.id, ids: [row.id] })}
+          >
+            <Icon name={action.icon} className="size-4" />
+          </IconButton>
+        ))}
         {canRemove && (
           <IconButton
             label={t('button.delete')}
@@ -230,6 +242,11 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const deletedMessage = deletingRow
     ? t('toast.deleted', { item: nameOfRow(deletingRow) })
     : t('toast.deleted', { item: countOf(deleting.length) });
+  // A bulk action's confirmation and toast name the row when it is one on this page, like delete's.
+  const bulk = dialog?.kind === 'bulk' ? bulkActions.find((action) => action.id === dialog.actionId) : undefined;
+  const bulkIds = dialog?.kind === 'bulk' ? dialog.ids : [];
+  const bulkRow = bulkIds.length === 1 ? list.rows.find((row) => row.id === bulkIds[0]) : undefined;
+  const bulkTarget = { count: bulkIds.length, name: bulkRow && resource.rowLabel(bulkRow) };
 
   return (
     <PageCard
@@ -240,10 +257,18 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           {selecting ? (
             <>
               <span className="text-sm font-medium text-slate-700">{t('table.selected', { count: selected.size })}</span>
-              <Button variant="danger" onClick={() => setDialog({ kind: 'delete', ids: [...selected] })}>
-                <Icon name="trash" className="size-4" />
-                {t('button.delete')}
-              </Button>
+              {bulkActions.map((action) => (
+                <Button key={action.id} variant={action.tone} onClick={() => setDialog({ kind: 'bulk', actionId: action.id, ids: [...selected] })}>
+                  <Icon name={action.icon} className="size-4" />
+                  {t(action.label)}
+                </Button>
+              ))}
+              {canRemove && (
+                <Button variant="danger" onClick={() => setDialog({ kind: 'delete', ids: [...selected] })}>
+                  <Icon name="trash" className="size-4" />
+                  {t('button.delete')}
+                </Button>
+              )}
               <Button variant="ghost" onClick={() => setSelected(new Set())}>
                 {t('table.clearSelection')}
               </Button>
@@ -394,6 +419,21 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             await api.delete(itemPath, { id: dialog.ids });
             setSelected((current) => new Set([...current].filter((id) => !dialog.ids.includes(id))));
             mutated(deletedMessage);
+          }}
+        />
+      )}
+      {bulk && (
+        <ConfirmDelete
+          open
+          onClose={closeDialog}
+          title={bulk.label}
+          question={bulk.question(bulkTarget)}
+          detail={bulk.detail}
+          tone={bulk.tone}
+          onConfirm={async () => {
+            await bulk.call(bulkIds);
+            setSelected((current) => new Set([...current].filter((id) => !bulkIds.includes(id))));
+            mutated(bulk.done(bulkTarget));
           }}
         />
       )}

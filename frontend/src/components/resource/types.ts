@@ -115,6 +115,24 @@ export interface RowTool<Row> {
   render: (context: ToolContext<Row>) => ReactNode;
 }
 
+/**
+ * A change applied to the selected rows, or to one row from its tools (the trash's Restore and
+ * Delete for good), after a confirmation; the list reloads and `done` is announced.
+ */
+export interface BulkAction {
+  id: string;
+  label: MessageKey;
+  icon: IconName;
+  /** 'danger' for what cannot be undone. */
+  tone: 'primary' | 'danger';
+  /** The confirmation's question: the row's name when it is one row on the page, else the count. */
+  question: (target: { count: number; name?: string }) => string;
+  /** The line under the question (what follows from it). */
+  detail: MessageKey;
+  call: (ids: number[]) => Promise<unknown>;
+  done: (target: { count: number; name?: string }) => string;
+}
+
 /** A toolbar button of the screen's own beside Export and Create (Employee list's Import), with its dialog. */
 export interface ToolbarAction {
   id: string;
@@ -179,6 +197,8 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   /** The status switch's call when it is not `PATCH {itemPath}/active` (categories: `PUT campaign/category/changeStatus`). */
   toggleCall?: (row: Row, isActive: boolean) => Promise<unknown>;
   tools?: readonly RowTool<Row>[];
+  /** Changes to the selected rows (and each row's tools) besides delete; selection shows for editors. */
+  bulkActions?: readonly BulkAction[];
   /** Toolbar buttons of the screen's own, before Export. */
   actions?: readonly ToolbarAction[];
   exportSpec?: ExportSpec;
