@@ -474,6 +474,24 @@ fn reset_otp_gives_a_new_authenticator_and_ends_the_sessions() {
     let db_text = db.to_str().unwrap();
     let created = create_ops_admin(db_text);
     assert!(created.status.success(), "{}", text(&created.stderr));
+    let printed_codes = |out: &str| -> Vec<String> {
+        let after = out.split("Recovery codes").nth(1).unwrap_or_default();
+        after.lines().skip(1).map(str::trim).filter(|line| line.len() == 11).map(String::from).collect()
+    };
+    let first_codes = printed_codes(&text(&created.stdout));
+    assert_eq!(first_codes.len(), 10, "create-admin prints ten recovery codes");
+    let hashes = |db: &std::path::Path| -> Vec<String> {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let mut stmt = conn.prepare("SELECT code_hash FROM recovery_codes ORDER BY id").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+    let stored = hashes(&db);
+    assert_eq!(stored.len(), 10);
+    assert!(
+        stored
+            .iter()
+            .all(|hash| hash.starts_with("$argon2id$") && first_codes.iter().all(|c| !hash.contains(c.as_str())))
+    );
     let secret = |db: &std::path::Path| -> String {
         rusqlite::Connection::open(db).unwrap().query_row("SELECT totp_secret FROM users", [], |r| r.get(0)).unwrap()
     };
@@ -486,6 +504,10 @@ fn reset_otp_gives_a_new_authenticator_and_ends_the_sessions() {
     let after = secret(&db);
     assert_ne!(before, after);
     assert!(out.contains(&after), "the printed QR's URI carries the new secret");
+    let new_codes = printed_codes(&out);
+    assert_eq!(new_codes.len(), 10, "a new set with the new authenticator");
+    assert!(new_codes.iter().all(|code| !first_codes.contains(code)));
+    assert!(hashes(&db).iter().all(|hash| !stored.contains(hash)), "the old set is gone");
     assert_eq!(logged(&db, "authenticatorReset"), [r#"{"totpSecret":"changed"}"#]);
     let unknown = perkdesk(&["reset-otp", "--db", db_text, "--email", "nobody@perk.az"], None);
     assert!(!unknown.status.success());

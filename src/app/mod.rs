@@ -37,6 +37,7 @@ const CSP: &str =
 /// resources, the inbound API, uploaded files, health and the OpenAPI document.
 pub fn api() -> Api {
     crate::auth::routes::routes()
+        .merge(crate::auth::enrolment::routes())
         .merge(crate::resources::routes())
         .merge(crate::inbound::routes())
         .merge(crate::http::files::routes())

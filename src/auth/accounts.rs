@@ -8,7 +8,7 @@
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{sessions, totp};
+use super::{recovery, sessions, totp};
 use crate::core::error::AppResult;
 use crate::core::roles::Role;
 use crate::db::now_iso;
@@ -122,6 +122,7 @@ pub fn purge_login(tx: &Connection, user_id: i64) -> AppResult<()> {
 /// is deleted for good.
 pub fn purge_login_parts(tx: &Connection, user_id: i64) -> AppResult<()> {
     sessions::forget_user_sessions(tx, user_id)?;
+    recovery::forget(tx, user_id)?;
     super::routes::forget_password_resets(tx, user_id)
 }
 
@@ -131,20 +132,72 @@ pub fn set_login_active(tx: &Connection, user_id: i64, active: bool, reason: &st
     if active { Ok(()) } else { sessions::revoke_user_sessions(tx, &[user_id], reason, None) }
 }
 
-/// Gives the live login a new authenticator secret (its old codes stop working at once) and ends
-/// its sessions; returns the new secret and the login's e-mail, or `None` when there is no such
-/// login. The activity log records it as an authenticator reset, the secret only as changed.
-pub fn reset_totp(tx: &Connection, user_id: i64, reason: &str) -> AppResult<Option<(String, String)>> {
+/// Gives the live login a new authenticator secret (its old codes stop working at once) with a new
+/// set of recovery codes (`recovery_hashes`; the old set stops working) and ends its sessions;
+/// returns the new secret and the login's e-mail, or `None` when there is no such login. The
+/// activity log records it as an authenticator reset, the secret only as changed.
+pub fn reset_totp(
+    tx: &Connection,
+    user_id: i64,
+    reason: &str,
+    recovery_hashes: &[String],
+) -> AppResult<Option<(String, String)>> {
     let secret = totp::new_secret();
     let email: Option<String> = tx
         .query_row(
-            "UPDATE users SET totp_secret = ?2, totp_last_step = 0, updated_at = ?3
+            "UPDATE users SET totp_secret = ?2, totp_last_step = 0, totp_pending_secret = NULL,
+                              must_set_up_authenticator = 0, updated_at = ?3
              WHERE id = ?1 AND deleted_at IS NULL RETURNING email",
             (user_id, &secret, now_iso()),
             |r| r.get(0),
         )
         .optional()?;
     let Some(email) = email else { return Ok(None) };
+    recovery::replace(tx, user_id, recovery_hashes)?;
     sessions::revoke_user_sessions(tx, &[user_id], reason, None)?;
     Ok(Some((secret, email)))
+}
+
+/// After a sign-in with a recovery code: the account is asked to set up its authenticator again
+/// before anything else.
+pub fn require_new_authenticator(tx: &Connection, user_id: i64) -> AppResult<()> {
+    tx.execute("UPDATE users SET must_set_up_authenticator = 1 WHERE id = ?1", [user_id])?;
+    Ok(())
+}
+
+/// Keeps the secret the account is setting up on its own page until a code from it confirms it.
+pub fn start_authenticator_setup(tx: &Connection, user_id: i64, pending_secret: &str) -> AppResult<()> {
+    tx.execute("UPDATE users SET totp_pending_secret = ?2 WHERE id = ?1", (user_id, pending_secret))?;
+    Ok(())
+}
+
+/// The secret being set up, if any.
+pub fn pending_secret(conn: &Connection, user_id: i64) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row("SELECT totp_pending_secret FROM users WHERE id = ?1", [user_id], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+/// Makes the confirmed secret the account's authenticator (the code's step taken), with a new
+/// set of recovery codes, and ends its other sessions; false when nothing was being set up.
+pub fn finish_authenticator_setup(
+    tx: &Connection,
+    user_id: i64,
+    step: i64,
+    recovery_hashes: &[String],
+    keep_session: &str,
+) -> AppResult<bool> {
+    let changed = tx.execute(
+        "UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_last_step = ?2,
+                          must_set_up_authenticator = 0, updated_at = ?3
+         WHERE id = ?1 AND totp_pending_secret IS NOT NULL",
+        (user_id, step, now_iso()),
+    )?;
+    if changed == 0 {
+        return Ok(false);
+    }
+    recovery::replace(tx, user_id, recovery_hashes)?;
+    sessions::revoke_user_sessions(tx, &[user_id], "authenticator set up again", Some(keep_session))?;
+    Ok(true)
 }

@@ -2,7 +2,9 @@
 
 pub mod accounts;
 pub mod api_keys;
+pub mod enrolment;
 pub mod password;
+pub mod recovery;
 pub mod routes;
 pub mod sessions;
 pub mod tokens;
@@ -35,6 +37,8 @@ pub struct CurrentUser {
     pub phone: String,
     pub role_id: i64,
     pub is_active: bool,
+    /// Signed in with a recovery code: the panel asks for a new authenticator before anything else.
+    pub must_set_up_authenticator: bool,
     #[serde(skip)]
     #[schema(ignore)]
     pub role: Role,
@@ -89,7 +93,7 @@ impl FromRequestParts<AppState> for CurrentUser {
             .db
             .look_up(move |conn| {
                 conn.prepare_cached(
-                    "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id
+                    "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id, u.must_set_up_authenticator
                      FROM sessions s JOIN users u ON u.id = s.user_id
                      WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL
                        AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
@@ -104,6 +108,7 @@ impl FromRequestParts<AppState> for CurrentUser {
                         phone: row.get(4)?,
                         role_id,
                         is_active: true,
+                        must_set_up_authenticator: row.get(6)?,
                         role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
                         session_id: claims.session_id.clone(),
                     })

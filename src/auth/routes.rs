@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use super::accounts::{self, NewStaff, Reach};
 use super::sessions::{self, Refresh, TokenPair};
 use super::tokens::{JwtKeys, hash_token, new_opaque_token};
-use super::{CurrentUser, SESSION_ENDED, password, totp};
+use super::{CurrentUser, SESSION_ENDED, password, recovery, totp};
 use crate::auth::{Role, Roles};
 use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
@@ -35,9 +35,10 @@ pub fn routes() -> Api {
             post(sign_in),
             document_fields(
                 SIGN_IN_FIELDS,
-                Doc::new(TAG, "Sign in with e-mail, password and a TOTP code").json_body::<SignIn>(),
+                Doc::new(TAG, "Sign in with e-mail, password and a TOTP code (or a recovery code)").json_body::<SignIn>(),
                 Mode::Create,
             )
+            .rules("recoveryCode", &[Rule::Note("In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator).")])
             .answers(401, "Invalid credentials")
             .answers(403, "The account is not active yet")
             .answers(423, "The account is locked after repeated failures")
@@ -156,6 +157,9 @@ pub struct SignIn {
     password: String,
     /// The current 6-digit code from the authenticator app.
     otp: String,
+    /// One of the account's recovery codes, in place of `otp` when the authenticator is lost:
+    /// it signs in once, and the account is then asked to set up its authenticator again.
+    recovery_code: String,
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -209,8 +213,21 @@ enum Attempt {
     Checked {
         user: Candidate,
         password_ok: bool,
-        step: Option<i64>,
+        second: SecondFactor,
     },
+}
+
+/// The second factor a sign-in gave and what it matched: the authenticator code's time step, or
+/// the recovery code's id.
+enum SecondFactor {
+    Totp(Option<i64>),
+    RecoveryCode(Option<i64>),
+}
+
+impl SecondFactor {
+    fn matched(&self) -> bool {
+        matches!(self, SecondFactor::Totp(Some(_)) | SecondFactor::RecoveryCode(Some(_)))
+    }
 }
 
 async fn sign_in(
@@ -221,7 +238,10 @@ async fn sign_in(
 ) -> AppResult<TokenPair> {
     throttle(&state, ip)?;
     let mut v = Validator::new();
-    read_fields(SIGN_IN_FIELDS, &json_object(&body)?, Mode::Create, &mut v);
+    let with_recovery_code = !body.recovery_code.trim().is_empty();
+    // With a recovery code, the code replaces the six-digit one.
+    let fields = if with_recovery_code { &SIGN_IN_FIELDS[..2] } else { SIGN_IN_FIELDS };
+    read_fields(fields, &json_object(&body)?, Mode::Create, &mut v);
     v.finish()?;
     let email = body.user_name.trim().to_string();
     let user_agent = user_agent(&headers);
@@ -256,8 +276,18 @@ async fn sign_in(
                 return Ok(Attempt::Unknown);
             };
             let password_ok = password::verify(&user.password_hash, &body.password);
-            let step = totp::accepted_step(&user.totp_secret, &body.otp, user.totp_last_step);
-            Ok(Attempt::Checked { user, password_ok, step })
+            let second = if with_recovery_code {
+                // The codes are tried only behind the right password: ten hashes are work.
+                let code = if password_ok {
+                    recovery::matching(&recovery::unused(conn, user.id)?, &body.recovery_code)
+                } else {
+                    None
+                };
+                SecondFactor::RecoveryCode(code)
+            } else {
+                SecondFactor::Totp(totp::accepted_step(&user.totp_secret, &body.otp, user.totp_last_step))
+            };
+            Ok(Attempt::Checked { user, password_ok, second })
         })
         .await?;
     // The outcome is written in its turn among the other writers (a busy inbound API must not
@@ -276,24 +306,37 @@ async fn sign_in(
                     AppError::invalid_credentials()
                 }))
             };
-            let Attempt::Checked { user, password_ok, step } = attempt else { return failed(tx) };
-            match (password_ok, step) {
-                (true, Some(_)) if !user.is_active => Ok(Err(AppError::Forbidden(
+            let Attempt::Checked { user, password_ok, second } = attempt else { return failed(tx) };
+            if !(password_ok && second.matched()) {
+                return failed(tx);
+            }
+            if !user.is_active {
+                return Ok(Err(AppError::Forbidden(
                     "Your account is not active yet. Ask an administrator to activate it.".into(),
-                ))),
-                (true, Some(step)) => {
+                )));
+            }
+            match second {
+                SecondFactor::Totp(Some(step)) => {
                     // The code's time step is taken here, once: a second sign-in with the same
                     // code that was checked at the same moment finds it taken.
                     if !accounts::take_totp_step(tx, user.id, step)? {
                         return Ok(Err(AppError::invalid_credentials()));
                     }
-                    sessions::clear_failures(tx, &email)?;
-                    let session = Actor::user(user.id, user.name)
-                        .enter(|| sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent))?;
-                    Ok(Ok(session))
                 }
-                _ => failed(tx),
+                SecondFactor::RecoveryCode(Some(code)) => {
+                    // Used once: a second sign-in with it (or one racing this) finds it used.
+                    if !recovery::take(tx, code)? {
+                        return Ok(Err(AppError::invalid_credentials()));
+                    }
+                    Actor::user(user.id, user.name.clone())
+                        .enter(|| accounts::require_new_authenticator(tx, user.id))?;
+                }
+                _ => return failed(tx),
             }
+            sessions::clear_failures(tx, &email)?;
+            let session = Actor::user(user.id, user.name)
+                .enter(|| sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent))?;
+            Ok(Ok(session))
         })
         .await?
 }

@@ -474,7 +474,9 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     anyhow::ensure!(validation::is_strong_password(&password), "{}", validation::STRONG_PASSWORD);
     let secret = totp::new_secret();
     let hash = password::hash(&password)?;
-    let conn = db.conn()?;
+    let (codes, recovery_hashes) = crate::auth::recovery::new_set()?;
+    let mut conn = db.conn()?;
+    let tx = conn.transaction()?;
     let admin = NewStaff {
         first_name: &first_name,
         last_name: &last_name,
@@ -483,23 +485,30 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
         password_hash: &hash,
         active: true,
     };
-    let inserted = accounts::insert_staff(&conn, &admin, &secret);
-    match inserted {
+    let inserted = accounts::insert_staff(&tx, &admin, &secret);
+    let id = match inserted {
         Err(error) if crate::core::error::is_constraint_violation(&error) => {
             bail!("a user with the e-mail {email} already exists")
         }
         other => other.context("cannot create the admin")?,
     };
+    crate::auth::recovery::replace(&tx, id, &recovery_hashes).map_err(|error| anyhow::anyhow!("{error}"))?;
+    tx.commit()?;
     println!("Created the Admin {first_name} {last_name} <{email}>.");
-    print_enrolment(&secret, &email)
+    print_enrolment(&secret, &email, &codes)
 }
 
 /// The authenticator's enrolment for the terminal: its QR code, then the `otpauth://` address.
-fn print_enrolment(secret: &str, email: &str) -> anyhow::Result<()> {
+fn print_enrolment(secret: &str, email: &str, recovery_codes: &[String]) -> anyhow::Result<()> {
     let uri = totp::otpauth_uri(secret, email)?;
     println!("Scan this QR code with an authenticator app:");
     println!("{}", crate::core::qr::terminal(&uri)?);
     println!("{uri}");
+    println!();
+    println!("Recovery codes (each signs in once in place of the six-digit code; shown only now, keep them safe):");
+    for code in recovery_codes {
+        println!("  {code}");
+    }
     Ok(())
 }
 
@@ -523,6 +532,7 @@ fn otp(args: OtpArgs) -> anyhow::Result<()> {
 fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
     let email = args.email.trim().to_string();
+    let (codes, recovery_hashes) = crate::auth::recovery::new_set()?;
     let mut conn = db.conn()?;
     let reset = crate::db::write_tx(&mut conn, |tx| {
         use rusqlite::OptionalExtension;
@@ -534,12 +544,12 @@ fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
             )
             .optional()?;
         let Some(id) = id else { return Ok(None) };
-        crate::auth::accounts::reset_totp(tx, id, "authenticator reset at the command line")
+        crate::auth::accounts::reset_totp(tx, id, "authenticator reset at the command line", &recovery_hashes)
     })
     .map_err(|error| anyhow::anyhow!("{error}"))?;
     let (secret, email) = reset.with_context(|| format!("no user has the e-mail {email}"))?;
     println!("A new authenticator for {email}; the old one no longer works and every session of theirs has ended.");
-    print_enrolment(&secret, &email)
+    print_enrolment(&secret, &email, &codes)
 }
 
 fn backup(args: BackupArgs) -> anyhow::Result<()> {

@@ -193,12 +193,14 @@ pub mod action {
     pub const KEY_CREATED: &str = "keyCreated";
     pub const KEY_REVOKED: &str = "keyRevoked";
     pub const PURGE: &str = "purge";
+    /// A sign-in with a recovery code (the account is then asked for a new authenticator).
+    pub const RECOVERY_CODE_USED: &str = "recoveryCodeUsed";
     pub const BACKUP_MADE: &str = "backupMade";
     pub const BACKUP_FAILED: &str = "backupFailed";
 }
 
 /// Columns whose values are never recorded, only that they changed.
-pub const SECRET_COLUMNS: [&str; 3] = ["password_hash", "totp_secret", "key_hash"];
+pub const SECRET_COLUMNS: [&str; 4] = ["password_hash", "totp_secret", "totp_pending_secret", "key_hash"];
 
 /// Columns whose change is a change of state, not an edit: an update of only these is a status change.
 const STATE_COLUMNS: [&str; 4] = ["isActive", "status", "notificationStatus", "isRead"];
@@ -208,8 +210,11 @@ const ALWAYS_QUIET: [&str; 2] = ["created_at", "updated_at"];
 
 /// The recorded tables. A login of the HR portal is a `users` row recorded as its HR account.
 pub const AUDITED: &[Audited] = &[
-    Audited { rows: Some("{row}.kind = 'staff'"), ..Audited::resource("users", "user") }
-        .quiet(&["kind", "totp_last_step"]),
+    Audited { rows: Some("{row}.kind = 'staff'"), ..Audited::resource("users", "user") }.quiet(&[
+        "kind",
+        "totp_last_step",
+        "totp_pending_secret",
+    ]),
     Audited {
         rows: Some("{row}.kind = 'hr'"),
         record: "(SELECT id FROM main.hr_accounts WHERE user_id = {row}.id)",
@@ -217,7 +222,15 @@ pub const AUDITED: &[Audited] = &[
         created: None,
         ..Audited::resource("users", "humanResource")
     }
-    .quiet(&["kind", "totp_last_step", "deleted_at", "is_active", "role_id"]),
+    .quiet(&[
+        "kind",
+        "totp_last_step",
+        "deleted_at",
+        "is_active",
+        "role_id",
+        "totp_pending_secret",
+        "must_set_up_authenticator",
+    ]),
     Audited::resource("hr_accounts", "humanResource"),
     Audited::resource("cities", "city"),
     Audited::resource("assets", "asset"),
@@ -429,6 +442,15 @@ fn action_of(changes: &str) -> &'static str {
     if changed.contains_key("totpSecret") {
         return action::AUTHENTICATOR_RESET;
     }
+    if changed
+        .get("mustSetUpAuthenticator")
+        .and_then(Value::as_array)
+        .and_then(|pair| pair.get(1))
+        .and_then(Value::as_i64)
+        == Some(1)
+    {
+        return action::RECOVERY_CODE_USED;
+    }
     if changed.contains_key("passwordHash") {
         return action::PASSWORD_CHANGE;
     }
@@ -494,6 +516,7 @@ mod tests {
         assert_eq!(action_of(r#"{"totpSecret":"changed","passwordHash":"changed"}"#), action::AUTHENTICATOR_RESET);
         assert_eq!(action_of(r#"{"isConfirmed":[0,1]}"#), action::APPROVE);
         assert_eq!(action_of(r#"{"revokedAt":[null,"x"]}"#), action::KEY_REVOKED);
+        assert_eq!(action_of(r#"{"mustSetUpAuthenticator":[0,1]}"#), action::RECOVERY_CODE_USED);
     }
 
     #[test]

@@ -57,6 +57,7 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration { version: 13, name: "activity", sql: include_str!("../../migrations/0013_activity.sql") },
     Migration { version: 14, name: "trash", sql: include_str!("../../migrations/0014_trash.sql") },
+    Migration { version: 15, name: "recovery_codes", sql: include_str!("../../migrations/0015_recovery_codes.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

@@ -44,6 +44,35 @@ describe('sign-in screen', () => {
     expect(api.callsTo('GET /api/auth/profile')[0].headers.get('Authorization')).toBe('Bearer access-1');
   });
 
+  it('signs in with a recovery code instead of the six digits, then asks for a new authenticator before anything else', async () => {
+    const api = mockApi({
+      'POST /api/auth/admin/token': () => json(tokens(1)),
+      'GET /api/auth/profile': () => json({ ...admin, mustSetUpAuthenticator: true }),
+      'GET /api/auth/recoveryCodes': () => json({ left: 9 }),
+    });
+    const actor = user();
+    const view = renderAt('/auth/login?returnTo=%2Fusers', <AppRoutes />);
+    await actor.click(await screen.findByRole('button', { name: 'Lost your authenticator? Use a recovery code' }));
+    expect(screen.queryByLabelText('One-time code')).toBeNull();
+    await actor.type(screen.getByPlaceholderText('Email and agent number'), 'ada@example.com');
+    await actor.type(screen.getByLabelText('Password'), 'Secret-123');
+    await actor.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Enter one of your recovery codes')).toBeInTheDocument();
+    await actor.type(screen.getByLabelText('Recovery code'), ' abcde-12345 ');
+    await actor.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/auth/admin/token')[0].body).toEqual({
+        userName: 'ada@example.com',
+        password: 'Secret-123',
+        otp: '',
+        recoveryCode: 'abcde-12345',
+      }),
+    );
+    await waitFor(() => expect(view.currentPath()).toBe('/my-page'));
+    expect(await screen.findByText('You signed in with a recovery code. Set up your authenticator again to go on.')).toBeInTheDocument();
+    expect(await screen.findByText('Recovery codes left: 9')).toBeInTheDocument();
+  });
+
   it('shows You are locked. as an info alert', async () => {
     mockApi({ 'POST /api/auth/admin/token': () => json({ message: 'You are locked.' }, 423) });
     const actor = user();

@@ -1,7 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { isAuthenticated } from '../lib/session';
+import { currentUser, isAuthenticated } from '../lib/session';
+
+/** Where a user signed in with a recovery code sets up the authenticator again. */
+export const AUTHENTICATOR_SETUP_PATH = '/my-page';
 
 /** Only same-site paths may be a return target, never `//evil.example` or a full URL. */
 export function safeReturnTo(value: string | null): string {
@@ -12,7 +15,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   useSignals();
   const [location] = useLocation();
   const search = useSearch();
-  if (isAuthenticated.value) return <>{children}</>;
+  if (isAuthenticated.value) {
+    // After a sign-in with a recovery code, the authenticator comes first.
+    if (currentUser.value?.mustSetUpAuthenticator && location !== AUTHENTICATOR_SETUP_PATH) {
+      return <Redirect to={AUTHENTICATOR_SETUP_PATH} replace />;
+    }
+    return <>{children}</>;
+  }
   const target = `${location}${search ? `?${search}` : ''}`;
   const returnTo = target === '/' ? '' : `?returnTo=${encodeURIComponent(target)}`;
   return <Redirect to={`/auth/login${returnTo}`} replace />;

@@ -28,7 +28,8 @@ export interface FormDialogProps<V extends object> {
   loadError?: string | null;
   submit: (values: V) => Promise<unknown>;
   /** Runs after a successful submit with the values sent, before the dialog closes (e.g. reload the list, confirm in a toast). */
-  onSuccess?: (values: V) => void;
+  /** After a saved submit, with the server's answer (a new user's recovery codes). */
+  onSuccess?: (values: V, answer: unknown) => void;
   submitLabel?: string;
   /** Server error keys that name a field differently (`cityId` → `cities`). */
   serverErrorAliases?: Partial<Record<string, keyof V & string>>;
@@ -118,8 +119,9 @@ function FormDialogBody<V extends object>({
   const onSubmit = form.handleSubmit(async (values) => {
     setSending(true);
     form.clearServerMessage();
+    let answer: unknown;
     try {
-      await submit(values);
+      answer = await submit(values);
     } catch (error) {
       const names = fields.map((field) => field.name);
       const message = errorMessage(error);
@@ -130,7 +132,7 @@ function FormDialogBody<V extends object>({
     }
     setSending(false);
     form.reset();
-    onSuccess?.(values);
+    onSuccess?.(values, answer);
     onClose();
   });
 

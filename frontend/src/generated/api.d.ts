@@ -3034,7 +3034,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with e-mail, password and a TOTP code */
+        /** Sign in with e-mail, password and a TOTP code (or a recovery code) */
         post: {
             parameters: {
                 query?: never;
@@ -3055,6 +3055,12 @@ export interface paths {
                         otp: string;
                         /** @default  */
                         password: string;
+                        /**
+                         * @description One of the account's recovery codes, in place of `otp` when the authenticator is lost:
+                         *     it signs in once, and the account is then asked to set up its authenticator again. In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator).
+                         * @default
+                         */
+                        recoveryCode?: string;
                         /**
                          * @description The e-mail address (case-insensitive).
                          * @default
@@ -3146,6 +3152,238 @@ export interface paths {
                     };
                 };
                 /** @description Too many sign-in attempts from this address; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/authenticator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Confirm the new authenticator with a code from it: it replaces the old one, with new recovery codes; other sessions end
+         * @description Roles: Admin, User, Call Center.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The six-digit code the authenticator app shows for the new secret.
+                         * @default
+                         */
+                        otp: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecoveryCodes"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts from this address; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Start setting up a new authenticator for the signed-in user: its QR code
+         * @description Roles: Admin, User, Call Center.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed-in user's password.
+                         * @default
+                         */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthenticatorSetup"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3308,6 +3546,171 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/recoveryCodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many recovery codes the signed-in user has left
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecoveryCodesLeft"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * A new set of ten recovery codes for the signed-in user (the old set stops working)
+         * @description Roles: Admin, User, Call Center.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed-in user's password.
+                         * @default
+                         */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecoveryCodes"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts from this address; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -15881,7 +16284,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SavedUser"];
+                        "application/json": components["schemas"]["CreatedUser"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -15973,7 +16376,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * A new authenticator for another user or HR account (signed out everywhere); its QR code
+         * A new authenticator for another user or HR account (signed out everywhere); its QR code and recovery codes
          * @description Roles: Admin.
          */
         put: {
@@ -15998,7 +16401,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["QrCode"];
+                        "application/json": components["schemas"]["NewAuthenticator"];
                     };
                 };
                 /** @description x-requestid is longer than 100 characters */
@@ -16903,6 +17306,12 @@ export interface components {
             isActive: boolean;
             name: string;
         };
+        AuthenticatorSetup: {
+            /** @description The QR code of the new secret, `data:image/png;base64,...`. */
+            data: string;
+            /** @description The same secret in base32, for an app that cannot scan. */
+            secret: string;
+        };
         CampaignRow: {
             assetList?: {
                 id: number;
@@ -17025,6 +17434,11 @@ export interface components {
             /** @description The secret key: shown this once, never stored or shown again. */
             key: string;
         };
+        /** @description A new user, with the recovery codes of the authenticator it was given, shown this once. */
+        CreatedUser: components["schemas"]["SavedUser"] & {
+            /** @description Ten one-time codes that sign in in place of the six-digit code, for the new user to keep. */
+            recoveryCodes: string[];
+        };
         /** @description The signed-in back-office user behind a request, checked against the live session. */
         CurrentUser: {
             email: string;
@@ -17033,6 +17447,8 @@ export interface components {
             id: number;
             isActive: boolean;
             lastName: string;
+            /** @description Signed in with a recovery code: the panel asks for a new authenticator before anything else. */
+            mustSetUpAuthenticator: boolean;
             phone: string;
             /** Format: int64 */
             roleId: number;
@@ -17219,6 +17635,13 @@ export interface components {
             /** Format: int64 */
             usageCount: number;
         };
+        /** @description A new authenticator, shown once: its QR code and the new set of recovery codes. */
+        NewAuthenticator: {
+            /** @description `data:image/png;base64,...` */
+            data: string;
+            /** @description Ten one-time codes that sign in in place of the six-digit code; the old set no longer works. */
+            recoveryCodes: string[];
+        };
         NewHrAccount: {
             /** Format: int64 */
             assetId?: number | null;
@@ -17355,6 +17778,13 @@ export interface components {
              */
             oldPassword?: string;
         };
+        PasswordCheck: {
+            /**
+             * @description The signed-in user's password.
+             * @default
+             */
+            password?: string;
+        };
         PromoCodeRow: {
             campaignId?: number;
             campaignName: string;
@@ -17381,6 +17811,17 @@ export interface components {
          * @enum {string}
          */
         RecordState: "active" | "deactive" | "deleted";
+        RecoveryCodes: {
+            /** @description Ten one-time codes, shown this once; the previous set no longer works. */
+            recoveryCodes: string[];
+        };
+        RecoveryCodesLeft: {
+            /**
+             * Format: int64
+             * @description Unused recovery codes of the signed-in user.
+             */
+            left: number;
+        };
         /** @description `POST promo-codes/redeem`'s body. */
         Redeem: {
             /** @description The 8-character code (any case). */
@@ -17460,6 +17901,13 @@ export interface components {
             /** Format: int64 */
             roleId: number;
         };
+        SetupConfirmation: {
+            /**
+             * @description The six-digit code the authenticator app shows for the new secret.
+             * @default
+             */
+            otp?: string;
+        };
         SignIn: {
             /**
              * @description The current 6-digit code from the authenticator app.
@@ -17468,6 +17916,12 @@ export interface components {
             otp?: string;
             /** @default  */
             password?: string;
+            /**
+             * @description One of the account's recovery codes, in place of `otp` when the authenticator is lost:
+             *     it signs in once, and the account is then asked to set up its authenticator again.
+             * @default
+             */
+            recoveryCode?: string;
             /**
              * @description The e-mail address (case-insensitive).
              * @default

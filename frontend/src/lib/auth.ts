@@ -5,6 +5,8 @@ export interface SignInRequest {
   userName: string;
   password: string;
   otp: string;
+  /** In place of `otp`: one of the account's recovery codes. */
+  recoveryCode?: string;
 }
 
 export async function loadProfile(): Promise<UserProfile> {

@@ -10,6 +10,8 @@ export interface UserProfile {
   phone: string;
   roleId: number;
   isActive: boolean;
+  /** Signed in with a recovery code: the panel asks for a new authenticator before anything else. */
+  mustSetUpAuthenticator?: boolean;
 }
 
 export interface Session {

@@ -117,22 +117,34 @@ pub struct LoginId {
     id: i64,
 }
 
-/// `PUT user/resetAuthenticator` (Admins): a new secret for another login, which is signed out
-/// everywhere; answers the new QR code for the Admin to hand over.
+/// A new authenticator, shown once: its QR code and the new set of recovery codes.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewAuthenticator {
+    /// `data:image/png;base64,...`
+    data: String,
+    /// Ten one-time codes that sign in in place of the six-digit code; the old set no longer works.
+    recovery_codes: Vec<String>,
+}
+
+/// `PUT user/resetAuthenticator` (Admins): a new secret and recovery codes for another login,
+/// which is signed out everywhere; answers them for the Admin to hand over.
 pub(super) async fn reset_authenticator(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiJson(body): ApiJson<LoginId>,
-) -> AppResult<Json<QrCode>> {
+) -> AppResult<Json<NewAuthenticator>> {
     if body.id == user.id {
         return Err(AppError::Forbidden(RESET_OWN.into()));
     }
+    let (recovery_codes, hashes) = recovery::new_set_off_thread().await?;
     let (secret, email) = state
         .db
         .write(move |tx| {
-            accounts::reset_totp(tx, body.id, "authenticator reset by an Admin")?.ok_or_else(|| USERS.not_found())
+            accounts::reset_totp(tx, body.id, "authenticator reset by an Admin", &hashes)?
+                .ok_or_else(|| USERS.not_found())
         })
         .await?;
     let uri = totp::otpauth_uri(&secret, &email)?;
-    Ok(Json(QrCode { data: crate::core::qr::png_data_url(&uri)? }))
+    Ok(Json(NewAuthenticator { data: crate::core::qr::png_data_url(&uri)?, recovery_codes }))
 }

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
 use crate::auth::accounts::{self, Reach};
-use crate::auth::{CurrentUser, Role, Roles, password, sessions, totp};
+use crate::auth::{CurrentUser, Role, Roles, password, recovery, sessions, totp};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
@@ -138,7 +138,7 @@ pub static USER_EDIT_FORM: WriteForm = WriteForm {
 
 mod credentials;
 pub use credentials::RESET_OWN;
-use credentials::{LoginId, PasswordChange, QrCode, change_password, qr_code, reset_authenticator};
+use credentials::{LoginId, NewAuthenticator, PasswordChange, QrCode, change_password, qr_code, reset_authenticator};
 
 pub fn routes() -> Api {
     const TAG: &str = "Users";
@@ -161,7 +161,7 @@ pub fn routes() -> Api {
                     ],
                 )
                 .answers(409, "A user with this e-mail already exists")
-                .returns::<SavedUser>(201),
+                .returns::<CreatedUser>(201),
         )
         .add(
             Method::PUT,
@@ -233,12 +233,15 @@ pub fn routes() -> Api {
             Method::PUT,
             "/api/user/resetAuthenticator",
             put(reset_authenticator),
-            Doc::new(TAG, "A new authenticator for another user or HR account (signed out everywhere); its QR code")
-                .roles(Roles::ADMIN)
-                .json_body::<LoginId>()
-                .answers(403, "The caller's own account")
-                .answers(404, "No such user")
-                .returns::<QrCode>(200),
+            Doc::new(
+                TAG,
+                "A new authenticator for another user or HR account (signed out everywhere); its QR code and recovery codes",
+            )
+            .roles(Roles::ADMIN)
+            .json_body::<LoginId>()
+            .answers(403, "The caller's own account")
+            .answers(404, "No such user")
+            .returns::<NewAuthenticator>(200),
         )
 }
 
@@ -296,7 +299,7 @@ fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
 async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewUser>,
-) -> AppResult<(StatusCode, Json<SavedUser>)> {
+) -> AppResult<(StatusCode, Json<CreatedUser>)> {
     let mut v = Validator::new();
     let values = NEW_USER_FORM.read(&writes::json_object(&body)?, Mode::Create, &mut v);
     if let Some(confirm) = &body.confirm_password {
@@ -307,15 +310,27 @@ async fn create(
     let role_id = role_or_default(body.role_id, &mut v);
     v.finish()?;
     let password_hash = password::hash_off_thread(body.password.clone()).await?;
-    let row = state
+    let (recovery_codes, hashes) = recovery::new_set_off_thread().await?;
+    let user = state
         .db
         .write(move |tx| {
             let id =
                 NEW_USER_FORM.insert(tx, &values, None, &accounts::login_columns("staff", role_id, password_hash))?;
+            recovery::replace(tx, id, &hashes)?;
             load_row(tx, id)
         })
         .await?;
-    Ok((StatusCode::CREATED, Json(row)))
+    Ok((StatusCode::CREATED, Json(CreatedUser { user, recovery_codes })))
+}
+
+/// A new user, with the recovery codes of the authenticator it was given, shown this once.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedUser {
+    #[serde(flatten)]
+    user: SavedUser,
+    /// Ten one-time codes that sign in in place of the six-digit code, for the new user to keep.
+    recovery_codes: Vec<String>,
 }
 
 #[derive(Deserialize, Serialize, ToSchema, Default)]

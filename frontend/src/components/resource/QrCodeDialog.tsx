@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { api, errorMessage } from '../../lib/api';
+import { RecoveryCodeList, recoveryCodesOf } from '../recovery/RecoveryCodes';
 import { t } from '../../lib/i18n';
 import { Alert } from '../Alert';
 import { Button } from '../Button';
@@ -40,12 +41,14 @@ export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: nu
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [qr, setQr] = useState<string | null>(null);
+  const [codes, setCodes] = useState<string[]>([]);
   const reset = async () => {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.put<{ data: string }>('user/resetAuthenticator', { id: userId });
+      const answer = await api.put<{ data: string; recoveryCodes: string[] }>('user/resetAuthenticator', { id: userId });
       setQr(answer.data);
+      setCodes(recoveryCodesOf(answer));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -59,6 +62,9 @@ export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: nu
           <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorDone', { name })}</p>
           <img src={qr} alt={`${t('tool.qrCode')}: ${name}`} className="size-56" />
           <p className="text-xs text-slate-600">{t('tool.qrHelp')}</p>
+          <div className="w-full text-left">
+            {codes.length > 0 && <RecoveryCodeList codes={codes} owner={name} />}
+          </div>
         </div>
       ) : (
         <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorQuestion', { name })}</p>

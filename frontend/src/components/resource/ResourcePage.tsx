@@ -123,6 +123,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   }, []);
   const [dialog, setDialog] = useState<OpenDialog<Row>>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [shownOnce, setShownOnce] = useState<ReactNode>(null);
   const closeDialog = () => setDialog(null);
 
   const nouns = { one: t(resource.nouns.one), many: t(resource.nouns.many) };
@@ -365,9 +366,10 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           initialValues={create.initialValues()}
           submit={create.submit}
           failureField={create.failureField}
-          onSuccess={(values) =>
-            mutated(create.confirmation?.(values) ?? t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }))
-          }
+          onSuccess={(values, answer) => {
+            mutated(create.confirmation?.(values) ?? t('toast.created', { item: itemName(nouns.one, create.nameOf?.(values) ?? '') }));
+            if (create.shownOnce) setShownOnce(create.shownOnce(answer, values, () => setShownOnce(null)));
+          }}
         />
       )}
       {edit && (
@@ -422,6 +424,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
           }}
         />
       )}
+      {shownOnce}
       {bulk && (
         <ConfirmDelete
           open

@@ -79,6 +79,8 @@ export interface CreateFormSpec<V extends object> extends FormSpec<V> {
   initialValues: () => V;
   /** Sends the form: a JSON body, or FormData built with lib/formData for multipart. */
   submit: (values: V) => Promise<unknown>;
+  /** What the answer carries that is shown once after the create (a new user's recovery codes), as a dialog. */
+  shownOnce?: (answer: unknown, values: V, onClose: () => void) => ReactNode;
 }
 
 export interface EditFormSpec<Row, V extends object> extends FormSpec<V> {

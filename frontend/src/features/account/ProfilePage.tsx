@@ -12,6 +12,7 @@ import { formatPhone } from '../../lib/phone';
 import { roleOptions } from '../../lib/roles';
 import { currentUser } from '../../lib/session';
 import { OwnChangePasswordDialog } from './OwnChangePasswordDialog';
+import { SecurityCard } from './SecurityCard';
 
 /** /my-page and /user-profile: the signed-in account, with Change password. */
 export default function ProfilePage() {
@@ -51,6 +52,7 @@ export default function ProfilePage() {
           ]}
         />
       </div>
+      <SecurityCard />
       <OwnChangePasswordDialog open={changing} onClose={() => setChanging(false)} onChanged={() => setChanged(true)} />
     </PageCard>
   );

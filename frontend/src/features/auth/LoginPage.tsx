@@ -10,7 +10,7 @@ import { publicAuth, signIn } from '../../lib/auth';
 import { t } from '../../lib/i18n';
 import { AuthLayout } from './AuthLayout';
 import { authNotice } from './authNotice';
-import { signInFields, signInSchema, type SignInValues } from './schemas';
+import { recoverySignInFields, recoverySignInSchema, signInFields, signInSchema, type SignInValues } from './schemas';
 
 const LOCKED_MESSAGE = 'You are locked.';
 const SIGN_IN_FAILED = 'The login detail is incorrect';
@@ -22,11 +22,13 @@ function signInFailure(error: unknown): { tone: AlertTone; text: string } {
     : { tone: 'danger', text: SIGN_IN_FAILED };
 }
 
-const initialValues: SignInValues = { userName: '', password: '', otp: '' };
+const initialValues: SignInValues = { userName: '', password: '', otp: '', recoveryCode: '' };
 
 export default function LoginPage() {
   useSignals();
-  const form = useForm(initialValues, signInSchema);
+  // A lost authenticator: one of the recovery codes signs in once instead of the six digits.
+  const [withRecoveryCode, setWithRecoveryCode] = useState(false);
+  const form = useForm(initialValues, withRecoveryCode ? recoverySignInSchema : signInSchema);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<{ tone: AlertTone; text: string } | null>(null);
   const notice = authNotice.value;
@@ -58,7 +60,10 @@ export default function LoginPage() {
     authNotice.value = null;
     try {
       // Success stores the session; GuestOnly then sends the user on to where they were going.
-      await signIn({ userName: values.userName.trim(), password: values.password.trim(), otp: values.otp.trim() });
+      const credentials = { userName: values.userName.trim(), password: values.password.trim() };
+      await signIn(
+        withRecoveryCode ? { ...credentials, otp: '', recoveryCode: values.recoveryCode.trim() } : { ...credentials, otp: values.otp.trim() },
+      );
     } catch (error) {
       setFailure(signInFailure(error));
       setSending(false);
@@ -70,8 +75,15 @@ export default function LoginPage() {
       <form noValidate onSubmit={onSubmit} className="space-y-5">
         {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
         {failure && <Alert tone={failure.tone}>{failure.text}</Alert>}
-        <FormFields fields={signInFields} form={form} idPrefix={idPrefix} />
-        <div className="flex justify-end">
+        <FormFields fields={withRecoveryCode ? recoverySignInFields : signInFields} form={form} idPrefix={idPrefix} />
+        <div className="flex flex-wrap justify-between gap-2">
+          <button
+            type="button"
+            className="text-sm font-medium text-indigo-700 hover:text-indigo-500"
+            onClick={() => setWithRecoveryCode((on) => !on)}
+          >
+            {withRecoveryCode ? t('auth.useAuthenticator') : t('auth.useRecoveryCode')}
+          </button>
           <Link href="/auth/forgot-password" className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
             {t('auth.forgotLink')}
           </Link>

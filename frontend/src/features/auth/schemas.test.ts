@@ -7,11 +7,17 @@ import {
   signInSchema,
   type RegistrationValues,
   type SignInValues,
+  recoverySignInSchema,
 } from './schemas';
 
 describe('sign-in form', () => {
-  const valid: SignInValues = { userName: 'ada@example.com', password: 'secret', otp: '123456' };
+  const valid: SignInValues = { userName: 'ada@example.com', password: 'secret', otp: '123456', recoveryCode: '' };
   const errorsOf = (change: Partial<SignInValues>) => validate(signInSchema, { ...valid, ...change });
+
+  it('with a recovery code asks for the code instead of the six digits', () => {
+    expect(validate(recoverySignInSchema, { ...valid, otp: '', recoveryCode: 'abcde-12345' })).toEqual({});
+    expect(validate(recoverySignInSchema, { ...valid, otp: '' }).recoveryCode).toBe('Enter one of your recovery codes');
+  });
 
   it('accepts a complete form', () => expect(errorsOf({})).toEqual({}));
   it.each([

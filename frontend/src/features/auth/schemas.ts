@@ -7,6 +7,8 @@ export interface SignInValues {
   userName: string;
   password: string;
   otp: string;
+  /** In place of `otp` when the authenticator is lost (the sign-in's other mode). */
+  recoveryCode: string;
 }
 
 const SIGN_IN = FORM_MESSAGES['POST /api/auth/admin/token'];
@@ -18,10 +20,23 @@ export const signInSchema: Schema<SignInValues> = {
   otp: [required(SIGN_IN.otp.required), numeric('Otp must consist of digits')],
 };
 
+/** Signing in with a recovery code: the code replaces the six digits. */
+export const recoverySignInSchema: Schema<SignInValues> = {
+  userName: signInSchema.userName,
+  password: signInSchema.password,
+  recoveryCode: [required('Enter one of your recovery codes')],
+};
+
 export const signInFields: FieldDef<SignInValues>[] = [
   { name: 'userName', label: 'auth.userName', kind: 'text', placeholder: 'Email and agent number', autoComplete: 'username' },
   { name: 'password', label: 'auth.password', kind: 'password', autoComplete: 'current-password' },
   { name: 'otp', label: 'auth.otp', kind: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: '123456' },
+];
+
+export const recoverySignInFields: FieldDef<SignInValues>[] = [
+  signInFields[0],
+  signInFields[1],
+  { name: 'recoveryCode', label: 'auth.recoveryCode', kind: 'text', autoComplete: 'off', placeholder: 'xxxxx-xxxxx' },
 ];
 
 export interface RegistrationValues {

@@ -1,3 +1,4 @@
+import { RecoveryCodesDialog, recoveryCodesOf } from '../../components/recovery/RecoveryCodes';
 import { formTool, qrCodeTool, resetAuthenticatorTool } from '../../components/resource/rowTools';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
@@ -62,6 +63,11 @@ export const usersResource: ResourceDeclaration<UserRow> = {
     nameOf: (values: CreateUserValues) => `${values.firstName} ${values.lastName}`,
     submit: (values: CreateUserValues) =>
       api.post('user/register', { ...detailsPayload(values), password: values.password, confirmPassword: values.confirmPassword }),
+    // The new user's recovery codes, shown once for the Admin to hand over with the QR code.
+    shownOnce: (answer, values: CreateUserValues, onClose) =>
+      recoveryCodesOf(answer).length > 0 && (
+        <RecoveryCodesDialog codes={recoveryCodesOf(answer)} owner={`${values.firstName} ${values.lastName}`} onClose={onClose} />
+      ),
   },
   edit: {
     title: 'users.edit',
