@@ -85,12 +85,14 @@ describe('A lost authenticator: a recovery code signs in once, then the authenti
     expect(answer.status()).toBe(401);
   });
 
-  it('the own page fits a phone and stays accessible', async () => {
-    await page.setViewportSize(PHONE);
-    await page.goto('/my-page');
-    await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
-    expect(await overflowsHorizontally(page)).toBe(false);
-    await expectAccessible(page, '/my-page at 390');
-    await shot(page, 'recovery-my-page-390');
+  it('the own page fits 1024 px and a phone and stays accessible', async () => {
+    for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+      await page.setViewportSize(size);
+      await page.goto('/my-page');
+      await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+      expect(await overflowsHorizontally(page), `${size.width} px`).toBe(false);
+      await expectAccessible(page, `/my-page at ${size.width}`);
+      await shot(page, `recovery-my-page-${size.width}`);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { Icon } from '../../components/icons';
 import { RecoveryCodesDialog, recoveryCodesOf } from '../../components/recovery/RecoveryCodes';
 import type { FieldDef } from '../../components/form/types';
+import { FORM_MESSAGES } from '../../generated/messages';
 import { api } from '../../lib/api';
 import { loadProfile } from '../../lib/auth';
 import { t } from '../../lib/i18n';
@@ -20,11 +21,13 @@ interface CodeValues {
 }
 
 const passwordFields: FieldDef<PasswordValues>[] = [{ name: 'password', label: 'auth.password', kind: 'password', autoComplete: 'current-password' }];
-const passwordSchema: Schema<PasswordValues> = { password: [required('Required field')] };
+// The sign-in's messages: the same password and the same six digits.
+const SIGN_IN = FORM_MESSAGES['POST /api/auth/admin/token'];
+const passwordSchema: Schema<PasswordValues> = { password: [required(SIGN_IN.password.required)] };
 const codeFields: FieldDef<CodeValues>[] = [
   { name: 'otp', label: 'auth.otp', kind: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: '123456' },
 ];
-const codeSchema: Schema<CodeValues> = { otp: [required('Otp is required'), numeric('Otp must consist of digits')] };
+const codeSchema: Schema<CodeValues> = { otp: [required(SIGN_IN.otp.required), numeric('Otp must consist of digits')] };
 
 type Step =
   | { kind: 'idle' }
