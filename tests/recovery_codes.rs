@@ -102,7 +102,7 @@ async fn the_own_page_counts_the_codes_makes_a_new_set_and_sets_up_a_new_authent
 
     // A new set asks for the password; the old codes stop working.
     let refused = call(Method::POST, "/api/auth/recoveryCodes", Some(json!({"password": "Wrong-123!"}))).await;
-    refused.expect_message(400, "The password is not correct.");
+    refused.expect_message(403, "The password is not correct.");
     assert_eq!(refused.json()["errors"]["password"], "The password is not correct.");
     let second =
         codes(&call(Method::POST, "/api/auth/recoveryCodes", Some(json!({"password": PASSWORD}))).await.json());
@@ -120,7 +120,7 @@ async fn the_own_page_counts_the_codes_makes_a_new_set_and_sets_up_a_new_authent
     assert!(setup.json()["data"].as_str().unwrap().starts_with("data:image/png;base64,"));
     let secret = setup.json()["secret"].as_str().unwrap().to_string();
     let wrong = call(Method::PUT, "/api/auth/authenticator", Some(json!({"otp": "000000"}))).await;
-    wrong.expect(400);
+    wrong.expect(403);
     assert!(wrong.json()["errors"]["otp"].is_string());
     let code = totp::current_code(&secret).unwrap();
     let done = call(Method::PUT, "/api/auth/authenticator", Some(json!({"otp": code}))).await;

@@ -20,6 +20,15 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
   let users: UsersScreen;
   const downloads = new DownloadFolder();
 
+  /** A new user's ten recovery codes show once after the create, for the Admin to hand over. */
+  async function handOverRecoveryCodes(name: string) {
+    const shown = await openedDialog(page, 'Recovery codes');
+    await shown.getByText(`The recovery codes of ${name}: hand them over with the QR code.`).waitFor();
+    expect(await shown.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).toBe(10);
+    await shown.getByRole('button', { name: 'I have stored the codes' }).click();
+    await shown.waitFor({ state: 'detached' });
+  }
+
   beforeAll(async () => {
     await seedUsers(await suite.api());
     users = await adminOnUsers(suite);
@@ -58,6 +67,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     await users.field('Create User', 'Confirm Password').fill('Strong-pass-1');
     await save.click();
     await form.waitFor({ state: 'detached' });
+    await handOverRecoveryCodes(`${NEW_USER.firstName} ${NEW_USER.lastName}`);
 
     // Newest first: the new user heads the list, phone as +994 70 ..., and the API holds 994701234567.
     await until(() => users.emails().then((emails) => emails[0])).toBe(NEW_USER.email);
@@ -97,6 +107,7 @@ describe('Users: create, edit, view, status, passwords, QR code, delete, export'
     await users.field('Create User', 'Email').fill('another.aydan@perkdesk.test');
     await save.click();
     await form.waitFor({ state: 'detached' });
+    await handOverRecoveryCodes('Another Aydan');
     await until(() => users.emails().then((emails) => emails[0])).toBe('another.aydan@perkdesk.test');
   });
 

@@ -5,7 +5,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 use super::routes::throttle;
 use super::{CurrentUser, Roles, accounts, password, recovery, totp};
 use crate::core::error::{AppError, AppResult};
-use crate::http::api::Rule::Required;
+use crate::core::patterns;
+use crate::http::api::Rule::{Pattern, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::state::AppState;
@@ -67,7 +68,7 @@ async fn left(State(state): State<AppState>, user: CurrentUser) -> AppResult<Jso
 /// Checks the signed-in user's password (rate-limited like a sign-in).
 async fn check_password(state: &AppState, ip: std::net::IpAddr, user: &CurrentUser, typed: String) -> AppResult<()> {
     throttle(state, ip)?;
-    if typed.is_empty() {
+    if typed.trim().is_empty() {
         return Err(AppError::field("password", "Required field"));
     }
     let id = user.id;
@@ -78,7 +79,8 @@ async fn check_password(state: &AppState, ip: std::net::IpAddr, user: &CurrentUs
     if password::verify_off_thread(stored, typed).await {
         Ok(())
     } else {
-        Err(AppError::field("password", WRONG_PASSWORD))
+        // A well-formed request whose re-authentication failed: refused (403), naming the field.
+        Err(AppError::FieldRefused { status: StatusCode::FORBIDDEN, field: "password", message: WRONG_PASSWORD.into() })
     }
 }
 
@@ -121,7 +123,11 @@ async fn finish_setup(
     let id = user.id;
     let pending = state.db.run(move |conn| accounts::pending_secret(conn, id)).await?;
     let pending = pending.ok_or_else(|| AppError::Conflict(NOT_STARTED.into()))?;
-    let step = totp::accepted_step(&pending, &body.otp, 0).ok_or_else(|| AppError::field("otp", WRONG_CODE))?;
+    let step = totp::accepted_step(&pending, &body.otp, 0).ok_or_else(|| AppError::FieldRefused {
+        status: StatusCode::FORBIDDEN,
+        field: "otp",
+        message: WRONG_CODE.into(),
+    })?;
     let (recovery_codes, hashes) = recovery::new_set_off_thread().await?;
     let session = user.session_id.clone();
     let finished =
@@ -150,7 +156,8 @@ pub fn routes() -> Api {
             Doc::new(TAG, "A new set of ten recovery codes for the signed-in user (the old set stops working)")
                 .roles(Roles::ANYONE)
                 .json_body::<PasswordCheck>()
-                .rules("password", &[Required])
+                .rules("password", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(403, "The password is not correct")
                 .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<RecoveryCodes>(200),
         )
@@ -161,7 +168,8 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Start setting up a new authenticator for the signed-in user: its QR code")
                 .roles(Roles::ANYONE)
                 .json_body::<PasswordCheck>()
-                .rules("password", &[Required])
+                .rules("password", &[Required, Pattern(patterns::NOT_BLANK)])
+                .answers(403, "The password is not correct")
                 .answers(429, "Too many attempts from this address; see Retry-After")
                 .returns::<AuthenticatorSetup>(200),
         )
@@ -175,7 +183,8 @@ pub fn routes() -> Api {
             )
             .roles(Roles::ANYONE)
             .json_body::<SetupConfirmation>()
-            .rules("otp", &[Required])
+            .rules("otp", &[Required, Pattern(patterns::NOT_BLANK)])
+            .answers(403, "The code does not match the new secret")
             .answers(409, "No set-up was started")
             .answers(429, "Too many attempts from this address; see Retry-After")
             .returns::<RecoveryCodes>(200),

@@ -15,7 +15,7 @@ function setup() {
     'POST /api/auth/recoveryCodes': (call) =>
       (call.body as { password: string }).password === 'Secret-123'
         ? json({ recoveryCodes: CODES })
-        : json({ message: 'The password is not correct.', errors: { password: 'The password is not correct.' } }, 400),
+        : json({ message: 'The password is not correct.', errors: { password: 'The password is not correct.' } }, 403),
     'POST /api/auth/authenticator': () => json({ data: 'data:image/png;base64,AAAA', secret: 'JBSWY3DPEHPK3PXP' }),
     'PUT /api/auth/authenticator': () => json({ recoveryCodes: CODES }),
   });
