@@ -87,8 +87,9 @@ pub struct Trashed {
     /// A value a live record may have taken while this one was deleted: (field, query that finds
     /// the taker, `?1` the record's id).
     pub unique: Option<(&'static str, &'static str)>,
-    /// What the record's rows that belong to it only are called in a refusal of its purge, by
-    /// table: the resource's hook removes them (`Change::Purging`) before the record goes.
+    /// The rows that belong to the record only, as (table, the condition that picks them, `?1`
+    /// the record's id): the resource's hook removes them (`Change::Purging`) before the record
+    /// goes, and a refused purge names what still refers to them (a branch's merchants).
     pub owned: &'static [(&'static str, &'static str)],
     /// The login the record signs in with (`?1` its id), deleted for good after it.
     pub login: Option<&'static str>,
