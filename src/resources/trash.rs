@@ -211,6 +211,11 @@ fn entries(tx: &Connection, ids: &[i64]) -> AppResult<Vec<Entry>> {
 }
 
 impl Entry {
+    /// The record's kind's place in `KINDS`: children before the parents they refer to.
+    fn rank(&self) -> usize {
+        KINDS.iter().position(|k| std::ptr::eq(k, self.kind)).unwrap_or(KINDS.len())
+    }
+
     fn named(&self) -> String {
         format!("{} «{}»", self.kind.resource.name, self.label)
     }
@@ -365,7 +370,7 @@ async fn restore(
         .write(move |tx| {
             let mut entries = entries(tx, &ids)?;
             // Parents before their children, so a selection holding both comes back in one call.
-            entries.sort_by_key(|e| std::cmp::Reverse(KINDS.iter().position(|k| std::ptr::eq(k, e.kind))));
+            entries.sort_by_key(|e| std::cmp::Reverse(e.rank()));
             for entry in &entries {
                 entry.restore(tx)?;
             }
@@ -394,7 +399,7 @@ async fn purge(
         .write(move |tx| {
             let mut entries = entries(tx, &ids)?;
             // Children before their parents, so a selection holding both goes in one call.
-            entries.sort_by_key(|e| KINDS.iter().position(|k| std::ptr::eq(k, e.kind)));
+            entries.sort_by_key(Entry::rank);
             for entry in &entries {
                 entry.purge(tx, Some(&user))?;
             }
@@ -418,7 +423,7 @@ pub fn purge_expired(tx: &Connection, cutoff: &str, after: i64, limit: u32) -> A
         .into_iter()
         .filter_map(|(_, name, record, label)| Some(Entry { kind: kind_of(&name)?, record, label }))
         .collect();
-    entries.sort_by_key(|e| KINDS.iter().position(|k| std::ptr::eq(k, e.kind)));
+    entries.sort_by_key(Entry::rank);
     for entry in &entries {
         tx.execute_batch("SAVEPOINT purge")?;
         match entry.purge(tx, None) {
