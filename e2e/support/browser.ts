@@ -39,6 +39,10 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 export interface ContextOptions {
   viewport?: { width: number; height: number };
+  /** The browser's language (its preferred languages start with it); en-US unless given. */
+  locale?: string;
+  /** The system's colour scheme the page sees (`prefers-color-scheme`); light unless given. */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** A new isolated browser context (own storage, like another person's browser) with one page. */
@@ -51,7 +55,8 @@ export async function openPage(
   const context = await browser.newContext({
     baseURL,
     viewport: options.viewport ?? DESKTOP,
-    locale: 'en-US',
+    locale: options.locale ?? 'en-US',
+    colorScheme: options.colorScheme ?? 'light',
     timezoneId: 'Asia/Baku',
     acceptDownloads: true,
   });

@@ -4,6 +4,7 @@ import { DESKTOP, PHONE, shot } from '../support/browser';
 import { ListScreen, PARTNERS, USERS, type FormDialog } from '../support/listScreen';
 import { seedUsers } from '../support/seed';
 import { useSuite } from '../support/suite';
+import { expectAccessible } from '../support/axe';
 import { openedDialog, reachable, until } from '../support/ui';
 
 /**
@@ -153,6 +154,41 @@ describe('lists that tell the truth (Users, 1280 px)', () => {
     await until(() => page.url()).toMatch(/\/users\?firstName=a$/);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await until(() => users.total()).toBe('25 users');
+  });
+
+  it('the Columns button hides a column, the choice survives a reload, and brings back what a phone hides', async () => {
+    const headers = async () => (await headerLayout(users.table)).map((header) => header.text);
+    await users.open();
+    expect(await headers()).toEqual(['', 'First name', 'Last name', 'Email', 'Phone number', 'Status', 'Tools']);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const chooser = page.getByRole('group', { name: 'Show columns' });
+    await expectAccessible(page, 'the column chooser at 1280');
+    await chooser.getByRole('checkbox', { name: 'Email' }).uncheck();
+    await until(headers).toEqual(['', 'First name', 'Last name', 'Phone number', 'Status', 'Tools']);
+    await shot(page, 'column-chooser-1280');
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await users.loaded();
+    await until(headers).toEqual(['', 'First name', 'Last name', 'Phone number', 'Status', 'Tools']);
+
+    // On a phone the chooser says which columns the width hides and brings one back.
+    await page.setViewportSize(PHONE);
+    try {
+      await users.open();
+      await page.getByRole('button', { name: /^Columns/ }).click();
+      const phone = page.getByRole('group', { name: 'Show columns' }).getByRole('checkbox', { name: 'Phone number' });
+      expect(await phone.isChecked()).toBe(false);
+      await page.getByRole('group', { name: 'Show columns' }).getByText('Hidden at this width').first().waitFor();
+      await phone.check();
+      await until(headers).toContain('Phone number');
+      await shot(page, 'column-chooser-390');
+      await page.getByRole('button', { name: 'Reset columns' }).click();
+      await page.keyboard.press('Escape');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+    await users.open();
+    await until(headers).toEqual(['', 'First name', 'Last name', 'Email', 'Phone number', 'Status', 'Tools']);
   });
 
   it('the connection-lost state offers Retry, which loads the list again', async () => {

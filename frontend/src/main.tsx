@@ -5,6 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { App } from './app/App';
 import './index.css';
+import { startTheme } from './lib/theme';
+
+// Before the first render, so the first screen is drawn in the chosen scheme.
+startTheme();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

@@ -20,7 +20,7 @@ export function ErrorPage({ variant }: { variant: string }) {
   useSignals();
   const page = variants[variant] ?? variants['error-v5'];
   return (
-    <main className={`flex min-h-screen flex-col items-center justify-center gap-6 bg-gradient-to-br from-indigo-950 via-indigo-800 to-indigo-600 px-6 text-center text-white`}>
+    <main className={`flex min-h-screen flex-col items-center justify-center gap-6 bg-gradient-to-br from-brand-950 via-brand-800 to-brand-600 px-6 text-center text-white`}>
       <p className="text-8xl font-black tracking-tight opacity-90" aria-hidden="true">
         {page.code}
       </p>

@@ -3,9 +3,9 @@ import { Spinner } from './Spinner';
 
 const variants = {
   // Hover darkens: white text keeps 4.5:1 under the pointer too.
-  primary: 'bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300',
-  secondary: 'border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:text-slate-400',
-  danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300',
+  primary: 'bg-accent text-white hover:bg-accent-strong disabled:bg-indigo-300',
+  secondary: 'border border-slate-300 bg-surface text-slate-700 hover:bg-slate-50 disabled:text-slate-400',
+  danger: 'bg-danger text-white hover:bg-danger-strong disabled:bg-red-300',
   ghost: 'text-slate-600 hover:bg-slate-100 disabled:text-slate-300',
 } as const;
 

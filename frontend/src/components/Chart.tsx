@@ -14,6 +14,7 @@ import {
 } from 'chart.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { t, uiLanguage } from '../lib/i18n';
+import { colorScheme, type ColorScheme } from '../lib/theme';
 import { Icon } from './icons';
 
 // Only what the dashboard and report charts draw: the rest of chart.js stays out of the bundle.
@@ -34,6 +35,26 @@ export const chartPalette = {
   grid: '#e2e8f0', // slate-200: card borders
   text: '#45556c', // slate-600: secondary text
 } as const;
+
+/**
+ * The same roles on the dark card: lighter shades, each at least 3:1 against the dark surface, and
+ * the grid, text and slice borders of the dark scheme (index.css).
+ */
+const darkPalette: Record<string, string> = {
+  [chartPalette.indigo]: '#8e96f8',
+  [chartPalette.indigoSoft]: '#363e85',
+  [chartPalette.emerald]: '#34d399',
+  [chartPalette.amber]: '#fbbf24',
+  [chartPalette.red]: '#f87171',
+  [chartPalette.grid]: '#2b3649',
+  [chartPalette.text]: '#a9b3c4',
+  '#ffffff': '#141c2b',
+};
+
+/** A palette colour as the scheme draws it. */
+export function schemeColor(color: string, scheme: ColorScheme): string {
+  return scheme === 'dark' ? (darkPalette[color] ?? color) : color;
+}
 
 /** Active, inactive and deleted records, in that order, wherever a chart shows states. */
 export const stateColors = [chartPalette.emerald, chartPalette.amber, chartPalette.red] as const;
@@ -57,7 +78,8 @@ export function formatCount(value: number): string {
 }
 
 /** The chart.js configuration for `data` (pure, so the mapping can be tested without a canvas). */
-export function chartConfig(data: ChartData): ChartConfiguration {
+export function chartConfig(data: ChartData, scheme: ColorScheme = 'light'): ChartConfiguration {
+  const paint = (color: string) => schemeColor(color, scheme);
   const common = {
     responsive: true,
     maintainAspectRatio: false,
@@ -66,7 +88,7 @@ export function chartConfig(data: ChartData): ChartConfiguration {
     plugins: { tooltip: { enabled: true } },
   };
   if (data.kind === 'line') {
-    const color = data.colors[0] ?? chartPalette.indigo;
+    const color = paint(data.colors[0] ?? chartPalette.indigo);
     return {
       type: 'line',
       data: {
@@ -89,9 +111,9 @@ export function chartConfig(data: ChartData): ChartConfiguration {
       options: {
         ...common,
         scales: {
-          x: { grid: { display: false }, ticks: { color: chartPalette.text } },
+          x: { grid: { display: false }, ticks: { color: paint(chartPalette.text) } },
           // Counts: whole numbers only on the axis, from zero.
-          y: { beginAtZero: true, grid: { color: chartPalette.grid }, ticks: { color: chartPalette.text, precision: 0 } },
+          y: { beginAtZero: true, grid: { color: paint(chartPalette.grid) }, ticks: { color: paint(chartPalette.text), precision: 0 } },
         },
       },
     };
@@ -104,8 +126,8 @@ export function chartConfig(data: ChartData): ChartConfiguration {
         {
           label: data.seriesLabel,
           data: data.values,
-          backgroundColor: [...data.colors],
-          borderColor: '#ffffff',
+          backgroundColor: data.colors.map(paint),
+          borderColor: paint('#ffffff'),
           borderWidth: 2,
         },
       ],
@@ -143,25 +165,27 @@ export function Chart({
   const tableId = useId();
   const total = data.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
   const sliced = data.kind !== 'line';
+  // A scheme change draws the chart anew in the other scheme's colours.
+  const scheme = colorScheme.value;
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const chart = new ChartJs(canvas, chartConfig(dataRef.current));
+    const chart = new ChartJs(canvas, chartConfig(dataRef.current, scheme));
     chartRef.current = chart;
     return () => {
       chart.destroy();
       chartRef.current = null;
     };
-  }, [data.kind]);
+  }, [data.kind, scheme]);
 
   useEffect(() => {
     const chart = chartRef.current;
     if (!chart) return;
-    const next = chartConfig(data);
+    const next = chartConfig(data, scheme);
     chart.data = next.data;
     chart.update();
-  }, [data]);
+  }, [data, scheme]);
 
   const share = (value: number) => (total > 0 ? Math.round((value / total) * 100) : 0);
 
@@ -180,7 +204,7 @@ export function Chart({
           <ul aria-hidden="true" className="flex flex-col gap-2 text-sm @md:w-1/2">
             {data.labels.map((label, index) => (
               <li key={label} className="flex items-center gap-2">
-                <span className="size-3 shrink-0 rounded-sm" style={{ backgroundColor: data.colors[index] }} />
+                <span className="size-3 shrink-0 rounded-sm" style={{ backgroundColor: schemeColor(data.colors[index], scheme) }} />
                 <span className="text-slate-700">{label}</span>
                 <span className="ml-auto font-semibold text-slate-900 tabular-nums">{formatCount(data.values[index] ?? 0)}</span>
                 <span className="w-10 text-right text-xs text-slate-600 tabular-nums">{share(data.values[index] ?? 0)}%</span>

@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import type { ColumnPriority } from '../lib/columnChoice';
 import { t } from '../lib/i18n';
 import { Button } from './Button';
 import { Icon } from './icons';
@@ -10,11 +11,10 @@ export type LoadStatus = 'loading' | 'ready' | 'error';
 /**
  * How much a column matters when the table's card is narrow: 1 always shows
  * (what names the row, its status, the actions); 2 shows from a 40rem-wide
- * card; 3 from a 58rem-wide one (a 1280 px window has room beside the full side menu, 1024 px beside the icons has not);
- * 4 from a 72rem-wide one (a 1440 px window).
- * A dropped column's value stays in the detail drawer and in the export.
+ * card; 3 from a 58rem-wide one (a 1280 px window has room beside the full side menu, 1024 px beside the icons has not).
+ * A dropped column's value stays in the detail drawer and in the export, and the column chooser brings it back.
  */
-export type ColumnPriority = 1 | 2 | 3 | 4;
+export type { ColumnPriority } from '../lib/columnChoice';
 
 export interface TableColumn<Row> {
   key: string;
@@ -27,6 +27,11 @@ export interface TableColumn<Row> {
   stickyEnd?: boolean;
   /** 1 (default) always shows; 2 and 3 drop out of narrow cards, see ColumnPriority. */
   priority?: ColumnPriority;
+  /**
+   * The header may take two lines ("Discount / percent"): a very wide list (Campaigns) fits every
+   * column at 1280 px so. Other headers never wrap.
+   */
+  wrapHeader?: boolean;
   /**
    * A text column (names, e-mails) cut with an ellipsis, the full text on hover.
    * From `md` up such columns share the width the other columns leave, in
@@ -61,9 +66,6 @@ export interface TableSelection<Row = unknown> {
  */
 export function priorityClass(priority: ColumnPriority = 1): string {
   switch (priority) {
-    case 4:
-      // Only in a card of 72rem and more (a 1440 px window): the flags of a very wide list (Campaigns).
-      return 'hidden @[72rem]:table-cell';
     case 3:
       return 'hidden @[58rem]:table-cell';
     case 2:
@@ -178,7 +180,7 @@ const textCell = 'md:max-w-0';
 const stickyCell = 'sticky right-0 z-10';
 // A fade over the columns that scroll underneath (collapsed table borders would not move with a sticky cell).
 const stickyShadow =
-  "before:pointer-events-none before:absolute before:inset-y-0 before:right-full before:w-4 before:bg-linear-to-l before:from-slate-900/10 before:to-transparent before:content-['']";
+  "before:pointer-events-none before:absolute before:inset-y-0 before:right-full before:w-4 before:bg-linear-to-l before:from-ink/10 dark:before:from-black/50 before:to-transparent before:content-['']";
 
 /**
  * The one table every list uses: selection, sortable headers and the
@@ -278,7 +280,7 @@ export function DataTable<Row extends { id: number }>({
                 <th
                   key={column.key}
                   scope="col"
-                  className={`px-1.5 py-3 whitespace-nowrap ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                  className={`px-1.5 py-3 ${column.wrapHeader ? 'whitespace-normal' : 'whitespace-nowrap'} ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                   style={shareStyle(column)}
                   aria-sort={
                     !column.sortField || !onSort
@@ -312,7 +314,7 @@ export function DataTable<Row extends { id: number }>({
               rows.map((row) => {
                 const blocked = selection?.blockedReason?.(row);
                 return (
-                  <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50' : 'bg-white hover:bg-slate-50'}>
+                  <tr key={row.id} className={selection?.selected.has(row.id) ? 'bg-indigo-50' : 'bg-surface hover:bg-slate-50'}>
                     {selection && (
                       <td className="py-3 pr-2 pl-4" title={blocked}>
                         <input

@@ -44,10 +44,10 @@ export function Dialog({
   const shown = useOpenedAfterMount(open);
   return (
     <HeadlessDialog open={shown} onClose={onClose} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
+      <DialogBackdrop className="fixed inset-0 bg-ink/40" />
       <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         <DialogPanel
-          className={`flex max-h-dvh w-full flex-col ${widths[size]} rounded-t-2xl bg-white shadow-xl sm:max-h-[calc(100dvh-2rem)] sm:rounded-2xl`}
+          className={`flex max-h-dvh w-full flex-col ${widths[size]} rounded-t-2xl bg-surface shadow-xl sm:max-h-[calc(100dvh-2rem)] sm:rounded-2xl`}
         >
           <PanelHeader title={title} onClose={onClose} />
           <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">
@@ -78,7 +78,7 @@ export function PanelHeader({ title, onClose }: { title: string; onClose: () => 
  */
 export function DialogActions({ children }: { children: ReactNode }) {
   return (
-    <div className="sticky -bottom-4 z-10 -mx-5 mt-5 -mb-4 flex flex-col-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:flex-row sm:justify-end">
+    <div className="sticky -bottom-4 z-10 -mx-5 mt-5 -mb-4 flex flex-col-reverse gap-2 border-t border-slate-200 bg-surface px-5 py-3 sm:flex-row sm:justify-end">
       {children}
     </div>
   );

@@ -20,10 +20,10 @@ export function Drawer({
   const shown = useOpenedAfterMount(open);
   return (
     <HeadlessDialog open={shown} onClose={onClose} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
+      <DialogBackdrop className="fixed inset-0 bg-ink/40" />
       <DialogPanel
         style={{ width: 'min(400px, 100vw)' }}
-        className={`fixed inset-y-0 flex flex-col bg-white shadow-xl ${side === 'right' ? 'right-0' : 'left-0'}`}
+        className={`fixed inset-y-0 flex flex-col bg-surface shadow-xl ${side === 'right' ? 'right-0' : 'left-0'}`}
       >
         <PanelHeader title={title} onClose={onClose} />
         {/* Focusable, so a long body (a campaign's details) can be scrolled from the keyboard. */}

@@ -4,7 +4,7 @@ import { errorMessage, type Query } from '../lib/api';
 import { localDayEnd, localDayStart } from '../lib/dates';
 import { downloadFile, saveBlob, type DownloadProgress } from '../lib/download';
 import { t } from '../lib/i18n';
-import { required, type Schema } from '../lib/validation';
+import { MESSAGES, required, type Schema } from '../lib/validation';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import type { FieldDef } from './form/types';
@@ -38,11 +38,10 @@ interface DateRangeValues {
   endDate: string;
 }
 
-// The spec gives the range no messages; these follow its "X is required" wording.
 export const DATE_RANGE_MESSAGES = {
-  startRequired: 'Start date is required',
-  endRequired: 'End date is required',
-  endBeforeStart: 'End date cannot be before the start date',
+  startRequired: MESSAGES.startDateRequired,
+  endRequired: MESSAGES.endDateRequired,
+  endBeforeStart: MESSAGES.endBeforeStart,
 } as const;
 
 const dateRangeFields: FieldDef<DateRangeValues>[] = [
@@ -115,7 +114,7 @@ function ProgressBar({ progress }: { progress: DownloadProgress }) {
         aria-valuenow={percent ?? undefined}
         className="h-2 overflow-hidden rounded-full bg-slate-200"
       >
-        <div className={`h-full bg-indigo-600 ${percent === null ? 'w-1/3 animate-pulse' : ''}`} style={percent === null ? undefined : { width: `${percent}%` }} />
+        <div className={`h-full bg-accent ${percent === null ? 'w-1/3 animate-pulse' : ''}`} style={percent === null ? undefined : { width: `${percent}%` }} />
       </div>
       <span className="text-xs text-slate-600">{text}</span>
     </div>

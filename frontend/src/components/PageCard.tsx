@@ -16,7 +16,7 @@ export function PageCard({
 }) {
   const titleId = useId();
   return (
-    <section aria-labelledby={titleId} className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section aria-labelledby={titleId} className={`rounded-xl border border-slate-200 bg-surface shadow-sm ${className}`}>
       <header className="flex flex-col gap-3 border-b border-slate-200 px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-5">
         <div>
           <h1 id={titleId} className="text-lg font-semibold text-slate-900">

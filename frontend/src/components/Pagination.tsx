@@ -41,7 +41,7 @@ export function Pagination({
         <label htmlFor="page-size">{t('table.rowsPerPage')}</label>
         <select
           id="page-size"
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+          className="rounded-md border border-slate-300 bg-surface px-2 py-1 text-sm"
           value={size}
           onChange={(event) => onSize(Number(event.target.value))}
         >
@@ -68,7 +68,7 @@ export function Pagination({
             <li key={item}>
               <button
                 type="button"
-                className={`${pageButton} ${item === page ? 'bg-indigo-600 font-semibold text-white' : 'hover:bg-slate-100'}`}
+                className={`${pageButton} ${item === page ? 'bg-accent font-semibold text-white' : 'hover:bg-slate-100'}`}
                 aria-label={t('table.page', { page: item })}
                 aria-current={item === page ? 'page' : undefined}
                 onClick={() => onPage(item)}

@@ -24,7 +24,7 @@ export function Panel({
 }) {
   const titleId = useId();
   return (
-    <section aria-labelledby={titleId} className={`flex min-w-0 flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section aria-labelledby={titleId} className={`flex min-w-0 flex-col overflow-hidden rounded-xl border border-slate-200 bg-surface shadow-sm ${className}`}>
       <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-4 py-3 sm:px-5">
         <h2 id={titleId} className="text-base font-semibold text-slate-900">
           {title}

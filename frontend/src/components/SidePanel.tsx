@@ -14,11 +14,11 @@ export function SidePanel({ open, onClose, title, children }: { open: boolean; o
   useSignals();
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
+      <DialogBackdrop className="fixed inset-0 bg-ink/40" />
       <DialogPanel
         data-side-panel
         style={{ width: 'min(640px, 100vw)' }}
-        className="fixed inset-y-0 right-0 flex max-h-dvh flex-col bg-white shadow-xl"
+        className="fixed inset-y-0 right-0 flex max-h-dvh flex-col bg-surface shadow-xl"
       >
         <PanelHeader title={title} onClose={onClose} />
         <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">

@@ -50,11 +50,11 @@ export function ToastRegion() {
       {toasts.value.map((toast) => (
         <div
           key={toast.id}
-          className="pointer-events-auto flex items-center gap-3 rounded-lg bg-slate-900 py-2 pr-2 pl-4 text-sm text-white shadow-lg"
+          className="pointer-events-auto flex items-center gap-3 rounded-lg bg-ink py-2 pr-2 pl-4 text-sm text-white shadow-lg"
         >
           <Icon name="check" className="size-4 shrink-0 text-emerald-400" />
           <span className="flex-1">{toast.text}</span>
-          <IconButton label={t('button.close')} className="text-slate-300 hover:bg-white/10 hover:text-white" onClick={() => dismissToast(toast.id)}>
+          <IconButton label={t('button.close')} className="text-white/80 hover:bg-white/10 hover:text-white" onClick={() => dismissToast(toast.id)}>
             <Icon name="close" className="size-4" />
           </IconButton>
         </div>

@@ -1,4 +1,4 @@
-import { contentLanguage } from './i18n';
+import { contentLanguage, t, translateText } from './i18n';
 import {
   adoptSession,
   clearSession,
@@ -13,7 +13,6 @@ import {
 const API_BASE = '/api';
 /** The one 401 message that means "wrong password or code", never "token stale". */
 export const INVALID_CREDENTIALS = 'Invalid credentials.';
-const CONNECTION_LOST = "We've lost the connection";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -70,12 +69,15 @@ export function buildUrl(path: string, query?: Query): string {
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
-  let message = `Request failed (${response.status})`;
+  let message = t('error.requestFailed', { status: response.status });
   let errors: Record<string, string> = {};
   try {
     const body = (await response.json()) as { message?: unknown; errors?: unknown };
-    if (typeof body.message === 'string' && body.message) message = body.message;
-    if (body.errors && typeof body.errors === 'object') errors = body.errors as Record<string, string>;
+    // The server words its messages in English; the interface language's catalogue has them.
+    if (typeof body.message === 'string' && body.message) message = translateText(body.message);
+    if (body.errors && typeof body.errors === 'object') {
+      errors = Object.fromEntries(Object.entries(body.errors).map(([field, text]) => [field, typeof text === 'string' ? translateText(text) : String(text)]));
+    }
   } catch {
     // Not JSON (a proxy error page, an empty body): the status line is all we have.
   }
@@ -87,7 +89,7 @@ async function fetchOrLost(url: string, init: RequestInit): Promise<Response> {
     return await fetch(url, init);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, CONNECTION_LOST);
+    throw new ApiError(0, t('table.connectionLost'));
   }
 }
 

@@ -118,6 +118,15 @@ export const MESSAGES = {
   strongPassword: 'Password must consist of an uppercase letter, a lowercase letter, a number and a character.',
   letterAndDigit: 'Password must consist of a letter, a number.',
   digit: 'Password must consist of a number.',
+  otpDigits: 'Otp must consist of digits',
+  recoveryCodeRequired: 'Enter one of your recovery codes',
+  acceptTerms: 'You must accept the terms and conditions',
+  locked: 'You are locked.',
+  signInFailed: 'The login detail is incorrect',
+  // An export's date range: the spec gives it no messages, these follow its "X is required" wording.
+  startDateRequired: 'Start date is required',
+  endDateRequired: 'End date is required',
+  endBeforeStart: 'End date cannot be before the start date',
 } as const;
 
 /**

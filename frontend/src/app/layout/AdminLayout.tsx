@@ -13,13 +13,13 @@ import { AsideMenu, type AsideLabels } from './AsideMenu';
 import { LanguageMenu } from './LanguageMenu';
 import { UserMenu } from './UserMenu';
 
-const asideColors = { dark: 'bg-slate-900 text-white', light: 'border-r border-slate-200 bg-white text-slate-900' };
+const asideColors = { dark: 'bg-ink text-white', light: 'border-r border-slate-200 bg-surface text-slate-900' };
 
 function Brand({ labels = 'shown' }: { labels?: AsideLabels }) {
   const name = { shown: '', hidden: 'sr-only', fromXl: 'sr-only xl:not-sr-only' }[labels];
   return (
     <Link href="/" className="flex h-16 items-center gap-2 px-5 text-lg font-extrabold tracking-tight">
-      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-indigo-600 text-white" aria-hidden="true">
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-accent text-white" aria-hidden="true">
         p
       </span>
       <span className={name}>perkdesk</span>
@@ -56,7 +56,7 @@ export default function AdminLayout() {
     <div className="flex min-h-full">
       <a
         href={`#${MAIN_ID}`}
-        className="sr-only z-50 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-indigo-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        className="sr-only z-50 rounded-lg bg-surface px-4 py-2 text-sm font-semibold text-indigo-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
       >
         {t('skip.toContent')}
       </a>
@@ -68,7 +68,7 @@ export default function AdminLayout() {
       )}
 
       <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} aria-label={t('menu.main')} className="relative z-50">
-        <DialogBackdrop className="fixed inset-0 bg-slate-900/50" />
+        <DialogBackdrop className="fixed inset-0 bg-ink/50" />
         <DialogPanel className={`fixed inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col ${asideColors[config.aside.theme]}`}>
           <div className="flex items-center justify-between pr-3">
             <Brand />
@@ -82,7 +82,7 @@ export default function AdminLayout() {
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header
-          className={`z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-4 ${config.header.fixed ? 'sticky top-0' : ''}`}
+          className={`z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-surface px-4 ${config.header.fixed ? 'sticky top-0' : ''}`}
         >
           <IconButton label={t('header.openMenu')} className={asideOnDesktop ? 'lg:hidden' : ''} onClick={() => setDrawerOpen(true)}>
             <Icon name="menu" />
@@ -98,9 +98,9 @@ export default function AdminLayout() {
         </header>
 
         {config.subheader.display && (
-          <div className="flex h-12 items-center border-b border-slate-200 bg-white/70 px-4 text-sm">
+          <div className="flex h-12 items-center border-b border-slate-200 bg-surface/70 px-4 text-sm">
             {config.subheader.breadcrumbs ? (
-              <nav aria-label="Breadcrumb">
+              <nav aria-label={t('header.breadcrumb')}>
                 <ol className="flex items-center gap-2 text-slate-500">
                   <li>
                     <Link href="/" className="hover:text-indigo-600">
@@ -138,7 +138,7 @@ export default function AdminLayout() {
 
         {config.footer.display && (
           <footer
-            className={`flex h-14 items-center justify-between gap-4 border-t border-slate-200 bg-white px-4 text-xs text-slate-600 ${
+            className={`flex h-14 items-center justify-between gap-4 border-t border-slate-200 bg-surface px-4 text-xs text-slate-600 ${
               config.footer.fixed ? 'sticky bottom-0 z-20' : ''
             }`}
           >

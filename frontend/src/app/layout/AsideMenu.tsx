@@ -8,7 +8,7 @@ import { canOpen, sections, type Section } from '../sections';
 
 // Group headings are small text, so they need 4.5:1 against the aside (slate-400 on slate-900, slate-500 on white).
 const themes = {
-  dark: { item: 'text-slate-300 hover:bg-white/10 hover:text-white', active: 'bg-indigo-600 text-white', heading: 'text-slate-400' },
+  dark: { item: 'text-white/80 hover:bg-white/10 hover:text-white', active: 'bg-accent text-white', heading: 'text-white/60' },
   light: { item: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900', active: 'bg-indigo-50 text-indigo-700', heading: 'text-slate-500' },
 };
 

@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Icon } from '../../components/icons';
 import { contentLanguage, contentLanguages, setContentLanguage, setUiLanguage, t, uiLanguage, uiLanguages } from '../../lib/i18n';
 
-const menuItems = 'z-40 w-44 rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-lg focus:outline-none';
+const menuItems = 'z-40 w-44 rounded-lg border border-slate-200 bg-surface py-1 text-sm shadow-lg focus:outline-none';
 const menuItem = 'flex w-full items-center justify-between px-3 py-2 text-left data-focus:bg-indigo-50';
 
 /** UI language (remembered) and the content language sent with list reads. */
@@ -34,7 +34,7 @@ export function LanguageMenu() {
       <select
         aria-label={t('header.contentLanguage')}
         title={t('header.contentLanguage')}
-        className="rounded-lg border border-slate-200 bg-white px-2 py-1 text-sm text-slate-600"
+        className="rounded-lg border border-slate-200 bg-surface px-2 py-1 text-sm text-slate-600"
         value={contentLanguage.value}
         onChange={(event) => setContentLanguage(Number(event.target.value))}
       >

@@ -89,7 +89,7 @@ function FieldControl({ field, control, values }: { field: AnyField; control: Co
           {...common}
           type="checkbox"
           role="switch"
-          className="h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-300 transition-colors before:block before:size-5 before:translate-x-0.5 before:translate-y-0.5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-indigo-600 checked:before:translate-x-5.5"
+          className="h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-300 transition-colors before:block before:size-5 before:translate-x-0.5 before:translate-y-0.5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-accent checked:before:translate-x-5.5"
           checked={Boolean(value)}
           onChange={(event) => onChange(event.target.checked)}
         />

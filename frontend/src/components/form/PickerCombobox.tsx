@@ -97,7 +97,7 @@ export function PickerCombobox(props: Shared & Choice) {
             <ComboboxOptions
               anchor="bottom start"
               onScroll={onScroll}
-              className="z-[60] max-h-60 w-(--input-width) overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible"
+              className="z-[60] max-h-60 w-(--input-width) overflow-y-auto rounded-lg border border-slate-200 bg-surface py-1 text-sm shadow-lg empty:invisible"
             >
               {pages.items.map((option) => (
                 <ComboboxOption

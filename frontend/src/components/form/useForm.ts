@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { translateText } from '../../lib/i18n';
 import { hasErrors, validate, type Errors, type Schema } from '../../lib/validation';
 
 export interface FormApi<V extends object> {
@@ -131,7 +132,11 @@ export function useForm<V extends object>(initialValues: V, schema: Schema<V>): 
     isValid: !hasErrors(errors),
     setValue,
     touch,
-    errorFor: (field) => (touched[field] || submitted ? errors[field] : undefined) ?? serverErrors[field],
+    // A rule's message is worded as the server's (English); the server's arrive translated (lib/api).
+    errorFor: (field) => {
+      const ruleMessage = touched[field] || submitted ? errors[field] : undefined;
+      return ruleMessage !== undefined ? translateText(ruleMessage) : serverErrors[field];
+    },
     setServerErrors,
     refuse,
     serverMessage,

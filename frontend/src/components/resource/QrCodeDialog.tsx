@@ -23,7 +23,7 @@ export function QrCodeDialog({ userId, name, onClose }: { userId: number; name: 
         <p className="text-sm font-medium text-slate-800">{name}</p>
         {qr.error && <Alert tone="danger">{qr.error}</Alert>}
         {!qr.data && !qr.error && <Spinner label={t('app.loading')} className="size-6" />}
-        {qr.data && <img src={qr.data.data} alt={`${t('tool.qrCode')}: ${name}`} className="size-56" />}
+        {qr.data && <img src={qr.data.data} alt={`${t('tool.qrCode')}: ${name}`} className="size-56 rounded-lg bg-white p-2" />}
         <p className="text-xs text-slate-500">{t('tool.qrHelp')}</p>
       </div>
     </Dialog>
@@ -60,7 +60,7 @@ export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: nu
       {qr ? (
         <div className="flex flex-col items-center gap-4 text-center">
           <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorDone', { name })}</p>
-          <img src={qr} alt={`${t('tool.qrCode')}: ${name}`} className="size-56" />
+          <img src={qr} alt={`${t('tool.qrCode')}: ${name}`} className="size-56 rounded-lg bg-white p-2" />
           <p className="text-xs text-slate-600">{t('tool.qrHelp')}</p>
           <div className="w-full text-left">
             {codes.length > 0 && <RecoveryCodeList codes={codes} owner={name} />}

@@ -11,6 +11,7 @@ import { currentUser } from '../../lib/session';
 import { HistoryPanel } from '../activity/HistoryPanel';
 import { Alert } from '../Alert';
 import { Button, IconButton } from '../Button';
+import { ColumnChooser, chosenColumns, useColumnChoice, useWidthInRem } from '../ColumnChooser';
 import { ConfirmDelete } from '../ConfirmDelete';
 import { DataTable, type TableColumn } from '../DataTable';
 import { Dialog } from '../Dialog';
@@ -122,13 +123,19 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     };
   }, []);
   const [dialog, setDialog] = useState<OpenDialog<Row>>(null);
+  // Each screen's shown and hidden columns, per person (the screen's title names it: two screens may share an API path).
+  const [columnChoice, setColumnChoice] = useColumnChoice(resource.title);
+  const tableBox = useRef<HTMLDivElement>(null);
+  const cardRem = useWidthInRem(tableBox);
   const [notice, setNotice] = useState<string | null>(null);
   const [shownOnce, setShownOnce] = useState<ReactNode>(null);
   const closeDialog = () => setDialog(null);
 
-  const nouns = { one: t(resource.nouns.one), many: t(resource.nouns.many) };
+  const nouns = { one: t(resource.nouns.one) };
+  // The noun after a number: its plural form for the count in the interface language ("5 сотрудников").
+  const nounFor = (count: number) => (count === 1 ? nouns.one : t(resource.nouns.many, { count }));
   const nameOfRow = (row: Row) => itemName(nouns.one, resource.rowLabel(row));
-  const countOf = (count: number) => t('table.total', { count, noun: count === 1 ? nouns.one : nouns.many });
+  const countOf = (count: number) => t('table.total', { count, noun: nounFor(count) });
 
   const mutated = (confirmation?: string) => {
     setNotice(null);
@@ -154,6 +161,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
     header: t(column.label),
     sortField: column.kind === 'image' || column.sortable === false ? undefined : (column.sortField ?? column.field),
     priority: column.priority,
+    wrapHeader: column.wrapHeader,
     width: column.width,
     // A row's select keeps room for its longest choice ('In review').
     minWidth: column.choice && writable ? '7.5rem' : column.kind ? KIND_MIN_WIDTH[column.kind] : undefined,
@@ -174,6 +182,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         : (row) => cellValue(column, row),
     text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
   }));
+  const dataColumns = columns.slice();
   const toolCount =
     (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + bulkActions.length + (canRemove ? 1 : 0);
   columns.push({
@@ -239,7 +248,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const deletingRow = deleting.length === 1 ? list.rows.find((row) => row.id === deleting[0]) : undefined;
   const deleteQuestion = deletingRow
     ? t('delete.one', { noun: nouns.one, name: resource.rowLabel(deletingRow) })
-    : t('delete.many', { count: deleting.length, noun: deleting.length === 1 ? nouns.one : nouns.many });
+    : t('delete.many', { count: deleting.length, noun: nounFor(deleting.length) });
   const deletedMessage = deletingRow
     ? t('toast.deleted', { item: nameOfRow(deletingRow) })
     : t('toast.deleted', { item: countOf(deleting.length) });
@@ -286,13 +295,14 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                   <Icon name="filter" className="size-4" />
                   {filterOpen ? t('filter.hide') : t('filter.show')}
                   {appliedCount > 0 && (
-                    <span className="rounded-full bg-indigo-600 px-1.5 text-xs leading-5 font-semibold text-white">
+                    <span className="rounded-full bg-accent px-1.5 text-xs leading-5 font-semibold text-white">
                       {appliedCount}
                       <span className="sr-only"> {t('filter.activeCount')}</span>
                     </span>
                   )}
                 </Button>
               )}
+              <ColumnChooser columns={dataColumns} choice={columnChoice} cardRem={cardRem} onChange={setColumnChoice} />
               {(resource.actions ?? [])
                 .filter((action) => writable || !action.editorsOnly)
                 .map((action) => (
@@ -332,17 +342,19 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         </div>
       )}
 
-      <DataTable
-        caption={title}
-        columns={columns}
-        rows={list.rows}
-        status={list.status}
-        sort={{ field: query.sort, ascending: query.ascending }}
-        onSort={controller.sortBy}
-        selection={canSelect ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
-        onRetry={reload}
-        emptyAction={filtered && <Button onClick={clearFilters}>{t('filter.clear')}</Button>}
-      />
+      <div ref={tableBox}>
+        <DataTable
+          caption={title}
+          columns={[...chosenColumns(dataColumns, columnChoice), ...columns.slice(dataColumns.length)]}
+          rows={list.rows}
+          status={list.status}
+          sort={{ field: query.sort, ascending: query.ascending }}
+          onSort={controller.sortBy}
+          selection={canSelect ? { selected, onChange: setSelected, blockedReason: (row) => (isOwn(row) ? t('own.noDelete') : undefined) } : undefined}
+          onRetry={reload}
+          emptyAction={filtered && <Button onClick={clearFilters}>{t('filter.clear')}</Button>}
+        />
+      </div>
       {needsPagination(list.totalCount, query.size) && (
         <Pagination
           page={query.page}

@@ -27,6 +27,8 @@ export interface ColumnDef<Row> {
   render?: (row: Row) => ReactNode;
   /** 1 (default) always shows; 2 and 3 drop out of narrow tables (DataTable's ColumnPriority), staying in the drawer and the export. */
   priority?: ColumnPriority;
+  /** The header may take two lines (DataTable's wrapHeader): for the very wide lists. */
+  wrapHeader?: boolean;
   /** A text column's typical length in characters: its share of the table's free width (DataTable). */
   width?: number;
   /** A switch in the cell (a complaint's read flag): its state, call and words; the list reloads after it. */

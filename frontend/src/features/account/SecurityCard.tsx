@@ -11,7 +11,7 @@ import { api } from '../../lib/api';
 import { loadProfile } from '../../lib/auth';
 import { t } from '../../lib/i18n';
 import { currentUser } from '../../lib/session';
-import { numeric, required, type Schema } from '../../lib/validation';
+import { MESSAGES, numeric, required, type Schema } from '../../lib/validation';
 
 interface PasswordValues {
   password: string;
@@ -27,7 +27,7 @@ const passwordSchema: Schema<PasswordValues> = { password: [required(SIGN_IN.pas
 const codeFields: FieldDef<CodeValues>[] = [
   { name: 'otp', label: 'auth.otp', kind: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: '123456' },
 ];
-const codeSchema: Schema<CodeValues> = { otp: [required(SIGN_IN.otp.required), numeric('Otp must consist of digits')] };
+const codeSchema: Schema<CodeValues> = { otp: [required(SIGN_IN.otp.required), numeric(MESSAGES.otpDigits)] };
 
 type Step =
   | { kind: 'idle' }
@@ -130,7 +130,7 @@ export function SecurityCard() {
       >
         {step.kind === 'scan' && (
           <div className="flex flex-col items-center gap-2 text-center">
-            <img src={step.qr} alt={`${t('tool.qrCode')}: ${owner}`} className="size-48" />
+            <img src={step.qr} alt={`${t('tool.qrCode')}: ${owner}`} className="size-48 rounded-lg bg-white p-2" />
             <p className="text-xs text-slate-600">{t('security.scanHelp')}</p>
             <p className="font-mono text-xs break-all text-slate-800">{step.secret}</p>
           </div>

@@ -25,12 +25,12 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
   useSignals();
   return (
     <div className="flex min-h-full">
-      <div className="hidden w-2/5 flex-col justify-between bg-gradient-to-br from-indigo-950 via-indigo-800 to-indigo-600 p-12 text-white lg:flex">
+      <div className="hidden w-2/5 flex-col justify-between bg-gradient-to-br from-brand-950 via-brand-800 to-brand-600 p-12 text-white lg:flex">
         <p className="text-2xl font-extrabold tracking-tight">perkdesk</p>
         <p className="max-w-xs text-3xl leading-tight font-semibold">{t('auth.brand.tagline')}</p>
         <p className="text-sm text-indigo-200">© {new Date().getFullYear()} perkdesk</p>
       </div>
-      <main className="flex flex-1 items-center justify-center bg-white px-6 py-12">
+      <main className="flex flex-1 items-center justify-center bg-surface px-6 py-12">
         <div className="w-full max-w-sm">
           <p className="mb-8 text-2xl font-extrabold tracking-tight text-indigo-700 lg:hidden">perkdesk</p>
           <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>

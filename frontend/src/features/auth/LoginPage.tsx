@@ -7,19 +7,19 @@ import { FormFields } from '../../components/form/FormFields';
 import { useForm } from '../../components/form/useForm';
 import { ApiError } from '../../lib/api';
 import { publicAuth, signIn } from '../../lib/auth';
-import { t } from '../../lib/i18n';
+import { t, translateText } from '../../lib/i18n';
+import { MESSAGES } from '../../lib/validation';
 import { AuthLayout } from './AuthLayout';
 import { authNotice } from './authNotice';
 import { recoverySignInFields, recoverySignInSchema, signInFields, signInSchema, type SignInValues } from './schemas';
 
-const LOCKED_MESSAGE = 'You are locked.';
-const SIGN_IN_FAILED = 'The login detail is incorrect';
 
 /** The error catalogue: a lock is information, anything else a plain "incorrect" (never which factor). */
 function signInFailure(error: unknown): { tone: AlertTone; text: string } {
-  return error instanceof ApiError && error.message === LOCKED_MESSAGE
-    ? { tone: 'info', text: LOCKED_MESSAGE }
-    : { tone: 'danger', text: SIGN_IN_FAILED };
+  // The server's message arrives in the interface language (lib/api), so it is compared translated.
+  return error instanceof ApiError && error.message === translateText(MESSAGES.locked)
+    ? { tone: 'info', text: translateText(MESSAGES.locked) }
+    : { tone: 'danger', text: translateText(MESSAGES.signInFailed) };
 }
 
 const initialValues: SignInValues = { userName: '', password: '', otp: '', recoveryCode: '' };

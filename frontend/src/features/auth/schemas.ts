@@ -17,14 +17,14 @@ const SIGN_IN = FORM_MESSAGES['POST /api/auth/admin/token'];
 export const signInSchema: Schema<SignInValues> = {
   userName: [required(SIGN_IN.userName.required)],
   password: [required(SIGN_IN.password.required)],
-  otp: [required(SIGN_IN.otp.required), numeric('Otp must consist of digits')],
+  otp: [required(SIGN_IN.otp.required), numeric(MESSAGES.otpDigits)],
 };
 
 /** Signing in with a recovery code: the code replaces the six digits. */
 export const recoverySignInSchema: Schema<SignInValues> = {
   userName: signInSchema.userName,
   password: signInSchema.password,
-  recoveryCode: [required('Enter one of your recovery codes')],
+  recoveryCode: [required(MESSAGES.recoveryCodeRequired)],
 };
 
 export const signInFields: FieldDef<SignInValues>[] = [
@@ -60,7 +60,7 @@ export const registrationSchema: Schema<RegistrationValues> = {
     required("Password and Confirm Password didn't match"),
     sameAs('password', "Password and Confirm Password didn't match"),
   ],
-  acceptTerms: [required('You must accept the terms and conditions')],
+  acceptTerms: [required(MESSAGES.acceptTerms)],
 };
 
 export const registrationFields: FieldDef<RegistrationValues>[] = [

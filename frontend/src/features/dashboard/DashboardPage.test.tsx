@@ -75,6 +75,8 @@ describe('dashboard data → charts', () => {
     expect(config.type).toBe('doughnut');
     expect(config.data.datasets[0]).toMatchObject({ data: [1180, 45], backgroundColor: [chartPalette.emerald, chartPalette.amber] });
     expect(config.options).toMatchObject({ responsive: true, maintainAspectRatio: false, animation: false });
+    // In the dark scheme the slices take the lighter shades and are parted by the dark card's colour.
+    expect(chartConfig(data, 'dark').data.datasets[0]).toMatchObject({ backgroundColor: ['#34d399', '#fbbf24'], borderColor: '#141c2b' });
   });
 
   it('puts each month on its own point Jan to Dec; missing or impossible months count as none', () => {
@@ -85,6 +87,7 @@ describe('dashboard data → charts', () => {
     expect(config.type).toBe('line');
     expect(config.data.datasets[0]).toMatchObject({ label: 'Usage count', borderColor: chartPalette.indigo, data: data.values });
     expect(config.options?.scales?.y).toMatchObject({ beginAtZero: true, ticks: { precision: 0 } });
+    expect(chartConfig(data, 'dark').options?.scales?.y).toMatchObject({ grid: { color: '#2b3649' }, ticks: { color: '#a9b3c4' } });
     expect(monthNames('de')[2]).toMatch(/^Mär/);
   });
 

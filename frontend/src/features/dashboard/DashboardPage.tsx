@@ -30,7 +30,7 @@ const ranked = <Row,>(rows: Row[]): Ranked<Row>[] => rows.map((row, index) => ({
 function Figure({ icon, label, value }: { icon: IconName; label: string; value: number }) {
   // A <dl> group holds only its <dt> and <dd>: the icon sits inside the <dt>, placed at the card's left.
   return (
-    <div className="relative flex min-h-20 flex-col-reverse justify-center rounded-xl border border-slate-200 bg-white py-4 pr-5 pl-20 shadow-sm">
+    <div className="relative flex min-h-20 flex-col-reverse justify-center rounded-xl border border-slate-200 bg-surface py-4 pr-5 pl-20 shadow-sm">
       <dt className="text-sm text-slate-600">
         <span className="absolute top-1/2 left-5 -translate-y-1/2 rounded-lg bg-indigo-50 p-3 text-indigo-700" aria-hidden="true">
           <Icon name={icon} className="size-6" />
@@ -98,7 +98,7 @@ function UsageHistory() {
           </label>
           <select
             id={pickerId}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+            className="rounded-md border border-slate-300 bg-surface px-2 py-1 text-sm"
             value={year}
             onChange={(event) => setYear(Number(event.target.value))}
           >

@@ -93,7 +93,7 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: (confi
       )}
       {busy === 'import' && (
         <div role="progressbar" aria-label={t('import.importing')} className="mt-4 h-2 overflow-hidden rounded-full bg-slate-200">
-          <div className="h-full w-1/3 animate-pulse bg-indigo-600" />
+          <div className="h-full w-1/3 animate-pulse bg-accent" />
         </div>
       )}
       {report && (

@@ -49,7 +49,7 @@ const clauses: { heading: string; body: string[] }[] = [
 export default function AgreementPage() {
   useSignals();
   return (
-    <main className="min-h-full bg-white px-6 py-12">
+    <main className="min-h-full bg-surface px-6 py-12">
       <article className="mx-auto max-w-3xl space-y-8">
         <header className="space-y-2">
           <p className="text-sm font-semibold text-indigo-600">perkdesk</p>

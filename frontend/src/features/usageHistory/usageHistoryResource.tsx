@@ -41,14 +41,13 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
   rowLabel: usageLabel,
   nouns: { one: 'noun.usageRecord', many: 'noun.usageRecords' },
   columns: [
-    { field: 'employeeEmail', label: 'field.employeeEmail', width: 22 },
+    { field: 'employeeEmail', label: 'field.employeeEmail', width: 22, wrapHeader: true },
     { field: 'assetName', label: 'field.assetName', width: 12, priority: 2 },
     { field: 'partnerName', label: 'field.partnerName', width: 12 },
     { field: 'campaignName', label: 'field.campaignName', width: 18 },
-    // From a 1440 px window; always in the drawer and the export.
-    { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 4 },
+    { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 3, wrapHeader: true },
     { field: 'createdDate', label: 'field.usedAt', kind: 'dateTime' },
-    { field: 'discountPercent', label: 'field.discountPercent', render: (usage) => `${usage.discountPercent}%`, priority: 2 },
+    { field: 'discountPercent', label: 'field.discountPercent', render: (usage) => `${usage.discountPercent}%`, priority: 2, wrapHeader: true },
   ],
   toolsLabel: 'table.rowActions',
   filters: [

@@ -16,7 +16,6 @@ export const reportingMessages = {
   'dashboard.employeeCount': 'Employees',
   'dashboard.totalEmployees': 'Total employees',
   'dashboard.lastMonthUsage': 'Usage last month',
-  'dashboard.lastMonthUsageOf': 'Usage in {month}',
   'dashboard.totalUsage': 'Total usage',
   'dashboard.usageHistory': 'Usage history by month',
   'dashboard.usageHistoryIn': 'Usage history by month in {year}',

@@ -53,6 +53,11 @@ export const en = {
   'header.changePassword': 'Change Password',
   'header.layoutBuilder': 'Layout builder',
   'header.signOut': 'Sign Out',
+  'header.breadcrumb': 'Breadcrumb',
+  'theme.label': 'Colour scheme',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
+  'theme.system': 'System',
   'footer.rights': 'All rights reserved.',
   'footer.privacy': 'User agreement',
   'breadcrumb.home': 'Home',
@@ -65,6 +70,7 @@ export const en = {
   'error.failed.title': 'Something went wrong',
   'error.failed.body': 'We could not complete this action. Please try again in a moment.',
   'error.goHome': 'Go to the home page',
+  'error.requestFailed': 'Request failed ({status})',
 
   'button.create': 'Create',
   'button.save': 'Save',
@@ -137,6 +143,11 @@ export const en = {
 
   'filter.show': 'Show filter',
   'filter.hide': 'Hide filter',
+  'columns.button': 'Columns',
+  'columns.legend': 'Show columns',
+  'columns.hiddenCount': '{count} hidden',
+  'columns.tooNarrow': 'Hidden at this width',
+  'columns.reset': 'Reset columns',
   'filter.title': 'Filter',
   'filter.all': 'All',
   'filter.activeCount': 'active',
@@ -297,6 +308,19 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-export type Dictionary = Record<MessageKey, string>;
-/** Other languages translate the generic strings; anything missing falls back to English. */
-export type Translation = Partial<Dictionary>;
+
+/**
+ * A plural message: one form per CLDR plural category of the language (`Intl.PluralRules`), `other`
+ * always. Russian needs one/few/many ("1 сотрудник / 2 сотрудника / 5 сотрудников").
+ */
+export type PluralForms = Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
+export type Message = string | PluralForms;
+
+/** Every language translates every key: a key missing from one is a type error (and a failing test). */
+export type Translation = { readonly [Key in MessageKey]: Message };
+
+/**
+ * The validation and refusal texts the server and the forms share (the generated FORM_MESSAGES and
+ * the forms' own rules), by their English wording: English shows them as they are.
+ */
+export type TextTranslation = Readonly<Record<string, string>>;

@@ -1,10 +1,13 @@
 import { signal } from '@preact/signals-react';
-import { en, type MessageKey, type Translation } from './en';
+import { en, type Message, type MessageKey, type TextTranslation, type Translation } from './en';
 
 export type { MessageKey } from './en';
 
+/** The interface languages, each named in itself (the picker shows them so). English is the default. */
 export const uiLanguages = [
   { code: 'en', label: 'English' },
+  { code: 'az', label: 'Azərbaycanca' },
+  { code: 'ru', label: 'Русский' },
   { code: 'de', label: 'Deutsch' },
   { code: 'es', label: 'Español' },
   { code: 'fr', label: 'Français' },
@@ -20,43 +23,82 @@ export const contentLanguages = [
   { id: 3, label: 'Ru' },
 ] as const;
 
-const UI_LANGUAGE_KEY = 'perkdesk-language';
-const CONTENT_LANGUAGE_KEY = 'perkdesk-content-language';
+/** The content language an interface language implies, for the three the content is written in. */
+const CONTENT_OF_INTERFACE: Partial<Record<UiLanguage, number>> = { az: 1, en: 2, ru: 3 };
+/** The spec's list calls send Accept-Language 1 while nobody has chosen a language. */
+const DEFAULT_CONTENT_LANGUAGE = 1;
 
-// Only English ships in the first bundle; other dictionaries load when chosen.
-const loaders: Record<Exclude<UiLanguage, 'en'>, () => Promise<Translation>> = {
-  de: () => import('./de').then((m) => m.de),
-  es: () => import('./es').then((m) => m.es),
-  fr: () => import('./fr').then((m) => m.fr),
-  ja: () => import('./ja').then((m) => m.ja),
-  zh: () => import('./zh').then((m) => m.zh),
+export const UI_LANGUAGE_KEY = 'perkdesk-language';
+export const CONTENT_LANGUAGE_KEY = 'perkdesk-content-language';
+
+interface Catalogue {
+  messages: Translation;
+  texts: TextTranslation;
+}
+
+// Only English ships in the first bundle; other catalogues load when chosen.
+const loaders: Record<Exclude<UiLanguage, 'en'>, () => Promise<Catalogue>> = {
+  az: () => import('./az').then((m) => ({ messages: m.az, texts: m.azTexts })),
+  ru: () => import('./ru').then((m) => ({ messages: m.ru, texts: m.ruTexts })),
+  de: () => import('./de').then((m) => ({ messages: m.de, texts: m.deTexts })),
+  es: () => import('./es').then((m) => ({ messages: m.es, texts: m.esTexts })),
+  fr: () => import('./fr').then((m) => ({ messages: m.fr, texts: m.frTexts })),
+  ja: () => import('./ja').then((m) => ({ messages: m.ja, texts: m.jaTexts })),
+  zh: () => import('./zh').then((m) => ({ messages: m.zh, texts: m.zhTexts })),
 };
 
-function isUiLanguage(value: string | null): value is UiLanguage {
+/** Loads a language's catalogue (tests read every language through it). */
+export function loadCatalogue(code: UiLanguage): Promise<Catalogue> {
+  return code === 'en' ? Promise.resolve({ messages: en, texts: {} }) : loaders[code]();
+}
+
+export function isUiLanguage(value: string | null | undefined): value is UiLanguage {
   return uiLanguages.some((language) => language.code === value);
 }
 
-function storedContentLanguage(): number {
+function storedContentLanguage(): number | null {
   const stored = Number(localStorage.getItem(CONTENT_LANGUAGE_KEY));
-  return contentLanguages.some((language) => language.id === stored) ? stored : 1;
+  return contentLanguages.some((language) => language.id === stored) ? stored : null;
+}
+
+/**
+ * The first of the browser's preferred languages (`navigator.languages`, best first) that the panel
+ * speaks, by its primary subtag: `ru-RU` is Russian, `az-Latn-AZ` Azerbaijani.
+ */
+export function browserLanguage(preferred: readonly string[] = navigator.languages ?? [navigator.language]): UiLanguage | null {
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (isUiLanguage(primary)) return primary;
+  }
+  return null;
 }
 
 export const uiLanguage = signal<UiLanguage>('en');
-const dictionary = signal<Translation>(en);
-export const contentLanguage = signal<number>(storedContentLanguage());
+const catalogue = signal<Catalogue>({ messages: en, texts: {} });
+export const contentLanguage = signal<number>(storedContentLanguage() ?? DEFAULT_CONTENT_LANGUAGE);
 
-export async function setUiLanguage(code: UiLanguage): Promise<void> {
-  const next = code === 'en' ? en : await loaders[code]();
-  dictionary.value = next;
+/**
+ * Shows the interface in `code`. A language the person picks is remembered in this browser; one
+ * taken from the browser's preferences is not (a later change of preference still counts). Until
+ * the person picks a content language, the content follows the interface when it is Az, En or Ru.
+ */
+export async function setUiLanguage(code: UiLanguage, { remember = true }: { remember?: boolean } = {}): Promise<void> {
+  catalogue.value = await loadCatalogue(code);
   uiLanguage.value = code;
-  localStorage.setItem(UI_LANGUAGE_KEY, code);
+  if (remember) localStorage.setItem(UI_LANGUAGE_KEY, code);
   document.documentElement.lang = code;
+  if (storedContentLanguage() === null) contentLanguage.value = CONTENT_OF_INTERFACE[code] ?? DEFAULT_CONTENT_LANGUAGE;
 }
 
-/** Restores the remembered UI language (English when none was chosen). */
+/**
+ * The remembered interface language, else the browser's preferred one the panel speaks, else
+ * English (the default, with the spec's content language Az).
+ */
 export function restoreUiLanguage(): Promise<void> {
   const stored = localStorage.getItem(UI_LANGUAGE_KEY);
-  return isUiLanguage(stored) && stored !== 'en' ? setUiLanguage(stored).catch(() => undefined) : Promise.resolve();
+  if (isUiLanguage(stored)) return stored === 'en' ? setUiLanguage('en') : setUiLanguage(stored).catch(() => undefined);
+  const preferred = browserLanguage();
+  return preferred && preferred !== 'en' ? setUiLanguage(preferred, { remember: false }).catch(() => undefined) : Promise.resolve();
 }
 
 export function setContentLanguage(id: number) {
@@ -64,14 +106,34 @@ export function setContentLanguage(id: number) {
   localStorage.setItem(CONTENT_LANGUAGE_KEY, String(id));
 }
 
-/**
- * Translates a generic UI string. Reads a signal: components that call it must
- * call useSignals() so a language switch re-renders them.
- */
-export function t(key: MessageKey, params?: Record<string, string | number>): string {
-  const template = dictionary.value[key] ?? en[key];
+/** The form of a message for `count` in `language` (`Intl.PluralRules`); a plain string is every form. */
+export function pluralForm(message: Message, count: number | undefined, language: string): string {
+  if (typeof message === 'string') return message;
+  if (count === undefined) return message.other;
+  return message[new Intl.PluralRules(language).select(count)] ?? message.other;
+}
+
+function fill(template: string, params?: Record<string, string | number>): string {
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * Translates a UI string; a `count` parameter picks the plural form. Reads a signal: components
+ * that call it must call useSignals() so a language switch re-renders them.
+ */
+export function t(key: MessageKey, params?: Record<string, string | number>): string {
+  const count = typeof params?.count === 'number' ? params.count : undefined;
+  const message = catalogue.value.messages[key] ?? en[key];
+  return fill(pluralForm(message, count, uiLanguage.value), params);
+}
+
+/**
+ * A validation or refusal text (the server's or a form rule's English wording) in the interface
+ * language; a text no catalogue lists (a record's name in a refusal) stays as it came.
+ */
+export function translateText(text: string): string {
+  return catalogue.value.texts[text] ?? text;
 }
 
 /** A translatable key, or text that comes from data (server lists, user input) and stays as it is. */
