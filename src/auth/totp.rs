@@ -39,9 +39,11 @@ pub fn current_code(secret_base32: &str) -> anyhow::Result<String> {
     Ok(totp(secret_base32, "")?.generate(unix_now()))
 }
 
-/// The `otpauth://` enrolment URI that the QR codes carry.
+/// The `otpauth://` enrolment URI that the QR codes carry. The key URI format takes no colon in
+/// the account name (it parts the issuer from it), yet an e-mail may hold one: the label shows a
+/// full-width colon there, which reads the same in the authenticator app.
 pub fn otpauth_uri(secret_base32: &str, email: &str) -> anyhow::Result<String> {
-    Ok(totp(secret_base32, email)?.get_url())
+    Ok(totp(secret_base32, &email.replace(':', "\u{ff1a}"))?.get_url())
 }
 
 #[cfg(test)]
@@ -62,5 +64,11 @@ mod tests {
         let uri = otpauth_uri(&new_secret(), "aysel@perk.az").unwrap();
         assert!(uri.starts_with("otpauth://totp/perkdesk:aysel%40perk.az?"), "{uri}");
         assert!(uri.contains("issuer=perkdesk"));
+    }
+
+    #[test]
+    fn an_account_with_a_colon_still_gets_its_uri() {
+        let uri = otpauth_uri(&new_secret(), "a:b@perk.az").unwrap();
+        assert!(uri.starts_with("otpauth://totp/perkdesk:a%EF%BC%9Ab%40perk.az?"), "{uri}");
     }
 }
