@@ -64,8 +64,10 @@ echo '| --- | --- | --- | --- | --- |'
 row 'POST /api/app/usage, 32 connections' "$WRITES"
 row 'GET /api/usageHistory first page, 4 connections, at the same time' "$(cat "$WORK/reads.txt")"
 python3 - "$DB" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+import sys
+sys.path.insert(0, "scripts")
+import perkdesk_sqlite
+db = perkdesk_sqlite.connect(sys.argv[1])
 rows = db.execute("SELECT COUNT(*) FROM usage_history").fetchone()[0]
 stored = db.execute("SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-client:%'").fetchone()[0]
 month = db.execute("SELECT COALESCE(SUM(n), 0) FROM usage_month_counts").fetchone()[0]

@@ -76,8 +76,10 @@ wrk_row() {
 # scripts/litestream-check).
 seed_inbound_world() {
     python3 - "$1" "$2" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+import sys
+sys.path.insert(0, "scripts")
+import perkdesk_sqlite
+db = perkdesk_sqlite.connect(sys.argv[1])
 n = int(sys.argv[2])
 db.execute("INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix) VALUES ('Bench asset', 'Bench', '994501234567', 'hr@bench.az', 'BNC')")
 db.execute("INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email) VALUES ('Bench partner', 'B', 'P', '994501234567', 'p@bench.az')")
@@ -89,5 +91,6 @@ db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (1, 1)")
 db.executemany("INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (1, 'E', 'Mp', ?, '994501234567')",
                ((f"e{i}@bench.az",) for i in range(n)))
 db.commit()
+perkdesk_sqlite.mark_sort_indexes_stale(db)
 PY
 }

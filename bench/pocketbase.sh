@@ -96,12 +96,14 @@ TERM_ONE=042
 TERM_TEN=_04
 PARTNER=partner_042
 read -r CSV_ROWS PB_ROWS PD_ROWS ONE_ROWS TEN_ROWS ABC_ROWS PARTNER_ROWS PARTNER_ID < <(python3 - "$CSV" "$WORK/pb_data/data.db" "$DB" "$TERM_ONE" "$TERM_TEN" "$PARTNER" <<'PY'
-import csv, sqlite3, sys
+import csv, sys
+sys.path.insert(0, "scripts")
+import perkdesk_sqlite
 path, pb, pd, one, ten, partner = sys.argv[1:]
 with open(path, newline="") as f:
     rows = list(csv.DictReader(f))
-pbn = sqlite3.connect(pb).execute("SELECT COUNT(*) FROM usage_history").fetchone()[0]
-db = sqlite3.connect(pd)
+pbn = perkdesk_sqlite.connect(pb).execute("SELECT COUNT(*) FROM usage_history").fetchone()[0]
+db = perkdesk_sqlite.connect(pd)
 pdn = db.execute("SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL").fetchone()[0]
 pid = db.execute("SELECT id FROM partners WHERE name = ?", (partner,)).fetchone()[0]
 print(len(rows), pbn, pdn, sum(one in r["campaign_name"] for r in rows), sum(ten in r["campaign_name"] for r in rows),

@@ -513,3 +513,43 @@ fn reset_otp_gives_a_new_authenticator_and_ends_the_sessions() {
     assert!(!unknown.status.success());
     assert_eq!(text(&unknown.stderr).trim(), "perkdesk: no user has the e-mail nobody@perk.az");
 }
+
+/// `perkdesk sql` writes where the sqlite3 shell cannot (rows in the az-collated sort indexes),
+/// all statements or none, prints rows as the shell's list mode does, and a cleared collation
+/// record makes the next start rebuild the sort indexes.
+#[test]
+fn sql_runs_statements_with_the_collation_in_one_transaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let db = db.to_str().unwrap();
+    assert!(create_ops_admin(db).status.success());
+
+    let renamed = perkdesk(
+        &[
+            "sql",
+            "--db",
+            db,
+            "UPDATE users SET last_name = 'Əliyeva' WHERE email = 'ops@perk.az'; SELECT first_name, last_name, NULL, 2 FROM users",
+        ],
+        None,
+    );
+    assert!(renamed.status.success(), "{}", text(&renamed.stderr));
+    assert_eq!(text(&renamed.stdout), "Ops|Əliyeva||2\n");
+    // The write went through the sort index the shell has no collation for, and the file is whole.
+    let checked = perkdesk(&["sql", "--db", db, "PRAGMA integrity_check"], None);
+    assert_eq!(text(&checked.stdout), "ok\n", "{}", text(&checked.stderr));
+
+    // A failing statement undoes the ones before it, and says why on one line.
+    let failed = perkdesk(&["sql", "--db", db, "UPDATE users SET first_name = 'Zaur'; SELEC 1"], None);
+    assert!(!failed.status.success());
+    let error = text(&failed.stderr);
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    assert!(error.contains("syntax error"), "{error}");
+    let first = perkdesk(&["sql", "--db", db, "SELECT first_name FROM users"], None);
+    assert_eq!(text(&first.stdout), "Ops\n");
+
+    // A tool that wrote with a stand-in collation clears the record: the next open rebuilds the indexes.
+    assert!(perkdesk(&["sql", "--db", db, "DELETE FROM collations"], None).status.success());
+    let rebuilt = perkdesk(&["sql", "--db", db, "SELECT name, version FROM collations"], None);
+    assert_eq!(text(&rebuilt.stdout), format!("az|{}\n", perkdesk::db::collation::VERSION));
+}

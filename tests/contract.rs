@@ -885,7 +885,8 @@ fn in_order(a: &Value, b: &Value) -> std::cmp::Ordering {
         (_, Value::Null) => std::cmp::Ordering::Greater,
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Number(x), Value::Number(y)) => x.as_f64().unwrap().total_cmp(&y.as_f64().unwrap()),
-        (Value::String(x), Value::String(y)) => x.cmp(y),
+        // Text sorts in the Azerbaijani alphabet (the lists' `az` collation); other strings (dates) as text.
+        (Value::String(x), Value::String(y)) => perkdesk::db::collation::compare(x, y).unwrap_or_else(|| x.cmp(y)),
         _ => panic!("mixed types {a} {b}"),
     }
 }

@@ -37,6 +37,7 @@ async fn filtered_totals_follow_every_write() {
 
     // Another connection to the same file, as `perkdesk create-admin` beside the server would be.
     let outside = rusqlite::Connection::open(app.state.db.path()).unwrap();
+    perkdesk::db::collation::register(&outside).unwrap();
     outside
         .execute(
             "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)
@@ -64,7 +65,7 @@ async fn searched_pages_agree_whichever_way_they_are_read() {
     let app = test_app();
     let admin = app.admin().await;
     let conn = seed_bulk_users(&app);
-    for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name ASC, id ASC")] {
+    for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name COLLATE az ASC, id ASC")] {
         let expected = ids(&conn, "first_name = 'ŞAHİN' OR first_name = 'Şahin'", order);
         let (total, seen) = every_page(&app, &admin.token, &format!("FirstName=%C5%9Fah{sort}")).await;
         assert_eq!(total, expected.len() as i64, "{sort}");
@@ -86,7 +87,8 @@ async fn terms_with_common_trigrams_find_exactly_the_whole_term() {
         ("Email=lk1@perk&LastName=Soyad1", "email LIKE '%lk1@perk%' AND last_name LIKE '%soyad1%'"),
     ];
     for (filter, condition) in cases {
-        for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name ASC, id ASC")] {
+        for (sort, order) in [("", "id DESC"), ("&SortField=lastName&OrderBy=true", "last_name COLLATE az ASC, id ASC")]
+        {
             let expected = ids(&conn, condition, order);
             let (total, seen) = every_page(&app, &admin.token, &format!("{filter}{sort}")).await;
             assert_eq!(total, expected.len() as i64, "{filter}{sort}");
@@ -99,6 +101,8 @@ async fn terms_with_common_trigrams_find_exactly_the_whole_term() {
 /// 20,000 staff users with e-mails `bulk<i>@perk.az`, and a connection to read them back.
 fn seed_bulk_users(app: &TestApp) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(app.state.db.path()).unwrap();
+    // The sort indexes are ordered in perkdesk's Azerbaijani collation.
+    perkdesk::db::collation::register(&conn).unwrap();
     conn.execute_batch(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
          INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)

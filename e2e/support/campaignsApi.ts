@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import type { Api } from './api';
 import type { Detail, Schema } from './contract';
+import { runSql } from './sql';
 
 export type CategoryRow = Schema<'CategoryRow'>;
 
@@ -62,8 +62,8 @@ export function createCampaign(api: Api, campaign: NewCampaign, image: Buffer, b
  * Turns campaigns into ones waiting on Expected Campaigns. Partners submit
  * those through an inbound API a later issue adds; until then the test writes
  * the flag into the server's SQLite database (WAL, so beside the running
- * server), as the router tests do.
+ * server) with `perkdesk sql`, as the router tests do.
  */
 export function markAwaitingApproval(dbPath: string, ids: number[]): void {
-  execFileSync('sqlite3', [dbPath, `PRAGMA busy_timeout = 5000; UPDATE campaigns SET is_confirmed = 0 WHERE id IN (${ids.map(Number).join(', ')});`]);
+  runSql(dbPath, `UPDATE campaigns SET is_confirmed = 0 WHERE id IN (${ids.map(Number).join(', ')});`);
 }

@@ -1,17 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { runSql } from './sql';
 
 /**
  * Rows that only come from outside the back office (employees sign up in the
  * mobile app; their usage, wishes, complaints and merchant applications come
  * through the inbound API of a later issue) are written into the test's
- * database with the `sqlite3` CLI, as `markAwaitingApproval` does for campaigns.
+ * database with `perkdesk sql`, as `markAwaitingApproval` does for campaigns.
  */
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-function run(dbPath: string, sql: string): string {
-  // `.timeout` waits for the server's writes without printing anything (PRAGMA busy_timeout echoes its value).
-  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', dbPath, sql], { encoding: 'utf8' });
-}
+const run = runSql;
 
 export interface SeedEmployee {
   assetId: number;

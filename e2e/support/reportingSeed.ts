@@ -1,20 +1,20 @@
-import { execFileSync } from 'node:child_process';
 import type { Api } from './api';
 import { createCampaign, createCategory } from './campaignsApi';
 import { pngBytes } from './images';
 import { insertEmployees } from './peopleDb';
+import { runSql } from './sql';
 
 /**
  * A small install as the demo fills one (issue 14's dashboard and reports):
  * assets, partners, categories and confirmed campaigns made through the API,
  * some switched off or deleted there; employees and their uses written with
- * the `sqlite3` CLI, as they arrive from the mobile app (`peopleDb.ts`). The
+ * `perkdesk sql`, as they arrive from the mobile app (`peopleDb.ts`). The
  * numbers every chart and table must show are worked out here from the seed,
  * not asked of the server.
  */
 
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
-const sqlite = (dbPath: string, sql: string) => execFileSync('sqlite3', ['-cmd', '.timeout 5000', dbPath, sql], { encoding: 'utf8' });
+const sqlite = runSql;
 
 export interface SeedUse {
   employee: number;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, type PartnerCityRow } from '../support/api';
@@ -9,6 +8,7 @@ import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listSc
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
 import type { Schema } from '../support/contract';
+import { runSql } from '../support/sql';
 
 const suite = useSuite();
 const MERCHANTS: ScreenSpec = { path: '/merchants', title: 'Merchants' };
@@ -259,7 +259,7 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
     const again = await screen.form('Edit Merchant');
     const againCity = again.field('Partner city');
     await until(() => cityOptions(againCity)).toContain('Bakı, Nizami küç. 5');
-    execFileSync('sqlite3', ['-cmd', '.timeout 5000', suite.server.dbPath, `UPDATE partner_cities SET deleted_at = strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE id = ${branch.bulvarBaku};`]);
+    runSql(suite.server.dbPath, `UPDATE partner_cities SET deleted_at = strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE id = ${branch.bulvarBaku};`);
     await againCity.selectOption({ label: 'Bakı, Nizami küç. 5' });
     await again.save().click();
     await again.message(MESSAGES.foreignCity).waitFor();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
@@ -10,6 +9,7 @@ import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listSc
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally, reachable, until } from '../support/ui';
 import type { Schema } from '../support/contract';
+import { runSql } from '../support/sql';
 
 const suite = useSuite();
 const PROMOCODE: ScreenSpec = { path: '/promocode', title: 'Promocode' };
@@ -36,7 +36,7 @@ describe('Promocode: list, Create (partner, campaign category, count), Export Ex
   const campaign = { coffee: 0, lunch: 0, qala: 0 };
 
   const codes = async () => (await (await suite.api()).list<PromoCodeRow>('promoCode')).data;
-  const sql = (statement: string) => execFileSync('sqlite3', ['-cmd', '.timeout 5000', suite.server.dbPath, statement], { encoding: 'utf8' });
+  const sql = (statement: string) => runSql(suite.server.dbPath, statement);
   const options = (select: ReturnType<Page['getByLabel']>) => select.locator('option').allInnerTexts();
 
   beforeAll(async () => {

@@ -2,6 +2,7 @@
 //! ends the process non-zero with one line.
 
 pub mod demo;
+mod sql;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::net::SocketAddr;
@@ -55,6 +56,9 @@ enum Command {
     Restore(RestoreArgs),
     /// Write Reports-count.xlsx and Reports-name.xlsx to a folder.
     ExportReports(ExportReportsArgs),
+    /// Run SQL with perkdesk's collation and functions (the sqlite3 shell cannot write rows the sort
+    /// indexes cover); all statements in one transaction, rows printed as `a|b|c`.
+    Sql(SqlArgs),
     /// Make, list and revoke the keys of the employee app and partners (the inbound API).
     #[command(subcommand)]
     ApiClient(ApiClientCommand),
@@ -109,6 +113,14 @@ struct ApiClientRevokeArgs {
     db: DbArg,
     /// The client's id (see `api-client list`).
     id: i64,
+}
+
+#[derive(Args, Debug)]
+struct SqlArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// The statements, separated by semicolons.
+    sql: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -262,6 +274,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backup(args) => backup(args),
         Command::Restore(args) => restore(args),
         Command::ExportReports(args) => export_reports(args),
+        Command::Sql(args) => {
+            let db = open_existing(&args.db.db)?;
+            sql::run(&db, &args.sql, &mut std::io::stdout().lock())
+        }
         Command::Openapi => {
             let (_, document) = crate::app::api().into_parts();
             let json = document.to_pretty_json().context("writing the OpenAPI document")?;

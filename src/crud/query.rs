@@ -18,6 +18,8 @@ pub const MAX_PAGE: i64 = 100;
 /// Rows returned when a caller (a picker) asks without paging.
 pub const UNPAGED_LIMIT: i64 = 1000;
 const DEFAULT_PAGE: i64 = 10;
+/// A text sort's collation: the Azerbaijani alphabet (`db::collation`), in which its index is built.
+const AZ_ORDER: &str = " COLLATE az";
 /// A trigram found in fewer rows than this is rare enough to look up on its own; counting stops
 /// here, so telling a common trigram from a rare one never reads its whole list.
 pub const RARE_TRIGRAM_ROWS: i64 = 1000;
@@ -62,6 +64,8 @@ pub struct ListQuery {
     pub skip: i64,
     pub take: i64,
     pub sort_sql: Option<&'static str>,
+    /// ` COLLATE az` after a text sort (the Azerbaijani alphabet, as its index is built), else empty.
+    sort_collation: &'static str,
     /// The sort column is never NULL (or the list is in id order).
     sort_never_null: bool,
     pub ascending: bool,
@@ -88,12 +92,13 @@ impl ListQuery {
                 return Err(AppError::BadRequest(format!("Take must be between 1 and {MAX_PAGE}.")));
             }
         };
-        let (sort_sql, sort_never_null) = match query.get("SortField") {
-            None => (None, true),
-            Some(field) if field.eq_ignore_ascii_case("id") => (None, true),
+        let (sort_sql, sort_collation, sort_never_null) = match query.get("SortField") {
+            None => (None, "", true),
+            Some(field) if field.eq_ignore_ascii_case("id") => (None, "", true),
             Some(field) => {
                 let column = sort_column(resource, field)?;
-                (Some(column.sql.for_language(language)), column.never_null)
+                let collation = if column.kind == Kind::Text { AZ_ORDER } else { "" };
+                (Some(column.sql.for_language(language)), collation, column.never_null)
             }
         };
         let ascending = query.bool("OrderBy")?.unwrap_or(false);
@@ -101,6 +106,7 @@ impl ListQuery {
             skip,
             take,
             sort_sql,
+            sort_collation,
             sort_never_null,
             ascending,
             language,
@@ -280,7 +286,7 @@ impl ListQuery {
     fn order_sql(&self, resource: &Resource) -> String {
         let direction = if self.ascending { "ASC" } else { "DESC" };
         match self.sort_sql {
-            Some(sort) => format!("ORDER BY {sort} {direction}, {} {direction}", resource.id),
+            Some(sort) => format!("ORDER BY {sort}{} {direction}, {} {direction}", self.sort_collation, resource.id),
             None => format!("ORDER BY {} {direction}", resource.id),
         }
     }
@@ -433,7 +439,7 @@ impl ListQuery {
                         let condition = match self.sort_sql {
                             Some(sort) => {
                                 params.push(sort_value);
-                                format!(" AND ({sort}, {}) {comparison} (?, ?)", resource.id)
+                                format!(" AND ({sort}{}, {}) {comparison} (?, ?)", self.sort_collation, resource.id)
                             }
                             None => format!(" AND {} {comparison} ?", resource.id),
                         };

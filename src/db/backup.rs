@@ -32,6 +32,8 @@ pub fn check(path: &Path) -> anyhow::Result<Checked> {
     anyhow::ensure!(path.is_file(), "{} does not exist", path.display());
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .with_context(|| format!("cannot open {}", path.display()))?;
+    // The check walks the sort indexes, which are ordered in the Azerbaijani collation.
+    super::collation::register(&conn)?;
     let verdict: String = conn
         .query_row("PRAGMA integrity_check(1)", [], |r| r.get(0))
         .with_context(|| format!("{} is not a readable SQLite database", path.display()))?;
@@ -153,6 +155,7 @@ pub fn restore(backup: &Path, target: &Path, force: bool) -> anyhow::Result<Rest
 /// connected.
 fn claim(path: &Path) -> anyhow::Result<Connection> {
     let conn = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    super::collation::register(&conn)?;
     conn.busy_timeout(std::time::Duration::ZERO)?;
     let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
     match mode {

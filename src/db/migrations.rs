@@ -58,6 +58,11 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 13, name: "activity", sql: include_str!("../../migrations/0013_activity.sql") },
     Migration { version: 14, name: "trash", sql: include_str!("../../migrations/0014_trash.sql") },
     Migration { version: 15, name: "recovery_codes", sql: include_str!("../../migrations/0015_recovery_codes.sql") },
+    Migration {
+        version: 16,
+        name: "azerbaijani_sort",
+        sql: include_str!("../../migrations/0016_azerbaijani_sort.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -69,6 +74,8 @@ pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
 
 /// Applies the unseen migrations up to and including `last` (a test stops short of the newest).
 fn apply_migrations_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
+    // Migration 16 builds indexes in the `az` collation; a connection opened without it gets it here.
+    super::collation::register(conn)?;
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,

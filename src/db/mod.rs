@@ -4,6 +4,7 @@
 pub mod activity;
 pub mod backup;
 mod batch;
+pub mod collation;
 mod counts;
 mod migrations;
 mod text;
@@ -57,6 +58,7 @@ pub struct Db {
 fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
     conn.set_prepared_statement_cache_capacity(256);
     text::register(conn)?;
+    collation::register(conn)?;
     conn.execute_batch(
         "PRAGMA foreign_keys = ON;
          PRAGMA busy_timeout = 5000;
@@ -78,6 +80,8 @@ impl Db {
             configure(&mut conn)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             apply_migrations(&mut conn).context("cannot apply the database migrations")?;
+            collation::rebuild_if_changed(&conn)
+                .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
         }
         // The pool's connections come after the migrations: they record the activity log.
         let manager = SqliteConnectionManager::file(path).with_init(|conn| {

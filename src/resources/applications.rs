@@ -11,24 +11,24 @@ use crate::http::files;
 /// The applicant's cities, named in the caller's language, as one text.
 const CITIES_SQL: Sql = Sql::Localized([
     "(SELECT group_concat(c.name_az, ', ') FROM (SELECT c.name_az FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_az) c)",
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_az COLLATE az) c)",
     "(SELECT group_concat(c.name_en, ', ') FROM (SELECT c.name_en FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_en) c)",
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_en COLLATE az) c)",
     "(SELECT group_concat(c.name_ru, ', ') FROM (SELECT c.name_ru FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_ru) c)",
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_ru COLLATE az) c)",
 ]);
 
 /// The same cities as the spec's entity has them, `[{id, cityName}]`, in the caller's language.
 const CITY_LIST_SQL: Sql = Sql::Localized([
     "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_az AS name \
      FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_az) c)",
+     ORDER BY c.name_az COLLATE az) c)",
     "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_en AS name \
      FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_en) c)",
+     ORDER BY c.name_en COLLATE az) c)",
     "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_ru AS name \
      FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_ru) c)",
+     ORDER BY c.name_ru COLLATE az) c)",
 ]);
 
 pub static APPLICATIONS: Resource = Resource {

@@ -236,7 +236,7 @@ pub fn top_partners(conn: &Connection) -> AppResult<Vec<TopPartner>> {
          WHERE p.deleted_at IS NULL
          ORDER BY campaigns DESC,
                   CASE WHEN s.ratings > 0 THEN CAST(s.rating_sum AS REAL) / s.ratings END DESC NULLS LAST,
-                  p.name, p.id
+                  p.name COLLATE az, p.id
          LIMIT ?1",
     )?;
     let rows = stmt.query_map([TOP], |r| {
