@@ -13,10 +13,14 @@ const suite = useSuite();
 // The admin (id 1, made by create-admin) and the 24 seeded users (ids 2..25): 25 rows, three pages of ten.
 const everyone = [{ ...MAIN_ADMIN, roleId: Role.Admin }, ...seedPeople()];
 const newestFirst = [...everyone].reverse().map((person) => person.email);
+// The server sorts text in the Azerbaijani alphabet without regard to case (ICU's az collation at
+// secondary strength, which Intl.Collator's 'accent' sensitivity is), ties by id (creation order).
+const azerbaijani = new Intl.Collator('az', { sensitivity: 'accent' });
 const sortedBy = (field: 'firstName' | 'lastName' | 'email', ascending: boolean) =>
-  [...everyone]
-    .sort((a, b) => (a[field] < b[field] ? -1 : a[field] > b[field] ? 1 : 0) * (ascending ? 1 : -1))
-    .map((person) => person.email);
+  everyone
+    .map((person, id) => ({ person, id }))
+    .sort((a, b) => (azerbaijani.compare(a.person[field], b.person[field]) || a.id - b.id) * (ascending ? 1 : -1))
+    .map(({ person }) => person.email);
 const emailsWhere = (test: (person: (typeof everyone)[number]) => boolean) =>
   [...everyone].reverse().filter(test).map((person) => person.email);
 
