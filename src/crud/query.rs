@@ -18,8 +18,6 @@ pub const MAX_PAGE: i64 = 100;
 /// Rows returned when a caller (a picker) asks without paging.
 pub const UNPAGED_LIMIT: i64 = 1000;
 const DEFAULT_PAGE: i64 = 10;
-/// A text sort's collation: the Azerbaijani alphabet (`db::collation`), in which its index is built.
-const AZ_ORDER: &str = " COLLATE az";
 /// A trigram found in fewer rows than this is rare enough to look up on its own; counting stops
 /// here, so telling a common trigram from a rare one never reads its whole list.
 pub const RARE_TRIGRAM_ROWS: i64 = 1000;
@@ -97,7 +95,8 @@ impl ListQuery {
             Some(field) if field.eq_ignore_ascii_case("id") => (None, "", true),
             Some(field) => {
                 let column = sort_column(resource, field)?;
-                let collation = if column.kind == Kind::Text { AZ_ORDER } else { "" };
+                // Text sorts in the Azerbaijani alphabet, the collation its index is built in.
+                let collation = if column.kind == Kind::Text { crate::db::collation::COLLATE } else { "" };
                 (Some(column.sql.for_language(language)), collation, column.never_null)
             }
         };

@@ -10,10 +10,13 @@ use std::sync::LazyLock;
 use icu_collator::options::{CollatorOptions, Strength};
 use icu_collator::{Collator, CollatorBorrowed};
 use icu_locale_core::locale;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 /// The collation's name in SQL (`ORDER BY name COLLATE az`).
 pub const NAME: &str = "az";
+
+/// What a text sort appends to its expression (the lists' ORDER BY and deep-page anchors).
+pub const COLLATE: &str = " COLLATE az";
 
 /// Which collator built the indexes, kept in the `collations` table: a build whose collator may
 /// order differently (another ICU4X data release) rebuilds them at start.
@@ -44,24 +47,19 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Rebuilds the sort indexes when another collator (or a stand-in) built them, and records this
 /// one. Runs at start, after the migrations; a no-op when the record matches.
-pub fn rebuild_if_changed(conn: &Connection) -> rusqlite::Result<bool> {
+pub fn rebuild_if_changed(conn: &mut Connection) -> rusqlite::Result<()> {
     let built_by: Option<String> =
         conn.query_row("SELECT version FROM collations WHERE name = ?1", [NAME], |row| row.get(0)).optional()?;
     if built_by.as_deref() == Some(VERSION) {
-        return Ok(false);
+        return Ok(());
     }
-    conn.execute_batch("BEGIN IMMEDIATE; REINDEX az;")?;
-    let recorded = conn.execute(
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch("REINDEX az")?;
+    tx.execute(
         "INSERT INTO collations (name, version) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET version = excluded.version",
         (NAME, VERSION),
-    );
-    match recorded {
-        Ok(_) => conn.execute_batch("COMMIT").map(|()| true),
-        Err(error) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(error)
-        }
-    }
+    )?;
+    tx.commit()
 }
 
 #[cfg(test)]

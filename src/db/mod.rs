@@ -80,7 +80,7 @@ impl Db {
             configure(&mut conn)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             apply_migrations(&mut conn).context("cannot apply the database migrations")?;
-            collation::rebuild_if_changed(&conn)
+            collation::rebuild_if_changed(&mut conn)
                 .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
         }
         // The pool's connections come after the migrations: they record the activity log.

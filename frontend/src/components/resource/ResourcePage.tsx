@@ -182,10 +182,10 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         : (row) => cellValue(column, row),
     text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
   }));
-  const dataColumns = columns.slice();
   const toolCount =
     (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + bulkActions.length + (canRemove ? 1 : 0);
-  columns.push({
+  // The row tools stay at the right edge whatever columns the person chose.
+  const toolsColumn: TableColumn<Row> = {
     key: 'tools',
     header: t(resource.toolsLabel ?? 'table.tools'),
     className: 'text-right',
@@ -233,7 +233,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         )}
       </div>
     ),
-  });
+  };
 
   const title = t(resource.title);
   const selecting = selected.size > 0;
@@ -302,7 +302,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
                   )}
                 </Button>
               )}
-              <ColumnChooser columns={dataColumns} choice={columnChoice} cardRem={cardRem} onChange={setColumnChoice} />
+              <ColumnChooser columns={columns} choice={columnChoice} cardRem={cardRem} onChange={setColumnChoice} />
               {(resource.actions ?? [])
                 .filter((action) => writable || !action.editorsOnly)
                 .map((action) => (
@@ -345,7 +345,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
       <div ref={tableBox}>
         <DataTable
           caption={title}
-          columns={[...chosenColumns(dataColumns, columnChoice), ...columns.slice(dataColumns.length)]}
+          columns={[...chosenColumns(columns, columnChoice), toolsColumn]}
           rows={list.rows}
           status={list.status}
           sort={{ field: query.sort, ascending: query.ascending }}
