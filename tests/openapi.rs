@@ -140,3 +140,49 @@ async fn integral_numbers_are_integers() {
     created.expect(201);
     assert_eq!(created.json()["roleId"], 2);
 }
+
+/// The panel translates every refusal it can be sent: the document lists those texts (people) apart
+/// from the ones only machines meet, each once, and what the server sends is among them.
+#[tokio::test]
+async fn refusal_texts_are_listed_by_who_reads_them() {
+    let app = test_app();
+    let doc = document(&app).await;
+    let texts = |audience: &str| -> Vec<String> {
+        doc["x-refusals"][audience]
+            .as_array()
+            .expect(audience)
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (people, machines) = (texts("people"), texts("machines"));
+    let mut sorted = people.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, people, "people's texts are listed once each, sorted");
+    assert!(people.iter().all(|text| !machines.contains(text)), "a text is for people or for machines");
+    for text in [
+        "A category that still has campaigns cannot be deleted. Move its campaigns to another category or delete them first.",
+        "You cannot delete your own account.",
+        "{kind} not found.",
+        "{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.",
+        "Campaign category",
+        "city branch",
+        "Something went wrong on our side. Please try again.",
+    ] {
+        assert!(people.contains(&text.to_string()), "people read {text}");
+    }
+    for text in ["The API key is not valid.", "No employee has this e-mail.", "'{raw}' is not a valid id."] {
+        assert!(machines.contains(&text.to_string()), "machines read {text}");
+    }
+
+    // What a refusal sends is a listed text, or a listed template filled in.
+    let admin = app.admin().await;
+    let own =
+        app.call(Method::DELETE, "/api/user", Some(&admin.token), Some(serde_json::json!({"id": [admin.id]}))).await;
+    own.expect(409);
+    assert!(people.contains(&own.message()));
+    let missing = app.call(Method::GET, "/api/user/999999", Some(&admin.token), None).await;
+    missing.expect_message(404, "User not found.");
+    assert!(perkdesk::core::refusals::fills("{kind} not found.", &missing.message()));
+}

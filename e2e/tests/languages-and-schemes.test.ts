@@ -147,6 +147,21 @@ describe.each([
     await page.keyboard.press('Escape');
   });
 
+  it(`a refusal from the server speaks ${label} too`, async () => {
+    // The category holds a campaign: the server refuses the delete, in its English words, and the
+    // panel shows them in the interface language.
+    await openScreen(page, '/categorynames');
+    const groceries = code === 'az' ? 'Ərzaq' : 'Продукты';
+    await page.getByRole('row').filter({ hasText: groceries }).getByRole('button', { name: translation['button.delete'] as string, exact: true }).click();
+    const question = page.getByRole('dialog');
+    await question.getByRole('button', { name: translation['button.yes'] as string }).click();
+    await question.getByRole('alert').getByText(code === 'az' ? /kampaniyaları olan kateqoriya silinə bilməz/ : /Нельзя удалить категорию, в которой ещё есть кампании/).waitFor();
+    expect((await screenTexts(page)).filter((text) => /cannot be deleted/.test(text))).toEqual([]);
+    await shot(page, `language-${code}-refusal`);
+    await question.getByRole('button', { name: translation['button.no'] as string }).click();
+    await openScreen(page, '/users');
+  });
+
   it(`remembers ${label} after a reload and goes back to English from the picker`, async () => {
     await page.reload();
     await page.getByRole('heading', { level: 1 }).first().waitFor();

@@ -1,7 +1,8 @@
 // Generates the client's copy of the server's contract from the server's OpenAPI document
 // (`perkdesk openapi`), so no type or validation message of the server is written twice:
 //   src/generated/api.d.ts     every path, payload and answer type (openapi-typescript)
-//   src/generated/messages.ts  each declared form field's messages (`x-messages`), by operation
+//   src/generated/messages.ts  each declared form field's messages (`x-messages`), by operation, and
+//                              every other refusal text the panel may be sent (`x-refusals`)
 // Usage: node scripts/contract.mjs <openapi.json>            writes both files
 //        node scripts/contract.mjs <openapi.json> --check    fails when they are not current
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,10 @@ function typesOnly(value) {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key, inner]) => !(key === 'pattern' && typeof inner === 'string') && key !== 'x-messages' && key !== 'propertyNames')
+      .filter(
+        ([key, inner]) =>
+          !(key === 'pattern' && typeof inner === 'string') && !['x-messages', 'x-refusals', 'propertyNames'].includes(key),
+      )
       .map(([key, inner]) => [key, typesOnly(inner)]),
   );
 }
@@ -53,7 +57,12 @@ const files = {
   'messages.ts':
     header +
     '/** The server\'s messages for each declared form field, by operation and rule. */\n' +
-    `export const FORM_MESSAGES = ${JSON.stringify(formMessages(), null, 2)} as const;\n`,
+    `export const FORM_MESSAGES = ${JSON.stringify(formMessages(), null, 2)} as const;\n\n` +
+    '/**\n' +
+    ' * Every other refusal text the server may send the panel (a template\'s `{name}` is filled in when\n' +
+    ' * sent); the texts only machines meet (the inbound API, malformed requests) are left out.\n' +
+    ' */\n' +
+    `export const REFUSALS = ${JSON.stringify(document['x-refusals']?.people ?? [], null, 2)} as const;\n`,
 };
 
 let stale = [];

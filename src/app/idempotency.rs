@@ -21,6 +21,12 @@ use time::{Duration, OffsetDateTime};
 use crate::auth::CurrentUser;
 use crate::auth::api_keys::{ApiClient, sends_api_key};
 use crate::core::error::AppError;
+
+pub const TOO_LONG: &str = "x-requestid must be at most 100 characters.";
+pub const RUNNING: &str = "A request with this x-requestid is still being processed.";
+pub const REUSED: &str = "This x-requestid was already used for a different request.";
+/// How an `x-requestid` is refused (`core::refusals`).
+pub const REFUSALS: &[&str] = &[TOO_LONG, RUNNING, REUSED];
 use crate::db::{Unit, format_iso, lock, now_iso};
 use crate::http::reply::{CarriesCredentials, REQUEST_ID as HEADER};
 use crate::http::state::AppState;
@@ -71,7 +77,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return next.run(request).await;
     };
     if request_id.len() > 100 {
-        return AppError::BadRequest("x-requestid must be at most 100 characters.".into()).into_response();
+        return AppError::BadRequest(TOO_LONG.into()).into_response();
     }
     let (mut parts, body) = request.into_parts();
     // Authentication comes first: a stored answer is only ever served to the live session that
@@ -88,7 +94,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return next.run(Request::from_parts(parts, body)).await;
     };
     let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
-        return AppError::PayloadTooLarge("The form is too large.".into()).into_response();
+        return AppError::PayloadTooLarge(crate::http::forms::FORM_TOO_LARGE.into()).into_response();
     };
     let key = Key { request_id, user_id, session_id };
     let method = parts.method.to_string();
@@ -103,7 +109,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         Err(error) => return error.into_response(),
     };
     if !lock(&running.0).insert(key.clone()) {
-        return AppError::Conflict("A request with this x-requestid is still being processed.".into()).into_response();
+        return AppError::Conflict(RUNNING.into()).into_response();
     }
     let _running = RunningGuard { running, key: key.clone() };
     let stored = {
@@ -114,8 +120,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         Err(error) => return error.into_response(),
         Ok(Some(Stored::Answer { status, content_type, body })) => return replay(status, content_type, body),
         Ok(Some(Stored::OtherPayload)) => {
-            return AppError::Unprocessable("This x-requestid was already used for a different request.".into())
-                .into_response();
+            return AppError::Unprocessable(REUSED.into()).into_response();
         }
         Ok(None) => {}
     }

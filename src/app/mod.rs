@@ -25,6 +25,7 @@ use crate::auth::api_keys::ClientLimits;
 use crate::auth::tokens::JwtKeys;
 use crate::core::error::{AppError, AppResult};
 use crate::core::mail::Mailer;
+use crate::core::refusals::Audience;
 use crate::db::{Actor, Db};
 use crate::http::api::{Api, Doc};
 use crate::http::state::{AppState, Features, Settings};
@@ -48,6 +49,7 @@ pub fn api() -> Api {
             Doc::new("Operations", "Ready when the database answers").returns::<Health>(200),
         )
         .add(Method::GET, "/api/openapi.json", get(openapi), Doc::new("Operations", "This OpenAPI document"))
+        .refuses(Audience::People, idempotency::REFUSALS)
 }
 
 /// The shared state with every feature's own part: the signing keys (made on first start and
@@ -71,7 +73,9 @@ async fn in_actor_scope(request: Request, next: axum::middleware::Next) -> axum:
 pub fn app(state: AppState) -> Router {
     let (api_router, openapi) = api().into_parts();
     let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
-    let declared = crate::http::declared::DeclaredBodies::new(serde_json::from_str(&openapi_json).unwrap_or_default());
+    let document: serde_json::Value = serde_json::from_str(&openapi_json).unwrap_or_default();
+    crate::core::refusals::declare(crate::http::api::declared_refusals(&document));
+    let declared = crate::http::declared::DeclaredBodies::new(document);
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))

@@ -38,6 +38,9 @@ pub const KEY_REQUIRED: &str = "Send the API key as Authorization: Bearer pk_...
 pub const STAFF_TOKEN_REFUSED: &str = "This API takes an API key (pk_...), not a staff sign-in token.";
 pub const KEY_UNKNOWN: &str = "The API key is not valid.";
 pub const KEY_REVOKED: &str = "The API key was revoked.";
+pub const FOR_EMPLOYEE_APP: &str = "This call is for the employee app's key; this key belongs to a partner.";
+pub const FOR_PARTNER: &str = "This call is for a partner's key; this key belongs to the employee app.";
+pub const OVER_RATE: &str = "This API client is over its rate limit. Try again in {seconds} seconds.";
 
 /// What an API client may call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,8 +87,8 @@ impl ApiClient {
             return Ok(());
         }
         Err(AppError::Forbidden(match kind {
-            ClientKind::EmployeeApp => "This call is for the employee app's key; this key belongs to a partner.".into(),
-            ClientKind::Partner => "This call is for a partner's key; this key belongs to the employee app.".into(),
+            ClientKind::EmployeeApp => FOR_EMPLOYEE_APP.into(),
+            ClientKind::Partner => FOR_PARTNER.into(),
         }))
     }
 }
@@ -197,7 +200,7 @@ impl FromRequestParts<AppState> for ApiClient {
         Actor::identify(Actor::client(found.client.id, found.client.name.clone()));
         state.feature::<ClientLimits>()?.check(found.client.id, found.per_minute).map_err(|seconds| {
             AppError::TooManyRequests {
-                message: format!("This API client is over its rate limit. Try again in {seconds} seconds."),
+                message: OVER_RATE.replace("{seconds}", &seconds.to_string()),
                 retry_after_secs: seconds,
             }
         })?;

@@ -14,6 +14,7 @@ use super::routes::throttle;
 use super::{CurrentUser, Roles, accounts, password, recovery, totp};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::http::api::Rule::{Pattern, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, ClientIp};
@@ -138,9 +139,13 @@ async fn finish_setup(
     Ok(Json(RecoveryCodes { recovery_codes }))
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[WRONG_PASSWORD, WRONG_CODE, NOT_STARTED, "Required field", "Otp is required"];
+
 pub fn routes() -> Api {
     const TAG: &str = "Authentication";
     Api::new()
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::GET,
             "/api/auth/recoveryCodes",

@@ -17,6 +17,7 @@ use super::{CurrentUser, SESSION_ENDED, password, recovery, totp};
 use crate::auth::{Role, Roles};
 use crate::core::error::{AppError, AppResult, on_constraint};
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
 use crate::db::{Actor, format_iso, now_iso};
 use crate::http::api::Rule::{Note, Pattern, Required};
@@ -26,9 +27,22 @@ use crate::http::form_fields::{Check, Field, FieldKind, Mode, document_fields, j
 pub use crate::http::reply::MessageBody;
 use crate::http::state::AppState;
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    super::SIGN_IN_REQUIRED,
+    super::SESSION_ENDED,
+    REGISTRATION_CLOSED,
+    RESET_LINK_INVALID,
+    validation::DUPLICATE_EMAIL,
+    "Your account is not active yet. Ask an administrator to activate it.",
+    "Too many attempts from your address. Try again in {seconds} seconds.",
+    "Refresh token is required",
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Authentication";
     Api::new()
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/auth/admin/token",

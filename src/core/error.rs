@@ -20,7 +20,7 @@ pub enum AppError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("This method is not allowed here.")]
+    #[error("{}", METHOD_NOT_ALLOWED)]
     MethodNotAllowed,
     #[error("{0}")]
     Conflict(String),
@@ -45,6 +45,9 @@ pub enum AppError {
 pub const INVALID_CREDENTIALS: &str = "Invalid credentials.";
 pub const LOCKED: &str = "You are locked.";
 pub const FORBIDDEN: &str = "You do not have permission to do this.";
+pub const METHOD_NOT_ALLOWED: &str = "This method is not allowed here.";
+/// What a client is told of a failure on the server's side (the cause is logged, never sent).
+pub const INTERNAL: &str = "Something went wrong on our side. Please try again.";
 
 #[derive(Serialize)]
 struct ErrorBody<'a> {
@@ -126,7 +129,7 @@ impl IntoResponse for AppError {
         let (message, errors) = match &self {
             AppError::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "request failed");
-                ("Something went wrong on our side. Please try again.".to_string(), None)
+                (INTERNAL.to_string(), None)
             }
             AppError::Validation { message, errors } => (message.clone(), Some(errors)),
             AppError::FieldRefused { field, message, .. } => {
@@ -135,6 +138,15 @@ impl IntoResponse for AppError {
             }
             other => (other.to_string(), None),
         };
+        #[cfg(debug_assertions)]
+        if let Some(text) = first_undeclared(&message, errors, super::refusals::is_declared) {
+            // A tripwire for the tests (debug builds only): every refusal text is declared, so the
+            // OpenAPI document lists it and the panel's catalogues can translate it.
+            tracing::error!(text, "refusal text not declared");
+            let message = format!("Undeclared refusal text (declare it beside its route): {text}");
+            let body = ErrorBody { message: &message, errors: None };
+            return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(body)).into_response();
+        }
         let body = ErrorBody { message: &message, errors };
         let mut response = (status, axum::Json(body)).into_response();
         if let AppError::TooManyRequests { retry_after_secs, .. } = self {
@@ -142,6 +154,19 @@ impl IntoResponse for AppError {
         }
         response
     }
+}
+
+/// The first of a refusal's texts (its message, then its fields') that `is_declared` says is not
+/// declared; a check that cannot tell (`None`) passes.
+#[cfg(any(debug_assertions, test))]
+fn first_undeclared<'a>(
+    message: &'a str,
+    errors: Option<&'a BTreeMap<String, String>>,
+    is_declared: impl Fn(&str) -> Option<bool>,
+) -> Option<&'a str> {
+    std::iter::once(message)
+        .chain(errors.into_iter().flat_map(|errors| errors.values().map(String::as_str)))
+        .find(|text| is_declared(text) == Some(false))
 }
 
 impl From<rusqlite::Error> for AppError {
@@ -184,4 +209,21 @@ pub fn is_constraint_violation(error: &rusqlite::Error) -> bool {
         error,
         rusqlite::Error::SqliteFailure(e, _) if e.code == rusqlite::ErrorCode::ConstraintViolation
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_whose_message_or_field_text_is_not_declared_is_found() {
+        let declared = |text: &str| Some(["Name is required", "Image not found."].contains(&text));
+        let errors = BTreeMap::from([("name".to_string(), "Name is required".to_string())]);
+        assert_eq!(first_undeclared("Name is required", Some(&errors), declared), None);
+        assert_eq!(first_undeclared("Gone.", Some(&errors), declared), Some("Gone."));
+        let errors = BTreeMap::from([("file".to_string(), "Too big".to_string())]);
+        assert_eq!(first_undeclared("Image not found.", Some(&errors), declared), Some("Too big"));
+        // Before any router declared the texts, nothing is refused.
+        assert_eq!(first_undeclared("Gone.", None, |_| None), None);
+    }
 }

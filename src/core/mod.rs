@@ -5,5 +5,6 @@ pub mod error;
 pub mod mail;
 pub mod patterns;
 pub mod qr;
+pub mod refusals;
 pub mod roles;
 pub mod validation;

@@ -20,6 +20,10 @@ pub const CONFIRM_NEW_PASSWORD_REQUIRED: &str = "Confirm password is required";
 pub const NEW_PASSWORDS_DIFFER: &str = "Both new password need to be the same";
 pub const MIN_3: &str = "Minimum 3 symbols";
 pub const MAX_50: &str = "Maximum 50 symbols";
+/// A text's length out of its bounds, and a control character in a text (templates, see `refusals`).
+pub const MINIMUM_SYMBOLS: &str = "Minimum {min} symbols";
+pub const MAXIMUM_SYMBOLS: &str = "Maximum {max} symbols";
+pub const CONTROL_CHARACTERS: &str = "{field} must not contain control characters.";
 
 /// Mobile operator codes, without their leading zero as they appear after 994.
 pub const OPERATOR_CODES: [&str; 7] = ["50", "51", "55", "70", "77", "99", "10"];
@@ -63,10 +67,10 @@ impl Validator {
 
     pub fn length(&mut self, field: &str, value: &str, min: usize, max: usize) -> &mut Self {
         let count = value.chars().count();
-        self.check(field, count >= min, &format!("Minimum {min} symbols")).check(
+        self.check(field, count >= min, &MINIMUM_SYMBOLS.replace("{min}", &min.to_string())).check(
             field,
             count <= max,
-            &format!("Maximum {max} symbols"),
+            &MAXIMUM_SYMBOLS.replace("{max}", &max.to_string()),
         )
     }
 
@@ -114,7 +118,7 @@ pub fn control_character_refusal(field: &str, text: &str) -> Option<String> {
     }
     let multiline = is_multiline(field);
     let refused = |c: char| c.is_control() && !(multiline && matches!(c, '\t' | '\n' | '\r'));
-    text.trim().chars().any(refused).then(|| format!("{field} must not contain control characters."))
+    text.trim().chars().any(refused).then(|| CONTROL_CHARACTERS.replace("{field}", field))
 }
 
 /// A pragmatic address check: one `@`, a non-empty local part, a dotted domain, no spaces.

@@ -13,6 +13,7 @@ use super::query::{json_value, select_sql};
 use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
 use crate::auth::CurrentUser;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::db::{CountCache, now_iso};
 use crate::http::api::{Api, Doc, Rule, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
@@ -50,6 +51,8 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
         list_params(doc, resource).with_component(schema::row(resource)).returns_schema(200, schema::list(resource))
     };
     let mut api = Api::new()
+        .refuses(Audience::People, super::REFUSALS.iter().copied().chain([resource.name, rows.name]))
+        .refuses(Audience::Machines, super::MACHINE_REFUSALS)
         .add(Method::GET, &base, list_call(resource), list_doc(format!("List {}", resource.tag.to_lowercase())))
         .add(
             Method::GET,

@@ -23,6 +23,28 @@ pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, U
 pub use schema::row as row_schema;
 pub use status::{StatusAction, StatusValues, status_route};
 
+/// A row the call names that does not exist (or not in the caller's scope); `{kind}` is the
+/// resource's `name`, which the routes declare beside it so the panel translates both.
+pub const NOT_FOUND: &str = "{kind} not found.";
+
+/// How the generic calls refuse what the panel may meet (another operator deleted the rows).
+pub const REFUSALS: &[&str] =
+    &[NOT_FOUND, "{missing} of the {n} selected records were not found; nothing was deleted.", query::REVERSED_RANGE];
+
+/// How the generic calls refuse what only a hand-made request sends.
+pub const MACHINE_REFUSALS: &[&str] = &[
+    "Select at least one record to {verb}.",
+    "{Verb} at most 1000 records at a time.",
+    "Skip must be 0 or more.",
+    "Take must be between 1 and {max}.",
+    "{param} must be a whole number.",
+    "{param} must be true or false.",
+    "{param} must not contain control characters.",
+    "Cannot sort by '{field}'. Sort by one of: {fields}.",
+    "{param} must be a date between 0001-01-01 and 9999-12-30.",
+    "{param} must be a date like 2026-11-22.",
+];
+
 /// A resource's declaration.
 pub struct Resource {
     /// Path under `/api`, spelled as in the specification (`user`, `humanResource`).
@@ -286,7 +308,7 @@ impl Resource {
     }
 
     pub fn not_found(&self) -> crate::core::error::AppError {
-        crate::core::error::AppError::NotFound(format!("{} not found.", self.name))
+        crate::core::error::AppError::NotFound(NOT_FOUND.replace("{kind}", self.name))
     }
 
     /// `id` when an UPDATE changed a row, otherwise this resource's 404.

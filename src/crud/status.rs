@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use super::Resource;
 use crate::auth::Roles;
 use crate::core::error::AppResult;
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc};
@@ -98,7 +99,12 @@ pub fn status_route(resource: &'static Resource, action: &'static StatusAction) 
         StatusValues::UpTo { highest, .. } => (doc.json_body::<StatusChange>(), vec![Required, Range(0, highest)]),
         StatusValues::Flag { .. } => (doc.json_body::<FlagChange>(), vec![Required]),
     };
-    Api::new().add(
+    let value_refused = match action.values {
+        StatusValues::UpTo { out_of_range, .. } => out_of_range,
+        StatusValues::Flag { refused } => refused,
+    };
+    let refusals = [ID_REQUIRED, ID_NOT_A_NUMBER, STATUS_REQUIRED, value_refused, action.not_found];
+    Api::new().refuses(Audience::People, refusals).add(
         Method::PUT,
         action.path,
         put(move |state, body| set_status(resource, action, state, body)),

@@ -16,6 +16,7 @@ use utoipa::openapi::{
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::core::patterns::{self, white_space};
+use crate::core::refusals::{self, Audience};
 use crate::core::roles::Roles;
 use crate::http::state::AppState;
 
@@ -402,6 +403,8 @@ struct Endpoint {
 pub struct Api {
     router: Router<AppState>,
     endpoints: Vec<Endpoint>,
+    /// The refusal texts these routes may send beyond their fields' `x-messages`.
+    refusals: Vec<(Audience, String)>,
 }
 
 impl Api {
@@ -425,6 +428,14 @@ impl Api {
     pub fn merge(mut self, other: Api) -> Api {
         self.router = self.router.merge(other.router);
         self.endpoints.extend(other.endpoints);
+        self.refusals.extend(other.refusals);
+        self
+    }
+
+    /// Declares refusal texts (or templates, `core::refusals`) these routes may send, for
+    /// `audience`; the document lists them as `x-refusals`.
+    pub fn refuses<T: ToString>(mut self, audience: Audience, texts: impl IntoIterator<Item = T>) -> Api {
+        self.refusals.extend(texts.into_iter().map(|text| (audience, text.to_string())));
         self
     }
 
@@ -447,10 +458,62 @@ impl Api {
     }
 
     pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
-        let openapi = build_openapi(self.endpoints);
+        let mut openapi = build_openapi(self.endpoints);
+        openapi.extensions.get_or_insert_with(Default::default).insert(REFUSALS.to_string(), refusals(self.refusals));
         (self.router, openapi)
     }
 }
+
+/// Every refusal text the document declares: its `x-refusals` and each field's `x-messages`.
+pub fn declared_refusals(document: &serde_json::Value) -> Vec<String> {
+    fn messages(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(object) => {
+                for (key, inner) in object {
+                    match (key.as_str(), inner) {
+                        ("x-messages", serde_json::Value::Object(texts)) => {
+                            found.extend(texts.values().filter_map(|text| text.as_str().map(str::to_string)))
+                        }
+                        _ => messages(inner, found),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| messages(item, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    messages(document, &mut found);
+    for audience in ["people", "machines"] {
+        let texts = document[REFUSALS][audience].as_array().into_iter().flatten();
+        found.extend(texts.filter_map(|text| text.as_str().map(str::to_string)));
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The document's list of refusal texts by audience (`people`, `machines`).
+pub const REFUSALS: &str = "x-refusals";
+
+/// The refusals every route may send (the core's and the request readers'), with the routes'
+/// own, each once and sorted; a text declared for both audiences is for people.
+fn refusals(declared: Vec<(Audience, String)>) -> serde_json::Value {
+    let everywhere = refusals::EVERYWHERE.iter().map(|text| (Audience::People, text.to_string()));
+    let readers =
+        REQUEST_REFUSALS.iter().flat_map(|texts| texts.iter()).map(|text| (Audience::Machines, text.to_string()));
+    let mut all: Vec<(Audience, String)> = everywhere.chain(readers).chain(declared).collect();
+    all.sort_by(|a, b| (&a.1, a.0).cmp(&(&b.1, b.0)));
+    all.dedup_by(|later, earlier| later.1 == earlier.1);
+    let texts =
+        |audience| all.iter().filter(|(a, _)| *a == audience).map(|(_, text)| text.as_str()).collect::<Vec<_>>();
+    serde_json::json!({ "people": texts(Audience::People), "machines": texts(Audience::Machines) })
+}
+
+/// What the request readers refuse a malformed request with (a body, a query, an id in the
+/// address, a form): the panel never sends one, so these are for machines.
+const REQUEST_REFUSALS: &[&[&str]] =
+    &[super::extract::REFUSALS, super::fields::REFUSALS, super::forms::REFUSALS, super::web::REFUSALS];
 
 fn error_schema() -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name("Error"))

@@ -80,6 +80,24 @@ fn integral_floats_to_integers(value: &mut serde_json::Value) -> bool {
     }
 }
 
+/// How the readers of a JSON body, a query and an id in the address refuse (`core::refusals`).
+pub const REFUSALS: &[&str] = &[
+    "The request body is too large.",
+    "Send the request body as application/json.",
+    "The field '{field}' is required.",
+    "{subject} must be a list of ids, e.g. {\"id\": [1, 2]}.",
+    "{subject} does not have the expected shape.",
+    "{subject} must be {expected}, not {found}.",
+    "{subject} must be {expected}; {found} is out of range.",
+    "The request body is not complete JSON.",
+    "The request body is not valid JSON.",
+    "The request body is not valid: {problem}.",
+    "{name} must be a whole number.",
+    "{name} must be true or false.",
+    "The id in the address is missing.",
+    "'{raw}' is not a valid id.",
+];
+
 fn json_rejection(rejection: JsonRejection) -> AppError {
     match rejection.status() {
         StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge("The request body is too large.".into()),

@@ -6,6 +6,9 @@ use serde_json::Value;
 
 use crate::core::validation::Validator;
 
+/// How a JSON body's fields are refused when they are not of their kind (`core::refusals`).
+pub const REFUSALS: &[&str] = &["{field} must be text", "The request body must be an object."];
+
 /// What a numeric field held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Number {

@@ -20,12 +20,14 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::http::api::{Api, Doc};
 use crate::http::state::AppState;
 
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 pub const TOO_LARGE: &str = "The image is larger than 5 MB.";
 pub const NOT_AN_IMAGE: &str = "Only PNG, JPEG, WebP or GIF images are accepted.";
+pub const IMAGE_NOT_FOUND: &str = "Image not found.";
 /// Longest side of an accepted image, in pixels.
 pub const MAX_IMAGE_SIDE: u32 = 8000;
 /// Largest accepted image, in pixels (width × height).
@@ -47,7 +49,9 @@ const NAME_HEX_LEN: usize = 32;
 static DECODES: Semaphore = Semaphore::const_new(1);
 
 pub fn routes() -> Api {
-    Api::new().add(
+    // The image and form limits are met by every form with an image, so they are declared here.
+    let refusals = [TOO_LARGE, NOT_AN_IMAGE, IMAGE_NOT_FOUND, super::forms::FORM_TOO_LARGE];
+    Api::new().refuses(Audience::People, refusals).add(
         Method::GET,
         "/cdn/{file}",
         get(serve),
@@ -271,7 +275,7 @@ fn new_public_name() -> String {
 pub const FILE_PATH_SQL: &str = "CASE WHEN f.id IS NULL THEN NULL ELSE 'cdn/' || f.public_name || '.' || f.ext END";
 
 fn not_found() -> Response {
-    AppError::NotFound("Image not found.".into()).into_response()
+    AppError::NotFound(IMAGE_NOT_FOUND.into()).into_response()
 }
 
 async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> Response {

@@ -24,6 +24,14 @@ pub use crate::http::files::Upload;
 pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
 pub const FORM_TOO_LARGE: &str = "The form is too large.";
 
+/// How a multipart form's reader refuses a malformed one (`core::refusals`).
+pub const REFUSALS: &[&str] = &[
+    "Send the form as multipart/form-data.",
+    "The form could not be read: {problem}",
+    "id must be a whole number.",
+    "id is required",
+];
+
 /// A multipart form: text fields (a name may repeat) and uploaded files, keyed by lower-cased name.
 #[derive(Default)]
 pub struct Form {

@@ -22,6 +22,9 @@ const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"
 <body><h1>perkdesk</h1><p>The web interface was not built into this binary (PERKDESK_SKIP_FRONTEND=1). \
 The API is available under /api.</p></body></html>";
 
+/// The answer to an address under /api that no route serves (`core::refusals`).
+pub const REFUSALS: &[&str] = &["There is no API endpoint at {path}."];
+
 /// The encodings the build writes, best first: (Content-Encoding token, file suffix).
 const ENCODINGS: [(&str, &str); 2] = [("br", ".br"), ("gzip", ".gz")];
 

@@ -20,6 +20,7 @@ use utoipa::openapi::{RefOr, Schema};
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::{self, SheetWriter};
 use crate::db::{now_iso, write_tx};
@@ -208,9 +209,27 @@ pub fn template() -> AppResult<std::fs::File> {
     SheetWriter::new("Employees", &COLUMNS)?.finish()
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    FILE_REQUIRED,
+    ASSET_REQUIRED,
+    ACTIVE_INVALID,
+    "The cell holds the error {error}, not a value.",
+    "Email is required",
+    "First name is required",
+    "Last name is required",
+    "Phone is required",
+    "The e-mail is already on row {row}",
+    "There is no asset with id {id}.",
+    "No asset has the barcode prefix {prefix}.",
+    "Several assets have this barcode prefix; give the asset's id",
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Employees";
     Api::new()
+        .refuses(Audience::People, REFUSALS)
+        .refuses(Audience::People, super::workbook::REFUSALS)
         .add(
             Method::POST,
             "/api/employee/import",

@@ -43,6 +43,7 @@ pub const FULL_NAME_REQUIRED: &str = "Full name is required";
 pub const PHONE_REQUIRED: &str = "Phone is required";
 pub const CITIES_REQUIRED: &str = "Choose at least one city";
 pub const CITY_IDS: &str = "cityIds must be city ids";
+pub const NOT_A_PARTNER_KEY: &str = "This key is not tied to a partner.";
 
 /// The code a partner's till redeems (any case).
 static REDEEM_FIELDS: &[Field] = &[Field::input("code", FieldKind::Text).required(CODE_REQUIRED).max_length(20)];
@@ -127,7 +128,7 @@ pub fn routes() -> Api {
 /// The partner a key acts for; any other kind of key is a 403.
 fn partner_of(client: &ApiClient) -> AppResult<i64> {
     client.require(ClientKind::Partner)?;
-    client.partner_id.ok_or_else(|| AppError::Forbidden("This key is not tied to a partner.".into()))
+    client.partner_id.ok_or_else(|| AppError::Forbidden(NOT_A_PARTNER_KEY.into()))
 }
 
 async fn submit_campaign(

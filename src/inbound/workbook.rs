@@ -43,6 +43,13 @@ impl CellText {
 pub struct Refusal(pub String);
 
 pub const NOT_A_WORKBOOK: &str = "The file is not an .xlsx workbook.";
+/// How a workbook is refused (`core::refusals`).
+pub const REFUSALS: &[&str] = &[
+    NOT_A_WORKBOOK,
+    "The workbook holds more than an import can take ({mb} MB of sheet data once unpacked); split it into smaller files.",
+    "Import at most {max} rows at a time.",
+    "The first row must name the columns {columns}; '{name}' is missing.",
+];
 
 fn not_a_workbook() -> Refusal {
     Refusal(NOT_A_WORKBOOK.into())

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use crate::auth::Roles;
 use crate::auth::api_keys::{self, ClientKind, DEFAULT_PER_MINUTE};
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::{self, Column, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Message, Note, Range, Required};
@@ -172,9 +173,21 @@ pub struct ClientId {
     id: i64,
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    NAME_REQUIRED,
+    KIND_INVALID,
+    PARTNER_REQUIRED,
+    PARTNER_NOT_ALLOWED,
+    RATE_RANGE,
+    ALREADY_REVOKED,
+    "There is no partner with id {id}.",
+];
+
 pub fn routes() -> Api {
     let tag = API_CLIENTS.tag;
     crud::routes(&API_CLIENTS)
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/apiClient",

@@ -9,6 +9,7 @@ use utoipa::openapi::schema::Type;
 use super::ordering::Sequence;
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, ActiveChange, Change, Column, Filter, Kind, Resource, Total, ValueKind};
@@ -128,9 +129,19 @@ impl Writer for CategoryWriter {
     }
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    NAME_AZ_REQUIRED,
+    NAME_EN_REQUIRED,
+    NAME_RU_REQUIRED,
+    HAS_CAMPAIGNS,
+    ORDER_NUMBER,
+    "There is no campaign category with id {id}.",
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Campaign categories";
-    writes::write_routes::<CategoryWriter>(crud::routes(&CATEGORIES)).add(
+    writes::write_routes::<CategoryWriter>(crud::routes(&CATEGORIES)).refuses(Audience::People, REFUSALS).add(
         Method::PUT,
         "/api/campaign/category/changeStatus",
         crud::toggle_call(&CATEGORIES, MethodFilter::PUT),

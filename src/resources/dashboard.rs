@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::crud::Language;
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::QueryMap;
@@ -95,8 +96,12 @@ pub enum AssetOrder {
     Employees,
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[YEAR_RANGE];
+
 pub fn routes() -> Api {
     Api::new()
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::GET,
             "/api/dashboard",

@@ -14,6 +14,7 @@ use crate::auth::accounts::{self, Reach};
 use crate::auth::{CurrentUser, Role, Roles, password};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Total};
@@ -99,6 +100,7 @@ fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
 }
 
 pub const ASSET_REQUIRED: &str = "Asset Id is required";
+pub const NO_ASSET: &str = "The chosen asset does not exist.";
 
 const LETTER_AND_NUMBER_PASSWORD: Check = Check {
     pattern: patterns::LETTER_AND_NUMBER_PASSWORD,
@@ -127,9 +129,13 @@ pub static HR_PERSON_FORM: WriteForm = WriteForm {
     extra_parts: &[],
 };
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[ASSET_REQUIRED, NO_ASSET];
+
 pub fn routes() -> Api {
     const TAG: &str = "Human resources";
     crud::routes(&HR_ACCOUNTS)
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/humanResource",
@@ -227,7 +233,7 @@ fn check_asset(tx: &Connection, asset_id: i64) -> AppResult<()> {
     exists.ok_or_else(|| AppError::FieldRefused {
         status: StatusCode::NOT_FOUND,
         field: "assetId",
-        message: "The chosen asset does not exist.".into(),
+        message: NO_ASSET.into(),
     })
 }
 

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::writes::{Field, Mode, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
@@ -128,9 +129,14 @@ pub static MERCHANT_EDIT_FORM: WriteForm = WriteForm {
     extra_parts: &[],
 };
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] =
+    &[PARTNER_REQUIRED, CITY_REQUIRED, PHONE_REQUIRED, TAKEN, FOREIGN_CITY, NO_PARTNER, PARTNER_FIXED];
+
 pub fn routes() -> Api {
     const TAG: &str = "Merchants";
     crud::routes(&MERCHANTS)
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/partner/merchant",

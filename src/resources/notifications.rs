@@ -7,6 +7,7 @@ use utoipa::openapi::schema::Type;
 use super::campaign_categories::require_category;
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
@@ -133,8 +134,19 @@ impl Writer for NotificationWriter {
     }
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    HEADER_REQUIRED,
+    TEXT_REQUIRED,
+    TYPE_REQUIRED,
+    TYPE_VALUE,
+    CATEGORY_REQUIRED,
+    CAMPAIGN_REQUIRED,
+    "There is no campaign with id {id}.",
+];
+
 pub fn routes() -> Api {
-    writes::write_routes::<NotificationWriter>(crud::routes(&NOTIFICATIONS))
+    writes::write_routes::<NotificationWriter>(crud::routes(&NOTIFICATIONS)).refuses(Audience::People, REFUSALS)
 }
 
 /// A campaign's own notification (its Send notification action): type 2, pointing at the

@@ -14,6 +14,7 @@ use utoipa::openapi::schema::Type;
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, Total, ValueKind};
@@ -214,14 +215,20 @@ fn purging(tx: &Connection, _: Option<&crate::auth::CurrentUser>, change: &crud:
     Ok(())
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[CITIES_REQUIRED, FOREIGN_ROW, LATITUDE, LONGITUDE, ROW_INCOMPLETE, PROMO_VERSION];
+
 pub fn routes() -> Api {
     const TAG: &str = "Partners";
-    writes::write_routes::<PartnerWriter>(crud::routes(&PARTNERS)).add(
-        Method::GET,
-        "/api/partner/cities/{partnerId}",
-        get(partner_cities),
-        Doc::new(TAG, "A partner's city branches").roles(Roles::ANYONE),
-    )
+    writes::write_routes::<PartnerWriter>(crud::routes(&PARTNERS))
+        .refuses(Audience::People, REFUSALS)
+        .refuses(Audience::Machines, [DELETED_CITIES])
+        .add(
+            Method::GET,
+            "/api/partner/cities/{partnerId}",
+            get(partner_cities),
+            Doc::new(TAG, "A partner's city branches").roles(Roles::ANYONE),
+        )
 }
 
 struct Branch {
@@ -241,6 +248,9 @@ struct PartnerInput {
 }
 
 pub const CITIES_REQUIRED: &str = "Cities is required";
+/// Only a hand-made request sends something else (the panel sends the rows' ids).
+pub const DELETED_CITIES: &str = "deletedCities must be row ids.";
+pub const FOREIGN_ROW: &str = "The city row {id} does not belong to this partner.";
 pub const LATITUDE: &str = "Latitude must be a number between -90 and 90.";
 pub const LONGITUDE: &str = "Longitude must be a number between -180 and 180.";
 pub const ROW_INCOMPLETE: &str = "Address, Latitude and Longitude fields are required.";
@@ -284,7 +294,7 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
         });
     }
     let deleted: Vec<i64> = form.list("deletedCities").iter().filter_map(|id| id.parse().ok()).collect();
-    v.check("deletedCities", deleted.len() == form.list("deletedCities").len(), "deletedCities must be row ids.");
+    v.check("deletedCities", deleted.len() == form.list("deletedCities").len(), DELETED_CITIES);
     PartnerInput { promo, promo_version: if promo { promo_version } else { None }, branches, deleted }
 }
 
@@ -301,7 +311,7 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
         return Err(AppError::FieldRefused {
             status: StatusCode::NOT_FOUND,
             field: "cityId",
-            message: format!("The city row {id} does not belong to this partner."),
+            message: FOREIGN_ROW.replace("{id}", &id.to_string()),
         });
     }
     let cities: HashMap<i64, ()> = tx

@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
+use crate::core::refusals::Audience;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
@@ -95,9 +96,26 @@ pub static BATCH_FIELDS: &[Field] = &[
 pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 pub const CODE_LENGTH: usize = 8;
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    COUNT_REQUIRED,
+    COUNT_NUMBER,
+    COUNT_MAX,
+    COUNT_MIN,
+    PARTNER_REQUIRED,
+    CATEGORY_REQUIRED,
+    NOT_PROMO_PARTNER,
+    NOT_PARTNERS_CAMPAIGN,
+    CODE_UNKNOWN,
+    CODE_USED,
+    "The chosen partner does not exist.",
+    "The chosen campaign does not exist.",
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Promo codes";
     crud::routes(&PROMO_CODES)
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/promoCode",

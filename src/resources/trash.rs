@@ -24,6 +24,7 @@ use utoipa::ToSchema;
 use crate::auth::accounts;
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::{AppError, AppResult, is_foreign_key};
+use crate::core::refusals::Audience;
 use crate::crud::{self, Change, Column, Deleted, Filter, IdList, Kind, Resource, Total, ValueKind};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::ApiJson;
@@ -97,6 +98,29 @@ pub struct Trashed {
 
 const fn kind(resource: &'static Resource) -> Trashed {
     Trashed { resource, parents: &[], unique: None, owned: &[], login: None }
+}
+
+/// How a restore or a purge is refused (`core::refusals`): `{kind}` is the record's kind and
+/// `{parent}` the kind it belongs to, both declared for translation; `{label}` is the record's.
+pub const PARENT_DELETED: &str =
+    "{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.";
+pub const VALUE_TAKEN: &str = "{kind} «{label}» cannot be restored: its {field} now belongs to another record.";
+pub const STILL_REFERRED: &str = "{kind} «{label}» is still referred to by {referrers}; delete those for good first.";
+pub const NO_LONGER_IN_TRASH: &str =
+    "{missing} of the {n} selected records are no longer in the trash; nothing was changed.";
+
+/// The refusals above and the names they are filled with.
+fn refusals() -> Vec<&'static str> {
+    let kinds = KINDS.iter().map(|kind| kind.resource.name);
+    let parents = KINDS.iter().flat_map(|kind| kind.parents.iter().map(|(_, _, _, called)| *called));
+    let mut texts: Vec<&str> = [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, NO_LONGER_IN_TRASH]
+        .into_iter()
+        .chain(kinds)
+        .chain(parents)
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    texts
 }
 
 /// Every kind the trash holds, children before the parents they refer to: the retention purges in
@@ -204,9 +228,9 @@ fn entries(tx: &Connection, ids: &[i64]) -> AppResult<Vec<Entry>> {
     match (missing, ids.len()) {
         (0, _) => Ok(found),
         (_, 1) => Err(TRASH.not_found()),
-        (missing, n) => Err(AppError::NotFound(format!(
-            "{missing} of the {n} selected records are no longer in the trash; nothing was changed."
-        ))),
+        (missing, n) => Err(AppError::NotFound(
+            NO_LONGER_IN_TRASH.replace("{missing}", &missing.to_string()).replace("{n}", &n.to_string()),
+        )),
     }
 }
 
@@ -216,8 +240,12 @@ impl Entry {
         KINDS.iter().position(|k| std::ptr::eq(k, self.kind)).unwrap_or(KINDS.len())
     }
 
-    fn named(&self) -> String {
-        format!("{} «{}»", self.kind.resource.name, self.label)
+    /// `template` about this record: its `{kind}` and `{label}` filled in, then `more`.
+    fn refusal(&self, template: &str, more: &[(&str, &str)]) -> String {
+        let text = template.replace("{kind}", self.kind.resource.name);
+        let text = more.iter().fold(text, |text, (name, value)| text.replace(name, value));
+        // The label last: it is the record's own text, which may hold a `{...}` of its own.
+        text.replace("{label}", &self.label)
     }
 
     fn restore(&self, tx: &Connection) -> AppResult<()> {
@@ -233,22 +261,13 @@ impl Entry {
                 )
                 .optional()?;
             if deleted == Some(true) {
-                return Err(AppError::conflict_on(
-                    field,
-                    format!(
-                        "{} cannot be restored while its {called} is deleted: restore the {called} first.",
-                        self.named()
-                    ),
-                ));
+                return Err(AppError::conflict_on(field, self.refusal(PARENT_DELETED, &[("{parent}", called)])));
             }
         }
         if let Some((field, taker)) = self.kind.unique
             && tx.query_row(taker, [self.record], |_| Ok(())).optional()?.is_some()
         {
-            return Err(AppError::conflict_on(
-                field,
-                format!("{} cannot be restored: its {field} now belongs to another record.", self.named()),
-            ));
+            return Err(AppError::conflict_on(field, self.refusal(VALUE_TAKEN, &[("{field}", field)])));
         }
         tx.execute(
             &format!("UPDATE {table} SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL"),
@@ -293,11 +312,8 @@ impl Entry {
             let through = called(owned).to_string();
             found.extend(referrers(tx, owned, rows, self.record, Some(&through))?);
         }
-        Ok(AppError::Conflict(format!(
-            "{} is still referred to by {}; delete those for good first.",
-            self.named(),
-            if found.is_empty() { "other records".to_string() } else { found.join(", ") }
-        )))
+        let referrers = if found.is_empty() { "other records".to_string() } else { found.join(", ") };
+        Ok(AppError::Conflict(self.refusal(STILL_REFERRED, &[("{referrers}", &referrers)])))
     }
 }
 
@@ -452,6 +468,7 @@ pub struct PurgeStep {
 
 pub fn routes() -> Api {
     crud::routes(&TRASH)
+        .refuses(Audience::People, refusals())
         .add(
             Method::PUT,
             "/api/trash/restore",

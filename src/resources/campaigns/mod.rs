@@ -20,6 +20,7 @@ use super::ordering::Sequence;
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::AppResult;
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::crud::{
     self, Change, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, ListPage, Resource, Search, Sql,
     Total, ValueKind,
@@ -223,6 +224,34 @@ pub struct NotificationRequest {
     pub text: String,
 }
 
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    form::PARTNER_REQUIRED,
+    form::DISCOUNT_REQUIRED,
+    form::DISCOUNT_NUMBER,
+    form::DISCOUNT_MIN,
+    form::DISCOUNT_MAX,
+    form::DISCOUNT_WHOLE,
+    form::EXPIRE_REQUIRED,
+    form::START_REQUIRED,
+    form::START_IN_PAST,
+    form::EXPIRE_BEFORE_START,
+    form::DATE_FORMAT,
+    form::CATEGORY_REQUIRED,
+    form::NAME_REQUIRED,
+    form::DESCRIPTION_REQUIRED,
+    form::FILE_REQUIRED,
+    form::BACKGROUND_REQUIRED,
+    form::ASSET_IDS,
+    form::TEXT_REQUIRED,
+    form::ALREADY_SENT,
+    form::NOT_APPROVED_YET,
+    form::ALREADY_APPROVED,
+    form::FOREIGN_PARTNER,
+    "There is no partner with id {id}.",
+    "There is no asset with id {id}.",
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Campaigns";
     let paged = |doc: Doc| {
@@ -233,6 +262,7 @@ pub fn routes() -> Api {
         )
     };
     crud::routes_over(&CAMPAIGNS, &CAMPAIGN_ROWS)
+        .refuses(Audience::People, REFUSALS)
         .merge(crud::routes(&EXPECTED))
         .add(
             Method::POST,

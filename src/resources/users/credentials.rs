@@ -3,7 +3,9 @@
 
 use super::*;
 
-pub(super) const OLD_PASSWORD_REQUIRED: &str = "Old password is required";
+pub const YOUR_PASSWORD_WRONG: &str = "Your password is incorrect.";
+pub const OLD_PASSWORD_WRONG: &str = "Old password is incorrect.";
+pub const OLD_PASSWORD_REQUIRED: &str = "Old password is required";
 
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
@@ -53,7 +55,7 @@ pub(super) async fn change_password(
         .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
         .await?;
     if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
-        let message = if target.is_some() { "Your password is incorrect." } else { "Old password is incorrect." };
+        let message = if target.is_some() { YOUR_PASSWORD_WRONG } else { OLD_PASSWORD_WRONG };
         // A well-formed request whose re-authentication failed: refused (403), naming the field.
         return Err(AppError::FieldRefused {
             status: StatusCode::FORBIDDEN,

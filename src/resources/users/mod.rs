@@ -15,6 +15,7 @@ use crate::auth::accounts::{self, Reach};
 use crate::auth::{CurrentUser, Role, Roles, password, recovery, sessions, totp};
 use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
+use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Search, Total, ValueKind};
@@ -85,12 +86,8 @@ pub static USERS: Resource = Resource {
 fn guard_and_revoke(tx: &Connection, user: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
     let own = |id: &i64| user.is_some_and(|user| user.id == *id);
     match change {
-        Change::Deleted(ids) if ids.iter().any(own) => {
-            Err(AppError::Conflict("You cannot delete your own account.".into()))
-        }
-        Change::Toggled { id, active: false } if own(id) => {
-            Err(AppError::Conflict("You cannot deactivate your own account.".into()))
-        }
+        Change::Deleted(ids) if ids.iter().any(own) => Err(AppError::Conflict(OWN_DELETE.into())),
+        Change::Toggled { id, active: false } if own(id) => Err(AppError::Conflict(OWN_DEACTIVATE.into())),
         Change::Deleted(ids) => sessions::revoke_user_sessions(tx, ids, "user deleted", None),
         Change::Toggled { id, active: false } => sessions::revoke_user_sessions(tx, &[*id], "user deactivated", None),
         Change::Toggled { .. } => Ok(()),
@@ -140,9 +137,27 @@ mod credentials;
 pub use credentials::RESET_OWN;
 use credentials::{LoginId, NewAuthenticator, PasswordChange, QrCode, change_password, qr_code, reset_authenticator};
 
+pub const OWN_DELETE: &str = "You cannot delete your own account.";
+pub const OWN_DEACTIVATE: &str = "You cannot deactivate your own account.";
+pub const OWN_ROLE: &str = "You cannot change your own role.";
+pub const ROLE_INVALID: &str = "Role must be Admin, User or Call Center";
+
+/// The texts this module's routes refuse with (`core::refusals`).
+const REFUSALS: &[&str] = &[
+    OWN_DELETE,
+    OWN_DEACTIVATE,
+    OWN_ROLE,
+    credentials::RESET_OWN,
+    credentials::OLD_PASSWORD_REQUIRED,
+    credentials::YOUR_PASSWORD_WRONG,
+    credentials::OLD_PASSWORD_WRONG,
+    ROLE_INVALID,
+];
+
 pub fn routes() -> Api {
     const TAG: &str = "Users";
     crud::routes(&USERS)
+        .refuses(Audience::People, REFUSALS)
         .add(
             Method::POST,
             "/api/user/register",
@@ -292,7 +307,7 @@ pub struct NewUser {
 
 fn role_or_default(role_id: Option<i64>, v: &mut Validator) -> i64 {
     let role_id = role_id.unwrap_or(Role::User as i64);
-    v.check("roleId", Role::from_id(role_id).is_some(), "Role must be Admin, User or Call Center");
+    v.check("roleId", Role::from_id(role_id).is_some(), ROLE_INVALID);
     role_id
 }
 
@@ -366,7 +381,7 @@ async fn update(
                 .ok_or_else(|| USERS.not_found())?;
             let role_id = role_id.unwrap_or(current_role);
             if body.id == user.id && role_id != current_role {
-                return Err(AppError::Conflict("You cannot change your own role.".into()));
+                return Err(AppError::Conflict(OWN_ROLE.into()));
             }
             USER_EDIT_FORM.update(tx, body.id, &values, None, &[("role_id", SqlValue::Integer(role_id))])?;
             load_row(tx, body.id)

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FORM_MESSAGES } from '../../generated/messages';
+import { FORM_MESSAGES, REFUSALS } from '../../generated/messages';
 import { MESSAGES } from '../validation';
 import { en, type Message } from './en';
 import {
@@ -32,11 +32,14 @@ function sources(dir = SRC): string[] {
   });
 }
 
-/** The English texts of every validation and refusal message the forms can show. */
+/**
+ * The English texts of every validation and refusal message the panel can show: the forms' rules,
+ * each declared form field's server messages and every other refusal the server declares for people.
+ */
 function englishTexts(): string[] {
   const leaves = (value: unknown): string[] =>
     typeof value === 'string' ? [value] : typeof value === 'object' && value ? Object.values(value).flatMap(leaves) : [];
-  return [...new Set([...leaves(FORM_MESSAGES), ...Object.values(MESSAGES)])].sort();
+  return [...new Set([...leaves(FORM_MESSAGES), ...Object.values(MESSAGES), ...REFUSALS])].sort();
 }
 
 const forms = (message: Message) => (typeof message === 'string' ? [message] : Object.values(message));
@@ -83,7 +86,11 @@ describe('the interface languages', () => {
     async (code) => {
       const { texts } = await loadCatalogue(code);
       expect(Object.keys(texts).sort()).toEqual(englishTexts());
-      for (const [english, translated] of Object.entries(texts)) expect(translated, english).not.toBe('');
+      for (const [english, translated] of Object.entries(texts)) {
+        expect(translated, english).not.toBe('');
+        // A template's parts are all in its translation, and no other.
+        expect([...new Set(placeholders(translated))], `${code}: ${translated}`).toEqual([...new Set(placeholders(english))]);
+      }
     },
   );
 
@@ -139,6 +146,25 @@ describe('plurals', () => {
     expect(t('button.yes')).toBe('Bəli');
     expect(translateText('Minimum 3 symbols')).toBe('Minimum 3 simvol');
     expect(translateText('Partner «Araz» is still referred to')).toBe('Partner «Araz» is still referred to');
+  });
+
+  it('a refusal filled in by the server is translated with its kinds, its data kept as sent', async () => {
+    const restore = 'Campaign «Yay {x}» cannot be restored while its partner is deleted: restore the partner first.';
+    expect(translateText(restore)).toBe(restore);
+    await act(() => setUiLanguage('ru'));
+    expect(translateText(restore)).toBe(
+      'Кампания «Yay {x}»: нельзя восстановить, пока удалён связанный объект (партнёр). Сначала восстановите его.',
+    );
+    expect(translateText('Promo code not found.')).toBe('Не найдено: Промокод.');
+    expect(translateText('Too many attempts from your address. Try again in 42 seconds.')).toBe(
+      'Слишком много попыток с вашего адреса. Повторите через 42 с.',
+    );
+    expect(translateText('You cannot delete your own account.')).toBe('Нельзя удалить собственную учётную запись.');
+    await act(() => setUiLanguage('az'));
+    expect(translateText('2 of the 5 selected records were not found; nothing was deleted.')).toBe(
+      'Seçilmiş 5 qeyddən 2 tapılmadı; heç nə silinmədi.',
+    );
+    expect(translateText('Minimum 8 symbols')).toBe('Minimum 8 simvol');
   });
 });
 

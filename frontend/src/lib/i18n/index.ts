@@ -128,12 +128,57 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
   return fill(pluralForm(message, count, uiLanguage.value), params);
 }
 
+/** A catalogue's templates (texts with `{name}` parts) as patterns that match what the server filled in. */
+interface TextTemplate {
+  pattern: RegExp;
+  names: string[];
+  translated: string;
+}
+
+const compiledTemplates = new WeakMap<TextTranslation, TextTemplate[]>();
+
+function templatesOf(texts: TextTranslation): TextTemplate[] {
+  let templates = compiledTemplates.get(texts);
+  if (!templates) {
+    templates = Object.entries(texts)
+      .filter(([english]) => /\{\w+\}/.test(english))
+      .map(([english, translated]) => {
+        const names = [...english.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+        const literal = english.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        return { pattern: new RegExp(`^${literal.join('(.*?)')}$`, 's'), names, translated };
+      });
+    compiledTemplates.set(texts, templates);
+  }
+  return templates;
+}
+
+/**
+ * The parts of a refusal template that name a kind of record ("Campaign", "partner"): the
+ * catalogue translates them too; every other part (a record's label, a count) stays as sent.
+ */
+const KIND_PARTS = new Set(['kind', 'parent']);
+
 /**
  * A validation or refusal text (the server's or a form rule's English wording) in the interface
- * language; a text no catalogue lists (a record's name in a refusal) stays as it came.
+ * language, a template's filled-in text included ("Campaign «Yay» cannot be restored while its
+ * partner is deleted…"); a text no catalogue lists stays as it came.
  */
 export function translateText(text: string): string {
-  return catalogue.value.texts[text] ?? text;
+  const texts = catalogue.value.texts;
+  const exact = texts[text];
+  if (exact !== undefined) return exact;
+  for (const { pattern, names, translated } of templatesOf(texts)) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const parts = Object.fromEntries(
+      names.map((name, index) => {
+        const sent = match[index + 1];
+        return [name, KIND_PARTS.has(name) ? (texts[sent] ?? sent) : sent];
+      }),
+    );
+    return fill(translated, parts);
+  }
+  return text;
 }
 
 /** A translatable key, or text that comes from data (server lists, user input) and stays as it is. */
