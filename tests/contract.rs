@@ -1141,6 +1141,12 @@ fn large_lists_sort_on_indexes() {
                 }
                 let plan = query_plan(&conn, &page);
                 assert!(!plan.contains("TEMP B-TREE"), "{}: {raw} uses a temporary B-tree: {plan}", resource.path);
+                // From its anchor, the page seeks to the anchor row rather than walk to it.
+                assert!(
+                    anchor.is_none() || plan.contains("SEARCH"),
+                    "{}: {raw} walks to its anchor instead of seeking it: {plan}",
+                    resource.path
+                );
                 // Sorting by id walks the table in rowid order, which is its own index.
                 assert!(
                     in_id_order || plan.contains("USING"),

@@ -29,6 +29,7 @@ describe('Activity and History: an edit is on record, in the drawer and on the A
 
   afterAll(async () => {
     await page?.context().close();
+    downloads.remove();
   });
 
   it('an edit shows on the record’s History tab, newest first, with the field before and after', async () => {

@@ -261,6 +261,17 @@ describe('taken from the browser until the person chooses', () => {
     await shot(page, 'language-ru-sign-in-dark');
   });
 
+  it('the public screens and the error pages in a dark browser: dark, with no serious axe finding', async () => {
+    const page = await suite.newPage({ colorScheme: 'dark' });
+    for (const path of ['/auth/login', '/auth/registration', '/auth/forgot-password', '/privacy', '/error/error-v1', '/error/error-v2', '/error/error-v5']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme), path).toBe('dark');
+      await expectAccessible(page, `${path} in the dark scheme`);
+      await shot(page, `scheme-dark-public-${nameOf(path)}`);
+    }
+  });
+
   it('an Azerbaijani browser gets Azerbaijani, with the content in Az', async () => {
     const page = await suite.newPage({ locale: 'az-AZ' });
     await page.goto('/campaigns');

@@ -438,7 +438,10 @@ impl ListQuery {
                         let condition = match self.sort_sql {
                             Some(sort) => {
                                 params.push(sort_value);
-                                format!(" AND ({sort}{}, {}) {comparison} (?, ?)", self.sort_collation, resource.id)
+                                // The collation goes on the anchor's side: with it on the column's
+                                // side SQLite no longer sees the sort index's column in the row
+                                // value and walks the index from the top, comparing every row.
+                                format!(" AND ({sort}, {}) {comparison} (?{}, ?)", resource.id, self.sort_collation)
                             }
                             None => format!(" AND {} {comparison} ?", resource.id),
                         };

@@ -28,7 +28,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
       <div className="hidden w-2/5 flex-col justify-between bg-gradient-to-br from-brand-950 via-brand-800 to-brand-600 p-12 text-white lg:flex">
         <p className="text-2xl font-extrabold tracking-tight">perkdesk</p>
         <p className="max-w-xs text-3xl leading-tight font-semibold">{t('auth.brand.tagline')}</p>
-        <p className="text-sm text-indigo-200">© {new Date().getFullYear()} perkdesk</p>
+        <p className="text-sm text-white/85">© {new Date().getFullYear()} perkdesk</p>
       </div>
       <main className="flex flex-1 items-center justify-center bg-surface px-6 py-12">
         <div className="w-full max-w-sm">
