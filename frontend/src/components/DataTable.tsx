@@ -122,9 +122,10 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   const field = column.sortField as string;
   const active = sort?.field === field;
   const icon = !active ? 'sortNone' : sort.ascending ? 'sortAsc' : 'sortDesc';
-  const lastSpace = column.header.lastIndexOf(' ');
-  const head = column.header.slice(0, lastSpace + 1);
-  const last = column.header.slice(lastSpace + 1);
+  // The last word, or the last part of a long word after its soft hyphen ("Spez\u00adangebot").
+  const lastBreak = Math.max(column.header.lastIndexOf(' '), column.header.lastIndexOf('\u00ad'));
+  const head = column.header.slice(0, lastBreak + 1);
+  const last = column.header.slice(lastBreak + 1);
   return (
     <button
       type="button"
@@ -152,13 +153,28 @@ function CutText({ text }: { text: string }) {
   );
 }
 
-/** Whether the element's content is wider than the element (kept current as either resizes). */
-function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
+/**
+ * Whether the element's content is wider than the element (kept current as either resizes), and
+ * whether the headers should take two lines: a table whose one-line headers overflow a card from md
+ * up (a language with longer words than English) lets its headers wrap, until the card grows wider
+ * than it was when they started to, when one line is tried again.
+ */
+function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): { overflowing: boolean; wrapHeaders: boolean } {
   const [overflowing, setOverflowing] = useState(false);
+  const [wrappedAt, setWrappedAt] = useState<number | null>(null);
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const measure = () => setOverflowing(element.scrollWidth > element.clientWidth + 1);
+    const measure = () => {
+      const width = element.clientWidth;
+      const over = element.scrollWidth > width + 1;
+      const fromMd = typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 768px)').matches;
+      setOverflowing(over);
+      setWrappedAt((wrapped) => {
+        if (wrapped !== null) return width > wrapped + 1 ? null : wrapped;
+        return over && fromMd ? width : null;
+      });
+    };
     // observe() reports the current sizes once after the next layout, so there is no first measure here:
     // reading scrollWidth during the mount would force a layout of the whole page before the list is even requested.
     const observer = new ResizeObserver(measure);
@@ -166,7 +182,7 @@ function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): boolean {
     if (element.firstElementChild) observer.observe(element.firstElementChild);
     return () => observer.disconnect();
   }, [ref]);
-  return overflowing;
+  return { overflowing, wrapHeaders: wrappedAt !== null };
 }
 
 // Cells of the other columns take their content's width, so the text columns get the rest.
@@ -187,7 +203,7 @@ const stickyShadow =
  * loading/empty/failed states. Columns drop out of a narrow card by their
  * priority; a table still wider than its card scrolls inside it, says so, and
  * keeps the actions column at the right edge with a shadow over the scrolled
- * columns. Headers never wrap, whatever the rows.
+ * columns. Headers stay on one line unless the one-line table would not fit its card.
  */
 export function DataTable<Row extends { id: number }>({
   caption,
@@ -214,7 +230,7 @@ export function DataTable<Row extends { id: number }>({
 }) {
   useSignals();
   const scroller = useRef<HTMLDivElement>(null);
-  const overflowing = useHorizontalOverflow(scroller);
+  const { overflowing, wrapHeaders } = useHorizontalOverflow(scroller);
   const span = columns.length + (selection ? 1 : 0);
   const shares = textColumnShares(columns);
   const widthClass = (column: TableColumn<Row>, header = false) => (column.text ? (header ? textHeader : textCell) : fixedCell);
@@ -280,7 +296,7 @@ export function DataTable<Row extends { id: number }>({
                 <th
                   key={column.key}
                   scope="col"
-                  className={`px-1.5 py-3 ${column.wrapHeader ? 'whitespace-normal' : 'whitespace-nowrap'} ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
+                  className={`px-1.5 py-3 ${column.wrapHeader || wrapHeaders ? 'whitespace-normal' : 'whitespace-nowrap'} ${widthClass(column, true)} ${priorityClass(column.priority)} ${column.stickyEnd ? `bg-slate-50 ${stickyClass(column)}` : ''} ${column.className ?? ''}`}
                   style={shareStyle(column)}
                   aria-sort={
                     !column.sortField || !onSort

@@ -303,7 +303,7 @@ export const es: Translation = {
   'campaigns.notificationSent': 'Notificación sobre {item} enviada',
   'field.partner': 'Socio',
   'field.campaignName': 'Nombre de la campaña',
-  'field.discountPercent': 'Porcentaje de descuento',
+  'field.discountPercent': 'Descuento (%)',
   'field.specialOffer': 'Oferta especial',
   'field.premium': 'Premium',
   'field.trend': 'Tendencia',

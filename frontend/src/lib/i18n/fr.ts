@@ -303,7 +303,7 @@ export const fr: Translation = {
   'campaigns.notificationSent': 'Notification sur {item} envoyée',
   'field.partner': 'Partenaire',
   'field.campaignName': 'Nom de la campagne',
-  'field.discountPercent': 'Pourcentage de remise',
+  'field.discountPercent': 'Remise (%)',
   'field.specialOffer': 'Offre spéciale',
   'field.premium': 'Premium',
   'field.trend': 'Tendance',
