@@ -109,18 +109,11 @@ pub const STILL_REFERRED: &str = "{kind} «{label}» is still referred to by {re
 pub const NO_LONGER_IN_TRASH: &str =
     "{missing} of the {n} selected records are no longer in the trash; nothing was changed.";
 
-/// The refusals above and the names they are filled with.
-fn refusals() -> Vec<&'static str> {
+/// The refusals above and the names they are filled with (the document lists each text once).
+fn refusals() -> impl Iterator<Item = &'static str> {
     let kinds = KINDS.iter().map(|kind| kind.resource.name);
     let parents = KINDS.iter().flat_map(|kind| kind.parents.iter().map(|(_, _, _, called)| *called));
-    let mut texts: Vec<&str> = [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, NO_LONGER_IN_TRASH]
-        .into_iter()
-        .chain(kinds)
-        .chain(parents)
-        .collect();
-    texts.sort_unstable();
-    texts.dedup();
-    texts
+    [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, NO_LONGER_IN_TRASH].into_iter().chain(kinds).chain(parents)
 }
 
 /// Every kind the trash holds, children before the parents they refer to: the retention purges in

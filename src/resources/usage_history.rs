@@ -7,7 +7,6 @@
 use axum::http::Method;
 
 use crate::auth::Roles;
-use crate::core::refusals::Audience;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc, query};
@@ -89,13 +88,9 @@ static STATUS: StatusAction = StatusAction {
     not_found: "No such usage record",
 };
 
-/// The texts this module's routes refuse with (`core::refusals`).
-const REFUSALS: &[&str] = &[STATUS_RANGE];
-
 pub fn routes() -> Api {
     const TAG: &str = "Usage history";
     crud::routes(&USAGE_HISTORY)
-        .refuses(Audience::People, REFUSALS)
         .add(
             Method::GET,
             "/api/usageHistory/export/admin",

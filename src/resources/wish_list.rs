@@ -3,7 +3,6 @@
 //! the row (0 new, 1 in review, 2 done), since a request nobody can mark as handled is not useful.
 
 use crate::auth::Roles;
-use crate::core::refusals::Audience;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::Api;
@@ -69,9 +68,6 @@ static STATUS: StatusAction = StatusAction {
     not_found: "No such request",
 };
 
-/// The texts this module's routes refuse with (`core::refusals`).
-const REFUSALS: &[&str] = &[STATUS_RANGE];
-
 pub fn routes() -> Api {
-    crud::routes(&WISH_LIST).refuses(Audience::People, REFUSALS).merge(crud::status_route(&WISH_LIST, &STATUS))
+    crud::routes(&WISH_LIST).merge(crud::status_route(&WISH_LIST, &STATUS))
 }
