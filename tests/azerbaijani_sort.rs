@@ -133,7 +133,7 @@ fn lookups_by_e_mail_still_read_an_index() {
     let plan = |sql: &str| -> String {
         conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap()
-            .query_map(["e@perk.az"], |r| r.get::<_, String>(3))
+            .query_map(["e@perk.az"], |r| r.get::<String>(3))
             .unwrap()
             .map(Result::unwrap)
             .collect::<Vec<_>>()

@@ -7,8 +7,8 @@ mod common;
 use axum::http::Method;
 use common::*;
 use perkdesk::crud::{Language, ListQuery, Resource, SearchVia};
+use perkdesk::db::sql::Connection;
 use perkdesk::http::extract::QueryMap;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 struct Case {
@@ -164,7 +164,7 @@ fn seed_campaigns(conn: &Connection) {
                                     notification_status, deleted_at)
              VALUES (?1, ?2, ?3, '2026-01-01T00:00:00.000Z', ?4, ?5, ?6, ?7, 'Təsvir', 'Description', 'Описание',
                      ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            rusqlite::params![
+            (
                 1 + (i % 16) as i64,
                 1 + (i % 4) as i64,
                 5 * (i % 20) as i64,
@@ -180,7 +180,7 @@ fn seed_campaigns(conn: &Connection) {
                 1 + (i / 4) as i64,
                 (i % 7 == 0) as i64,
                 (i == 40).then_some("2026-01-01T00:00:00.000Z"),
-            ],
+            ),
         )
         .unwrap();
     }
@@ -1116,8 +1116,8 @@ fn large_lists_sort_on_indexes() {
                 let never_null_sort =
                     resource.list_columns().any(|c| c.never_null && sort == format!("&SortField={}", c.field));
                 let anchored = in_id_order || never_null_sort;
-                let rows = |statement: &perkdesk::crud::Statement| -> Vec<rusqlite::types::Value> {
-                    statement.rows(&conn, |r| r.get::<_, rusqlite::types::Value>(0)).unwrap()
+                let rows = |statement: &perkdesk::crud::Statement| -> Vec<perkdesk::db::sql::Value> {
+                    statement.rows(&conn, |r| r.get::<perkdesk::db::sql::Value>(0)).unwrap()
                 };
                 let stepped = query.page_statement(resource, via, None);
                 let page = query.page_statement(resource, via, anchor.clone());

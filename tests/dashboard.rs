@@ -5,10 +5,10 @@ mod common;
 
 use axum::http::Method;
 use common::{TestApp, test_app};
+use perkdesk::db::sql::Connection;
 use perkdesk::resources::dashboard;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::Connection;
 use serde_json::{Value, json};
 use time::macros::date;
 
@@ -427,7 +427,7 @@ fn assert_counts_match(conn: &Connection, when: &str) {
 #[test]
 fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
     let mut conn = Connection::open_in_memory().unwrap();
-    perkdesk::db::apply_migrations(&mut conn).unwrap();
+    perkdesk::db::migrate(&mut conn).unwrap();
     conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
     let mut rng = StdRng::seed_from_u64(14);
     let months = ["2025-12", "2026-01", "2026-02", "2026-11", "2026-12", "2027-01"];
@@ -444,7 +444,7 @@ fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
             format!("{}-{:02}T10:00:00.000Z", months[rng.random_range(0..months.len())], rng.random_range(1..=28));
         let rating: Option<i64> = rng.random_bool(0.6).then(|| rng.random_range(1..=5));
         let op = rng.random_range(0..25);
-        let sql_and_params: (&str, Vec<rusqlite::types::Value>) = match op {
+        let sql_and_params: (&str, Vec<perkdesk::db::sql::Value>) = match op {
             0 => ("INSERT INTO employees (id, asset_id, first_name, last_name, email, is_active, deleted_at)
                    VALUES (?1, ?2, 'A', 'B', 'e@x.az', ?3, CASE WHEN ?4 THEN 'gone' END)",
                   vec![n.into(), a.into(), flag.into(), (c % 5 == 0).into()]),
@@ -486,10 +486,10 @@ fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
         // Some writes run inside a transaction that is rolled back: nothing of them may stay.
         if step % 10 == 9 {
             let tx = conn.transaction().unwrap();
-            tx.execute(sql, rusqlite::params_from_iter(params.iter())).unwrap();
+            tx.execute(sql, perkdesk::db::sql::params_from_iter(params.iter())).unwrap();
             drop(tx);
         } else {
-            conn.execute(sql, rusqlite::params_from_iter(params.iter())).unwrap();
+            conn.execute(sql, perkdesk::db::sql::params_from_iter(params.iter())).unwrap();
         }
         if step % 100 == 99 {
             assert_counts_match(&conn, &format!("step {step} (op {op})"));
@@ -537,7 +537,7 @@ fn migration_7_back_fills_the_counts_from_existing_rows() {
          UPDATE partners SET is_active = 0 WHERE id = 1;",
     )
     .unwrap();
-    assert!(perkdesk::db::apply_migrations(&mut conn).unwrap() >= 7);
+    assert!(perkdesk::db::migrate(&mut conn).unwrap() >= 7);
     assert_counts_match(&conn, "the back-fill");
     let filled: i64 = conn.query_row("SELECT SUM(n) FROM usage_month_counts", [], |r| r.get(0)).unwrap();
     assert_eq!(filled, 40 - 5);

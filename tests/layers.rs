@@ -76,3 +76,36 @@ fn the_check_sees_an_upward_import_and_lets_a_downward_one_pass() {
     assert_eq!(violations("extras", "extras/x.rs", "").len(), 1);
     assert_eq!(violations("auth", "auth/x.rs", "let x = crate::inbound::app::routes();").len(), 1);
 }
+
+/// The driver crates only `db` may name: everything else reaches the database through the seam
+/// (`db::sql`), so a second engine behind it changes no other module.
+const DRIVERS: &[&str] = &["rusqlite", "r2d2_sqlite", "postgres"];
+
+/// The lines of a source text that name a driver crate (as a path, `driver::…`), comments aside.
+fn driver_names(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .filter(|(_, line)| DRIVERS.iter().any(|driver| line.contains(&format!("{driver}::"))))
+        .map(|(number, _)| number + 1)
+        .collect()
+}
+
+#[test]
+fn only_db_names_the_database_driver() {
+    let mut found = Vec::new();
+    for (relative, text) in sources::rust_sources() {
+        if relative.starts_with("db") {
+            continue;
+        }
+        found.extend(driver_names(&text).into_iter().map(|line| format!("{}:{line}", relative.display())));
+    }
+    assert!(found.is_empty(), "modules outside db naming the driver:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_driver_check_sees_a_driver_path_and_not_a_comment() {
+    assert_eq!(driver_names("use rusqlite::Connection;\n// rusqlite::Row\nlet x = 1;\n"), [1]);
+    assert_eq!(driver_names("fn f(e: postgres::Error) {}\n"), [1]);
+    assert!(driver_names("use crate::db::sql::Connection;\n").is_empty());
+}

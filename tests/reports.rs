@@ -9,7 +9,7 @@ use std::process::Command;
 use axum::http::Method;
 use calamine::{Data, Reader, Xlsx};
 use common::{TestApp, test_app};
-use rusqlite::Connection;
+use perkdesk::db::sql::Connection;
 use serde_json::{Value, json};
 
 const REPORTS: [&str; 4] = ["/api/report/asset", "/api/report/partner", "/api/report/campaign", "/api/report/employee"];

@@ -8,7 +8,7 @@ mod people;
 
 use axum::http::Method;
 use common::*;
-use rusqlite::Connection;
+use perkdesk::db::sql::Connection;
 use serde_json::{Value, json};
 
 /// The rows of the trash, newest delete first.
@@ -34,7 +34,7 @@ async fn delete(app: &TestApp, token: &str, path: &str, id: i64) {
     app.call(Method::DELETE, &format!("/api/{path}"), Some(token), Some(json!({ "id": [id] }))).await.expect(200);
 }
 
-fn insert(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> i64 {
+fn insert(conn: &Connection, sql: &str, params: impl perkdesk::db::sql::Params) -> i64 {
     conn.execute(sql, params).unwrap();
     conn.last_insert_rowid()
 }

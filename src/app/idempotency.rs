@@ -9,12 +9,12 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use crate::db::sql::OptionalExtension;
 use axum::body::{Body, Bytes, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use rusqlite::OptionalExtension;
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
@@ -132,7 +132,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         // A refusal stores nothing, so a corrected retry with this id runs again; what the handler
         // chose to write before refusing (a revoked session, say) is kept. Credentials are never
         // stored either.
-        return match state.db.finish_unit(&unit, None::<fn(&rusqlite::Connection) -> _>).await {
+        return match state.db.finish_unit(&unit, None::<fn(&crate::db::sql::Connection) -> _>).await {
             Ok(()) => Response::from_parts(parts, body),
             Err(error) => error.into_response(),
         };
@@ -145,7 +145,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
     let record = {
         let (status, stored) = (parts.status.as_u16(), answer.to_vec());
-        move |conn: &rusqlite::Connection| -> Result<(), AppError> {
+        move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
             conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?
                 .execute([format_iso(OffsetDateTime::now_utc() - KEEP_FOR)])?;
             conn.prepare_cached(
@@ -153,7 +153,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
                      (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?
-            .execute(rusqlite::params![
+            .execute(crate::db::sql::params![
                     key.request_id,
                     key.user_id,
                     key.session_id,
@@ -175,7 +175,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     }
 }
 
-fn find(conn: &rusqlite::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {
+fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {
     let since = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
     let found = conn
         .prepare_cached(
@@ -184,10 +184,10 @@ fn find(conn: &rusqlite::Connection, key: &Key, payload_hash: &str) -> Result<Op
         )?
         .query_row((&key.request_id, key.user_id, &key.session_id, since), |r| {
             Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<u16>>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<Vec<u8>>>(3)?,
+                r.get::<String>(0)?,
+                r.get::<Option<u16>>(1)?,
+                r.get::<Option<String>>(2)?,
+                r.get::<Option<Vec<u8>>>(3)?,
             ))
         })
         .optional()?;

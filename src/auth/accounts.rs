@@ -5,8 +5,8 @@
 //! must in the same transaction. The person's own fields (names, e-mail, phone) are the Users and
 //! HR screens' declared writes.
 
-use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension};
+use crate::db::sql::Value as SqlValue;
+use crate::db::sql::{Connection, OptionalExtension};
 
 use super::{recovery, sessions, totp};
 use crate::core::error::AppResult;
@@ -46,7 +46,7 @@ pub struct NewStaff<'a> {
 
 /// Inserts the account with `totp_secret`; a taken e-mail is the driver's constraint error, which
 /// the caller names in its own words.
-pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> rusqlite::Result<i64> {
+pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> crate::db::sql::Result<i64> {
     tx.execute(
         "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
          VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 
+use crate::db::sql::OptionalExtension;
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use base64::Engine;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
-use rusqlite::OptionalExtension;
 use time::OffsetDateTime;
 
 use super::bearer_token;
@@ -108,7 +108,7 @@ fn new_key() -> (String, String) {
 /// Stores a new client with a fresh key (its hash, and the prefix the screen shows) and returns
 /// its id and the key, which is kept nowhere: `api_clients` is written from this file only.
 pub fn insert_client(
-    tx: &rusqlite::Connection,
+    tx: &crate::db::sql::Connection,
     name: &str,
     kind: ClientKind,
     partner_id: Option<i64>,
@@ -125,7 +125,7 @@ pub fn insert_client(
 }
 
 /// Revokes the client's key at once (the next request with it is refused).
-pub fn revoke_client(tx: &rusqlite::Connection, id: i64) -> AppResult<()> {
+pub fn revoke_client(tx: &crate::db::sql::Connection, id: i64) -> AppResult<()> {
     tx.execute("UPDATE api_clients SET revoked_at = ?2 WHERE id = ?1", (id, crate::db::now_iso()))?;
     Ok(())
 }
@@ -184,7 +184,7 @@ impl FromRequestParts<AppState> for ApiClient {
                             kind: ClientKind::parse(&kind).unwrap_or(ClientKind::Partner),
                             partner_id: r.get(3)?,
                         },
-                        per_minute: r.get::<_, i64>(4)?.clamp(1, 1_000_000) as u32,
+                        per_minute: r.get::<i64>(4)?.clamp(1, 1_000_000) as u32,
                         last_used_at: r.get(5)?,
                         revoked: r.get(6)?,
                     })

@@ -13,10 +13,10 @@ pub mod totp;
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::db::sql::OptionalExtension;
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use rusqlite::OptionalExtension;
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -8,10 +8,10 @@
 //! random, not chosen by a person, so the hash need not make up for a weak secret, and a sign-in
 //! with a code may try all ten hashes.
 
+use crate::db::sql::Connection;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use rusqlite::Connection;
 
 use crate::core::error::AppResult;
 use crate::db::now_iso;

@@ -1,11 +1,11 @@
 //! Sign-in, token refresh, profile, logout, registration and password reset.
 
+use crate::db::sql::OptionalExtension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, header::USER_AGENT};
 use axum::routing::{get, post, put};
-use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
@@ -15,10 +15,11 @@ use super::sessions::{self, Refresh, TokenPair};
 use super::tokens::{JwtKeys, hash_token, new_opaque_token};
 use super::{CurrentUser, SESSION_ENDED, password, recovery, totp};
 use crate::auth::{Role, Roles};
-use crate::core::error::{AppError, AppResult, on_constraint};
+use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
+use crate::db::sql::on_constraint;
 use crate::db::{Actor, format_iso, now_iso};
 use crate::http::api::Rule::{Note, Pattern, Required};
 use crate::http::api::{Api, Doc, Rule};
@@ -313,7 +314,7 @@ async fn sign_in(
     state
         .db
         .write(move |tx| -> AppResult<AppResult<TokenPair>> {
-            let failed = |tx: &rusqlite::Connection| -> AppResult<AppResult<TokenPair>> {
+            let failed = |tx: &crate::db::sql::Connection| -> AppResult<AppResult<TokenPair>> {
                 Ok(Err(if sessions::record_failure(tx, &email)? {
                     sessions::locked_error()
                 } else {
@@ -586,7 +587,7 @@ async fn confirm_reset(
 }
 
 /// Removes a login's reset links (the login is deleted for good).
-pub(super) fn forget_password_resets(tx: &rusqlite::Connection, user_id: i64) -> AppResult<()> {
+pub(super) fn forget_password_resets(tx: &crate::db::sql::Connection, user_id: i64) -> AppResult<()> {
     tx.execute("DELETE FROM password_resets WHERE user_id = ?1", [user_id])?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Sessions and their single-use refresh tokens, sign-in failures and the account lock.
 
-use rusqlite::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
@@ -79,13 +79,13 @@ pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult
             (hash_token(refresh_token), now_iso(), format_iso(OffsetDateTime::now_utc() - REFRESH_GRACE)),
             |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, bool>(1)?,
-                    r.get::<_, bool>(2)?,
-                    r.get::<_, bool>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, bool>(5)?,
-                    r.get::<_, Option<Vec<u8>>>(6)?,
+                    r.get::<String>(0)?,
+                    r.get::<bool>(1)?,
+                    r.get::<bool>(2)?,
+                    r.get::<bool>(3)?,
+                    r.get::<i64>(4)?,
+                    r.get::<bool>(5)?,
+                    r.get::<Option<Vec<u8>>>(6)?,
                 ))
             },
         )

@@ -1,9 +1,9 @@
 //! Access tokens (JWT, HS256 only, 15 minutes) and opaque refresh tokens (random, stored hashed).
 
+use crate::db::sql::{Connection, OptionalExtension};
 use base64::Engine;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use rand::RngCore;
-use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
@@ -102,8 +102,7 @@ mod tests {
     use super::*;
 
     fn keys() -> JwtKeys {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::db::apply_migrations(&mut conn).unwrap();
+        let conn = crate::db::migrated_in_memory().unwrap();
         JwtKeys::load_or_create(&conn).unwrap()
     }
 
@@ -127,19 +126,13 @@ mod tests {
         let payload = token.split('.').nth(1).unwrap();
         let header = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#);
         assert!(keys.verify(&format!("{header}.{payload}.")).is_none());
-        let other = super::JwtKeys::load_or_create(&{
-            let mut c = Connection::open_in_memory().unwrap();
-            crate::db::apply_migrations(&mut c).unwrap();
-            c
-        })
-        .unwrap();
+        let other = super::JwtKeys::load_or_create(&crate::db::migrated_in_memory().unwrap()).unwrap();
         assert!(other.verify(&token).is_none());
     }
 
     #[test]
     fn the_signing_key_survives_a_restart() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::db::apply_migrations(&mut conn).unwrap();
+        let conn = crate::db::migrated_in_memory().unwrap();
         let first = JwtKeys::load_or_create(&conn).unwrap();
         let (token, _) = first.issue(1, "s").unwrap();
         let second = JwtKeys::load_or_create(&conn).unwrap();

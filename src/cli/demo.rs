@@ -1,9 +1,9 @@
 //! Demo data: a realistic Azerbaijani back office to click through, and a known demo admin.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::{Connection, OptionalExtension};
 
 use crate::auth::{password, totp};
 use crate::core::validation::OPERATOR_CODES;
@@ -671,7 +671,7 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                                     description_ru, special_offer, is_premium, is_trend, is_active, is_confirmed,
                                     order_no, notification_status)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-            rusqlite::params![
+            crate::db::sql::params![
                 partner_id,
                 categories[demo.category].0,
                 demo.discount,
@@ -967,7 +967,7 @@ fn fill_usage_history(
         };
         let (campaign_id, partner_id, category_id, campaign_name, partner_name, category_name, discount) = campaign;
         let rating = (rng.random_range(0..3) > 0).then(|| rng.random_range(3..=5_i64));
-        insert.execute(rusqlite::params![
+        insert.execute(crate::db::sql::params![
             employee_id,
             asset_id,
             partner_id,

@@ -503,7 +503,7 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     };
     let inserted = accounts::insert_staff(&tx, &admin, &secret);
     let id = match inserted {
-        Err(error) if crate::core::error::is_constraint_violation(&error) => {
+        Err(error) if error.is_constraint_violation() => {
             bail!("a user with the e-mail {email} already exists")
         }
         other => other.context("cannot create the admin")?,
@@ -531,7 +531,7 @@ fn print_enrolment(secret: &str, email: &str, recovery_codes: &[String]) -> anyh
 fn otp(args: OtpArgs) -> anyhow::Result<()> {
     let db = open_existing(&args.db.db)?;
     let secret: Option<String> = {
-        use rusqlite::OptionalExtension;
+        use crate::db::sql::OptionalExtension;
         db.conn()?
             .query_row(
                 "SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL",
@@ -551,7 +551,7 @@ fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
     let (codes, recovery_hashes) = crate::auth::recovery::new_set()?;
     let mut conn = db.conn()?;
     let reset = crate::db::write_tx(&mut conn, |tx| {
-        use rusqlite::OptionalExtension;
+        use crate::db::sql::OptionalExtension;
         let id: Option<i64> = tx
             .query_row(
                 "SELECT id FROM users WHERE email = ?1 AND deleted_at IS NULL ORDER BY kind = 'staff' DESC LIMIT 1",

@@ -7,26 +7,17 @@
 use std::io::Write;
 
 use anyhow::Context;
-use fallible_iterator::FallibleIterator;
-use rusqlite::types::ValueRef;
-use rusqlite::{Batch, TransactionBehavior};
 
 use crate::db::Db;
+use crate::db::sql::ValueRef;
 
 pub fn run(db: &Db, sql: &str, out: &mut impl Write) -> anyhow::Result<()> {
     let mut conn = db.conn()?;
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    {
-        let mut batch = Batch::new(&tx, sql);
-        while let Some(mut statement) = batch.next()? {
-            let columns = statement.column_count();
-            let mut rows = statement.raw_query();
-            while let Some(row) = rows.next()? {
-                let fields = (0..columns).map(|i| row.get_ref(i).map(shown)).collect::<rusqlite::Result<Vec<_>>>()?;
-                writeln!(out, "{}", fields.join("|")).context("printing the rows")?;
-            }
-        }
-    }
+    let tx = conn.write_transaction()?;
+    tx.each_statement_row(sql, |values| {
+        let fields: Vec<String> = values.iter().copied().map(shown).collect();
+        writeln!(out, "{}", fields.join("|")).context("printing the rows")
+    })?;
     tx.commit().context("committing the statements")?;
     Ok(())
 }

@@ -169,12 +169,6 @@ fn first_undeclared<'a>(
         .find(|text| is_declared(text) == Some(false))
 }
 
-impl From<rusqlite::Error> for AppError {
-    fn from(error: rusqlite::Error) -> Self {
-        AppError::Internal(error.into())
-    }
-}
-
 impl From<r2d2::Error> for AppError {
     fn from(error: r2d2::Error) -> Self {
         AppError::Internal(error.into())
@@ -185,30 +179,6 @@ impl From<tokio::task::JoinError> for AppError {
     fn from(error: tokio::task::JoinError) -> Self {
         AppError::Internal(error.into())
     }
-}
-
-/// A write's constraint failure (a taken unique value) as a 409 on the field it is about, for
-/// `.map_err(on_constraint("email", DUPLICATE_EMAIL))`; any other failure stays what it was.
-pub fn on_constraint(field: &'static str, message: &'static str) -> impl Fn(rusqlite::Error) -> AppError {
-    move |error| if is_constraint_violation(&error) { AppError::taken(field, message) } else { error.into() }
-}
-
-/// True when a statement failed on a foreign key: a row others still refer to (a purge).
-pub fn is_foreign_key(error: &rusqlite::Error) -> bool {
-    matches!(
-        error,
-        rusqlite::Error::SqliteFailure(e, _)
-            if e.code == rusqlite::ErrorCode::ConstraintViolation
-                && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
-    )
-}
-
-/// True when a statement failed on a UNIQUE or other constraint, so callers can answer 409.
-pub fn is_constraint_violation(error: &rusqlite::Error) -> bool {
-    matches!(
-        error,
-        rusqlite::Error::SqliteFailure(e, _) if e.code == rusqlite::ErrorCode::ConstraintViolation
-    )
 }
 
 #[cfg(test)]

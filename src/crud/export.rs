@@ -37,11 +37,11 @@ pub async fn export(
             let _spilled = crate::db::SpillToDisk::on(conn)?;
             let statement = query.plan_all(conn, &counts, resource, columns.iter().copied())?;
             let mut stmt = conn.prepare(&statement.sql)?;
-            let mut rows = stmt.query(rusqlite::params_from_iter(statement.params.iter()))?;
+            let mut rows = stmt.query(crate::db::sql::params_from_iter(statement.params.iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
             let mut sheet = SheetWriter::new(resource.tag, &headers)?.with_links_from(&public_url);
             while let Some(row) = rows.next()? {
-                sheet.write_row(row, &columns)?;
+                sheet.write_row(&row, &columns)?;
             }
             sheet.finish()
         })
@@ -106,14 +106,14 @@ impl SheetWriter {
         Ok(())
     }
 
-    pub fn write_row(&mut self, row: &rusqlite::Row, columns: &[&Column]) -> AppResult<()> {
+    pub fn write_row(&mut self, row: &crate::db::sql::Row, columns: &[&Column]) -> AppResult<()> {
         self.row += 1;
         let sheet = self.workbook.worksheet_from_index(self.sheet).map_err(xlsx_error)?;
         for (index, column) in columns.iter().enumerate() {
             let col = index as u16;
             match column.kind {
                 Kind::Words(words) => {
-                    if let Some(code) = row.get::<_, Option<i64>>(index)? {
+                    if let Some(code) = row.get::<Option<i64>>(index)? {
                         match usize::try_from(code).ok().and_then(|at| words.get(at)) {
                             Some(word) => sheet.write_string(self.row, col, *word),
                             None => sheet.write_number(self.row, col, code as f64),
@@ -144,12 +144,12 @@ impl SheetWriter {
                     }
                 }
                 Kind::Int | Kind::Float => {
-                    if let Some(number) = row.get::<_, Option<f64>>(index)? {
+                    if let Some(number) = row.get::<Option<f64>>(index)? {
                         sheet.write_number(self.row, col, number).map_err(xlsx_error)?;
                     }
                 }
                 Kind::Bool => {
-                    if let Some(flag) = row.get::<_, Option<bool>>(index)? {
+                    if let Some(flag) = row.get::<Option<bool>>(index)? {
                         sheet.write_boolean(self.row, col, flag).map_err(xlsx_error)?;
                     }
                 }
@@ -194,10 +194,8 @@ pub fn display_phone(digits: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A text cell borrowed from the row (an export of a million rows would otherwise copy every one).
-fn text_at<'r>(row: &'r rusqlite::Row, index: usize) -> rusqlite::Result<Option<&'r str>> {
-    row.get_ref(index)?
-        .as_str_or_null()
-        .map_err(|error| rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(error)))
+fn text_at<'r>(row: &'r crate::db::sql::Row, index: usize) -> crate::db::sql::Result<Option<&'r str>> {
+    row.get_ref(index)?.as_str_or_null().map_err(|error| crate::db::sql::Error::column(index, "text", error))
 }
 
 fn xlsx_error(error: rust_xlsxwriter::XlsxError) -> AppError {

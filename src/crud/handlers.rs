@@ -1,10 +1,10 @@
 //! The generic handlers every resource gets from its declaration.
 
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::routing::{MethodFilter, MethodRouter, delete, get, on};
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
@@ -273,7 +273,7 @@ pub fn fetch_detail(
 /// resource's create and edit calls do.
 pub async fn save_then_fetch<F>(state: &AppState, resource: &'static Resource, work: F) -> AppResult<JsonValue>
 where
-    F: FnOnce(&rusqlite::Connection) -> AppResult<i64> + Send + 'static,
+    F: FnOnce(&crate::db::sql::Connection) -> AppResult<i64> + Send + 'static,
 {
     state
         .db

@@ -9,7 +9,7 @@ mod schema;
 mod status;
 pub mod writes;
 
-use rusqlite::Connection;
+use crate::db::sql::Connection;
 
 use crate::auth::{CurrentUser, Roles};
 use crate::core::error::AppResult;
@@ -95,7 +95,8 @@ pub enum Total {
     Counted,
 }
 
-pub type DetailHook = fn(&rusqlite::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
+pub type DetailHook =
+    fn(&crate::db::sql::Connection, i64, Language) -> AppResult<Vec<(&'static str, serde_json::Value)>>;
 
 /// Fields a single row's answer has beyond the columns: their names and shapes (for the row
 /// schema, and so the client's type), and the function that loads them.

@@ -2,9 +2,9 @@
 //! parameterised statement that reads its rows, used alike by the list and the export. Field
 //! names only ever come from the resource's whitelist; values only ever travel as parameters.
 
+use crate::db::sql::Value;
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::http::HeaderMap;
-use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use time::format_description::well_known::Rfc3339;
 use time::{Date, Duration, OffsetDateTime, Time};
 
@@ -303,7 +303,7 @@ impl Statement {
     pub fn rows<T>(
         &self,
         conn: &Connection,
-        mut each: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+        mut each: impl FnMut(&crate::db::sql::Row) -> crate::db::sql::Result<T>,
     ) -> AppResult<Vec<T>> {
         let mut stmt = conn.prepare_cached(&self.sql)?;
         let rows = stmt.query_map(params_from_iter(self.params.iter()), |row| each(row))?;
@@ -366,7 +366,7 @@ impl ListQuery {
         let found = counts.anchor(format!("{sql} {params:?}"), || {
             Ok(conn
                 .prepare_cached(&sql)?
-                .query_row(params_from_iter(params.iter()), |r| Ok((r.get::<_, Value>(0)?, r.get::<_, i64>(1)?)))
+                .query_row(params_from_iter(params.iter()), |r| Ok((r.get::<Value>(0)?, r.get::<i64>(1)?)))
                 .optional()?)
         })?;
         Ok(found.map(|row| (position, row)))
@@ -618,18 +618,18 @@ pub fn select_sql<'a>(columns: impl Iterator<Item = &'a Column>, language: Langu
 }
 
 /// Reads column `index` of a row as JSON according to its kind.
-pub fn json_value(row: &rusqlite::Row, index: usize, kind: Kind) -> rusqlite::Result<serde_json::Value> {
+pub fn json_value(row: &crate::db::sql::Row, index: usize, kind: Kind) -> crate::db::sql::Result<serde_json::Value> {
     use serde_json::Value as J;
     Ok(match kind {
-        Kind::Int | Kind::Words(_) => row.get::<_, Option<i64>>(index)?.map_or(J::Null, J::from),
-        Kind::Float => row.get::<_, Option<f64>>(index)?.map_or(J::Null, J::from),
-        Kind::Bool => row.get::<_, Option<i64>>(index)?.map_or(J::Null, |v| J::Bool(v != 0)),
+        Kind::Int | Kind::Words(_) => row.get::<Option<i64>>(index)?.map_or(J::Null, J::from),
+        Kind::Float => row.get::<Option<f64>>(index)?.map_or(J::Null, J::from),
+        Kind::Bool => row.get::<Option<i64>>(index)?.map_or(J::Null, |v| J::Bool(v != 0)),
         Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
-            row.get::<_, Option<String>>(index)?.map_or(J::Null, J::from)
+            row.get::<Option<String>>(index)?.map_or(J::Null, J::from)
         }
-        Kind::Objects(_) => match row.get::<_, Option<String>>(index)? {
+        Kind::Objects(_) => match row.get::<Option<String>>(index)? {
             Some(json) => serde_json::from_str(&json).map_err(|error| {
-                rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, error.into())
+                crate::db::sql::Error::column(index, "JSON", crate::db::sql::FromSqlError::Other(error.to_string()))
             })?,
             None => J::Array(vec![]),
         },

@@ -5,12 +5,12 @@
 //! field. What a table needs beyond plain columns (a branch list, a display position, a password
 //! hash) is the resource's [`Writer`] hooks, or its own writer built on the same declaration.
 
+use crate::db::sql::Value as SqlValue;
+use crate::db::sql::{Connection, ToSql, params_from_iter};
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, ToSql, params_from_iter};
 use serde_json::Value;
 use utoipa::openapi::schema::Type;
 

@@ -471,12 +471,12 @@ pub const BACKUP_RESOURCE: &str = "backup";
 /// Records an event that is no row's change (a scheduled backup made or failed), as `actor`, with
 /// what to show of it as fields (`{"file": [null, "perkdesk-....db"]}`).
 pub fn record_event(
-    conn: &Connection,
+    conn: &super::sql::Connection,
     actor: &Actor,
     resource: &str,
     action: &str,
     fields: &[(&str, Value)],
-) -> rusqlite::Result<()> {
+) -> super::sql::Result<()> {
     let changes: Map<String, Value> =
         fields.iter().map(|(name, value)| (name.to_string(), Value::Array(vec![Value::Null, value.clone()]))).collect();
     conn.prepare_cached(
@@ -492,7 +492,7 @@ pub fn record_event(
 /// the window. The ids then stay one unbroken span, which is how the Activity list counts its
 /// entries without a counter (`crud::Total::IdSpan`); an entry stamped out of order (a clock set
 /// back) waits for the entries before it.
-pub fn prune(conn: &Connection, days: u32, limit: u32) -> rusqlite::Result<usize> {
+pub fn prune(conn: &super::sql::Connection, days: u32, limit: u32) -> super::sql::Result<usize> {
     let cutoff = super::format_iso(time::OffsetDateTime::now_utc() - time::Duration::days(i64::from(days)));
     conn.prepare_cached(
         "WITH oldest AS (SELECT id, at FROM activity ORDER BY id LIMIT ?2)

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use rusqlite::Connection;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
 
+use super::sql::Connection;
 use super::{Pool, PooledConnection};
 use crate::core::error::{AppError, AppResult};
 

@@ -38,7 +38,7 @@ struct Cached {
 }
 
 /// Where a position of a list lies: the sort value and id of the row there.
-pub type Anchor = (rusqlite::types::Value, i64);
+pub type Anchor = (super::sql::Value, i64);
 
 impl Cached {
     /// Forgets everything remembered under an older version.

@@ -7,6 +7,7 @@ mod batch;
 pub mod collation;
 mod counts;
 mod migrations;
+pub mod sql;
 mod text;
 mod unit;
 
@@ -16,7 +17,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::Semaphore;
 
 use crate::core::error::{AppError, AppResult};
@@ -24,12 +24,14 @@ use crate::core::error::{AppError, AppResult};
 pub use activity::Actor;
 use batch::Queue;
 pub use counts::{Anchor, CountCache, lock};
-pub use migrations::{MIGRATIONS, SCHEMA_VERSION, apply_migrations};
+use migrations::apply_migrations;
+pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
+use sql::{Connection, Transaction};
 pub use text::fold_search;
 pub use unit::Unit;
 
-pub type Pool = r2d2::Pool<SqliteConnectionManager>;
-pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
+pub type Pool = r2d2::Pool<sql::Manager>;
+pub type PooledConnection = r2d2::PooledConnection<sql::Manager>;
 
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
@@ -55,7 +57,7 @@ pub struct Db {
 /// connection serves every kind of request, so its prepared statements are kept for all of them
 /// (rusqlite keeps 16 by default, fewer than one recorded use and a list read prepare between them,
 /// and a statement on a table with triggers compiles the triggers too).
-fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+fn configure(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
     conn.set_prepared_statement_cache_capacity(256);
     text::register(conn)?;
     collation::register(conn)?;
@@ -75,8 +77,8 @@ impl Db {
             anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
         }
         {
-            let mut conn =
-                Connection::open(path).with_context(|| format!("cannot open the database {}", path.display()))?;
+            let mut conn = rusqlite::Connection::open(path)
+                .with_context(|| format!("cannot open the database {}", path.display()))?;
             configure(&mut conn)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             apply_migrations(&mut conn).context("cannot apply the database migrations")?;
@@ -91,7 +93,7 @@ impl Db {
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
-            .build(manager)
+            .build(sql::Manager(manager))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
@@ -245,9 +247,21 @@ impl Db {
     }
 }
 
+/// Applies the migrations not yet applied to `conn`; returns the schema version it is at.
+pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
+    apply_migrations(conn.sqlite_mut())
+}
+
+/// A private database in memory with every migration applied, for tests.
+pub fn migrated_in_memory() -> anyhow::Result<Connection> {
+    let mut conn = Connection::open_in_memory()?;
+    migrate(&mut conn)?;
+    Ok(conn)
+}
+
 /// The synchronous form of [`Db::write`].
 pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> AppResult<T>) -> AppResult<T> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = conn.write_transaction()?;
     let value = work(&tx)?;
     tx.commit().map_err(AppError::from)?;
     Ok(value)
@@ -294,14 +308,14 @@ pub struct SpillToDisk<'c>(&'c Connection);
 
 impl<'c> SpillToDisk<'c> {
     pub fn on(conn: &'c Connection) -> AppResult<SpillToDisk<'c>> {
-        conn.pragma_update(None, "temp_store", "FILE")?;
+        conn.sqlite().pragma_update(None, "temp_store", "FILE").map_err(sql::Error::from)?;
         Ok(SpillToDisk(conn))
     }
 }
 
 impl Drop for SpillToDisk<'_> {
     fn drop(&mut self) {
-        if let Err(error) = self.0.pragma_update(None, "temp_store", "MEMORY") {
+        if let Err(error) = self.0.sqlite().pragma_update(None, "temp_store", "MEMORY") {
             tracing::warn!(%error, "cannot set temp_store back to MEMORY");
         }
     }

@@ -9,13 +9,13 @@
 
 use std::io::Cursor;
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use image::{AnimationDecoder, DynamicImage, ImageDecoder, ImageFormat, Limits};
-use rusqlite::{Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
@@ -241,7 +241,7 @@ pub async fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<Checked
 pub fn remove_if_unused(tx: &Connection, id: i64) -> AppResult<bool> {
     match tx.execute("DELETE FROM files WHERE id = ?1", [id]) {
         Ok(removed) => Ok(removed == 1),
-        Err(error) if crate::core::error::is_foreign_key(&error) => Ok(false),
+        Err(error) if error.is_foreign_key() => Ok(false),
         Err(error) => Err(error.into()),
     }
 }
@@ -291,12 +291,7 @@ async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers:
             Ok(conn
                 .prepare_cached("SELECT content_type, ext, sha256, bytes FROM files WHERE public_name = ?1")?
                 .query_row([name], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, Vec<u8>>(3)?,
-                    ))
+                    Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?, r.get::<Vec<u8>>(3)?))
                 })
                 .optional()?)
         })

@@ -5,12 +5,13 @@
 //! plain INSERT and UPDATE. A form that writes no row of its own (signing in) uses the fields
 //! alone.
 
-use rusqlite::types::Value as SqlValue;
+use crate::db::sql::Value as SqlValue;
 use serde_json::Value;
 
-use crate::core::error::{AppError, AppResult, on_constraint};
+use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
+use crate::db::sql::on_constraint;
 use crate::http::api::Doc;
 use crate::http::api::Rule::{self, Pattern, Required};
 use crate::http::fields::{self, Number};
@@ -580,7 +581,7 @@ impl Values {
 
     /// Turns a taken unique value into the 409 of the first unique field (tables here hold one
     /// unique column at most).
-    pub fn on_constraint(&self) -> impl Fn(rusqlite::Error) -> AppError {
+    pub fn on_constraint(&self) -> impl Fn(crate::db::sql::Error) -> AppError {
         let unique = self.values.iter().find_map(|(field, _)| field.unique.map(|message| (field.name, message)));
         move |error| match unique {
             Some((field, message)) => on_constraint(field, message)(error),

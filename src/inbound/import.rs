@@ -7,12 +7,12 @@
 
 use std::collections::HashMap;
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::Method;
 use axum::response::Response;
 use axum::routing::{get, post};
-use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};

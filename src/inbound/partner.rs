@@ -6,12 +6,12 @@
 
 use std::collections::BTreeSet;
 
+use crate::db::sql::OptionalExtension;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
-use rusqlite::OptionalExtension;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -165,16 +165,16 @@ async fn own_campaigns(State(state): State<AppState>, client: ApiClient, query: 
                 ))?
                 .query_map((now_iso(), partner, take, skip), |r| {
                     Ok(json!({
-                        "id": r.get::<_, i64>(0)?,
-                        "nameAz": r.get::<_, String>(1)?,
-                        "nameEn": r.get::<_, String>(2)?,
-                        "nameRu": r.get::<_, String>(3)?,
-                        "discountPercent": r.get::<_, i64>(4)?,
-                        "startDate": r.get::<_, String>(5)?,
-                        "expireDate": r.get::<_, String>(6)?,
-                        "isConfirmed": r.get::<_, bool>(7)?,
-                        "isActive": r.get::<_, bool>(8)?,
-                        "state": r.get::<_, String>(9)?,
+                        "id": r.get::<i64>(0)?,
+                        "nameAz": r.get::<String>(1)?,
+                        "nameEn": r.get::<String>(2)?,
+                        "nameRu": r.get::<String>(3)?,
+                        "discountPercent": r.get::<i64>(4)?,
+                        "startDate": r.get::<String>(5)?,
+                        "expireDate": r.get::<String>(6)?,
+                        "isConfirmed": r.get::<bool>(7)?,
+                        "isActive": r.get::<bool>(8)?,
+                        "state": r.get::<String>(9)?,
                     }))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

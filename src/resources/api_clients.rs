@@ -1,12 +1,12 @@
 //! The API clients screen: an Admin lists, creates and revokes the keys of the inbound API
 //! (the credential itself, its extractor and rate, is `auth::api_keys`).
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{post, put};
-use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;

@@ -96,7 +96,7 @@ impl Writer for AssetWriter {
 
 /// An asset deleted for good leaves the campaigns it was linked to.
 fn purging(
-    tx: &rusqlite::Connection,
+    tx: &crate::db::sql::Connection,
     _: Option<&crate::auth::CurrentUser>,
     change: &crud::Change,
 ) -> crate::core::error::AppResult<()> {

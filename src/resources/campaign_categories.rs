@@ -1,9 +1,9 @@
 //! Campaign categories (Category Names): the generic list, named in the caller's language, plus
 //! multipart create and edit with a photo and a display position, and the status switch.
 
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::http::Method;
 use axum::routing::MethodFilter;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use utoipa::openapi::schema::Type;
 
 use super::ordering::Sequence;
@@ -164,7 +164,7 @@ pub fn check_order(v: &mut Validator, form: &Form) {
 }
 
 /// A live category's id, or the form's 400 naming `field`.
-pub fn require_category(tx: &rusqlite::Connection, field: &'static str, id: i64) -> AppResult<()> {
+pub fn require_category(tx: &crate::db::sql::Connection, field: &'static str, id: i64) -> AppResult<()> {
     let found = tx
         .query_row("SELECT 1 FROM campaign_categories WHERE id = ?1 AND deleted_at IS NULL", [id], |_| Ok(()))
         .optional()?;

@@ -4,11 +4,11 @@
 //! `state_counts`, `row_counts`), never from the usage history itself, so each call costs the
 //! same with ten rows or ten million. Deleted rows are left out. Shapes: docs/decisions.md.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::routing::get;
-use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use time::{Date, OffsetDateTime};
 use utoipa::ToSchema;
@@ -210,7 +210,7 @@ pub fn summary(conn: &Connection, today: Date) -> AppResult<Summary> {
                     COALESCE(SUM(CASE WHEN state = 'deactive' THEN n END), 0)
              FROM state_counts WHERE kind = 'employee'",
         )?
-        .query_row([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+        .query_row([], |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)))?;
     let total_usage: i64 = conn
         .prepare_cached("SELECT n FROM row_counts WHERE name = 'usage_history'")?
         .query_row([], |r| r.get(0))
@@ -312,7 +312,7 @@ pub fn usage_by_month(conn: &Connection, year: i32) -> AppResult<Vec<MonthUsage>
         let key: String = row.get(0)?;
         let month = key.get(5..7).and_then(|m| m.parse::<usize>().ok()).filter(|m| (1..=12).contains(m));
         if let Some(month) = month {
-            months[month - 1].usage_count += row.get::<_, i64>(1)?;
+            months[month - 1].usage_count += row.get::<i64>(1)?;
         }
     }
     Ok(months)

@@ -3,11 +3,11 @@
 //! which is also the `{id, userName}` picker), edit, the active switch, delete, and the
 //! per-asset export `employee/export/admin?assetId=` saved as EmployeeList.xlsx.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::Method;
 use axum::routing::put;
-use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::ToSchema;
 

@@ -1,11 +1,11 @@
 //! HR accounts: HR-portal logins (users of kind `hr`) tied to an asset. The generic list plus
 //! create, edit and an administrator's password change; delete and deactivate reach the login.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;

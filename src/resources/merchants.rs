@@ -3,11 +3,11 @@
 //! must be the partner's own and the partner is fixed once the merchant exists. The userName is
 //! the e-mail, unique among live merchants; merchants do not sign in to this panel.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{post, put};
-use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::ToSchema;
 

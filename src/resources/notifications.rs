@@ -1,7 +1,7 @@
 //! Notifications to employees about a category (type 1) or a campaign (type 2): the generic list,
 //! filter by header, detail, delete and export, plus multipart create and edit with an image.
 
-use rusqlite::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension};
 use utoipa::openapi::schema::Type;
 
 use super::campaign_categories::require_category;
@@ -11,11 +11,11 @@ use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
+use crate::db::sql::Value as SqlValue;
 use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
 use crate::http::forms::Form;
-use rusqlite::types::Value as SqlValue;
 
 pub static NOTIFICATIONS: Resource = Resource {
     path: "notification",

@@ -3,7 +3,7 @@
 //! Every write that touches positions renumbers the whole group inside its own transaction, so a
 //! group never has gaps or duplicates, whatever order the writes arrive in.
 
-use rusqlite::{Connection, params_from_iter};
+use crate::db::sql::{Connection, params_from_iter};
 
 use crate::core::error::AppResult;
 

@@ -3,11 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::routing::get;
-use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::Type;
 
@@ -19,13 +19,13 @@ use crate::core::validation::Validator;
 use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::db::now_iso;
+use crate::db::sql::Value as SqlValue;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::PathId;
 use crate::http::files;
 use crate::http::forms::Form;
 use crate::http::state::AppState;
-use rusqlite::types::Value as SqlValue;
 
 pub static PARTNERS: Resource = Resource {
     path: "partner",
@@ -105,8 +105,8 @@ fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult
     let rows = stmt
         .query_map([partner_id], |r| {
             Ok(json!({
-                "id": r.get::<_, i64>(0)?, "cityId": r.get::<_, i64>(1)?, "cityName": r.get::<_, String>(2)?,
-                "address": r.get::<_, String>(3)?, "latitude": r.get::<_, f64>(4)?, "longitude": r.get::<_, f64>(5)?,
+                "id": r.get::<i64>(0)?, "cityId": r.get::<i64>(1)?, "cityName": r.get::<String>(2)?,
+                "address": r.get::<String>(3)?, "latitude": r.get::<f64>(4)?, "longitude": r.get::<f64>(5)?,
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;

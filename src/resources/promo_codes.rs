@@ -6,13 +6,13 @@
 
 use std::collections::HashSet;
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -184,7 +184,7 @@ pub fn redeem(tx: &Connection, partner_id: i64, code: &str) -> AppResult<i64> {
 }
 
 /// The partner hands out promo codes and the campaign is its own, live and confirmed.
-fn check_target(tx: &rusqlite::Connection, partner_id: i64, campaign_id: i64) -> AppResult<()> {
+fn check_target(tx: &crate::db::sql::Connection, partner_id: i64, campaign_id: i64) -> AppResult<()> {
     let promo: bool = tx
         .query_row("SELECT is_promo_code_using FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |r| {
             r.get(0)

@@ -6,12 +6,12 @@
 
 use std::fs::File;
 
+use crate::db::sql::Connection;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::response::Response;
 use axum::routing::get;
-use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -317,7 +317,7 @@ pub fn counts_workbook(conn: &Connection) -> AppResult<File> {
     for kind in &KINDS {
         let mut rows = stmt.query((kind.label, kind.kind))?;
         if let Some(row) = rows.next()? {
-            sheet.write_row(row, &columns)?;
+            sheet.write_row(&row, &columns)?;
         }
     }
     sheet.finish()
@@ -348,7 +348,7 @@ pub fn names_workbook(
         let mut rows = stmt.query([])?;
         let mut written: u64 = 0;
         while let Some(row) = rows.next()? {
-            writer.write_row(row, &columns)?;
+            writer.write_row(&row, &columns)?;
             written += 1;
             if written.is_multiple_of(1000) {
                 progress(kind, written);

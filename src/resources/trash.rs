@@ -13,17 +13,17 @@
 //! (a partner's usage history): those go first. The server purges what has been in the trash
 //! longer than `--trash-retention-days` the same way, leaving what is still referred to.
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::Method;
 use axum::routing::{delete, put};
-use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::accounts;
 use crate::auth::{CurrentUser, Roles};
-use crate::core::error::{AppError, AppResult, is_foreign_key};
+use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
 use crate::crud::{self, Change, Column, Deleted, Filter, IdList, Kind, Resource, Total, ValueKind};
 use crate::http::api::{Api, Doc, query};
@@ -289,7 +289,7 @@ impl Entry {
             Ok(())
         })();
         match removed {
-            Err(error) if refused_by_foreign_key(&error) => return Err(self.still_referred(tx)?),
+            Err(error) if crate::db::sql::is_foreign_key(&error) => return Err(self.still_referred(tx)?),
             other => other?,
         }
         for file in files {
@@ -307,14 +307,6 @@ impl Entry {
         }
         let referrers = if found.is_empty() { "other records".to_string() } else { found.join(", ") };
         Ok(AppError::Conflict(self.refusal(STILL_REFERRED, &[("{referrers}", &referrers)])))
-    }
-}
-
-/// A write refused because other rows still refer to the row it removes.
-fn refused_by_foreign_key(error: &AppError) -> bool {
-    match error {
-        AppError::Internal(error) => error.downcast_ref::<rusqlite::Error>().is_some_and(is_foreign_key),
-        _ => false,
     }
 }
 

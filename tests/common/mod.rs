@@ -269,11 +269,11 @@ impl TestApp {
 }
 
 /// The steps SQLite's planner chose for a list statement, joined by ` | `.
-pub fn query_plan(conn: &rusqlite::Connection, statement: &perkdesk::crud::Statement) -> String {
+pub fn query_plan(conn: &perkdesk::db::sql::Connection, statement: &perkdesk::crud::Statement) -> String {
     let steps: Vec<String> = conn
         .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
         .unwrap()
-        .query_map(rusqlite::params_from_iter(&statement.params), |r| r.get::<_, String>(3))
+        .query_map(perkdesk::db::sql::params_from_iter(&statement.params), |r| r.get::<String>(3))
         .unwrap()
         .map(Result::unwrap)
         .collect();

@@ -2,7 +2,7 @@
 //! branches and a campaign, usage records, complaints and applications, written directly.
 #![allow(dead_code)]
 
-use rusqlite::Connection;
+use perkdesk::db::sql::Connection;
 
 pub struct World {
     pub asset: i64,

@@ -1,10 +1,10 @@
 //! `PUT employees/{email}`: an employee arrives or changes, through the employees' one writer.
 
+use crate::db::sql::OptionalExtension;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use rusqlite::OptionalExtension;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;

@@ -3,9 +3,9 @@
 //! discount, wishes and complaints in. Each write lands in the table its back-office screen reads
 //! (Employee list, Usage History and so the dashboard, Requests by Employee, Complaints).
 
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::http::Method;
 use axum::routing::{get, post, put};
-use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
@@ -166,7 +166,7 @@ pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &st
                     email: r.get(3)?,
                     phone: r.get(4)?,
                 },
-                r.get::<_, bool>(5)?,
+                r.get::<bool>(5)?,
             ))
         })
         .optional()?;

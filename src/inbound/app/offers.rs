@@ -56,19 +56,19 @@ pub(super) async fn campaigns(
                     Ok((
                         partner_id,
                         json!({
-                            "id": r.get::<_, i64>(0)?,
-                            "name": r.get::<_, String>(1)?,
-                            "description": r.get::<_, String>(2)?,
-                            "discountPercent": r.get::<_, i64>(3)?,
-                            "startDate": r.get::<_, String>(4)?,
-                            "expireDate": r.get::<_, String>(5)?,
-                            "specialOffer": r.get::<_, bool>(6)?,
-                            "isPremium": r.get::<_, bool>(7)?,
-                            "isTrend": r.get::<_, bool>(8)?,
+                            "id": r.get::<i64>(0)?,
+                            "name": r.get::<String>(1)?,
+                            "description": r.get::<String>(2)?,
+                            "discountPercent": r.get::<i64>(3)?,
+                            "startDate": r.get::<String>(4)?,
+                            "expireDate": r.get::<String>(5)?,
+                            "specialOffer": r.get::<bool>(6)?,
+                            "isPremium": r.get::<bool>(7)?,
+                            "isTrend": r.get::<bool>(8)?,
                             "filePath": cdn(r.get(9)?),
                             "backgroundFilePath": cdn(r.get(10)?),
-                            "partner": {"id": partner_id, "name": r.get::<_, String>(12)?, "filePath": cdn(r.get(13)?)},
-                            "category": {"id": r.get::<_, i64>(14)?, "name": r.get::<_, String>(15)?},
+                            "partner": {"id": partner_id, "name": r.get::<String>(12)?, "filePath": cdn(r.get(13)?)},
+                            "category": {"id": r.get::<i64>(14)?, "name": r.get::<String>(15)?},
                         }),
                     ))
                 })?
@@ -83,12 +83,12 @@ pub(super) async fn campaigns(
                 let list: Vec<Value> = branches
                     .query_map([*partner_id], |r| {
                         Ok(json!({
-                            "id": r.get::<_, i64>(0)?,
-                            "cityId": r.get::<_, i64>(1)?,
-                            "cityName": r.get::<_, String>(2)?,
-                            "address": r.get::<_, String>(3)?,
-                            "latitude": r.get::<_, f64>(4)?,
-                            "longitude": r.get::<_, f64>(5)?,
+                            "id": r.get::<i64>(0)?,
+                            "cityId": r.get::<i64>(1)?,
+                            "cityName": r.get::<String>(2)?,
+                            "address": r.get::<String>(3)?,
+                            "latitude": r.get::<f64>(4)?,
+                            "longitude": r.get::<f64>(5)?,
                         }))
                     })?
                     .collect::<Result<_, _>>()?;
@@ -128,14 +128,14 @@ pub(super) async fn notifications(
                 ))?
                 .query_map((employee.asset_id, take, skip), |r| {
                     Ok(json!({
-                        "id": r.get::<_, i64>(0)?,
-                        "header": r.get::<_, String>(1)?,
-                        "text": r.get::<_, String>(2)?,
-                        "type": r.get::<_, i64>(3)?,
+                        "id": r.get::<i64>(0)?,
+                        "header": r.get::<String>(1)?,
+                        "text": r.get::<String>(2)?,
+                        "type": r.get::<i64>(3)?,
                         "filePath": cdn(r.get(4)?),
-                        "categoryId": r.get::<_, Option<i64>>(5)?,
-                        "campaignId": r.get::<_, Option<i64>>(6)?,
-                        "createdAt": r.get::<_, String>(7)?,
+                        "categoryId": r.get::<Option<i64>>(5)?,
+                        "campaignId": r.get::<Option<i64>>(6)?,
+                        "createdAt": r.get::<String>(7)?,
                     }))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

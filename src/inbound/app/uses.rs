@@ -1,10 +1,10 @@
 //! What an employee sends: a use of a discount, a wish, a complaint; each lands in the table its
 //! back-office screen reads.
 
+use crate::db::sql::OptionalExtension;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use rusqlite::OptionalExtension;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -73,13 +73,7 @@ pub(super) async fn usage(
                      WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
             )?
             .query_row((campaign_id, employee.asset_id, &now), |r| {
-                Ok((
-                    r.get::<_, bool>(0)?,
-                    r.get::<_, bool>(1)?,
-                    r.get::<_, bool>(2)?,
-                    r.get::<_, bool>(3)?,
-                    r.get::<_, i64>(4)?,
-                ))
+                Ok((r.get::<bool>(0)?, r.get::<bool>(1)?, r.get::<bool>(2)?, r.get::<bool>(3)?, r.get::<i64>(4)?))
             })
             .optional()?;
         let (active, started, unexpired, offered, partner_id) = campaign

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::ToSql;
+use crate::db::sql::ToSql;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
@@ -177,31 +177,33 @@ pub(crate) struct CampaignInput {
 }
 
 impl CampaignInput {
-    /// The stored columns as named parameters, shared by create and edit so they cannot drift.
+    /// The stored columns as parameters ?1 to ?16 in this order, shared by create and edit so
+    /// they cannot drift: partner, category, discount, start, expire, image, background, the
+    /// names (az, en, ru), the descriptions (az, en, ru), special offer, premium, trend.
     pub(super) fn columns<'a>(
         &'a self,
         file_id: &'a Option<i64>,
         background_id: &'a Option<i64>,
-    ) -> Vec<(&'static str, &'a dyn ToSql)> {
+    ) -> Vec<&'a dyn ToSql> {
         let [name_az, name_en, name_ru] = &self.names;
         let [description_az, description_en, description_ru] = &self.descriptions;
         vec![
-            (":partner", &self.partner_id),
-            (":category", &self.category_id),
-            (":discount", &self.discount),
-            (":start", &self.start),
-            (":expire", &self.expire),
-            (":file", file_id),
-            (":background", background_id),
-            (":name_az", name_az),
-            (":name_en", name_en),
-            (":name_ru", name_ru),
-            (":description_az", description_az),
-            (":description_en", description_en),
-            (":description_ru", description_ru),
-            (":special_offer", &self.special_offer),
-            (":premium", &self.premium),
-            (":trend", &self.trend),
+            &self.partner_id,
+            &self.category_id,
+            &self.discount,
+            &self.start,
+            &self.expire,
+            file_id,
+            background_id,
+            name_az,
+            name_en,
+            name_ru,
+            description_az,
+            description_en,
+            description_ru,
+            &self.special_offer,
+            &self.premium,
+            &self.trend,
         ]
     }
 }

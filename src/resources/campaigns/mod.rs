@@ -8,10 +8,10 @@ mod form;
 mod pickers;
 pub mod writes;
 
+use crate::db::sql::{Connection, params_from_iter};
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::routing::{get, post, put};
-use rusqlite::{Connection, params_from_iter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -185,8 +185,7 @@ fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'st
         "SELECT a.id, a.name FROM campaign_assets ca JOIN assets a ON a.id = ca.asset_id
          WHERE ca.campaign_id = ?1 AND a.deleted_at IS NULL ORDER BY a.id",
     )?;
-    let rows =
-        stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+    let rows = stmt.query_map([id], |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
     let ids = rows.iter().map(|(id, _)| json!(id)).collect();
     let named = rows.iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
     Ok(vec![("assets", Value::Array(ids)), ("assetList", Value::Array(named))])

@@ -1,12 +1,12 @@
 //! The pickers other screens load from campaigns: order positions, notification targets and
 //! a partner's campaigns for promo codes.
 
+use crate::db::sql::Value as SqlValue;
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde_json::{Value, json};
 
 use crate::core::error::{AppError, AppResult};
@@ -50,7 +50,7 @@ impl Picker<'_> {
         counts: &CountCache,
         params: Vec<SqlValue>,
         (skip, take): (i64, i64),
-        row: impl Fn(&rusqlite::Row) -> rusqlite::Result<Value>,
+        row: impl Fn(&crate::db::sql::Row) -> crate::db::sql::Result<Value>,
     ) -> AppResult<ListPage> {
         let count_sql = format!("SELECT COUNT(*) FROM {} WHERE {}", self.table, self.condition);
         let total_count = counts.total(format!("{count_sql} {params:?}"), || {
@@ -106,13 +106,13 @@ pub(super) async fn order_options(
                 };
                 let page = picker.page(conn, &counts, params, paging, |r| {
                     Ok(json!({
-                        "id": r.get::<_, i64>(0)?,
-                        "order": r.get::<_, i64>(1)?,
-                        "partnerName": r.get::<_, String>(2)?,
-                        "campaignName": r.get::<_, String>(3)?,
-                        "campaignCategoryId": r.get::<_, i64>(4)?,
-                        "isActive": r.get::<_, bool>(5)?,
-                        "isConfirmed": r.get::<_, bool>(6)?,
+                        "id": r.get::<i64>(0)?,
+                        "order": r.get::<i64>(1)?,
+                        "partnerName": r.get::<String>(2)?,
+                        "campaignName": r.get::<String>(3)?,
+                        "campaignCategoryId": r.get::<i64>(4)?,
+                        "isActive": r.get::<bool>(5)?,
+                        "isConfirmed": r.get::<bool>(6)?,
                     }))
                 })?;
                 Ok(serde_json::to_vec(&page).map_err(anyhow::Error::from)?)
@@ -141,7 +141,7 @@ pub(super) async fn notification_categories(
                 order: "ORDER BY order_no, id",
             };
             picker.page(conn, &counts, vec![], paging, |r| {
-                Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?}))
+                Ok(json!({"id": r.get::<i64>(0)?, "name": r.get::<String>(1)?, "nameAz": r.get::<String>(2)?}))
             })
         })
         .await
@@ -177,8 +177,8 @@ pub(super) async fn notification_campaigns(
             };
             picker.page(conn, &counts, params, paging, |r| {
                 Ok(json!({
-                    "id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?,
-                    "nameAz": r.get::<_, String>(2)?, "partnerName": r.get::<_, String>(3)?,
+                    "id": r.get::<i64>(0)?, "name": r.get::<String>(1)?,
+                    "nameAz": r.get::<String>(2)?, "partnerName": r.get::<String>(3)?,
                 }))
             })
         })
@@ -210,7 +210,7 @@ pub(super) async fn promo_campaigns(
                 order: "ORDER BY c.id DESC",
             };
             picker.page(conn, &counts, vec![SqlValue::Integer(partner)], paging, |r| {
-                Ok(json!({"id": r.get::<_, i64>(0)?, "name": r.get::<_, String>(1)?, "nameAz": r.get::<_, String>(2)?}))
+                Ok(json!({"id": r.get::<i64>(0)?, "name": r.get::<String>(1)?, "nameAz": r.get::<String>(2)?}))
             })
         })
         .await

@@ -1,10 +1,10 @@
 //! The campaign writes: create and edit (with images, position and assets), approve and
 //! send-notification, each in one transaction.
 
+use crate::db::sql::{Connection, OptionalExtension, ToSql};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use rusqlite::{Connection, OptionalExtension, ToSql};
 use serde_json::Value;
 
 use crate::core::error::{AppError, AppResult};
@@ -73,15 +73,13 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
     let background_id = files::store_upload(tx, input.background.take())?;
     // Its position is set by ORDER below.
     let mut columns = input.columns(&file_id, &background_id);
-    columns.push((":confirmed", &confirmed));
+    columns.push(&confirmed);
     tx.execute(
         "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                     file_id, background_file_id, name_az, name_en, name_ru,
                                     description_az, description_en, description_ru,
                                     special_offer, is_premium, is_trend, is_confirmed, order_no)
-             VALUES (:partner, :category, :discount, :start, :expire, :file, :background, :name_az, :name_en,
-                     :name_ru, :description_az, :description_en, :description_ru, :special_offer, :premium,
-                     :trend, :confirmed, 0)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 0)",
         columns.as_slice(),
     )?;
     let id = tx.last_insert_rowid();
@@ -106,16 +104,16 @@ pub(super) async fn update(State(state): State<AppState>, form: Form) -> AppResu
         let background_id = files::store_upload(tx, input.background.take())?;
         let now = now_iso();
         let mut columns = input.columns(&file_id, &background_id);
-        columns.extend([(":id", &id as &dyn ToSql), (":now", &now)]);
+        columns.extend([&id as &dyn ToSql, &now]);
         tx.execute(
-            "UPDATE campaigns SET partner_id = :partner, campaign_category_id = :category,
-                    discount_percent = :discount, start_date = :start, expire_date = :expire,
-                    file_id = COALESCE(:file, file_id), background_file_id = COALESCE(:background, background_file_id),
-                    name_az = :name_az, name_en = :name_en, name_ru = :name_ru,
-                    description_az = :description_az, description_en = :description_en,
-                    description_ru = :description_ru, special_offer = :special_offer, is_premium = :premium,
-                    is_trend = :trend, updated_at = :now
-             WHERE id = :id",
+            "UPDATE campaigns SET partner_id = ?1, campaign_category_id = ?2,
+                    discount_percent = ?3, start_date = ?4, expire_date = ?5,
+                    file_id = COALESCE(?6, file_id), background_file_id = COALESCE(?7, background_file_id),
+                    name_az = ?8, name_en = ?9, name_ru = ?10,
+                    description_az = ?11, description_en = ?12,
+                    description_ru = ?13, special_offer = ?14, is_premium = ?15,
+                    is_trend = ?16, updated_at = ?18
+             WHERE id = ?17",
             columns.as_slice(),
         )?;
         if old_category != input.category_id {

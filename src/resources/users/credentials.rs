@@ -97,7 +97,7 @@ pub(super) async fn qr_code(
             conn.query_row(
                 "SELECT kind, email, totp_secret FROM users WHERE id = ?1 AND deleted_at IS NULL",
                 [id],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),
+                |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?)),
             )
             .optional()?
             .ok_or_else(|| USERS.not_found())

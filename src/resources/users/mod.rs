@@ -1,12 +1,12 @@
 //! Back-office users (the Users screen): the generic list plus create, edit, password changes
 //! and the authenticator QR code.
 
+use crate::db::sql::Value as SqlValue;
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post, put};
-use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{ObjectBuilder, Type};

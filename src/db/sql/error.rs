@@ -1,0 +1,97 @@
+//! One error type for both engines, with the questions callers ask of a failed statement: was it
+//! a unique value already taken, a row others still refer to, or no row at all.
+
+use super::value::FromSqlError;
+use crate::core::error::AppError;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Sqlite(rusqlite::Error),
+    /// A query that must return a row returned none ([`OptionalExtension`] makes it `None`).
+    #[error("the query returned no rows")]
+    NoRows,
+    #[error("column {index} cannot be read as {wanted}: {reason}")]
+    Column { index: usize, wanted: &'static str, reason: String },
+    #[error("the value {0} is out of the database's integer range")]
+    OutOfRange(String),
+    #[error("the statement takes {expected} parameters, {given} were given")]
+    ParameterCount { expected: usize, given: usize },
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(error: rusqlite::Error) -> Self {
+        match error {
+            rusqlite::Error::QueryReturnedNoRows => Error::NoRows,
+            error => Error::Sqlite(error),
+        }
+    }
+}
+
+impl Error {
+    /// A column's value that could not be read as `wanted`.
+    pub fn column(index: usize, wanted: &'static str, error: FromSqlError) -> Error {
+        let reason = match error {
+            FromSqlError::InvalidType => "another type is stored".to_string(),
+            FromSqlError::OutOfRange(n) => format!("{n} is out of range"),
+            FromSqlError::Other(reason) => reason,
+        };
+        Error::Column { index, wanted, reason }
+    }
+
+    /// The statement broke a constraint: a UNIQUE value already taken, a CHECK, a foreign key.
+    pub fn is_constraint_violation(&self) -> bool {
+        matches!(self, Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation)
+    }
+
+    /// The statement failed on a foreign key: a row others still refer to (a purge).
+    pub fn is_foreign_key(&self) -> bool {
+        matches!(
+            self,
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation
+                    && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
+        )
+    }
+}
+
+/// `query_row(…).optional()`: no row is `None`, any other failure stays one.
+pub trait OptionalExtension<T> {
+    fn optional(self) -> Result<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for Result<T> {
+    fn optional(self) -> Result<Option<T>> {
+        match self {
+            Ok(value) => Ok(Some(value)),
+            Err(Error::NoRows) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+impl From<Error> for AppError {
+    fn from(error: Error) -> Self {
+        AppError::Internal(error.into())
+    }
+}
+
+/// The engine's own failures in `db`'s engine-specific code (settings, the count cache's watcher).
+impl From<rusqlite::Error> for AppError {
+    fn from(error: rusqlite::Error) -> Self {
+        Error::from(error).into()
+    }
+}
+
+/// A write's constraint failure (a taken unique value) as a 409 on the field it is about, for
+/// `.map_err(on_constraint("email", DUPLICATE_EMAIL))`; any other failure stays what it was.
+pub fn on_constraint(field: &'static str, message: &'static str) -> impl Fn(Error) -> AppError {
+    move |error| if error.is_constraint_violation() { AppError::taken(field, message) } else { error.into() }
+}
+
+/// True when a failure, however it was passed on, is a statement's foreign-key failure.
+pub fn is_foreign_key(error: &AppError) -> bool {
+    matches!(error, AppError::Internal(error) if error.downcast_ref::<Error>().is_some_and(Error::is_foreign_key))
+}

@@ -1,0 +1,104 @@
+//! What the seam promises, checked on an engine: each parameter form, values both ways, a missing
+//! row, the constraint questions, transactions that roll back unless committed. Each engine runs
+//! the same [`conformance`] on a connection of its own.
+
+use super::*;
+
+/// The tables the checks write, in the engine's own spelling of the same shape.
+pub(super) fn conformance(conn: &mut Connection, schema: &str) {
+    conn.execute_batch(schema).unwrap();
+
+    // Each parameter form binds its values in order.
+    assert_eq!(conn.execute("INSERT INTO seam (id, name) VALUES (?1, ?2)", (1, "one")).unwrap(), 1);
+    conn.execute("INSERT INTO seam (id, name, score) VALUES (?1, ?2, ?3)", crate::db::sql::params![2, "two", 2.5])
+        .unwrap();
+    let three: Vec<Value> = vec![Value::Integer(3), Value::Text("üç".into()), Value::Null];
+    conn.execute("INSERT INTO seam (id, name, score) VALUES (?1, ?2, ?3)", params_from_iter(three.iter())).unwrap();
+    conn.execute(
+        "INSERT INTO seam (id, name, parent_id, data) VALUES (?1, ?2, ?3, ?4)",
+        (4, "dörd", Some(1), vec![0u8, 255]),
+    )
+    .unwrap();
+    let names: Vec<String> = conn
+        .prepare_cached("SELECT name FROM seam WHERE id > ?1 ORDER BY id")
+        .unwrap()
+        .query_map([1], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_>>()
+        .unwrap();
+    assert_eq!(names, ["two", "üç", "dörd"]);
+
+    // Values come back in their class; a wrong type is an error naming the column.
+    let (score, none, data): (f64, Option<f64>, Vec<u8>) = conn
+        .query_row(
+            "SELECT a.score, b.score, c.data FROM seam a, seam b, seam c WHERE a.id = 2 AND b.id = 3 AND c.id = 4",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((score, none, data), (2.5, None, vec![0, 255]));
+    let wrong = conn.query_row("SELECT name FROM seam WHERE id = 1", [], |row| row.get::<i64>(0)).unwrap_err();
+    assert!(matches!(wrong, Error::Column { index: 0, .. }), "{wrong}");
+
+    // No row: an error of its own, or None through `optional`.
+    let missing = conn.query_row("SELECT name FROM seam WHERE id = ?1", [99], |row| row.get::<String>(0));
+    assert!(matches!(missing, Err(Error::NoRows)));
+    let missing = conn.query_row("SELECT name FROM seam WHERE id = ?1", [99], |row| row.get::<String>(0)).optional();
+    assert_eq!(missing.unwrap(), None);
+
+    // Too few or too many parameters are refused before the statement runs.
+    let few = conn.execute("INSERT INTO seam (id, name) VALUES (?1, ?2)", [5]).unwrap_err();
+    assert!(matches!(few, Error::ParameterCount { expected: 2, given: 1 }), "{few}");
+    let many = conn.execute("DELETE FROM seam WHERE id = ?1", (5, 6)).unwrap_err();
+    assert!(matches!(many, Error::ParameterCount { expected: 1, .. }), "{many}");
+
+    // A taken unique value and a row others refer to are told apart from other failures.
+    let taken = conn.execute("INSERT INTO seam (id, name) VALUES (?1, ?2)", (6, "one")).unwrap_err();
+    assert!(taken.is_constraint_violation() && !taken.is_foreign_key(), "{taken}");
+    let referred = conn.execute("DELETE FROM seam WHERE id = ?1", [1]).unwrap_err();
+    assert!(referred.is_foreign_key() && referred.is_constraint_violation(), "{referred}");
+    let syntax = conn.execute("INSERT INTO nowhere VALUES (1)", []).unwrap_err();
+    assert!(!syntax.is_constraint_violation() && !syntax.is_foreign_key());
+
+    // A transaction keeps its work only when committed.
+    {
+        let tx = conn.write_transaction().unwrap();
+        tx.execute("DELETE FROM seam WHERE id = ?1", [2]).unwrap();
+    }
+    let tx = conn.transaction().unwrap();
+    tx.execute("DELETE FROM seam WHERE id = ?1", [3]).unwrap();
+    tx.commit().unwrap();
+    let left: i64 = conn.query_row("SELECT COUNT(*) FROM seam", [], |row| row.get(0)).unwrap();
+    assert_eq!(left, 3);
+    assert!(conn.is_autocommit());
+
+    // Rows one at a time, and every statement of a script.
+    let mut statement = conn.prepare("SELECT id, name FROM seam ORDER BY id").unwrap();
+    assert_eq!(statement.column_count(), 2);
+    let mut rows = statement.query(()).unwrap();
+    let mut ids = Vec::new();
+    while let Some(row) = rows.next().unwrap() {
+        ids.push(row.get::<i64>(0).unwrap());
+    }
+    assert_eq!(ids, [1, 2, 4]);
+    drop(rows);
+    drop(statement);
+    let mut printed = Vec::new();
+    conn.each_statement_row("SELECT 1, 'a'; SELECT NULL", |values| {
+        printed.push(values.iter().map(|value| format!("{value:?}")).collect::<Vec<_>>().join("|"));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(printed, ["Integer(1)|Text([97])", "Null"]);
+}
+
+#[test]
+fn sqlite_keeps_the_seams_promises() {
+    let mut conn = Connection::open_in_memory().unwrap();
+    conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+    conformance(
+        &mut conn,
+        "CREATE TABLE seam (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent_id INTEGER REFERENCES seam (id),
+                            score REAL, data BLOB)",
+    );
+}
