@@ -19,32 +19,33 @@ struct Seeded {
 
 fn seed(app: &TestApp) -> Seeded {
     let conn = app.state.db.conn().unwrap();
-    conn.execute(
-        "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+    let partner = conn
+        .insert(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
          VALUES ('Dadlı Market', 'Elvin', 'Quliyev', '994501234567', 'info@dadli.az')",
-        [],
-    )
-    .unwrap();
-    let partner = conn.last_insert_rowid();
+            [],
+        )
+        .unwrap();
     let mut categories = [0; 2];
     for (index, (az, en, ru)) in [("Geyim", "Clothing", "Одежда"), ("Kino", "Cinema", "Кино")].iter().enumerate()
     {
-        conn.execute(
-            "INSERT INTO campaign_categories (name_az, name_en, name_ru, order_no) VALUES (?1, ?2, ?3, ?4)",
-            (az, en, ru, index as i64 + 1),
-        )
-        .unwrap();
-        categories[index] = conn.last_insert_rowid();
+        let inserted = conn
+            .insert(
+                "INSERT INTO campaign_categories (name_az, name_en, name_ru, order_no) VALUES (?1, ?2, ?3, ?4)",
+                (az, en, ru, index as i64 + 1),
+            )
+            .unwrap();
+        categories[index] = inserted;
     }
     let mut assets = [0; 2];
     for (index, name) in ["Xəzər Telekom", "Qafqaz Bank"].iter().enumerate() {
-        conn.execute(
+        let inserted = conn.insert(
             "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
              VALUES (?1, 'Nigar Həsənova', '994501234567', 'n@x.az', 'X1')",
             [name],
         )
         .unwrap();
-        assets[index] = conn.last_insert_rowid();
+        assets[index] = inserted;
     }
     Seeded { partner, categories, assets }
 }

@@ -71,17 +71,18 @@ fn seed_assets(conn: &Connection) {
 fn seed_hr_accounts(conn: &Connection) {
     seed_assets(conn);
     for i in 0..16 {
-        conn.execute(
-            "INSERT INTO users (kind, first_name, last_name, email, phone, password_hash, totp_secret)
+        let inserted = conn
+            .insert(
+                "INSERT INTO users (kind, first_name, last_name, email, phone, password_hash, totp_secret)
              VALUES ('hr', ?1, ?2, ?3, ?4, 'x', 'y')",
-            (FIRST[i % 8], LAST[i % 5], format!("hr{i:02}@asset.az"), format!("99470{:07}", 3000000 + i)),
-        )
-        .unwrap();
+                (FIRST[i % 8], LAST[i % 5], format!("hr{i:02}@asset.az"), format!("99470{:07}", 3000000 + i)),
+            )
+            .unwrap();
         conn.execute(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen, is_active, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             (
-                conn.last_insert_rowid(),
+                inserted,
                 1 + (i % 4) as i64,
                 i % 2 == 0,
                 i % 3 == 0,
@@ -96,27 +97,27 @@ fn seed_hr_accounts(conn: &Connection) {
 fn seed_partners(conn: &Connection) {
     for i in 0..16 {
         let promo = i % 3 == 0;
-        conn.execute(
-            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
+        let partner = conn
+            .insert(
+                "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
                                    is_promo_code_using, promo_code_version, is_active)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            (
-                format!(
-                    "{} {}",
-                    ["Bravo", "Araz Market", "Baku Electronics", "Kontakt Home", "Bazarstore", "CinemaPlus"][i % 6],
-                    i
+                (
+                    format!(
+                        "{} {}",
+                        ["Bravo", "Araz Market", "Baku Electronics", "Kontakt Home", "Bazarstore", "CinemaPlus"][i % 6],
+                        i
+                    ),
+                    FIRST[i % 8],
+                    LAST[i % 5],
+                    format!("99450{:07}", 4000000 + i),
+                    format!("partner{i:02}@perk.az"),
+                    promo,
+                    promo.then_some(1 + (i % 2) as i64),
+                    i % 4 != 1,
                 ),
-                FIRST[i % 8],
-                LAST[i % 5],
-                format!("99450{:07}", 4000000 + i),
-                format!("partner{i:02}@perk.az"),
-                promo,
-                promo.then_some(1 + (i % 2) as i64),
-                i % 4 != 1,
-            ),
-        )
-        .unwrap();
-        let partner = conn.last_insert_rowid();
+            )
+            .unwrap();
         conn.execute(
             "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, 1, 'Nizami küç. 10', 40.37, 49.83)",
             [partner],
@@ -263,20 +264,20 @@ fn seed_applications(conn: &Connection) {
     )
     .unwrap();
     for i in 0..17 {
-        conn.execute(
-            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)
+        let id = conn
+            .insert(
+                "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            (
-                format!("{} {i}", ["Şirin Dünya", "Araz Market", "Gül Çiçək"][i % 3]),
-                format!("{} {}", FIRST[i % 8], LAST[i % 5]),
-                format!("apply{i:02}@biz.az"),
-                format!("99455{:07}", 6000000 + i),
-                (i % 2 == 0).then_some(1),
-                format!("2026-0{}-0{}T08:00:00.000Z", 1 + i % 9, 1 + i % 9),
-            ),
-        )
-        .unwrap();
-        let id = conn.last_insert_rowid();
+                (
+                    format!("{} {i}", ["Şirin Dünya", "Araz Market", "Gül Çiçək"][i % 3]),
+                    format!("{} {}", FIRST[i % 8], LAST[i % 5]),
+                    format!("apply{i:02}@biz.az"),
+                    format!("99455{:07}", 6000000 + i),
+                    (i % 2 == 0).then_some(1),
+                    format!("2026-0{}-0{}T08:00:00.000Z", 1 + i % 9, 1 + i % 9),
+                ),
+            )
+            .unwrap();
         for city in [1 + (i % 3) as i64, 5] {
             conn.execute(
                 "INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)",
@@ -821,13 +822,13 @@ fn seed_activity(conn: &Connection) {
 
 /// Employee-app and partner clients, some revoked (revoked clients stay listed).
 fn seed_api_clients(conn: &Connection) {
-    conn.execute(
-        "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+    let partner = conn
+        .insert(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
          VALUES ('Bravo', 'Elvin', 'Quliyev', '994501234567', 'info@bravo.az')",
-        [],
-    )
-    .unwrap();
-    let partner = conn.last_insert_rowid();
+            [],
+        )
+        .unwrap();
     for i in 0..17 {
         let (name, kind, partner_id) = match i % 3 {
             0 => (format!("Mobil tətbiq {i}"), "employee-app", None),

@@ -68,15 +68,14 @@ fn employee(conn: &Connection, id: i64, asset: i64, active: bool) {
 
 /// A use of `campaign` (its partner and category) by `employee` (its asset) at `at`.
 fn usage(conn: &Connection, employee: i64, campaign: i64, rating: Option<i64>, at: &str) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                     asset_name, partner_name, campaign_name, category_name, discount_percent, rating, created_at)
          SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, 'a', 'p', c.name_az, 'k', 10, ?3, ?4
          FROM employees e, campaigns c WHERE e.id = ?1 AND c.id = ?2",
         (employee, campaign, rating, at),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 /// `YYYY-MM-15T12:00:00.000Z` of the month `back` months before `today`'s.

@@ -82,19 +82,18 @@ async fn merchant_requests_with_cities_file_and_export() {
     let admin = app.admin().await;
     let id = {
         let conn = app.state.db.conn().unwrap();
-        conn.execute(
+        let file = conn.insert(
             "INSERT INTO files (content_type, ext, size, sha256, bytes, public_name) VALUES ('image/png', 'png', ?1, 'x', ?2, 'f00dfeedf00dfeedf00dfeedf00dfeed')",
             (PNG.len() as i64, PNG),
         )
         .unwrap();
-        let file = conn.last_insert_rowid();
-        conn.execute(
-            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id)
+        let id = conn
+            .insert(
+                "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id)
              VALUES ('Şirin Dünya', 'Nərmin Bağırova', 'info@sirindunya.az', '994552223344', ?1)",
-            [file],
-        )
-        .unwrap();
-        let id = conn.last_insert_rowid();
+                [file],
+            )
+            .unwrap();
         for city in [2, 1] {
             conn.execute(
                 "INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)",

@@ -35,8 +35,7 @@ async fn delete(app: &TestApp, token: &str, path: &str, id: i64) {
 }
 
 fn insert(conn: &Connection, sql: &str, params: impl perkdesk::db::sql::Params) -> i64 {
-    conn.execute(sql, params).unwrap();
-    conn.last_insert_rowid()
+    conn.insert(sql, params).unwrap()
 }
 
 /// One record of each kind the trash holds besides the world's: (path, id).

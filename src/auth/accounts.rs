@@ -47,7 +47,7 @@ pub struct NewStaff<'a> {
 /// Inserts the account with `totp_secret`; a taken e-mail is the driver's constraint error, which
 /// the caller names in its own words.
 pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> crate::db::sql::Result<i64> {
-    tx.execute(
+    let id = tx.insert(
         "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
          VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         (
@@ -60,7 +60,7 @@ pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> cra
             staff.active,
         ),
     )?;
-    Ok(tx.last_insert_rowid())
+    Ok(id)
 }
 
 /// Stores a new password hash for the live login and ends its sessions except `keep` (the

@@ -116,12 +116,12 @@ pub fn insert_client(
 ) -> AppResult<(i64, String)> {
     let (key, hash) = new_key();
     let prefix: String = key.chars().take(KEY_PREFIX.len() + 6).collect();
-    tx.execute(
+    let id = tx.insert(
         "INSERT INTO api_clients (name, kind, partner_id, key_hash, key_prefix, rate_limit_per_minute)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         (name, kind.as_str(), partner_id, &hash, &prefix, per_minute),
     )?;
-    Ok((tx.last_insert_rowid(), key))
+    Ok((id, key))
 }
 
 /// Revokes the client's key at once (the next request with it is refused).

@@ -218,17 +218,16 @@ fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
         let file_id = crate::http::files::store_image(tx, logo)?;
         let domain = format!("{}.az", ascii(name).replace(' ', ""));
         let (first, _) = contact.split_once(' ').unwrap_or((contact, ""));
-        tx.execute(
+        let asset_id = tx.insert(
             "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix, file_id, is_active)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             (name, contact, phone(rng), format!("{}@{domain}", ascii(first)), format!("{}{}", ascii(name).chars().next().unwrap_or('A').to_ascii_uppercase(), index + 1), file_id, index != 5),
         )?;
-        let asset_id = tx.last_insert_rowid();
         for (offset, hr_first) in
             [FIRST_NAMES[(index * 2 + 5) % 24], FIRST_NAMES[(index * 2 + 11) % 24]].into_iter().enumerate()
         {
             let hr_last = LAST_NAMES[(index * 3 + offset * 5 + 2) % 24];
-            tx.execute(
+            let user_id = tx.insert(
                 "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
                  VALUES ('hr', ?1, ?2, ?3, ?4, 1, ?5, ?6)",
                 (
@@ -244,7 +243,7 @@ fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                 "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
                 (
-                    tx.last_insert_rowid(),
+                    user_id,
                     asset_id,
                     offset == 0,
                     index % 2 == 0,
@@ -330,7 +329,7 @@ fn fill_partners(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     for (index, (name, contact, promo_version, logo, branches)) in PARTNERS.iter().enumerate() {
         let file_id = crate::http::files::store_image(tx, logo)?;
         let (first, last) = contact.split_once(' ').unwrap_or((contact, ""));
-        tx.execute(
+        let partner_id = tx.insert(
             "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email, file_id,
                                    is_promo_code_using, promo_code_version, is_active)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -346,7 +345,6 @@ fn fill_partners(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                 index != 3,
             ),
         )?;
-        let partner_id = tx.last_insert_rowid();
         for (city_id, address, latitude, longitude) in branches.iter() {
             tx.execute(
                 "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -644,11 +642,11 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let mut backgrounds = Vec::with_capacity(CATEGORIES.len());
     for (index, (photo, background, [az, en, ru])) in CATEGORIES.iter().enumerate() {
         let photo_id = crate::http::files::store_image(tx, photo)?;
-        tx.execute(
+        let category_id = tx.insert(
             "INSERT INTO campaign_categories (name_az, name_en, name_ru, photo_file_id, order_no) VALUES (?1, ?2, ?3, ?4, ?5)",
             (az, en, ru, photo_id, index as i64 + 1),
         )?;
-        categories.push((tx.last_insert_rowid(), photo_id));
+        categories.push((category_id, photo_id));
         backgrounds.push(crate::http::files::store_image(tx, background)?);
     }
     let assets: Vec<i64> = tx
@@ -665,7 +663,7 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
         positions[demo.category] += 1;
         let start = now - time::Duration::days(rng.random_range(1..20));
         let expire = now + time::Duration::days(rng.random_range(20..120));
-        tx.execute(
+        let campaign_id = tx.insert(
             "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, file_id,
                                     background_file_id, name_az, name_en, name_ru, description_az, description_en,
                                     description_ru, special_offer, is_premium, is_trend, is_active, is_confirmed,
@@ -694,7 +692,6 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                 demo.notified.is_some(),
             ],
         )?;
-        let campaign_id = tx.last_insert_rowid();
         for offset in 0..(1 + index % 3) {
             if let Some(asset) = assets.get((index + offset * 2) % assets.len().max(1)) {
                 tx.execute(
@@ -812,12 +809,12 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                 email = format!("{}.{}{n}@{domain}", ascii(first), ascii(last));
                 n += 1;
             }
-            tx.execute(
+            let employee_id = tx.insert(
                 "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 (asset_id, first, last, &email, phone(rng), rng.random_range(0..10) != 0, days_ago(rng, 700)),
             )?;
-            employees.push((tx.last_insert_rowid(), *asset_id, format!("{first} {last}"), email));
+            employees.push((employee_id, *asset_id, format!("{first} {last}"), email));
         }
     }
     if employees.is_empty() {
@@ -846,7 +843,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     for (business, applicant, cities, file) in APPLICATIONS {
         let file_id = crate::http::files::store_image(tx, file)?;
         let (first, last) = applicant.split_once(' ').unwrap_or((applicant, ""));
-        tx.execute(
+        let application = tx.insert(
             "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             (
@@ -858,7 +855,6 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
                 days_ago(rng, 45),
             ),
         )?;
-        let application = tx.last_insert_rowid();
         for city in cities {
             tx.execute(
                 "INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)",

@@ -113,8 +113,8 @@ impl WriteForm {
             columns.join(", "),
             vec!["?"; columns.len()].join(", ")
         );
-        tx.execute(&sql, params_from_iter(params)).map_err(values.on_constraint())?;
-        Ok(tx.last_insert_rowid())
+        let id = tx.insert(&sql, params_from_iter(params)).map_err(values.on_constraint())?;
+        Ok(id)
     }
 
     /// UPDATEs a live row: the declared columns (a kept field only when sent), the image only when

@@ -257,11 +257,11 @@ pub fn store_image(tx: &Connection, bytes: &[u8]) -> AppResult<i64> {
 }
 
 fn insert(tx: &Connection, bytes: &[u8], kind: ImageKind) -> AppResult<i64> {
-    tx.execute(
+    let id = tx.insert(
         "INSERT INTO files (public_name, content_type, ext, size, sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         (new_public_name(), kind.content_type, kind.ext, bytes.len() as i64, hex::encode(Sha256::digest(bytes)), bytes),
     )?;
-    Ok(tx.last_insert_rowid())
+    Ok(id)
 }
 
 /// 128 random bits in lower-case hex. Not the content hash: the same logo uploaded twice gets

@@ -254,12 +254,11 @@ async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppR
             }
         }
         let file_id = files::store_upload(tx, file)?;
-        tx.execute(
+        let id = tx.insert(
             "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             (&partner_name, &full_name, &email, &phone, file_id),
         )?;
-        let id = tx.last_insert_rowid();
         let mut link =
             tx.prepare_cached("INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)")?;
         for city in &cities {

@@ -191,12 +191,13 @@ pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival, now: &
             Ok(id)
         }
         None => {
-            tx.prepare_cached(
-                "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
+            let id = tx
+                .prepare_cached(
+                    "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute((asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)))?;
-            Ok(tx.last_insert_rowid())
+                )?
+                .insert((asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)))?;
+            Ok(id)
         }
     }
 }

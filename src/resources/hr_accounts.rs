@@ -265,11 +265,11 @@ async fn create(
             // HR accounts sign in to the HR portal, where the role is User's.
             &accounts::login_columns("hr", Role::User as i64, password_hash),
         )?;
-        tx.execute(
+        let id = tx.insert(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
             (user_id, asset_id, body.is_mfa_active, body.is_employee_seen),
         )?;
-        Ok(tx.last_insert_rowid())
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

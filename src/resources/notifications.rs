@@ -158,11 +158,11 @@ pub fn insert_for_campaign(
     file_id: Option<i64>,
     campaign_id: i64,
 ) -> AppResult<i64> {
-    tx.execute(
+    let id = tx.insert(
         "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
         (header, text, file_id, campaign_id),
     )?;
-    Ok(tx.last_insert_rowid())
+    Ok(id)
 }
 
 /// What a notification points at: (type, categoryId, campaignId); only the id its type uses.

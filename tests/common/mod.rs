@@ -129,13 +129,14 @@ impl TestApp {
         let secret = totp::new_secret();
         let hash = password::hash(PASSWORD).unwrap();
         let conn = self.state.db.conn().unwrap();
-        conn.execute(
-            "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
+        let inserted = conn
+            .insert(
+                "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
              VALUES ('staff', 'Test', 'User', ?1, '994501234567', ?2, ?3, ?4)",
-            (email, role, hash, &secret),
-        )
-        .unwrap();
-        (conn.last_insert_rowid(), secret)
+                (email, role, hash, &secret),
+            )
+            .unwrap();
+        (inserted, secret)
     }
 
     /// A fresh TOTP code for the user; the replay guard is reset so tests may sign in repeatedly.

@@ -28,32 +28,29 @@ pub const EMPLOYEES: [(&str, &str, &str); 6] = [
 ];
 
 pub fn world(conn: &Connection) -> World {
-    conn.execute(
+    let asset = conn.insert(
         "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
          VALUES ('Azercell', 'Aysel Məmmədova', '994501234567', 'hr@azercell.az', 'AZC')",
         [],
     )
     .unwrap();
-    let asset = conn.last_insert_rowid();
     let mut employees = vec![];
     for (i, (first, last, email)) in EMPLOYEES.iter().enumerate() {
-        conn.execute(
-            "INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (?1, ?2, ?3, ?4, ?5)",
-            (asset, first, last, email, format!("99450{:07}", 1000000 + i)),
-        )
-        .unwrap();
-        employees.push(conn.last_insert_rowid());
+        employees.push(
+            conn.insert(
+                "INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (?1, ?2, ?3, ?4, ?5)",
+                (asset, first, last, email, format!("99450{:07}", 1000000 + i)),
+            )
+            .unwrap(),
+        );
     }
     let partner = partner_row(conn, "Bravo", true);
     let branches = [branch(conn, partner, 1, "Nizami küç. 10"), branch(conn, partner, 2, "Cavadxan küç. 21")];
     let other_partner = partner_row(conn, "Araz Market", false);
     let other_branch = branch(conn, other_partner, 3, "Sülh küç. 4");
-    conn.execute(
-        "INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Маркет')",
-        [],
-    )
-    .unwrap();
-    let category = conn.last_insert_rowid();
+    let category = conn
+        .insert("INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Маркет')", [])
+        .unwrap();
     let first_campaign = campaign(conn, partner, category, "Həftəsonu endirimi");
     let other_campaign = campaign(conn, other_partner, category, "Araz endirimi");
     World {
@@ -70,40 +67,37 @@ pub fn world(conn: &Connection) -> World {
 }
 
 fn partner_row(conn: &Connection, name: &str, promo: bool) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
                                is_promo_code_using, promo_code_version)
          VALUES (?1, 'Elvin', 'Quliyev', '994551234567', 'info@partner.az', ?2, ?3)",
         (name, promo, promo.then_some(2)),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 fn branch(conn: &Connection, partner: i64, city: i64, address: &str) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, ?2, ?3, 40.4, 49.8)",
         (partner, city, address),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 pub fn campaign(conn: &Connection, partner: i64, category: i64, name: &str) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                 name_az, name_en, name_ru, description_az, description_en, description_ru, order_no)
          VALUES (?1, ?2, 15, '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', ?3, ?3, ?3, 'T', 'D', 'O',
                  (SELECT COUNT(*) + 1 FROM campaigns WHERE campaign_category_id = ?2))",
         (partner, category, name),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 /// A use of `campaign` by `employee` at `at`, names copied as the app would.
 pub fn usage(conn: &Connection, employee: i64, campaign: i64, at: &str) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                     asset_name, partner_name, campaign_name, category_name, discount_percent,
                                     rating, created_at)
@@ -114,21 +108,18 @@ pub fn usage(conn: &Connection, employee: i64, campaign: i64, at: &str) -> i64 {
          WHERE e.id = ?1 AND c.id = ?2",
         (employee, campaign, at),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 pub fn complaint(conn: &Connection, reason: i64, description: &str, read: bool) -> i64 {
-    conn.execute(
+    conn.insert(
         "INSERT INTO complaints (full_name, email, phone, reason_id, description, is_read)
          VALUES ('Gülnar Əliyeva', 'gulnar.aliyeva@azercell.az', '994501000003', ?1, ?2, ?3)",
         (reason, description, read),
     )
-    .unwrap();
-    conn.last_insert_rowid()
+    .unwrap()
 }
 
 pub fn wish(conn: &Connection, employee: i64, text: &str) -> i64 {
-    conn.execute("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee, text)).unwrap();
-    conn.last_insert_rowid()
+    conn.insert("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee, text)).unwrap()
 }

@@ -58,22 +58,23 @@ impl Connection {
     /// A statement compiled for one use.
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         match &self.engine {
-            Engine::Sqlite(conn) => Ok(Statement { inner: StatementInner::Sqlite(conn.prepare(sql)?) }),
+            Engine::Sqlite(conn) => Ok(Statement { conn: self, inner: StatementInner::Sqlite(conn.prepare(sql)?) }),
         }
     }
 
     /// A statement kept compiled on this connection for the next use of the same text.
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
         match &self.engine {
-            Engine::Sqlite(conn) => Ok(Statement { inner: StatementInner::SqliteCached(conn.prepare_cached(sql)?) }),
+            Engine::Sqlite(conn) => {
+                Ok(Statement { conn: self, inner: StatementInner::SqliteCached(conn.prepare_cached(sql)?) })
+            }
         }
     }
 
-    /// The id of the row the last INSERT on this connection added.
-    pub fn last_insert_rowid(&self) -> i64 {
-        match &self.engine {
-            Engine::Sqlite(conn) => conn.last_insert_rowid(),
-        }
+    /// Runs an INSERT of one row and returns the new row's `id`. The id comes from the statement
+    /// itself, never from the session (a trigger's own insert cannot be taken for it).
+    pub fn insert(&self, sql: &str, params: impl Params) -> Result<i64> {
+        self.prepare(sql)?.insert(params)
     }
 
     /// True outside a transaction (or after the database rolled one back on its own).
@@ -164,6 +165,7 @@ impl Drop for Transaction<'_> {
 
 /// A compiled statement.
 pub struct Statement<'c> {
+    conn: &'c Connection,
     inner: StatementInner<'c>,
 }
 
@@ -239,6 +241,16 @@ impl<'c> Statement<'c> {
     pub fn execute(&mut self, params: impl Params) -> Result<usize> {
         self.bind(params)?;
         Ok(self.sqlite().raw_execute()?)
+    }
+
+    /// Runs an INSERT of one row and returns the new row's `id`.
+    pub fn insert(&mut self, params: impl Params) -> Result<i64> {
+        match self.execute(params)? {
+            1 => match &self.conn.engine {
+                Engine::Sqlite(conn) => Ok(conn.last_insert_rowid()),
+            },
+            changed => Err(Error::InsertedRows(changed)),
+        }
     }
 
     /// The rows of the query, one at a time.

@@ -17,6 +17,8 @@ pub enum Error {
     Column { index: usize, wanted: &'static str, reason: String },
     #[error("the value {0} is out of the database's integer range")]
     OutOfRange(String),
+    #[error("an insert of one row changed {0} rows")]
+    InsertedRows(usize),
     #[error("the statement takes {expected} parameters, {given} were given")]
     ParameterCount { expected: usize, given: usize },
 }

@@ -28,6 +28,16 @@ pub(super) fn conformance(conn: &mut Connection, schema: &str) {
         .unwrap();
     assert_eq!(names, ["two", "üç", "dörd"]);
 
+    // An insert answers the new row's id, its own even when the table's triggers insert too.
+    let id = conn.insert("INSERT INTO seam (name) VALUES (?1)", ["five"]).unwrap();
+    assert_eq!(id, 5);
+    let logged: i64 = conn.query_row("SELECT MAX(id) FROM seam_log", [], |row| row.get(0)).unwrap();
+    assert!(logged > 100, "the trigger's own insert took the id {logged}");
+    let not_one =
+        conn.insert("INSERT INTO seam (name) SELECT name || '!' FROM seam WHERE id IN (1, 2)", []).unwrap_err();
+    assert!(matches!(not_one, Error::InsertedRows(2)), "{not_one}");
+    conn.execute("DELETE FROM seam WHERE id > ?1", [4]).unwrap();
+
     // Values come back in their class; a wrong type is an error naming the column.
     let (score, none, data): (f64, Option<f64>, Vec<u8>) = conn
         .query_row(
@@ -99,6 +109,9 @@ fn sqlite_keeps_the_seams_promises() {
     conformance(
         &mut conn,
         "CREATE TABLE seam (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent_id INTEGER REFERENCES seam (id),
-                            score REAL, data BLOB)",
+                            score REAL, data BLOB);
+         CREATE TABLE seam_log (id INTEGER PRIMARY KEY, seam_id INTEGER);
+         INSERT INTO seam_log (id) VALUES (100);
+         CREATE TRIGGER seam_logged AFTER INSERT ON seam BEGIN INSERT INTO seam_log (seam_id) VALUES (new.id); END;",
     );
 }

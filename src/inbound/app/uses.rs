@@ -102,7 +102,7 @@ pub(super) async fn usage(
             })?;
         }
         // Names are copied as they are now: the history reads the same after a rename.
-        tx.prepare_cached(
+        let id = tx.prepare_cached(
             "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                             asset_name, partner_name, campaign_name, category_name, discount_percent,
                                             rating, partner_city_id, created_at)
@@ -113,8 +113,8 @@ pub(super) async fn usage(
                       JOIN campaign_categories cc ON cc.id = c.campaign_category_id
                  WHERE e.id = ?1 AND c.id = ?2",
         )?
-        .execute((employee.id, campaign_id, rating, branch, &now))?;
-        Ok(tx.last_insert_rowid())
+        .insert((employee.id, campaign_id, rating, branch, &now))?;
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -145,8 +145,9 @@ pub(super) async fn wish(
     let (email, text) = (values.get("employeeEmail").to_string(), values.get("text").to_string());
     let row = crud::save_then_fetch(&state, &WISH_LIST, move |tx| {
         let employee = active_employee(tx, "employeeEmail", &email)?;
-        tx.execute("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee.id, &text))?;
-        Ok(tx.last_insert_rowid())
+        let id =
+            tx.insert("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee.id, &text))?;
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -225,12 +226,12 @@ pub(super) async fn complaint(
             }
             Complainant::Person { full_name, email, phone } => (None, full_name, email, phone),
         };
-        tx.execute(
+        let id = tx.insert(
             "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             (employee_id, &full_name, &email, &phone, reason, &description),
         )?;
-        Ok(tx.last_insert_rowid())
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

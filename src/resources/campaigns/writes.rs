@@ -74,7 +74,7 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
     // Its position is set by ORDER below.
     let mut columns = input.columns(&file_id, &background_id);
     columns.push(&confirmed);
-    tx.execute(
+    let id = tx.insert(
         "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                     file_id, background_file_id, name_az, name_en, name_ru,
                                     description_az, description_en, description_ru,
@@ -82,7 +82,6 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 0)",
         columns.as_slice(),
     )?;
-    let id = tx.last_insert_rowid();
     ORDER.place(tx, input.category_id, Some(id), input.order)?;
     link_assets(tx, id, &input.assets)?;
     Ok(id)
