@@ -249,7 +249,8 @@ impl Db {
 
 /// Applies the migrations not yet applied to `conn`; returns the schema version it is at.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
-    apply_migrations(conn.sqlite_mut())
+    let conn = conn.sqlite_mut().context("the PostgreSQL schema is not yet migrated by perkdesk")?;
+    apply_migrations(conn)
 }
 
 /// A private database in memory with every migration applied, for tests.
@@ -308,14 +309,19 @@ pub struct SpillToDisk<'c>(&'c Connection);
 
 impl<'c> SpillToDisk<'c> {
     pub fn on(conn: &'c Connection) -> AppResult<SpillToDisk<'c>> {
-        conn.sqlite().pragma_update(None, "temp_store", "FILE").map_err(sql::Error::from)?;
+        // PostgreSQL spills a large sort to disk by itself (past work_mem).
+        if let Some(sqlite) = conn.sqlite() {
+            sqlite.pragma_update(None, "temp_store", "FILE").map_err(sql::Error::from)?;
+        }
         Ok(SpillToDisk(conn))
     }
 }
 
 impl Drop for SpillToDisk<'_> {
     fn drop(&mut self) {
-        if let Err(error) = self.0.sqlite().pragma_update(None, "temp_store", "MEMORY") {
+        if let Some(sqlite) = self.0.sqlite()
+            && let Err(error) = sqlite.pragma_update(None, "temp_store", "MEMORY")
+        {
             tracing::warn!(%error, "cannot set temp_store back to MEMORY");
         }
     }

@@ -191,12 +191,11 @@ pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival, now: &
             Ok(id)
         }
         None => {
-            let id = tx
-                .prepare_cached(
-                    "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
+            let id = tx.insert(
+                "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?
-                .insert((asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)))?;
+                (asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)),
+            )?;
             Ok(id)
         }
     }

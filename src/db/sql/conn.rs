@@ -4,7 +4,8 @@
 
 use super::error::{Error, Result};
 use super::params::{Binder, Params};
-use super::value::{FromSql, ValueRef};
+use super::pg::{Column, Param, Pg};
+use super::value::{FromSql, Value, ValueRef};
 
 /// An open connection to the database.
 pub struct Connection {
@@ -13,6 +14,8 @@ pub struct Connection {
 
 enum Engine {
     Sqlite(rusqlite::Connection),
+    // Boxed: a client is three times a SQLite handle, and the pool holds SQLite ones.
+    Postgres(Box<Pg>),
 }
 
 impl Connection {
@@ -20,21 +23,29 @@ impl Connection {
         Connection { engine: Engine::Sqlite(conn) }
     }
 
-    /// A private database in memory, gone when the connection closes.
+    /// A private SQLite database in memory, gone when the connection closes.
     pub fn open_in_memory() -> Result<Connection> {
         Ok(Connection::from_sqlite(rusqlite::Connection::open_in_memory()?))
     }
 
-    /// The SQLite connection beneath, for the engine's own settings (functions, PRAGMAs).
-    pub(in crate::db) fn sqlite(&self) -> &rusqlite::Connection {
+    /// A connection to the PostgreSQL server at `url` (`postgres://user@host:port/db`).
+    pub fn connect_postgres(url: &str) -> Result<Connection> {
+        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
+    }
+
+    /// The SQLite connection beneath, for that engine's own settings (functions, PRAGMAs); `None`
+    /// on another engine.
+    pub(in crate::db) fn sqlite(&self) -> Option<&rusqlite::Connection> {
         match &self.engine {
-            Engine::Sqlite(conn) => conn,
+            Engine::Sqlite(conn) => Some(conn),
+            Engine::Postgres(_) => None,
         }
     }
 
-    pub(in crate::db) fn sqlite_mut(&mut self) -> &mut rusqlite::Connection {
+    pub(in crate::db) fn sqlite_mut(&mut self) -> Option<&mut rusqlite::Connection> {
         match &mut self.engine {
-            Engine::Sqlite(conn) => conn,
+            Engine::Sqlite(conn) => Some(conn),
+            Engine::Postgres(_) => None,
         }
     }
 
@@ -47,6 +58,7 @@ impl Connection {
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         match &self.engine {
             Engine::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            Engine::Postgres(pg) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
         }
     }
 
@@ -57,30 +69,50 @@ impl Connection {
 
     /// A statement compiled for one use.
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
-        match &self.engine {
-            Engine::Sqlite(conn) => Ok(Statement { conn: self, inner: StatementInner::Sqlite(conn.prepare(sql)?) }),
-        }
+        let inner = match &self.engine {
+            Engine::Sqlite(conn) => StatementInner::Sqlite(conn.prepare(sql)?),
+            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, false)?),
+        };
+        Ok(Statement { conn: self, inner })
     }
 
     /// A statement kept compiled on this connection for the next use of the same text.
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
-        match &self.engine {
-            Engine::Sqlite(conn) => {
-                Ok(Statement { conn: self, inner: StatementInner::SqliteCached(conn.prepare_cached(sql)?) })
-            }
-        }
+        let inner = match &self.engine {
+            Engine::Sqlite(conn) => StatementInner::SqliteCached(conn.prepare_cached(sql)?),
+            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, true)?),
+        };
+        Ok(Statement { conn: self, inner })
     }
 
     /// Runs an INSERT of one row and returns the new row's `id`. The id comes from the statement
-    /// itself, never from the session (a trigger's own insert cannot be taken for it).
+    /// itself, never from the session, so a trigger's own insert cannot be taken for it.
     pub fn insert(&self, sql: &str, params: impl Params) -> Result<i64> {
-        self.prepare(sql)?.insert(params)
+        match &self.engine {
+            Engine::Sqlite(conn) => match self.prepare_cached(sql)?.execute(params)? {
+                1 => Ok(conn.last_insert_rowid()),
+                changed => Err(Error::InsertedRows(changed)),
+            },
+            Engine::Postgres(_) => {
+                let mut statement = self.prepare_cached(&format!("{sql} RETURNING id"))?;
+                let mut rows = statement.query(params)?;
+                let mut ids = Vec::with_capacity(1);
+                while let Some(row) = rows.next()? {
+                    ids.push(row.get::<i64>(0)?);
+                }
+                match ids[..] {
+                    [id] => Ok(id),
+                    _ => Err(Error::InsertedRows(ids.len())),
+                }
+            }
+        }
     }
 
     /// True outside a transaction (or after the database rolled one back on its own).
     pub fn is_autocommit(&self) -> bool {
         match &self.engine {
             Engine::Sqlite(conn) => conn.is_autocommit(),
+            Engine::Postgres(pg) => !pg.in_transaction.get(),
         }
     }
 
@@ -89,10 +121,14 @@ impl Connection {
         Transaction::begin(self, "BEGIN")
     }
 
-    /// A transaction that takes the write lock at once, so its reads and writes cannot be
-    /// overtaken by another writer between them.
+    /// A transaction whose reads and writes no other writer can come between: SQLite takes its
+    /// one write lock at once; PostgreSQL runs it serializable.
     pub fn write_transaction(&mut self) -> Result<Transaction<'_>> {
-        Transaction::begin(self, "BEGIN IMMEDIATE")
+        let begin = match self.engine {
+            Engine::Sqlite(_) => "BEGIN IMMEDIATE",
+            Engine::Postgres(_) => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+        };
+        Transaction::begin(self, begin)
     }
 
     /// Runs each statement of `sql` in turn, handing every row's values to `row`.
@@ -117,6 +153,34 @@ impl Connection {
                 }
                 Ok(())
             }
+            // The simple protocol answers every value as text, as psql shows it.
+            Engine::Postgres(pg) => {
+                for message in pg.client.borrow_mut().simple_query(sql)? {
+                    if let postgres::SimpleQueryMessage::Row(found) = message {
+                        let values: Vec<ValueRef<'_>> = (0..found.len())
+                            .map(|index| {
+                                found.get(index).map_or(ValueRef::Null, |text| ValueRef::Text(text.as_bytes()))
+                            })
+                            .collect();
+                        row(&values)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The PostgreSQL client, borrowed for one exchange.
+    fn pg_client(&self) -> Result<std::cell::RefMut<'_, postgres::Client>> {
+        match &self.engine {
+            Engine::Postgres(pg) => Ok(pg.client.borrow_mut()),
+            Engine::Sqlite(_) => Err(Error::Engine("a PostgreSQL statement on a SQLite connection")),
+        }
+    }
+
+    fn set_in_transaction(&self, open: bool) {
+        if let Engine::Postgres(pg) = &self.engine {
+            pg.in_transaction.set(open);
         }
     }
 }
@@ -130,16 +194,19 @@ pub struct Transaction<'c> {
 impl<'c> Transaction<'c> {
     fn begin(conn: &'c mut Connection, begin: &str) -> Result<Transaction<'c>> {
         conn.execute_batch(begin)?;
+        conn.set_in_transaction(true);
         Ok(Transaction { conn, open: true })
     }
 
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
+        self.conn.set_in_transaction(false);
         self.conn.execute_batch("COMMIT")
     }
 
     pub fn rollback(mut self) -> Result<()> {
         self.open = false;
+        self.conn.set_in_transaction(false);
         self.conn.execute_batch("ROLLBACK")
     }
 }
@@ -154,11 +221,11 @@ impl std::ops::Deref for Transaction<'_> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        if self.open
-            && !self.conn.is_autocommit()
-            && let Err(error) = self.conn.execute_batch("ROLLBACK")
-        {
-            tracing::error!(%error, "cannot roll back a transaction");
+        if self.open && !self.conn.is_autocommit() {
+            self.conn.set_in_transaction(false);
+            if let Err(error) = self.conn.execute_batch("ROLLBACK") {
+                tracing::error!(%error, "cannot roll back a transaction");
+            }
         }
     }
 }
@@ -172,6 +239,24 @@ pub struct Statement<'c> {
 enum StatementInner<'c> {
     Sqlite(rusqlite::Statement<'c>),
     SqliteCached(rusqlite::CachedStatement<'c>),
+    Postgres(postgres::Statement),
+}
+
+/// A statement as its engine holds it.
+enum Side<'s, 'c> {
+    Sqlite(&'s mut rusqlite::Statement<'c>),
+    Postgres(&'s postgres::Statement, &'c Connection),
+}
+
+/// Binds `params` to a SQLite statement, refusing too few or too many.
+fn bind_sqlite(statement: &mut rusqlite::Statement<'_>, params: impl Params) -> Result<()> {
+    let mut binder = SqliteBinder { statement, given: 0 };
+    params.bind_to(&mut binder)?;
+    let expected = binder.statement.parameter_count();
+    if binder.given != expected {
+        return Err(Error::ParameterCount { expected, given: binder.given });
+    }
+    Ok(())
 }
 
 /// Binds a statement's parameters by position, and checks that every one was given.
@@ -188,6 +273,37 @@ impl Binder for SqliteBinder<'_, '_> {
         }
         Ok(self.statement.raw_bind_parameter(self.given, ToSqlite(value))?)
     }
+}
+
+/// Gathers a PostgreSQL statement's values (copied: they are sent after binding ends).
+struct OwnedBinder {
+    values: Vec<Value>,
+}
+
+impl Binder for OwnedBinder {
+    fn bind(&mut self, value: ValueRef<'_>) -> Result<()> {
+        self.values.push(value.to_owned());
+        Ok(())
+    }
+}
+
+/// The values of `params` for a PostgreSQL statement, checked against its parameter count.
+fn gather(statement: &postgres::Statement, params: impl Params) -> Result<Vec<Value>> {
+    let mut binder = OwnedBinder { values: Vec::new() };
+    params.bind_to(&mut binder)?;
+    let expected = statement.params().len();
+    if binder.values.len() != expected {
+        return Err(Error::ParameterCount { expected, given: binder.values.len() });
+    }
+    Ok(binder.values)
+}
+
+/// Runs `work` with the values as the driver takes them.
+fn with_pg_params<T>(values: &[Value], work: impl FnOnce(&[&(dyn postgres::types::ToSql + Sync)]) -> T) -> T {
+    let params: Vec<Param<'_>> = values.iter().map(|value| Param(ValueRef::from(value))).collect();
+    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+        params.iter().map(|param| param as &(dyn postgres::types::ToSql + Sync)).collect();
+    work(&refs)
 }
 
 /// A value handed to SQLite as it is, without a copy.
@@ -218,45 +334,48 @@ fn from_sqlite(value: rusqlite::types::ValueRef<'_>) -> ValueRef<'_> {
 }
 
 impl<'c> Statement<'c> {
-    fn sqlite(&mut self) -> &mut rusqlite::Statement<'c> {
+    /// The engine's statement, with the connection a PostgreSQL one runs on.
+    fn side(&mut self) -> Side<'_, 'c> {
         match &mut self.inner {
-            StatementInner::Sqlite(statement) => statement,
-            StatementInner::SqliteCached(statement) => statement,
+            StatementInner::Sqlite(statement) => Side::Sqlite(statement),
+            StatementInner::SqliteCached(statement) => Side::Sqlite(statement),
+            StatementInner::Postgres(statement) => Side::Postgres(statement, self.conn),
         }
-    }
-
-    /// Binds `params`, refusing too few or too many.
-    fn bind(&mut self, params: impl Params) -> Result<()> {
-        let statement = self.sqlite();
-        let mut binder = SqliteBinder { statement, given: 0 };
-        params.bind_to(&mut binder)?;
-        let expected = binder.statement.parameter_count();
-        if binder.given != expected {
-            return Err(Error::ParameterCount { expected, given: binder.given });
-        }
-        Ok(())
     }
 
     /// Runs the statement; returns how many rows it changed.
     pub fn execute(&mut self, params: impl Params) -> Result<usize> {
-        self.bind(params)?;
-        Ok(self.sqlite().raw_execute()?)
-    }
-
-    /// Runs an INSERT of one row and returns the new row's `id`.
-    pub fn insert(&mut self, params: impl Params) -> Result<i64> {
-        match self.execute(params)? {
-            1 => match &self.conn.engine {
-                Engine::Sqlite(conn) => Ok(conn.last_insert_rowid()),
-            },
-            changed => Err(Error::InsertedRows(changed)),
+        match self.side() {
+            Side::Sqlite(statement) => {
+                bind_sqlite(statement, params)?;
+                Ok(statement.raw_execute()?)
+            }
+            Side::Postgres(statement, conn) => {
+                let values = gather(statement, params)?;
+                let changed = with_pg_params(&values, |params| {
+                    conn.pg_client()?.execute(statement, params).map_err(Error::from)
+                })?;
+                Ok(changed as usize)
+            }
         }
     }
 
     /// The rows of the query, one at a time.
     pub fn query(&mut self, params: impl Params) -> Result<Rows<'_>> {
-        self.bind(params)?;
-        Ok(Rows { inner: RowsInner::Sqlite(self.sqlite().raw_query()) })
+        match self.side() {
+            Side::Sqlite(statement) => {
+                bind_sqlite(statement, params)?;
+                Ok(Rows { inner: RowsInner::Sqlite(statement.raw_query()) })
+            }
+            Side::Postgres(statement, conn) => {
+                let values = gather(statement, params)?;
+                // The rows are read whole: the driver's row stream borrows the connection for as
+                // long as it is read, which a row handed back through the seam would outlive.
+                let rows =
+                    with_pg_params(&values, |params| conn.pg_client()?.query(statement, params).map_err(Error::from))?;
+                Ok(Rows { inner: RowsInner::Postgres { rows: rows.into_iter(), current: None } })
+            }
+        }
     }
 
     /// Each row of the query read by `read`.
@@ -280,6 +399,7 @@ impl<'c> Statement<'c> {
         match &self.inner {
             StatementInner::Sqlite(statement) => statement.column_count(),
             StatementInner::SqliteCached(statement) => statement.column_count(),
+            StatementInner::Postgres(statement) => statement.columns().len(),
         }
     }
 }
@@ -291,6 +411,7 @@ pub struct Rows<'s> {
 
 enum RowsInner<'s> {
     Sqlite(rusqlite::Rows<'s>),
+    Postgres { rows: std::vec::IntoIter<postgres::Row>, current: Option<postgres::Row> },
 }
 
 impl Rows<'_> {
@@ -300,6 +421,10 @@ impl Rows<'_> {
     pub fn next(&mut self) -> Result<Option<Row<'_>>> {
         match &mut self.inner {
             RowsInner::Sqlite(rows) => Ok(rows.next()?.map(|row| Row { inner: RowInner::Sqlite(row) })),
+            RowsInner::Postgres { rows, current } => {
+                *current = rows.next();
+                Ok(current.as_ref().map(|row| Row { inner: RowInner::Postgres(row) }))
+            }
         }
     }
 }
@@ -332,6 +457,7 @@ pub struct Row<'r> {
 
 enum RowInner<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r postgres::Row),
 }
 
 impl Row<'_> {
@@ -344,6 +470,7 @@ impl Row<'_> {
     pub fn get_ref(&self, index: usize) -> Result<ValueRef<'_>> {
         match &self.inner {
             RowInner::Sqlite(row) => Ok(from_sqlite(row.get_ref(index)?)),
+            RowInner::Postgres(row) => Ok(row.try_get::<_, Column<'_>>(index)?.0),
         }
     }
 }

@@ -10,6 +10,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     #[error(transparent)]
     Sqlite(rusqlite::Error),
+    #[error(transparent)]
+    Postgres(#[from] postgres::Error),
+    /// A piece of work one engine does not do (a SQLite-only setting on PostgreSQL).
+    #[error("{0}")]
+    Engine(&'static str),
     /// A query that must return a row returned none ([`OptionalExtension`] makes it `None`).
     #[error("the query returned no rows")]
     NoRows,
@@ -45,17 +50,24 @@ impl Error {
 
     /// The statement broke a constraint: a UNIQUE value already taken, a CHECK, a foreign key.
     pub fn is_constraint_violation(&self) -> bool {
-        matches!(self, Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation)
+        match self {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => e.code == rusqlite::ErrorCode::ConstraintViolation,
+            // Class 23: integrity constraint violation.
+            Error::Postgres(error) => error.code().is_some_and(|code| code.code().starts_with("23")),
+            _ => false,
+        }
     }
 
     /// The statement failed on a foreign key: a row others still refer to (a purge).
     pub fn is_foreign_key(&self) -> bool {
-        matches!(
-            self,
-            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation
+        match self {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
                     && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
-        )
+            }
+            Error::Postgres(error) => error.code() == Some(&postgres::error::SqlState::FOREIGN_KEY_VIOLATION),
+            _ => false,
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 mod conn;
 mod error;
 mod params;
+mod pg;
 mod value;
 
 #[cfg(test)]
@@ -29,10 +30,13 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn is_valid(&self, conn: &mut Connection) -> rusqlite::Result<()> {
-        self.0.is_valid(conn.sqlite_mut())
+        match conn.sqlite_mut() {
+            Some(conn) => self.0.is_valid(conn),
+            None => Err(rusqlite::Error::InvalidQuery),
+        }
     }
 
     fn has_broken(&self, conn: &mut Connection) -> bool {
-        self.0.has_broken(conn.sqlite_mut())
+        conn.sqlite_mut().is_none_or(|conn| self.0.has_broken(conn))
     }
 }

@@ -102,7 +102,7 @@ pub(super) async fn usage(
             })?;
         }
         // Names are copied as they are now: the history reads the same after a rename.
-        let id = tx.prepare_cached(
+        let id = tx.insert(
             "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                             asset_name, partner_name, campaign_name, category_name, discount_percent,
                                             rating, partner_city_id, created_at)
@@ -112,8 +112,8 @@ pub(super) async fn usage(
                       JOIN partners p ON p.id = c.partner_id
                       JOIN campaign_categories cc ON cc.id = c.campaign_category_id
                  WHERE e.id = ?1 AND c.id = ?2",
-        )?
-        .insert((employee.id, campaign_id, rating, branch, &now))?;
+            (employee.id, campaign_id, rating, branch, &now),
+        )?;
         Ok(id)
     })
     .await?;

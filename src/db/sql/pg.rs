@@ -1,0 +1,252 @@
+//! The PostgreSQL side of the seam: the hand-written SQL's `?N` placeholders become `$N`, values
+//! cross in the five classes the seam shares with SQLite (each bound to the type PostgreSQL
+//! inferred for its parameter), and the server's SQLSTATE answers the constraint questions.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::error::Error as StdError;
+
+use bytes::{BufMut, BytesMut};
+use postgres::types::{FromSql as PgFromSql, IsNull, ToSql as PgToSql, Type, to_sql_checked};
+
+use super::value::ValueRef;
+
+type BoxError = Box<dyn StdError + Sync + Send>;
+
+/// Statements kept compiled per connection; past this many the cache starts over.
+const STATEMENT_CACHE: usize = 256;
+
+/// A PostgreSQL connection with its compiled statements.
+pub(super) struct Pg {
+    pub(super) client: RefCell<postgres::Client>,
+    statements: RefCell<HashMap<String, postgres::Statement>>,
+    /// Whether a transaction begun through the seam is open (the protocol's own status is not
+    /// exposed by the driver).
+    pub(super) in_transaction: Cell<bool>,
+}
+
+impl Pg {
+    pub(super) fn connect(url: &str) -> Result<Pg, postgres::Error> {
+        let client = postgres::Client::connect(url, postgres::NoTls)?;
+        Ok(Pg { client: RefCell::new(client), statements: RefCell::default(), in_transaction: Cell::new(false) })
+    }
+
+    /// The statement for `sql` (its placeholders rewritten), compiled once per connection when
+    /// `cached`.
+    pub(super) fn prepare(&self, sql: &str, cached: bool) -> Result<postgres::Statement, postgres::Error> {
+        if cached && let Some(statement) = self.statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.borrow_mut().prepare(&numbered_placeholders(sql))?;
+        if cached {
+            let mut statements = self.statements.borrow_mut();
+            if statements.len() >= STATEMENT_CACHE {
+                statements.clear();
+            }
+            statements.insert(sql.to_string(), statement.clone());
+        }
+        Ok(statement)
+    }
+}
+
+/// `?N` (and a bare `?`, numbered after the last) as PostgreSQL's `$N`, leaving string literals,
+/// quoted names and comments as they are.
+pub(super) fn numbered_placeholders(sql: &str) -> Cow<'_, str> {
+    if !sql.contains('?') {
+        return Cow::Borrowed(sql);
+    }
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut chars = sql.chars().peekable();
+    let mut highest = 0u32;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                out.push(c);
+                for inner in chars.by_ref() {
+                    out.push(inner);
+                    if inner == c {
+                        break;
+                    }
+                }
+            }
+            '-' if chars.peek() == Some(&'-') => {
+                out.push(c);
+                for inner in chars.by_ref() {
+                    out.push(inner);
+                    if inner == '\n' {
+                        break;
+                    }
+                }
+            }
+            '?' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                let number = digits.parse().unwrap_or(highest + 1);
+                highest = highest.max(number);
+                out.push('$');
+                out.push_str(&number.to_string());
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A seam value bound to a parameter of the type PostgreSQL inferred for it.
+#[derive(Debug)]
+pub(super) struct Param<'a>(pub(super) ValueRef<'a>);
+
+fn is_text(ty: &Type) -> bool {
+    [Type::TEXT, Type::VARCHAR, Type::BPCHAR, Type::NAME, Type::UNKNOWN, Type::JSON].contains(ty)
+}
+
+impl PgToSql for Param<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        match self.0 {
+            ValueRef::Null => Ok(IsNull::Yes),
+            ValueRef::Integer(n) => match *ty {
+                Type::INT8 => n.to_sql(ty, out),
+                Type::INT4 => i32::try_from(n)?.to_sql(ty, out),
+                Type::INT2 => i16::try_from(n)?.to_sql(ty, out),
+                Type::BOOL => (n != 0).to_sql(ty, out),
+                Type::FLOAT8 => (n as f64).to_sql(ty, out),
+                Type::FLOAT4 => (n as f32).to_sql(ty, out),
+                ref ty if is_text(ty) => n.to_string().to_sql(ty, out),
+                ref ty => Err(format!("an integer cannot be given for a parameter of type {ty}").into()),
+            },
+            ValueRef::Real(x) => match *ty {
+                Type::FLOAT8 => x.to_sql(ty, out),
+                Type::FLOAT4 => (x as f32).to_sql(ty, out),
+                ref ty if is_text(ty) => x.to_string().to_sql(ty, out),
+                ref ty => Err(format!("a real number cannot be given for a parameter of type {ty}").into()),
+            },
+            ValueRef::Text(bytes) => {
+                let text = std::str::from_utf8(bytes)?;
+                match *ty {
+                    Type::INT8 => text.trim().parse::<i64>()?.to_sql(ty, out),
+                    Type::INT4 => text.trim().parse::<i32>()?.to_sql(ty, out),
+                    Type::FLOAT8 => text.trim().parse::<f64>()?.to_sql(ty, out),
+                    Type::BYTEA => bytes.to_sql(ty, out),
+                    Type::JSONB => {
+                        // jsonb's binary form: a version byte, then the text.
+                        out.put_u8(1);
+                        out.put_slice(bytes);
+                        Ok(IsNull::No)
+                    }
+                    ref ty if is_text(ty) => text.to_sql(ty, out),
+                    ref ty => Err(format!("text cannot be given for a parameter of type {ty}").into()),
+                }
+            }
+            ValueRef::Blob(bytes) => match *ty {
+                Type::BYTEA => bytes.to_sql(ty, out),
+                ref ty => Err(format!("bytes cannot be given for a parameter of type {ty}").into()),
+            },
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// A column of a PostgreSQL row as a seam value, borrowed from the row.
+pub(super) struct Column<'a>(pub(super) ValueRef<'a>);
+
+impl<'a> PgFromSql<'a> for Column<'a> {
+    fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, BoxError> {
+        Ok(Column(match *ty {
+            Type::INT8 => ValueRef::Integer(i64::from_sql(ty, raw)?),
+            Type::INT4 => ValueRef::Integer(i32::from_sql(ty, raw)?.into()),
+            Type::INT2 => ValueRef::Integer(i16::from_sql(ty, raw)?.into()),
+            Type::OID => ValueRef::Integer(u32::from_sql(ty, raw)?.into()),
+            Type::BOOL => ValueRef::Integer(bool::from_sql(ty, raw)?.into()),
+            Type::FLOAT8 => ValueRef::Real(f64::from_sql(ty, raw)?),
+            Type::FLOAT4 => ValueRef::Real(f32::from_sql(ty, raw)?.into()),
+            Type::NUMERIC => numeric(raw)?,
+            Type::BYTEA => ValueRef::Blob(raw),
+            Type::JSONB => match raw.split_first() {
+                Some((1, text)) => ValueRef::Text(text),
+                _ => return Err("an unknown jsonb version".into()),
+            },
+            ref ty if is_text(ty) => ValueRef::Text(raw),
+            ref ty => return Err(format!("a column of type {ty} has no seam value; cast it in the query").into()),
+        }))
+    }
+
+    fn from_sql_null(_: &Type) -> Result<Self, BoxError> {
+        Ok(Column(ValueRef::Null))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+}
+
+/// A `numeric` (what `SUM` and `AVG` of integers answer) as an integer when it has no fraction
+/// and fits, else as a real number. The binary form: digit count, weight, sign, scale, then
+/// base-10,000 digits.
+fn numeric(raw: &[u8]) -> Result<ValueRef<'static>, BoxError> {
+    let word = |at: usize| -> Result<u16, BoxError> {
+        raw.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| "a short numeric".into())
+    };
+    let (count, weight, sign) = (usize::from(word(0)?), word(2)? as i16, word(4)?);
+    if sign == 0xC000 {
+        return Ok(ValueRef::Real(f64::NAN));
+    }
+    let digits = (0..count).map(|i| word(8 + 2 * i)).collect::<Result<Vec<u16>, _>>()?;
+    let negative = sign == 0x4000;
+    let whole = digits.iter().enumerate().all(|(i, digit)| *digit == 0 || (weight as i64 - i as i64) >= 0);
+    if whole {
+        let mut value: i128 = 0;
+        for i in 0..=i64::from(weight).max(-1) {
+            let digit = digits.get(i as usize).copied().unwrap_or(0);
+            value =
+                value.checked_mul(10_000).and_then(|v| v.checked_add(i128::from(digit))).ok_or("numeric overflow")?;
+        }
+        let value = if negative { -value } else { value };
+        if let Ok(value) = i64::try_from(value) {
+            return Ok(ValueRef::Integer(value));
+        }
+    }
+    let magnitude: f64 = digits
+        .iter()
+        .enumerate()
+        .map(|(i, digit)| f64::from(*digit) * 10_000f64.powi(i32::from(weight) - i as i32))
+        .sum();
+    Ok(ValueRef::Real(if negative { -magnitude } else { magnitude }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_outside_literals_and_comments() {
+        assert_eq!(numbered_placeholders("SELECT ?1, ?2 WHERE a = ?1"), "SELECT $1, $2 WHERE a = $1");
+        assert_eq!(numbered_placeholders("VALUES (?, ?, ?)"), "VALUES ($1, $2, $3)");
+        assert_eq!(numbered_placeholders("SELECT '?1', \"a?\" -- ?3\n, ?2"), "SELECT '?1', \"a?\" -- ?3\n, $2");
+        assert!(matches!(numbered_placeholders("SELECT 1"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn numerics_read_as_integers_when_whole() {
+        // 12345678 = [1234, 5678] weight 1; -2.5 = [2, 5000] weight 0 scale 1; 0 = no digits.
+        let encode = |digits: &[u16], weight: i16, sign: u16, scale: u16| {
+            let mut raw = Vec::new();
+            for word in [digits.len() as u16, weight as u16, sign, scale].into_iter().chain(digits.iter().copied()) {
+                raw.extend(word.to_be_bytes());
+            }
+            raw
+        };
+        assert_eq!(numeric(&encode(&[1234, 5678], 1, 0, 0)).unwrap(), ValueRef::Integer(12_345_678));
+        assert_eq!(numeric(&encode(&[2, 5000], 0, 0x4000, 1)).unwrap(), ValueRef::Real(-2.5));
+        assert_eq!(numeric(&encode(&[], 0, 0, 0)).unwrap(), ValueRef::Integer(0));
+        assert_eq!(numeric(&encode(&[7], 2, 0, 0)).unwrap(), ValueRef::Integer(700_000_000));
+    }
+}
