@@ -169,7 +169,7 @@ pub fn session_of_refresh_token(conn: &Connection, refresh_token: &str) -> AppRe
 pub fn revoke_user_sessions(conn: &Connection, user_ids: &[i64], reason: &str, keep: Option<&str>) -> AppResult<()> {
     let mut stmt = conn.prepare_cached(
         "UPDATE sessions SET revoked_at = ?2, revoked_reason = ?3
-         WHERE user_id = ?1 AND revoked_at IS NULL AND id IS NOT ?4",
+         WHERE user_id = ?1 AND revoked_at IS NULL AND id IS DISTINCT FROM ?4",
     )?;
     let now = now_iso();
     for user_id in user_ids {
@@ -210,8 +210,11 @@ pub fn record_failure(tx: &Connection, email: &str) -> AppResult<bool> {
         .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND at > ?2")?
         .query_row((email, &window_start), |r| r.get(0))?;
     if recent >= LOCK_AFTER_FAILURES {
-        tx.prepare_cached("INSERT OR REPLACE INTO sign_in_locks (email, until) VALUES (?1, ?2)")?
-            .execute((email, format_iso(now + LOCK_DURATION)))?;
+        tx.prepare_cached(
+            "INSERT INTO sign_in_locks (email, until) VALUES (?1, ?2)
+             ON CONFLICT (email) DO UPDATE SET until = excluded.until",
+        )?
+        .execute((email, format_iso(now + LOCK_DURATION)))?;
         return Ok(true);
     }
     Ok(false)

@@ -695,7 +695,7 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
         for offset in 0..(1 + index % 3) {
             if let Some(asset) = assets.get((index + offset * 2) % assets.len().max(1)) {
                 tx.execute(
-                    "INSERT OR IGNORE INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)",
+                    "INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
                     (campaign_id, asset),
                 )?;
             }

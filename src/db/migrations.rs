@@ -67,6 +67,41 @@ pub const MIGRATIONS: &[Migration] = &[
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
+/// PostgreSQL's migrations, numbered as SQLite's: its installations begin at 16 (the schema as
+/// SQLite's first sixteen leave it); from then on each number has both spellings.
+pub const POSTGRES_MIGRATIONS: &[Migration] =
+    &[Migration { version: 16, name: "schema", sql: include_str!("../../migrations/postgres/0016_schema.sql") }];
+
+/// Applies the PostgreSQL migrations the database has not seen yet; returns the schema version.
+/// Servers starting together take turns: the first applies, the others find it done.
+pub fn apply_postgres_migrations(conn: &mut super::sql::Connection) -> anyhow::Result<i64> {
+    let tx = conn.transaction()?;
+    // Held to the transaction's end; the key is any constant of perkdesk's own.
+    tx.execute("SELECT pg_advisory_xact_lock(7245031616)", [])?;
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    BIGINT PRIMARY KEY,
+             name       TEXT NOT NULL,
+             applied_at TEXT NOT NULL DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))
+         )",
+    )?;
+    let current: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |row| row.get(0))?;
+    anyhow::ensure!(
+        current <= SCHEMA_VERSION,
+        "the database has schema version {current}, newer than this binary knows ({SCHEMA_VERSION}); use a newer perkdesk"
+    );
+    for migration in POSTGRES_MIGRATIONS.iter().filter(|m| m.version > current) {
+        tx.execute_batch(migration.sql)
+            .with_context(|| format!("migration postgres/{:04}_{} failed", migration.version, migration.name))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+            (migration.version, migration.name),
+        )?;
+    }
+    tx.commit()?;
+    Ok(current.max(SCHEMA_VERSION))
+}
+
 /// Applies the migrations the database has not seen yet and returns the resulting schema version.
 pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
     apply_migrations_through(conn, SCHEMA_VERSION)

@@ -7,6 +7,7 @@ mod batch;
 pub mod collation;
 mod counts;
 mod migrations;
+pub mod schema;
 pub mod sql;
 mod text;
 mod unit;
@@ -247,10 +248,13 @@ impl Db {
     }
 }
 
-/// Applies the migrations not yet applied to `conn`; returns the schema version it is at.
+/// Applies the migrations not yet applied to `conn`, in its engine's spelling; returns the schema
+/// version it is at.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
-    let conn = conn.sqlite_mut().context("the PostgreSQL schema is not yet migrated by perkdesk")?;
-    apply_migrations(conn)
+    match conn.sqlite_mut() {
+        Some(sqlite) => apply_migrations(sqlite),
+        None => migrations::apply_postgres_migrations(conn),
+    }
 }
 
 /// A private database in memory with every migration applied, for tests.

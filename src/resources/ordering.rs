@@ -27,8 +27,10 @@ impl Sequence {
             ids.insert(index, row);
             placed = index as i64 + 1;
         }
-        let mut renumber = tx
-            .prepare_cached(&format!("UPDATE {} SET order_no = ?2 WHERE id = ?1 AND order_no IS NOT ?2", self.table))?;
+        let mut renumber = tx.prepare_cached(&format!(
+            "UPDATE {} SET order_no = ?2 WHERE id = ?1 AND order_no IS DISTINCT FROM ?2",
+            self.table
+        ))?;
         for (index, id) in ids.iter().enumerate() {
             renumber.execute((id, index as i64 + 1))?;
         }

@@ -312,13 +312,7 @@ impl Entry {
 
 /// "campaigns (2)" for each table with rows referring to the rows of `table` meeting `rows`.
 fn referrers(tx: &Connection, table: &str, rows: &str, record: i64, through: Option<&str>) -> AppResult<Vec<String>> {
-    let links: Vec<(String, String)> = tx
-        .prepare_cached(
-            "SELECT m.name, k.\"from\" FROM sqlite_schema m, pragma_foreign_key_list(m.name) k
-             WHERE m.type = 'table' AND k.\"table\" = ?1 ORDER BY m.name",
-        )?
-        .query_map([table], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
+    let links = crate::db::schema::references_to(tx, table)?;
     let mut found = Vec::new();
     for (child, column) in links {
         let n: i64 = tx.query_row(
@@ -342,10 +336,7 @@ fn called(table: &str) -> &str {
 
 /// The images the record refers to, by the table's keys into `files`.
 fn file_ids(tx: &Connection, table: &str, record: i64) -> AppResult<Vec<i64>> {
-    let columns: Vec<String> = tx
-        .prepare_cached("SELECT \"from\" FROM pragma_foreign_key_list(?1) WHERE \"table\" = 'files'")?
-        .query_map([table], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let columns = crate::db::schema::references_from(tx, table, "files")?;
     let mut files = Vec::new();
     for column in columns {
         let file: Option<i64> =

@@ -10,7 +10,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     #[error(transparent)]
     Sqlite(rusqlite::Error),
-    #[error(transparent)]
+    #[error("{}", postgres_message(.0))]
     Postgres(#[from] postgres::Error),
     /// A piece of work one engine does not do (a SQLite-only setting on PostgreSQL).
     #[error("{0}")]
@@ -26,6 +26,14 @@ pub enum Error {
     InsertedRows(usize),
     #[error("the statement takes {expected} parameters, {given} were given")]
     ParameterCount { expected: usize, given: usize },
+}
+
+/// The server's own words for a failure ("db error" alone says nothing), or the driver's.
+fn postgres_message(error: &postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => format!("{}: {}", db.code().code(), db.message()),
+        None => error.to_string(),
+    }
 }
 
 impl From<rusqlite::Error> for Error {

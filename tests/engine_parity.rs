@@ -1,0 +1,302 @@
+//! SQLite and PostgreSQL behave as one database: after each engine's own migrations the schemas
+//! agree (the same tables, each with the same columns and nullability, and the same unique sets:
+//! the columns a unique key or index covers, and whether it is partial), e-mails follow one rule,
+//! and the search folds text as the Rust folding does. The PostgreSQL halves run on the server
+//! `./scripts/test` starts (its URL in `PERKDESK_TEST_POSTGRES`).
+
+use std::collections::BTreeMap;
+
+use perkdesk::db::sql::Connection;
+
+/// SQLite's full-text search tables (FTS5 and its shadow tables): PostgreSQL searches with trigram
+/// indexes on the tables themselves instead.
+const SQLITE_SEARCH_TABLES: &[&str] = &["campaigns_search", "usage_history_search", "users_search"];
+
+/// A table's columns (name to NOT NULL) and unique sets ("a,b" and whether partial).
+#[derive(Debug, PartialEq)]
+struct Table {
+    columns: BTreeMap<String, bool>,
+    uniques: Vec<(String, bool)>,
+}
+
+fn sqlite_schema(conn: &Connection) -> BTreeMap<String, Table> {
+    let names: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let searched = |name: &str| SQLITE_SEARCH_TABLES.iter().any(|t| name == *t || name.starts_with(&format!("{t}_")));
+    names
+        .into_iter()
+        .filter(|name| !searched(name))
+        .map(|name| {
+            let mut columns = BTreeMap::new();
+            let mut rowid_key = None;
+            let info: Vec<(String, bool, i64, String)> = conn
+                .prepare("SELECT name, \"notnull\", pk, type FROM pragma_table_info(?1)")
+                .unwrap()
+                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            let key_columns = info.iter().filter(|(_, _, pk, _)| *pk > 0).count();
+            for (column, not_null, pk, kind) in info {
+                // An INTEGER PRIMARY KEY is the rowid: never null, unique, and not an index.
+                let is_rowid = pk == 1 && key_columns == 1 && kind.eq_ignore_ascii_case("INTEGER");
+                if is_rowid {
+                    rowid_key = Some(column.clone());
+                }
+                columns.insert(column, not_null || is_rowid || pk > 0);
+            }
+            let mut uniques: Vec<(String, bool)> = conn
+                .prepare("SELECT name, partial FROM pragma_index_list(?1) WHERE \"unique\" = 1")
+                .unwrap()
+                .query_map([&name], |row| Ok((row.get::<String>(0)?, row.get::<bool>(1)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .map(|(index, partial)| {
+                    let columns: Vec<String> = conn
+                        .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
+                        .unwrap()
+                        .query_map([&index], |row| row.get(0))
+                        .unwrap()
+                        .collect::<Result<_, _>>()
+                        .unwrap();
+                    (columns.join(","), partial)
+                })
+                .collect();
+            uniques.extend(rowid_key.map(|key| (key, false)));
+            uniques.sort();
+            (name, Table { columns, uniques })
+        })
+        .collect()
+}
+
+fn postgres_schema(conn: &Connection) -> BTreeMap<String, Table> {
+    let names: Vec<String> = conn
+        .prepare("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    names
+        .into_iter()
+        .map(|name| {
+            let columns: BTreeMap<String, bool> = conn
+                .prepare(
+                    "SELECT attname::text, attnotnull FROM pg_attribute
+                     WHERE attrelid = to_regclass(?1) AND attnum > 0 AND NOT attisdropped",
+                )
+                .unwrap()
+                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            let mut uniques: Vec<(String, bool)> = conn
+                .prepare(
+                    "SELECT array_to_string(array(
+                                SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k (attnum, n)
+                                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), ','),
+                            i.indpred IS NOT NULL
+                     FROM pg_index i WHERE i.indisunique AND i.indrelid = to_regclass(?1)",
+                )
+                .unwrap()
+                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            uniques.sort();
+            (name, Table { columns, uniques })
+        })
+        .collect()
+}
+
+/// A fresh database on the test server, named for this test.
+fn fresh_postgres(name: &str) -> Connection {
+    let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
+    let server = Connection::connect_postgres(&url).unwrap();
+    // One statement each: a multi-statement batch is one transaction, which these refuse.
+    server.execute_batch(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    server.execute_batch(&format!("CREATE DATABASE {name}")).unwrap();
+    let (base, _) = url.rsplit_once('/').expect("the URL names a database");
+    Connection::connect_postgres(&format!("{base}/{name}")).unwrap()
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_and_sqlite_schemas_agree() {
+    let mut sqlite = Connection::open_in_memory().unwrap();
+    let sqlite_version = perkdesk::db::migrate(&mut sqlite).unwrap();
+    let mut postgres = fresh_postgres("perkdesk_parity");
+    let postgres_version = perkdesk::db::migrate(&mut postgres).unwrap();
+    assert_eq!(postgres_version, sqlite_version, "both engines at the newest schema version");
+    // A second start finds nothing to do.
+    assert_eq!(perkdesk::db::migrate(&mut postgres).unwrap(), postgres_version);
+
+    let (sqlite, postgres) = (sqlite_schema(&sqlite), postgres_schema(&postgres));
+    let mut differences = Vec::new();
+    for name in sqlite.keys().chain(postgres.keys()).collect::<std::collections::BTreeSet<_>>() {
+        match (sqlite.get(name), postgres.get(name)) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => differences.push(format!("{name}:\n  SQLite     {a:?}\n  PostgreSQL {b:?}")),
+            (Some(_), None) => differences.push(format!("{name}: only on SQLite")),
+            (None, _) => differences.push(format!("{name}: only on PostgreSQL")),
+        }
+    }
+    assert!(differences.is_empty(), "the schemas differ:\n{}", differences.join("\n"));
+    assert!(sqlite.len() > 30, "the comparison saw the tables ({})", sqlite.len());
+}
+
+/// One rule for e-mails on both engines: an address is the same whatever its letters' case, for
+/// the unique indexes and for look-ups.
+fn emails_are_one_address_whatever_the_case(conn: &Connection) {
+    let insert = "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
+                  VALUES ('staff', 'Aysel', 'Məmmədova', ?1, 'x', 'y')";
+    conn.insert(insert, ["Aysel.Mammadova@Perk.az"]).unwrap();
+    let taken = conn.insert(insert, ["aysel.mammadova@perk.AZ"]).unwrap_err();
+    assert!(taken.is_constraint_violation(), "{taken}");
+    let found: i64 = conn
+        .query_row("SELECT COUNT(*) FROM users WHERE email = ?1", ["AYSEL.MAMMADOVA@PERK.AZ"], |row| row.get(0))
+        .unwrap();
+    assert_eq!(found, 1);
+}
+
+#[test]
+fn sqlite_emails_are_one_address_whatever_the_case() {
+    emails_are_one_address_whatever_the_case(&perkdesk::db::migrated_in_memory().unwrap());
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_emails_are_one_address_whatever_the_case() {
+    let mut conn = fresh_postgres("perkdesk_emails");
+    perkdesk::db::migrate(&mut conn).unwrap();
+    emails_are_one_address_whatever_the_case(&conn);
+}
+
+/// Text the search folds: Azerbaijani in both cases, Russian, letters whose lower case is special
+/// elsewhere (final sigma, ẞ, title-case digraphs, the Kelvin sign), wildcards, marks, emoji.
+const FOLDING_CASES: &[&str] = &[
+    "İLKİN İsmayıl ŞAHİN Şahin ÇİNGİZ GÜLNAR ÖZGÜR AĞA ƏLƏKBƏROV Məmmədov",
+    "ilkin ısmayıl sahin cingiz",
+    "Азербайджан МӘММӘДОВ Ёлка ЁЖИК",
+    "ΟΔΟΣ ΣΑΣ Straße STRASSE ẞ ǅ ǈ \u{212A}elvin",
+    "50%_off a\\b 'quoted' \"double\"",
+    "e\u{301} É Ä ﬁ 🎉 日本語",
+    "",
+];
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_folds_search_text_as_rust_does() {
+    let mut conn = fresh_postgres("perkdesk_folding");
+    perkdesk::db::migrate(&mut conn).unwrap();
+    for text in FOLDING_CASES {
+        let folded: String = conn.query_row("SELECT fold_search(?1)", [text], |row| row.get(0)).unwrap();
+        assert_eq!(folded, perkdesk::db::fold_search(text), "folding {text:?}");
+    }
+    // The row test: the folded haystack holds the folded needle, wildcards taken literally.
+    let needles = ["sahin", "MƏM", "ilk", "%_", "%", "_", "\\", "strasse", "ёлка", "", "x"];
+    for haystack in FOLDING_CASES {
+        for needle in needles {
+            let found: bool =
+                conn.query_row("SELECT contains_text(?1, ?2)", (haystack, needle), |row| row.get(0)).unwrap();
+            let expected = perkdesk::db::fold_search(haystack).contains(&perkdesk::db::fold_search(needle));
+            assert_eq!(found, expected, "{haystack:?} holds {needle:?}");
+        }
+    }
+    let null: bool = conn.query_row("SELECT contains_text(NULL, ?1)", ["a"], |row| row.get(0)).unwrap();
+    assert!(!null);
+}
+
+#[path = "common/sources.rs"]
+mod sources;
+
+/// The SQL statements written as whole literals in the modules outside `db` (those built with
+/// `format!` are left to the tests that run them), with where each is: `(file:line, text)`.
+fn literal_statements() -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (path, text) in sources::rust_sources() {
+        if path.starts_with("db") {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let mut rest = code;
+        while let Some(start) = rest.find('"') {
+            let after = &rest[start + 1..];
+            let mut end = None;
+            let mut escaped = false;
+            for (at, c) in after.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => {
+                        end = Some(at);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(end) = end else { break };
+            let literal = after[..end].replace("\\\"", "\"").replace("\\n", "\n");
+            let line = code[..code.len() - rest.len() + start].lines().count();
+            let statement = literal.trim();
+            let is_sql = ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "].iter().any(|k| statement.starts_with(k));
+            if is_sql && !statement.contains('{') {
+                found.push((format!("{}:{line}", path.display()), statement.to_string()));
+            }
+            rest = &after[end + 1..];
+        }
+    }
+    found
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_prepares_the_apps_statements() {
+    let mut conn = fresh_postgres("perkdesk_statements");
+    perkdesk::db::migrate(&mut conn).unwrap();
+    let statements = literal_statements();
+    assert!(statements.len() > 150, "the scan found the statements ({})", statements.len());
+    let refused: Vec<String> = statements
+        .iter()
+        .filter_map(|(at, sql)| {
+            conn.prepare(sql).err().map(|error| format!("{at}: {error}\n    {}", sql.replace('\n', " ")))
+        })
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "{} of {} statements PostgreSQL refuses:\n{}",
+        refused.len(),
+        statements.len(),
+        refused.join("\n")
+    );
+}
+
+/// The trash's questions about the schema get the same answers from both catalogues.
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_and_sqlite_name_the_same_references() {
+    use perkdesk::db::schema::{references_from, references_to};
+    let sqlite = perkdesk::db::migrated_in_memory().unwrap();
+    let mut postgres = fresh_postgres("perkdesk_references");
+    perkdesk::db::migrate(&mut postgres).unwrap();
+    for table in ["files", "users", "partners", "campaigns", "assets", "employees"] {
+        let mut expected = references_to(&sqlite, table).unwrap();
+        let mut found = references_to(&postgres, table).unwrap();
+        expected.sort();
+        found.sort();
+        assert!(!expected.is_empty(), "{table} is referred to");
+        assert_eq!(found, expected, "the references to {table}");
+    }
+    for table in ["campaigns", "partners", "campaign_categories", "assets", "notifications"] {
+        let mut expected = references_from(&sqlite, table, "files").unwrap();
+        let mut found = references_from(&postgres, table, "files").unwrap();
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected, "{table}'s images");
+    }
+}
