@@ -202,17 +202,17 @@ fn numeric(raw: &[u8]) -> Result<ValueRef<'static>, BoxError> {
     let digits = (0..count).map(|i| word(8 + 2 * i)).collect::<Result<Vec<u16>, _>>()?;
     let negative = sign == 0x4000;
     let whole = digits.iter().enumerate().all(|(i, digit)| *digit == 0 || (weight as i64 - i as i64) >= 0);
-    if whole {
-        let mut value: i128 = 0;
-        for i in 0..=i64::from(weight).max(-1) {
+    // Whole and within 64 bits: an integer; anything larger falls through to a real number.
+    let integer = whole.then(|| {
+        (0..=i64::from(weight).max(-1)).try_fold(0i128, |value, i| {
             let digit = digits.get(i as usize).copied().unwrap_or(0);
-            value =
-                value.checked_mul(10_000).and_then(|v| v.checked_add(i128::from(digit))).ok_or("numeric overflow")?;
-        }
-        let value = if negative { -value } else { value };
-        if let Ok(value) = i64::try_from(value) {
-            return Ok(ValueRef::Integer(value));
-        }
+            value.checked_mul(10_000)?.checked_add(i128::from(digit))
+        })
+    });
+    if let Some(Some(value)) = integer
+        && let Ok(value) = i64::try_from(if negative { -value } else { value })
+    {
+        return Ok(ValueRef::Integer(value));
     }
     let magnitude: f64 = digits
         .iter()
@@ -248,5 +248,10 @@ mod tests {
         assert_eq!(numeric(&encode(&[2, 5000], 0, 0x4000, 1)).unwrap(), ValueRef::Real(-2.5));
         assert_eq!(numeric(&encode(&[], 0, 0, 0)).unwrap(), ValueRef::Integer(0));
         assert_eq!(numeric(&encode(&[7], 2, 0, 0)).unwrap(), ValueRef::Integer(700_000_000));
+        // Whole but past 64 bits (10^20), and past 128 (10^40): real numbers, not an error.
+        assert_eq!(numeric(&encode(&[1], 5, 0x4000, 0)).unwrap(), ValueRef::Real(-1e20));
+        assert!(
+            matches!(numeric(&encode(&[1], 10, 0, 0)).unwrap(), ValueRef::Real(x) if (x / 1e40 - 1.0).abs() < 1e-12)
+        );
     }
 }
