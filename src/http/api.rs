@@ -842,8 +842,9 @@ fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
     let RefOr::T(Schema::Object(object)) = schema else { return false };
     let mut found = false;
     for (name, property) in object.properties.iter_mut() {
-        // A branch row's own `Cities[i].Id` may be 0 (a new row).
-        let is_id = (name == "id" || name.ends_with("Id")) && !name.ends_with("].Id");
+        // A branch row's own `Cities[i].Id` may be 0 (a new row). An indexed integer part
+        // (`deletedCities[0]`) lists rows by id.
+        let is_id = ((name == "id" || name.ends_with("Id")) && !name.ends_with("].Id")) || name.ends_with("[0]");
         let RefOr::T(Schema::Object(field)) = property else { continue };
         let integer = match &field.schema_type {
             SchemaType::Type(Type::Integer) => true,
