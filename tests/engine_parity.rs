@@ -12,21 +12,43 @@ use perkdesk::db::sql::Connection;
 /// indexes on the tables themselves instead.
 const SQLITE_SEARCH_TABLES: &[&str] = &["campaigns_search", "usage_history_search", "users_search"];
 
-/// A table's columns (name to NOT NULL) and unique sets ("a,b" and whether partial).
+/// The maintained counts: tables on SQLite, views of a ledger on PostgreSQL (`<name>_folded` plus
+/// `<name>_deltas`, migrations/postgres/0016_counts.sql). A view's columns are compared by name
+/// only (PostgreSQL knows no NOT NULL or unique key on a view), and the ledger tables are
+/// PostgreSQL's own.
+const POSTGRES_LEDGER_VIEWS: &[&str] =
+    &["row_counts", "usage_month_counts", "usage_category_counts", "partner_counts", "asset_counts", "state_counts"];
+
+/// A table's columns (name to NOT NULL) and unique sets ("a,b" and whether partial); a view has
+/// its columns' names, all nullable, and no unique set.
 #[derive(Debug, PartialEq)]
 struct Table {
     columns: BTreeMap<String, bool>,
     uniques: Vec<(String, bool)>,
 }
 
+impl Table {
+    /// The shape a view of the same columns would have.
+    fn as_view(&self) -> Table {
+        Table { columns: self.columns.keys().map(|name| (name.clone(), false)).collect(), uniques: Vec::new() }
+    }
+}
+
+/// Every row of a question, read by `read`.
+fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl perkdesk::db::sql::Params,
+    read: impl FnMut(&perkdesk::db::sql::Row<'_>) -> perkdesk::db::sql::Result<T>,
+) -> Vec<T> {
+    conn.prepare(sql).unwrap().query_map(params, read).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
 fn sqlite_schema(conn: &Connection) -> BTreeMap<String, Table> {
-    let names: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        .unwrap()
-        .query_map([], |row| row.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let names: Vec<String> =
+        rows(conn, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", [], |row| {
+            row.get(0)
+        });
     let searched = |name: &str| SQLITE_SEARCH_TABLES.iter().any(|t| name == *t || name.starts_with(&format!("{t}_")));
     names
         .into_iter()
@@ -34,13 +56,10 @@ fn sqlite_schema(conn: &Connection) -> BTreeMap<String, Table> {
         .map(|name| {
             let mut columns = BTreeMap::new();
             let mut rowid_key = None;
-            let info: Vec<(String, bool, i64, String)> = conn
-                .prepare("SELECT name, \"notnull\", pk, type FROM pragma_table_info(?1)")
-                .unwrap()
-                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let info: Vec<(String, bool, i64, String)> =
+                rows(conn, "SELECT name, \"notnull\", pk, type FROM pragma_table_info(?1)", [&name], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                });
             let key_columns = info.iter().filter(|(_, _, pk, _)| *pk > 0).count();
             for (column, not_null, pk, kind) in info {
                 // An INTEGER PRIMARY KEY is the rowid: never null, unique, and not an index.
@@ -50,80 +69,70 @@ fn sqlite_schema(conn: &Connection) -> BTreeMap<String, Table> {
                 }
                 columns.insert(column, not_null || is_rowid || pk > 0);
             }
-            let mut uniques: Vec<(String, bool)> = conn
-                .prepare("SELECT name, partial FROM pragma_index_list(?1) WHERE \"unique\" = 1")
-                .unwrap()
-                .query_map([&name], |row| Ok((row.get::<String>(0)?, row.get::<bool>(1)?)))
-                .unwrap()
-                .map(Result::unwrap)
+            let indexes: Vec<(String, bool)> =
+                rows(conn, "SELECT name, partial FROM pragma_index_list(?1) WHERE \"unique\" = 1", [&name], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                });
+            let mut uniques: Vec<(String, bool)> = indexes
+                .into_iter()
                 .map(|(index, partial)| {
-                    let columns: Vec<String> = conn
-                        .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
-                        .unwrap()
-                        .query_map([&index], |row| row.get(0))
-                        .unwrap()
-                        .collect::<Result<_, _>>()
-                        .unwrap();
+                    let columns: Vec<String> =
+                        rows(conn, "SELECT name FROM pragma_index_info(?1) ORDER BY seqno", [&index], |row| row.get(0));
                     (columns.join(","), partial)
                 })
                 .collect();
             uniques.extend(rowid_key.map(|key| (key, false)));
             uniques.sort();
-            (name, Table { columns, uniques })
+            let table = Table { columns, uniques };
+            let table = if POSTGRES_LEDGER_VIEWS.contains(&name.as_str()) { table.as_view() } else { table };
+            (name, table)
         })
         .collect()
 }
 
 fn postgres_schema(conn: &Connection) -> BTreeMap<String, Table> {
-    let names: Vec<String> = conn
-        .prepare("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'")
-        .unwrap()
-        .query_map([], |row| row.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let names: Vec<String> = rows(
+        conn,
+        "SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'
+         UNION ALL SELECT viewname::text FROM pg_views WHERE schemaname = 'public'",
+        [],
+        |row| row.get(0),
+    );
+    let ledger = |name: &str| {
+        POSTGRES_LEDGER_VIEWS.iter().any(|view| name == format!("{view}_folded") || name == format!("{view}_deltas"))
+    };
     names
         .into_iter()
+        .filter(|name| !ledger(name))
         .map(|name| {
-            let columns: BTreeMap<String, bool> = conn
-                .prepare(
-                    "SELECT attname::text, attnotnull FROM pg_attribute
-                     WHERE attrelid = to_regclass(?1) AND attnum > 0 AND NOT attisdropped",
-                )
-                .unwrap()
-                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?)))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            let mut uniques: Vec<(String, bool)> = conn
-                .prepare(
-                    "SELECT array_to_string(array(
-                                SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k (attnum, n)
-                                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), ','),
-                            i.indpred IS NOT NULL
-                     FROM pg_index i WHERE i.indisunique AND i.indrelid = to_regclass(?1)",
-                )
-                .unwrap()
-                .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?)))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let columns: BTreeMap<String, bool> = rows(
+                conn,
+                "SELECT attname::text, attnotnull FROM pg_attribute
+                 WHERE attrelid = to_regclass(?1) AND attnum > 0 AND NOT attisdropped",
+                [&name],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .into_iter()
+            .collect();
+            let mut uniques: Vec<(String, bool)> = rows(
+                conn,
+                "SELECT array_to_string(array(
+                            SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k (attnum, n)
+                            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), ','),
+                        i.indpred IS NOT NULL
+                 FROM pg_index i WHERE i.indisunique AND i.indrelid = to_regclass(?1)",
+                [&name],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            );
             uniques.sort();
             (name, Table { columns, uniques })
         })
         .collect()
 }
 
-/// A fresh database on the test server, named for this test.
-fn fresh_postgres(name: &str) -> Connection {
-    let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
-    let server = Connection::connect_postgres(&url).unwrap();
-    // One statement each: a multi-statement batch is one transaction, which these refuse.
-    server.execute_batch(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-    server.execute_batch(&format!("CREATE DATABASE {name}")).unwrap();
-    let (base, _) = url.rsplit_once('/').expect("the URL names a database");
-    Connection::connect_postgres(&format!("{base}/{name}")).unwrap()
-}
+#[path = "common/postgres.rs"]
+mod postgres;
+use postgres::{fresh_postgres, migrated_postgres};
 
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
@@ -172,8 +181,7 @@ fn sqlite_emails_are_one_address_whatever_the_case() {
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_emails_are_one_address_whatever_the_case() {
-    let mut conn = fresh_postgres("perkdesk_emails");
-    perkdesk::db::migrate(&mut conn).unwrap();
+    let conn = migrated_postgres("perkdesk_emails");
     emails_are_one_address_whatever_the_case(&conn);
 }
 
@@ -192,8 +200,7 @@ const FOLDING_CASES: &[&str] = &[
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_folds_search_text_as_rust_does() {
-    let mut conn = fresh_postgres("perkdesk_folding");
-    perkdesk::db::migrate(&mut conn).unwrap();
+    let conn = migrated_postgres("perkdesk_folding");
     for text in FOLDING_CASES {
         let folded: String = conn.query_row("SELECT fold_search(?1)", [text], |row| row.get(0)).unwrap();
         assert_eq!(folded, perkdesk::db::fold_search(text), "folding {text:?}");
@@ -257,8 +264,7 @@ fn literal_statements() -> Vec<(String, String)> {
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_prepares_the_apps_statements() {
-    let mut conn = fresh_postgres("perkdesk_statements");
-    perkdesk::db::migrate(&mut conn).unwrap();
+    let conn = migrated_postgres("perkdesk_statements");
     let statements = literal_statements();
     assert!(statements.len() > 150, "the scan found the statements ({})", statements.len());
     let refused: Vec<String> = statements
@@ -282,8 +288,7 @@ fn postgres_prepares_the_apps_statements() {
 fn postgres_and_sqlite_name_the_same_references() {
     use perkdesk::db::schema::{references_from, references_to};
     let sqlite = perkdesk::db::migrated_in_memory().unwrap();
-    let mut postgres = fresh_postgres("perkdesk_references");
-    perkdesk::db::migrate(&mut postgres).unwrap();
+    let postgres = migrated_postgres("perkdesk_references");
     for table in ["files", "users", "partners", "campaigns", "assets", "employees"] {
         let mut expected = references_to(&sqlite, table).unwrap();
         let mut found = references_to(&postgres, table).unwrap();

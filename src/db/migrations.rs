@@ -68,9 +68,16 @@ pub const MIGRATIONS: &[Migration] = &[
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
 /// PostgreSQL's migrations, numbered as SQLite's: its installations begin at 16 (the schema as
-/// SQLite's first sixteen leave it); from then on each number has both spellings.
-pub const POSTGRES_MIGRATIONS: &[Migration] =
-    &[Migration { version: 16, name: "schema", sql: include_str!("../../migrations/postgres/0016_schema.sql") }];
+/// SQLite's first sixteen leave it, in files by concern); from then on each number has both
+/// spellings.
+pub const POSTGRES_MIGRATIONS: &[Migration] = &[Migration {
+    version: 16,
+    name: "schema",
+    sql: concat!(
+        include_str!("../../migrations/postgres/0016_schema.sql"),
+        include_str!("../../migrations/postgres/0016_counts.sql"),
+    ),
+}];
 
 /// Applies the PostgreSQL migrations the database has not seen yet; returns the schema version.
 /// Servers starting together take turns: the first applies, the others find it done.

@@ -1,6 +1,8 @@
 //! Shared helpers for router tests: a fresh app on a temporary database, users, sign-in, calls.
 #![allow(dead_code)]
 
+pub mod postgres;
+
 use std::sync::{Arc, Mutex};
 
 use axum::Router;

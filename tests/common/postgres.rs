@@ -1,0 +1,23 @@
+//! A database of its own on the PostgreSQL server `./scripts/test` starts (its URL in
+//! `PERKDESK_TEST_POSTGRES`), for the tests marked `#[ignore]` that need one.
+
+use perkdesk::db::sql::Connection;
+
+/// A fresh, empty database on the test server named `name` (each test its own name, so tests run
+/// side by side), and a connection to it.
+pub fn fresh_postgres(name: &str) -> Connection {
+    let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
+    let server = Connection::connect_postgres(&url).unwrap();
+    // One statement each: a multi-statement batch is one transaction, which these refuse.
+    server.execute_batch(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    server.execute_batch(&format!("CREATE DATABASE {name}")).unwrap();
+    let (base, _) = url.rsplit_once('/').expect("the URL names a database");
+    Connection::connect_postgres(&format!("{base}/{name}")).unwrap()
+}
+
+/// A fresh database at the newest schema version.
+pub fn migrated_postgres(name: &str) -> Connection {
+    let mut conn = fresh_postgres(name);
+    perkdesk::db::migrate(&mut conn).unwrap();
+    conn
+}
