@@ -458,16 +458,7 @@ fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_maintained_counts_equal_a_fresh_group_by_after_random_writes() {
     let mut conn = common::postgres::migrated_postgres("perkdesk_counts_walk");
-    // The walk's hard deletes leave rows pointing at nothing, as on SQLite with its keys off.
-    conn.execute_batch(
-        "DO $$ DECLARE c record; BEGIN
-             FOR c IN SELECT conrelid::regclass AS t, conname FROM pg_constraint
-                      WHERE contype = 'f' AND connamespace = 'public'::regnamespace LOOP
-                 EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', c.t, c.conname);
-             END LOOP;
-         END $$",
-    )
-    .unwrap();
+    common::postgres::drop_foreign_keys(&conn);
     let fold = |conn: &Connection| {
         let folded: bool = conn.query_row("SELECT fold_counts()", [], |r| r.get(0)).unwrap();
         assert!(folded, "no other node holds the fold");

@@ -130,9 +130,8 @@ fn postgres_schema(conn: &Connection) -> BTreeMap<String, Table> {
         .collect()
 }
 
-#[path = "common/postgres.rs"]
-mod postgres;
-use postgres::{fresh_postgres, migrated_postgres};
+mod common;
+use common::postgres::{fresh_postgres, migrated_postgres};
 
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]

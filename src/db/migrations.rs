@@ -76,6 +76,7 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[Migration {
     sql: concat!(
         include_str!("../../migrations/postgres/0016_schema.sql"),
         include_str!("../../migrations/postgres/0016_counts.sql"),
+        include_str!("../../migrations/postgres/0016_trash.sql"),
     ),
 }];
 

@@ -21,3 +21,17 @@ pub fn migrated_postgres(name: &str) -> Connection {
     perkdesk::db::migrate(&mut conn).unwrap();
     conn
 }
+
+/// Drops every foreign key of the database: a random walk's hard deletes then leave rows pointing
+/// at nothing, as SQLite's with its keys off (`PRAGMA foreign_keys = OFF`).
+pub fn drop_foreign_keys(conn: &Connection) {
+    conn.execute_batch(
+        "DO $$ DECLARE c record; BEGIN
+             FOR c IN SELECT conrelid::regclass AS t, conname FROM pg_constraint
+                      WHERE contype = 'f' AND connamespace = 'public'::regnamespace LOOP
+                 EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', c.t, c.conname);
+             END LOOP;
+         END $$",
+    )
+    .unwrap();
+}
