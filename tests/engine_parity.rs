@@ -304,3 +304,103 @@ fn postgres_and_sqlite_name_the_same_references() {
         assert_eq!(found, expected, "{table}'s images");
     }
 }
+
+/// One write of the activity walk: who makes it (none: the server, and on PostgreSQL no writer
+/// declared), and the statement.
+struct Write {
+    actor: Option<perkdesk::db::activity::Actor>,
+    sql: &'static str,
+}
+
+/// Writes of every kind the log names an action for, by every kind of actor, with text that
+/// needs escaping; the same on both engines.
+fn activity_writes() -> Vec<Write> {
+    use perkdesk::db::activity::Actor;
+    let aysel = || Some(Actor::user(1, "Aysel Məmmədova"));
+    let app = || Some(Actor::client(5, "Employee app"));
+    let public = || Some(Actor::public("who@x.az"));
+    let write = |actor: Option<Actor>, sql: &'static str| Write { actor, sql };
+    vec![
+        write(aysel(), "INSERT INTO cities (id, name_az, name_en, name_ru) VALUES (100, 'Şəki \"köhnə\"', 'Sheki\n\ttab', 'Шеки \\ 😀')"),
+        write(aysel(), "UPDATE cities SET name_en = 'Sheki \u{1}', name_ru = 'Шеки' WHERE id = 100"),
+        write(aysel(), "UPDATE cities SET name_az = name_az WHERE id = 100"),
+        write(aysel(), "INSERT INTO partners (id, name, contact_person_first_name, contact_person_last_name, phone_number, email)
+                        VALUES (10, 'Bravo', 'Elvin', 'Quliyev', '994501234567', 'p@b.az')"),
+        write(aysel(), "UPDATE partners SET is_active = 0 WHERE id = 10"),
+        write(aysel(), "UPDATE partners SET is_active = 1, name = 'Bravo MMC' WHERE id = 10"),
+        write(aysel(), "UPDATE partners SET deleted_at = '2026-11-27T10:00:00.000Z' WHERE id = 10"),
+        write(aysel(), "UPDATE partners SET deleted_at = NULL WHERE id = 10"),
+        write(aysel(), "INSERT INTO users (id, kind, first_name, last_name, email, password_hash, totp_secret)
+                        VALUES (20, 'staff', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'p1', 't1')"),
+        write(aysel(), "UPDATE users SET password_hash = 'p2' WHERE id = 20"),
+        write(aysel(), "UPDATE users SET totp_secret = 't2', password_hash = 'p3' WHERE id = 20"),
+        write(aysel(), "UPDATE users SET must_set_up_authenticator = 1 WHERE id = 20"),
+        write(aysel(), "UPDATE users SET totp_last_step = 5, updated_at = 'later' WHERE id = 20"),
+        write(aysel(), "INSERT INTO assets (id, name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
+                        VALUES (1, 'Asset', 'Kontakt', '994501234567', 'a@b.az', 'AB1')"),
+        write(aysel(), "INSERT INTO users (id, kind, first_name, last_name, email, password_hash, totp_secret)
+                        VALUES (21, 'hr', 'Nigar', 'Əliyeva', 'nigar@perk.az', 'p', 't')"),
+        write(aysel(), "INSERT INTO hr_accounts (id, user_id, asset_id) VALUES (30, 21, 1)"),
+        write(aysel(), "UPDATE users SET first_name = 'Leyla', is_active = 0 WHERE id = 21"),
+        write(aysel(), "INSERT INTO campaign_categories (id, name_az, name_en, name_ru) VALUES (1, 'Yemək', 'Food', 'Еда')"),
+        write(aysel(), "INSERT INTO campaigns (id, partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+                            name_az, name_en, name_ru, description_az, description_en, description_ru, is_confirmed)
+                        VALUES (40, 10, 1, 15, '2026-01-01', '2027-01-01', 'a', 'b', 'c', 'd', 'e', 'f', 0)"),
+        write(aysel(), "UPDATE campaigns SET is_confirmed = 1 WHERE id = 40"),
+        write(app(), "INSERT INTO api_clients (id, name, kind, key_hash, key_prefix) VALUES (50, 'App', 'employee-app', 'h', 'pk_abc')"),
+        write(app(), "UPDATE api_clients SET last_used_at = '2026-11-27T10:00:00.000Z' WHERE id = 50"),
+        write(app(), "UPDATE api_clients SET revoked_at = '2026-11-27T11:00:00.000Z' WHERE id = 50"),
+        write(app(), "INSERT INTO sessions (id, user_id) VALUES ('s1', 20)"),
+        write(public(), "INSERT INTO sign_in_failures (email, at) VALUES ('Aysel@Perk.AZ', '2026-11-27T10:00:00.000Z')"),
+        write(public(), "INSERT INTO sign_in_failures (email, at) VALUES ('nobody@perk.az', '2026-11-27T10:00:00.000Z')"),
+        write(None, "UPDATE partners SET name = 'Bravo 2' WHERE id = 10"),
+        write(aysel(), "DELETE FROM api_clients WHERE id = 50"),
+        write(aysel(), "DELETE FROM cities WHERE id = 100"),
+    ]
+}
+
+/// Runs the walk's writes, each in a transaction of its own as `Db::write` runs them, and answers
+/// the log: who, what, which record, the action and the changes, in order.
+fn activity_after_writes(conn: &mut Connection) -> Vec<String> {
+    for write in activity_writes() {
+        let declared = write.actor.is_some();
+        let mut run = || {
+            let tx = conn.transaction().unwrap();
+            if declared {
+                perkdesk::db::activity::declare_writer(&tx).unwrap();
+            }
+            tx.execute(write.sql, []).unwrap_or_else(|error| panic!("{}: {error}", write.sql));
+            tx.commit().unwrap();
+        };
+        match write.actor {
+            Some(actor) => actor.enter(run),
+            None => run(),
+        }
+    }
+    rows(
+        conn,
+        "SELECT actor_kind || '|' || COALESCE(CAST(actor_id AS TEXT), '-') || '|' || actor_name || '|' || resource || '|'
+                || COALESCE(CAST(record_id AS TEXT), '-') || '|' || action || '|' || COALESCE(changes, '-')
+         FROM activity ORDER BY id",
+        [],
+        |row| row.get(0),
+    )
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_and_sqlite_log_the_same_activity() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = perkdesk::db::Db::open(&dir.path().join("activity.db")).unwrap();
+    let sqlite = activity_after_writes(&mut db.conn().unwrap());
+    let postgres = activity_after_writes(&mut migrated_postgres("perkdesk_activity"));
+    assert!(sqlite.len() > 20, "the walk was logged ({})", sqlite.len());
+    for action in ["create", "update", "statusChange", "delete", "restore", "passwordChange", "authenticatorReset"] {
+        assert!(sqlite.iter().any(|entry| entry.contains(&format!("|{action}|"))), "{action} logged");
+    }
+    let differences: Vec<String> = (0..sqlite.len().max(postgres.len()))
+        .filter(|&i| sqlite.get(i) != postgres.get(i))
+        .map(|i| format!("entry {i}:\n  SQLite     {:?}\n  PostgreSQL {:?}", sqlite.get(i), postgres.get(i)))
+        .collect();
+    assert!(differences.is_empty(), "the logs differ:\n{}", differences.join("\n"));
+}

@@ -21,6 +21,10 @@ use serde_json::{Map, Value};
 
 use super::lock;
 
+mod postgres;
+pub use postgres::declare_writer;
+pub(super) use postgres::install as install_postgres;
+
 /// Who makes a change, by kind, id and name as they were when it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actor {

@@ -106,6 +106,8 @@ pub fn apply_postgres_migrations(conn: &mut super::sql::Connection) -> anyhow::R
             (migration.version, migration.name),
         )?;
     }
+    // The activity log's triggers follow this binary's declarations at every start.
+    super::activity::install_postgres(&tx)?;
     tx.commit()?;
     Ok(current.max(SCHEMA_VERSION))
 }
