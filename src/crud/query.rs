@@ -73,7 +73,29 @@ pub struct ListQuery {
     /// Trigram searches, grouped by index.
     searches: Vec<(Search, Vec<Phrase>)>,
     /// The same searches as row tests, for [`SearchVia::Scan`].
-    scanned: Vec<(String, Value)>,
+    scanned: Vec<RowTest>,
+}
+
+/// A searched filter's test of one row: the column holds the term, folded.
+#[derive(Debug)]
+struct RowTest {
+    sql: String,
+    term: String,
+}
+
+impl RowTest {
+    /// SQLite's spelling: the registered `contains_text`.
+    fn sqlite(&self) -> (String, Value) {
+        (format!("contains_text({}, ?)", self.sql), Value::Text(self.term.clone()))
+    }
+
+    /// PostgreSQL's: the folded column (in byte order, as `LIKE` needs a deterministic collation)
+    /// against the folded term with its wildcards escaped, the expression its trigram indexes
+    /// are built on (migrations/postgres/0016_search.sql), so a rare term is found through them.
+    fn postgres(&self) -> (String, Value) {
+        let term = crate::db::fold_search(&self.term).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        (format!("fold_search({}) COLLATE \"C\" LIKE ?", self.sql), Value::Text(format!("%{term}%")))
+    }
 }
 
 impl ListQuery {
@@ -187,7 +209,7 @@ impl ListQuery {
             params.extend(self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases))));
         }
         if self.tests_rows(via) {
-            params.extend(self.scanned.iter().map(|(_, value)| value.clone()));
+            params.extend(self.scanned.iter().map(|test| test.sqlite().1));
         }
         params
     }
@@ -246,7 +268,7 @@ impl ListQuery {
         if term.chars().any(char::is_control) {
             return Err(AppError::BadRequest(format!("{param} must not contain control characters.")));
         }
-        let row_test = (format!("contains_text({sql}, ?)"), Value::Text(term.to_string()));
+        let row_test = RowTest { sql: sql.to_string(), term: term.to_string() };
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
             Some(search) if term.chars().count() >= 3 => {
@@ -258,7 +280,7 @@ impl ListQuery {
                 }
                 self.scanned.push(row_test);
             }
-            _ => self.conditions.push(row_test),
+            _ => self.conditions.push(row_test.sqlite()),
         }
         Ok(())
     }
@@ -277,7 +299,7 @@ impl ListQuery {
             }));
         }
         if self.tests_rows(via) {
-            parts.extend(self.scanned.iter().map(|(condition, _)| condition.clone()));
+            parts.extend(self.scanned.iter().map(|test| test.sqlite().0));
         }
         format!("WHERE {}", parts.join(" AND "))
     }
@@ -339,6 +361,7 @@ impl ListQuery {
     /// Plans one page of `resource`'s list columns: counts the total (a maintained counter, the
     /// search index, or a remembered count), then picks how the page's rows are found.
     pub fn plan_page(mut self, conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<ListPlan> {
+        self.spell_for(conn);
         self.narrow_searches_in(conn, counts)?;
         let total_count = self.total(conn, counts, resource)?;
         if total_count == 0 || self.skip >= total_count {
@@ -397,6 +420,7 @@ impl ListQuery {
         resource: &Resource,
         columns: impl Iterator<Item = &'a Column>,
     ) -> AppResult<Statement> {
+        self.spell_for(conn);
         self.narrow_searches_in(conn, counts)?;
         let sql = format!(
             "SELECT {} FROM {} {} {}",
@@ -460,6 +484,16 @@ impl ListQuery {
                     params,
                 }
             }
+        }
+    }
+
+    /// On PostgreSQL every search is a row test its trigram indexes serve: the FTS5 tables, and
+    /// the ways of reading them (rare trigrams, counting and paging from the index), are SQLite's.
+    fn spell_for(&mut self, conn: &Connection) {
+        if conn.is_postgres() {
+            self.searches.clear();
+            let tests = std::mem::take(&mut self.scanned);
+            self.conditions.extend(tests.iter().map(RowTest::postgres));
         }
     }
 
@@ -531,7 +565,7 @@ fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource)
         }
         Total::IdSpan => {
             // Both ends of the primary key: two look-ups, whatever the length.
-            let sql = format!("SELECT COALESCE(MAX(rowid) - MIN(rowid) + 1, 0) FROM {}", resource.table);
+            let sql = format!("SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM {}", resource.table);
             Ok(conn.prepare_cached(&sql)?.query_row([], |r| r.get(0))?)
         }
         Total::Counted => {

@@ -318,13 +318,15 @@ pub fn wire_name(column: &str) -> String {
     name
 }
 
+/// The entry every trigger writes (SQLite's temporary triggers name the main schema).
+const INSERT: &str =
+    "INSERT INTO main.activity (actor_kind, actor_id, actor_name, resource, record_id, action, changes)";
+
 /// The insert, update and delete triggers of one audited table, as SQL.
 fn triggers(index: usize, audited: &Audited, columns: &[String]) -> String {
     let Audited { table, resource, .. } = audited;
     let when = |row: &str| audited.rows.map(|rows| format!("WHEN {}", rows.replace("{row}", row))).unwrap_or_default();
     let record = |row: &str| audited.record.replace("{row}", row);
-    const INSERT: &str =
-        "INSERT INTO main.activity (actor_kind, actor_id, actor_name, resource, record_id, action, changes)";
     let values = |row: &str, action: &str, changes: &str| {
         format!(
             "activity_actor(0), activity_actor(1), activity_actor(2), '{resource}', {}, {action}, {changes}",

@@ -1,7 +1,9 @@
 //! Totals of filtered lists, remembered until the database changes: paging through a filtered
 //! list, or several people looking at the same filter, counts its rows once. A connection of its
-//! own watches SQLite's `data_version`, which moves whenever any other connection, in this
-//! process or another (`perkdesk create-admin` beside a running server), commits. Requests that
+//! own watches a change clock: SQLite's `data_version`, which moves whenever any other connection,
+//! in this process or another (`perkdesk create-admin` beside a running server), commits; on
+//! PostgreSQL the current snapshot (`xmin:xmax:in-progress ids`), which moves whenever a writing
+//! transaction anywhere begins or ends, so another app server's commit is seen at the next request. Requests that
 //! want the same uncounted total at once wait for one count instead of each running it.
 //! A few whole answers that every form opens and that are the same for everyone (the campaign
 //! order picker's positions) are remembered the same way.
@@ -20,15 +22,24 @@ const MAX_ENTRIES: usize = 16384;
 const MAX_ANSWER_BYTES: usize = 8 << 20;
 
 pub struct CountCache {
-    watcher: Mutex<Connection>,
+    watcher: Mutex<Watcher>,
     cached: Mutex<Cached>,
     /// Signalled whenever a count finishes, for the requests waiting on it.
     counted: Condvar,
 }
 
+/// The connection that reads the change clock.
+enum Watcher {
+    Sqlite(Connection),
+    Postgres(super::sql::Connection),
+}
+
+/// A reading of the change clock: equal readings, nothing committed between them.
+type Version = String;
+
 #[derive(Default)]
 struct Cached {
-    version: i64,
+    version: Version,
     totals: HashMap<String, i64>,
     /// Keys being counted right now.
     counting: HashSet<String>,
@@ -42,7 +53,7 @@ pub type Anchor = (super::sql::Value, i64);
 
 impl Cached {
     /// Forgets everything remembered under an older version.
-    fn start_over(&mut self, version: i64) {
+    fn start_over(&mut self, version: Version) {
         self.totals.clear();
         self.answers.clear();
         self.answer_bytes = 0;
@@ -81,12 +92,30 @@ impl CountCache {
     pub fn open(path: &Path) -> rusqlite::Result<CountCache> {
         let watcher = Connection::open(path)?;
         watcher.execute_batch("PRAGMA busy_timeout = 5000;")?;
-        Ok(CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()), counted: Condvar::new() })
+        Ok(CountCache::watching(Watcher::Sqlite(watcher)))
     }
 
-    fn version(&self) -> AppResult<i64> {
+    /// Watches the PostgreSQL database at `url`.
+    pub fn open_postgres(url: &str) -> super::sql::Result<CountCache> {
+        Ok(CountCache::watching(Watcher::Postgres(super::sql::Connection::connect_postgres(url)?)))
+    }
+
+    fn watching(watcher: Watcher) -> CountCache {
+        CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()), counted: Condvar::new() }
+    }
+
+    /// The change clock now. PostgreSQL's snapshot never reads the same twice across a commit:
+    /// its upper bound only grows, and under one bound the in-progress ids only leave.
+    fn version(&self) -> AppResult<Version> {
         let watcher = lock(&self.watcher);
-        let version = watcher.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))?;
+        let version = match &*watcher {
+            Watcher::Sqlite(conn) => {
+                conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
+            }
+            Watcher::Postgres(conn) => {
+                conn.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))?
+            }
+        };
         Ok(version)
     }
 
@@ -118,14 +147,14 @@ impl CountCache {
     }
 
     /// What `kept` holds for `key` when it was remembered under the database's `version`.
-    fn recall<V: Clone>(&self, version: i64, kept: fn(&Cached) -> &HashMap<String, V>, key: &str) -> Option<V> {
+    fn recall<V: Clone>(&self, version: &str, kept: fn(&Cached) -> &HashMap<String, V>, key: &str) -> Option<V> {
         let cached = lock(&self.cached);
         if cached.version == version { kept(&cached).get(key).cloned() } else { None }
     }
 
     /// Remembers, with `keep`, something built under `version`; what an older version left is
     /// forgotten first.
-    fn remember<R>(&self, version: i64, keep: impl FnOnce(&mut Cached) -> R) {
+    fn remember<R>(&self, version: Version, keep: impl FnOnce(&mut Cached) -> R) {
         let mut cached = lock(&self.cached);
         if cached.version != version {
             cached.start_over(version);
@@ -139,7 +168,7 @@ impl CountCache {
     /// (under the same version rule as [`CountCache::total`]).
     pub fn answer(&self, key: String, build: impl FnOnce() -> AppResult<Vec<u8>>) -> AppResult<Arc<[u8]>> {
         let version = self.version()?;
-        if let Some(answer) = self.recall(version, |cached| &cached.answers, &key) {
+        if let Some(answer) = self.recall(&version, |cached| &cached.answers, &key) {
             return Ok(answer);
         }
         let answer: Arc<[u8]> = build()?.into();
@@ -158,7 +187,7 @@ impl CountCache {
     /// instead of stepping over every row before it.
     pub fn anchor(&self, key: String, find: impl FnOnce() -> AppResult<Option<Anchor>>) -> AppResult<Option<Anchor>> {
         let version = self.version()?;
-        if let Some(anchor) = self.recall(version, |cached| &cached.anchors, &key) {
+        if let Some(anchor) = self.recall(&version, |cached| &cached.anchors, &key) {
             return Ok(Some(anchor));
         }
         let Some(anchor) = find()? else { return Ok(None) };
@@ -202,6 +231,51 @@ mod tests {
         other_process.execute("DELETE FROM t", []).unwrap();
         assert_eq!(total(&cache), 0);
         assert_eq!(counted.get(), 3);
+    }
+
+    /// PostgreSQL's change clock: a commit on another connection (another app server) is seen at
+    /// the next request; a read-only transaction, or nothing at all, moves nothing.
+    #[test]
+    #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+    fn postgres_a_total_is_counted_once_until_another_server_commits() {
+        let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
+        let writer = super::super::sql::Connection::connect_postgres(&url).unwrap();
+        writer.execute_batch("DROP TABLE IF EXISTS counted_clock; CREATE TABLE counted_clock (x BIGINT)").unwrap();
+        let cache = CountCache::open_postgres(&url).unwrap();
+        let counted = Cell::new(0);
+        let total = |cache: &CountCache| {
+            cache
+                .total("SELECT COUNT(*) FROM counted_clock".into(), || {
+                    counted.set(counted.get() + 1);
+                    Ok(writer.query_row("SELECT COUNT(*) FROM counted_clock", [], |r| r.get(0))?)
+                })
+                .unwrap()
+        };
+        assert_eq!(total(&cache), 0);
+        // The clock is the cluster's: tests writing beside this one move it too, so a request
+        // answered from memory is looked for over a few tries, each a read-only one first.
+        let remembered = (0..50).any(|_| {
+            let before = counted.get();
+            writer.query_row("SELECT COUNT(*) FROM counted_clock", [], |r| r.get::<i64>(0)).unwrap();
+            assert_eq!(total(&cache), 0);
+            let from_memory = counted.get() == before;
+            if !from_memory {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            from_memory
+        });
+        assert!(remembered, "a second request is answered from memory");
+        writer.execute("INSERT INTO counted_clock VALUES (1)", []).unwrap();
+        assert_eq!(total(&cache), 1, "a commit elsewhere is seen at once");
+        let other_server = super::super::sql::Connection::connect_postgres(&url).unwrap();
+        let mut open = super::super::sql::Connection::connect_postgres(&url).unwrap();
+        let pending = open.transaction().unwrap();
+        pending.execute("INSERT INTO counted_clock VALUES (2)", []).unwrap();
+        other_server.execute("DELETE FROM counted_clock WHERE x = 1", []).unwrap();
+        assert_eq!(total(&cache), 0, "the other server's delete, not the open insert");
+        pending.commit().unwrap();
+        assert_eq!(total(&cache), 1, "the insert once committed");
+        writer.execute_batch("DROP TABLE counted_clock").unwrap();
     }
 
     #[test]

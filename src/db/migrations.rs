@@ -77,6 +77,7 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[Migration {
         include_str!("../../migrations/postgres/0016_schema.sql"),
         include_str!("../../migrations/postgres/0016_counts.sql"),
         include_str!("../../migrations/postgres/0016_trash.sql"),
+        include_str!("../../migrations/postgres/0016_search.sql"),
     ),
 }];
 

@@ -11,8 +11,14 @@ pub fn fresh_postgres(name: &str) -> Connection {
     // One statement each: a multi-statement batch is one transaction, which these refuse.
     server.execute_batch(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
     server.execute_batch(&format!("CREATE DATABASE {name}")).unwrap();
+    Connection::connect_postgres(&postgres_url(name)).unwrap()
+}
+
+/// The URL of database `name` on the test server.
+pub fn postgres_url(name: &str) -> String {
+    let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
     let (base, _) = url.rsplit_once('/').expect("the URL names a database");
-    Connection::connect_postgres(&format!("{base}/{name}")).unwrap()
+    format!("{base}/{name}")
 }
 
 /// A fresh database at the newest schema version.

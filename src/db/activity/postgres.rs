@@ -9,7 +9,7 @@
 //! text from both engines; `tests/engine_parity.rs` compares the two logs after the same writes.
 
 use super::super::sql::{Connection, Result};
-use super::{ALWAYS_QUIET, AUDITED, Actor, Audited, SECRET_COLUMNS, STATE_COLUMNS, action, wire_name};
+use super::{ALWAYS_QUIET, AUDITED, Actor, Audited, INSERT, SECRET_COLUMNS, STATE_COLUMNS, action, wire_name};
 
 /// Tells this transaction's triggers who writes: [`Actor::writing`], as SQLite's triggers would
 /// ask. Settings made with `set_config(…, true)` end with the transaction. Nothing on SQLite,
@@ -133,8 +133,8 @@ fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
     };
     let entry = |row: &str, action: &str, changes: &str| {
         format!(
-            "INSERT INTO activity (actor_kind, actor_id, actor_name, resource, record_id, action, changes)
-             VALUES (activity_actor_kind(), activity_actor_id(), activity_actor_name(), '{resource}', {}, {action}, {changes});",
+            "{} VALUES (activity_actor_kind(), activity_actor_id(), activity_actor_name(), '{resource}', {}, {action}, {changes});",
+            INSERT.replace("main.", ""),
             record(row)
         )
     };

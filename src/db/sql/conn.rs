@@ -33,6 +33,12 @@ impl Connection {
         Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
     }
 
+    /// Whether the database is PostgreSQL: for the few statements the engines spell apart (the
+    /// lists' searches, answered by SQLite's FTS5 tables or PostgreSQL's trigram indexes).
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.engine, Engine::Postgres(_))
+    }
+
     /// The SQLite connection beneath, for that engine's own settings (functions, PRAGMAs); `None`
     /// on another engine.
     pub(in crate::db) fn sqlite(&self) -> Option<&rusqlite::Connection> {
