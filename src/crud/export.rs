@@ -37,7 +37,7 @@ pub async fn export(
             let _spilled = crate::db::SpillToDisk::on(conn)?;
             let statement = query.plan_all(conn, &counts, resource, columns.iter().copied())?;
             let mut stmt = conn.prepare(&statement.sql)?;
-            let mut rows = stmt.query(crate::db::sql::params_from_iter(statement.params.iter()))?;
+            let mut rows = stmt.query_in_batches(crate::db::sql::params_from_iter(statement.params.iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();
             let mut sheet = SheetWriter::new(resource.tag, &headers)?.with_links_from(&public_url);
             while let Some(row) = rows.next()? {

@@ -345,7 +345,7 @@ pub fn names_workbook(
             format!("SELECT {} FROM {} ORDER BY t.id DESC", select_sql(columns.iter(), language), kind.names.from);
         let columns: Vec<&Column> = columns.iter().collect();
         let mut stmt = conn.prepare(&sql)?;
-        let mut rows = stmt.query([])?;
+        let mut rows = stmt.query_in_batches([])?;
         let mut written: u64 = 0;
         while let Some(row) = rows.next()? {
             writer.write_row(&row, &columns)?;

@@ -77,7 +77,7 @@ impl Connection {
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         let inner = match &self.engine {
             Engine::Sqlite(conn) => StatementInner::Sqlite(conn.prepare(sql)?),
-            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, false)?),
+            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, false)?, sql.to_string()),
         };
         Ok(Statement { conn: self, inner })
     }
@@ -86,7 +86,7 @@ impl Connection {
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
         let inner = match &self.engine {
             Engine::Sqlite(conn) => StatementInner::SqliteCached(conn.prepare_cached(sql)?),
-            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, true)?),
+            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, true)?, sql.to_string()),
         };
         Ok(Statement { conn: self, inner })
     }
@@ -102,14 +102,15 @@ impl Connection {
             Engine::Postgres(_) => {
                 let mut statement = self.prepare_cached(&format!("{sql} RETURNING id"))?;
                 let mut rows = statement.query(params)?;
-                let mut ids = Vec::with_capacity(1);
-                while let Some(row) = rows.next()? {
-                    ids.push(row.get::<i64>(0)?);
+                let id = match rows.next()? {
+                    Some(row) => row.get::<i64>(0)?,
+                    None => return Err(Error::InsertedRows(0)),
+                };
+                let mut inserted = 1;
+                while rows.next()?.is_some() {
+                    inserted += 1;
                 }
-                match ids[..] {
-                    [id] => Ok(id),
-                    _ => Err(Error::InsertedRows(ids.len())),
-                }
+                if inserted == 1 { Ok(id) } else { Err(Error::InsertedRows(inserted)) }
             }
         }
     }
@@ -184,6 +185,22 @@ impl Connection {
         }
     }
 
+    /// Declares a cursor over `sql` with `values` and answers its name and its FETCH statement.
+    /// Inside a transaction the cursor lives as long as it; outside one it is held past the
+    /// statement (the server keeps the result, spilling to disk past `work_mem`), and the rows
+    /// close it either way.
+    fn declare_cursor(&self, sql: &str, values: &[Value]) -> Result<(String, postgres::Statement)> {
+        let Engine::Postgres(pg) = &self.engine else {
+            return Err(Error::Engine("a PostgreSQL cursor on a SQLite connection"));
+        };
+        let name = pg.next_cursor_name();
+        let hold = if pg.in_transaction.get() { "WITHOUT HOLD" } else { "WITH HOLD" };
+        let declare = pg.prepare(&format!("DECLARE {name} NO SCROLL CURSOR {hold} FOR {sql}"), false)?;
+        with_pg_params(values, |params| pg.client.borrow_mut().execute(&declare, params).map_err(Error::from))?;
+        let fetch = pg.prepare(&format!("FETCH {CURSOR_BATCH} FROM {name}"), false)?;
+        Ok((name, fetch))
+    }
+
     fn set_in_transaction(&self, open: bool) {
         if let Engine::Postgres(pg) = &self.engine {
             pg.in_transaction.set(open);
@@ -245,7 +262,8 @@ pub struct Statement<'c> {
 enum StatementInner<'c> {
     Sqlite(rusqlite::Statement<'c>),
     SqliteCached(rusqlite::CachedStatement<'c>),
-    Postgres(postgres::Statement),
+    /// The compiled statement and its text, for a cursor over it.
+    Postgres(postgres::Statement, String),
 }
 
 /// A statement as its engine holds it.
@@ -345,7 +363,7 @@ impl<'c> Statement<'c> {
         match &mut self.inner {
             StatementInner::Sqlite(statement) => Side::Sqlite(statement),
             StatementInner::SqliteCached(statement) => Side::Sqlite(statement),
-            StatementInner::Postgres(statement) => Side::Postgres(statement, self.conn),
+            StatementInner::Postgres(statement, _) => Side::Postgres(statement, self.conn),
         }
     }
 
@@ -384,6 +402,27 @@ impl<'c> Statement<'c> {
         }
     }
 
+    /// The rows of a query too large to hold at once (an export, a report): on PostgreSQL read
+    /// through a cursor, [`CURSOR_BATCH`] rows per exchange, so memory holds one batch; on
+    /// SQLite the same as [`Statement::query`], which steps through the rows one at a time.
+    pub fn query_in_batches(&mut self, params: impl Params) -> Result<Rows<'_>> {
+        let StatementInner::Postgres(statement, text) = &self.inner else {
+            return self.query(params);
+        };
+        let values = gather(statement, params)?;
+        let (name, fetch) = self.conn.declare_cursor(text, &values)?;
+        Ok(Rows {
+            inner: RowsInner::PostgresCursor {
+                conn: self.conn,
+                name,
+                fetch,
+                batch: Vec::new().into_iter(),
+                current: None,
+                done: false,
+            },
+        })
+    }
+
     /// Each row of the query read by `read`.
     pub fn query_map<T, F>(&mut self, params: impl Params, read: F) -> Result<MappedRows<'_, F>>
     where
@@ -405,7 +444,7 @@ impl<'c> Statement<'c> {
         match &self.inner {
             StatementInner::Sqlite(statement) => statement.column_count(),
             StatementInner::SqliteCached(statement) => statement.column_count(),
-            StatementInner::Postgres(statement) => statement.columns().len(),
+            StatementInner::Postgres(statement, _) => statement.columns().len(),
         }
     }
 }
@@ -417,7 +456,35 @@ pub struct Rows<'s> {
 
 enum RowsInner<'s> {
     Sqlite(rusqlite::Rows<'s>),
-    Postgres { rows: std::vec::IntoIter<postgres::Row>, current: Option<postgres::Row> },
+    Postgres {
+        rows: std::vec::IntoIter<postgres::Row>,
+        current: Option<postgres::Row>,
+    },
+    /// A cursor read a batch at a time; `done` once a batch came back short.
+    PostgresCursor {
+        conn: &'s Connection,
+        name: String,
+        fetch: postgres::Statement,
+        batch: std::vec::IntoIter<postgres::Row>,
+        current: Option<postgres::Row>,
+        done: bool,
+    },
+}
+
+/// Rows a cursor hands over per exchange: few enough that a batch of wide rows stays small in
+/// memory, many enough that the round trips cost little beside the rows.
+pub const CURSOR_BATCH: usize = 1000;
+
+impl Drop for Rows<'_> {
+    /// A cursor is closed however the reading ends. A failure is left unsaid: the transaction it
+    /// lived in has failed (and the cursor with it), or the connection is gone.
+    fn drop(&mut self) {
+        if let RowsInner::PostgresCursor { conn, name, .. } = &self.inner
+            && let Ok(mut client) = conn.pg_client()
+        {
+            let _ = client.batch_execute(&format!("CLOSE {name}"));
+        }
+    }
 }
 
 impl Rows<'_> {
@@ -429,6 +496,16 @@ impl Rows<'_> {
             RowsInner::Sqlite(rows) => Ok(rows.next()?.map(|row| Row { inner: RowInner::Sqlite(row) })),
             RowsInner::Postgres { rows, current } => {
                 *current = rows.next();
+                Ok(current.as_ref().map(|row| Row { inner: RowInner::Postgres(row) }))
+            }
+            RowsInner::PostgresCursor { conn, fetch, batch, current, done, .. } => {
+                *current = batch.next();
+                if current.is_none() && !*done {
+                    let rows = conn.pg_client()?.query(&*fetch, &[])?;
+                    *done = rows.len() < CURSOR_BATCH;
+                    *batch = rows.into_iter();
+                    *current = batch.next();
+                }
                 Ok(current.as_ref().map(|row| Row { inner: RowInner::Postgres(row) }))
             }
         }

@@ -24,12 +24,26 @@ pub(super) struct Pg {
     /// Whether a transaction begun through the seam is open (the protocol's own status is not
     /// exposed by the driver).
     pub(super) in_transaction: Cell<bool>,
+    /// Cursors declared so far, for a name none other on the connection has.
+    cursors: Cell<u64>,
 }
 
 impl Pg {
     pub(super) fn connect(url: &str) -> Result<Pg, postgres::Error> {
         let client = postgres::Client::connect(url, postgres::NoTls)?;
-        Ok(Pg { client: RefCell::new(client), statements: RefCell::default(), in_transaction: Cell::new(false) })
+        Ok(Pg {
+            client: RefCell::new(client),
+            statements: RefCell::default(),
+            in_transaction: Cell::new(false),
+            cursors: Cell::new(0),
+        })
+    }
+
+    /// A cursor name not yet used on this connection.
+    pub(super) fn next_cursor_name(&self) -> String {
+        let n = self.cursors.get() + 1;
+        self.cursors.set(n);
+        format!("perkdesk_rows_{n}")
     }
 
     /// The statement for `sql` (its placeholders rewritten), compiled once per connection when

@@ -93,6 +93,45 @@ pub(super) fn conformance(conn: &mut Connection, schema: &str) {
     assert_eq!(ids, [1, 2, 4]);
     drop(rows);
     drop(statement);
+    // A large read in batches gives the same rows as one read, in and outside a transaction,
+    // and a reading stopped early leaves nothing open.
+    let many: Vec<Value> = (1000..3500).map(Value::Integer).collect();
+    let placeholders = vec!["(?)"; 500].join(", ");
+    for chunk in many.chunks(500) {
+        conn.execute(&format!("INSERT INTO seam_log (seam_id) VALUES {placeholders}"), params_from_iter(chunk.iter()))
+            .unwrap();
+    }
+    let read = |conn: &Connection, in_batches: bool| -> Vec<i64> {
+        let mut statement = conn.prepare("SELECT seam_id FROM seam_log WHERE seam_id >= ?1 ORDER BY seam_id").unwrap();
+        let mut rows = if in_batches { statement.query_in_batches([1000]) } else { statement.query([1000]) }.unwrap();
+        let mut ids = Vec::new();
+        while let Some(row) = rows.next().unwrap() {
+            ids.push(row.get(0).unwrap());
+        }
+        ids
+    };
+    let whole = read(conn, false);
+    assert_eq!(whole.len(), 2500);
+    assert_eq!(read(conn, true), whole);
+    let tx = conn.transaction().unwrap();
+    assert_eq!(read(&tx, true), whole);
+    tx.commit().unwrap();
+    {
+        let mut statement = conn.prepare("SELECT seam_id FROM seam_log WHERE seam_id >= ?1 ORDER BY seam_id").unwrap();
+        let mut rows = statement.query_in_batches([1000]).unwrap();
+        assert!(rows.next().unwrap().is_some());
+    }
+    if conn.is_postgres() {
+        let open: Vec<String> = conn
+            .prepare("SELECT name || ' ' || statement FROM pg_cursors WHERE name <> ''")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_>>()
+            .unwrap();
+        assert!(open.is_empty(), "every cursor closed: {open:?}");
+    }
+
     // As a shell shows them: each engine may answer a number as text here.
     let shown = |value: &ValueRef<'_>| match value {
         ValueRef::Null => String::new(),
