@@ -20,7 +20,7 @@ async fn anchored_pages_equal_stepped_pages_for_every_never_null_sort() {
     let app = test_app();
     let admin = app.admin().await;
     {
-        let mut conn = rusqlite::Connection::open(app.state.db.path()).unwrap();
+        let mut conn = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
         // The sort indexes are ordered in perkdesk's Azerbaijani collation.
         perkdesk::db::collation::register(&conn).unwrap();
         let tx = conn.transaction().unwrap();

@@ -36,7 +36,7 @@ async fn filtered_totals_follow_every_write() {
     assert_eq!(total(BY_NAME_AND_ROLE).await, 1);
 
     // Another connection to the same file, as `perkdesk create-admin` beside the server would be.
-    let outside = rusqlite::Connection::open(app.state.db.path()).unwrap();
+    let outside = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
     perkdesk::db::collation::register(&outside).unwrap();
     outside
         .execute(
@@ -100,7 +100,7 @@ async fn terms_with_common_trigrams_find_exactly_the_whole_term() {
 
 /// 20,000 staff users with e-mails `bulk<i>@perk.az`, and a connection to read them back.
 fn seed_bulk_users(app: &TestApp) -> rusqlite::Connection {
-    let conn = rusqlite::Connection::open(app.state.db.path()).unwrap();
+    let conn = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
     // The sort indexes are ordered in perkdesk's Azerbaijani collation.
     perkdesk::db::collation::register(&conn).unwrap();
     conn.execute_batch(

@@ -151,7 +151,7 @@ fn derived_never_null(conn: &Connection, resource: &Resource, sql: &str) -> bool
 fn every_never_null_declaration_agrees_with_the_tables() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let db = Db::open(&dir.path().join("rows.db")).expect("database");
-    let conn = Connection::open(db.path()).expect("connection");
+    let conn = Connection::open(db.path().unwrap()).expect("connection");
     let mut disagreements = Vec::new();
     for resource in declared_resources() {
         for column in resource.columns {

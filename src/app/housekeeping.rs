@@ -1,5 +1,5 @@
-//! The server's own recurring work: the activity log's and the trash's retention and the scheduled
-//! backups. Each
+//! The server's own recurring work: the activity log's and the trash's retention, the scheduled
+//! backups, and on PostgreSQL the counts' fold (on whichever server takes its lock). Each
 //! runs beside the requests; retention's steps are writes in their turn among the writers, and a
 //! backup is a read (a consistent snapshot), so neither holds the writers for long.
 
@@ -33,8 +33,25 @@ pub struct Backups {
     pub keep: usize,
 }
 
+/// How often the maintained counts' deltas are folded on PostgreSQL: often enough that a read
+/// sums only a few seconds of writes.
+const FOLD_EVERY: Duration = Duration::from_secs(2);
+
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
+    if matches!(db.location(), crate::db::Location::Postgres(_)) {
+        let folding = db.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(FOLD_EVERY);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                if let Err(error) = folding.fold_counts().await {
+                    tracing::error!(error = %error, "folding the counts failed");
+                }
+            }
+        });
+    }
     let pruned = db.clone();
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(RETENTION_EVERY);

@@ -125,7 +125,8 @@ struct SqlArgs {
 
 #[derive(Args, Debug, Clone)]
 struct DbArg {
-    /// The SQLite database file.
+    /// The database: a SQLite file (`sqlite://` before it allowed), or a PostgreSQL server's URL
+    /// (`postgres://user@host/db`; several hosts with `target_session_attrs=read-write` for failover).
     #[arg(long, env = "PERKDESK_DB", default_value = "perkdesk.db")]
     db: PathBuf,
 }
@@ -321,9 +322,11 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
 }
 
-fn open_existing(path: &Path) -> anyhow::Result<Db> {
-    anyhow::ensure!(path.exists(), "the database {} does not exist (use --db or PERKDESK_DB)", path.display());
-    Db::open(path)
+fn open_existing(db: &Path) -> anyhow::Result<Db> {
+    if let crate::db::Location::File(path) = crate::db::Location::parse(db) {
+        anyhow::ensure!(path.exists(), "the database {} does not exist (use --db or PERKDESK_DB)", path.display());
+    }
+    Db::open(db)
 }
 
 /// Binds `bind`; the demo falls back to a free port when its default one is taken.
@@ -344,6 +347,9 @@ async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio::net::TcpLi
 type Banner = Box<dyn FnOnce(&str) + Send>;
 
 async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow::Result<()> {
+    if matches!(db.location(), crate::db::Location::Postgres(_)) {
+        anyhow::ensure!(options.backup_dir.is_none(), crate::db::POSTGRES_BACKUP);
+    }
     let backups = scheduled_backups(&options)?;
     let listener = listen(&options.bind, banner.is_some()).await?;
     let local = listener.local_addr()?;
@@ -355,7 +361,8 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         sign_in_per_minute: options.sign_in_per_minute,
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
-    let state = crate::app::state(db.clone(), settings, mailer)?;
+    // Reads the signing keys: a blocking call, which PostgreSQL's client refuses on an async thread.
+    let state = tokio::task::block_in_place(|| crate::app::state(db.clone(), settings, mailer))?;
     let shutdown = shutdown_signal()?;
     crate::app::housekeeping::spawn(
         db.clone(),
@@ -365,7 +372,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         },
         backups,
     );
-    tracing::info!(bind = %local, db = %db.path().display(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
+    tracing::info!(bind = %local, db = %db.location().describe(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
     if let Some(banner) = banner {
         banner(&url);
     }
@@ -493,6 +500,7 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     let (codes, recovery_hashes) = crate::auth::recovery::new_set()?;
     let mut conn = db.conn()?;
     let tx = conn.transaction()?;
+    crate::db::activity::declare_writer(&tx)?;
     let admin = NewStaff {
         first_name: &first_name,
         last_name: &last_name,
@@ -568,7 +576,14 @@ fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
     print_enrolment(&secret, &email, &codes)
 }
 
+/// Refuses a command that copies a SQLite file when `--db` names PostgreSQL.
+fn sqlite_only(db: &Path) -> anyhow::Result<()> {
+    anyhow::ensure!(matches!(crate::db::Location::parse(db), crate::db::Location::File(_)), crate::db::POSTGRES_BACKUP);
+    Ok(())
+}
+
 fn backup(args: BackupArgs) -> anyhow::Result<()> {
+    sqlite_only(&args.db.db)?;
     let db = open_existing(&args.db.db)?;
     eprintln!("Backing up {} to {} ...", args.db.db.display(), args.dest.display());
     db.backup_to(&args.dest)?;
@@ -578,6 +593,7 @@ fn backup(args: BackupArgs) -> anyhow::Result<()> {
 }
 
 fn restore(args: RestoreArgs) -> anyhow::Result<()> {
+    sqlite_only(&args.db.db)?;
     let restored = crate::db::backup::restore(&args.backup, &args.db.db, args.force)?;
     let replaced = match &restored.replaced {
         None => String::new(),

@@ -14,6 +14,7 @@ use crate::db::sql::ValueRef;
 pub fn run(db: &Db, sql: &str, out: &mut impl Write) -> anyhow::Result<()> {
     let mut conn = db.conn()?;
     let tx = conn.write_transaction()?;
+    crate::db::activity::declare_writer(&tx)?;
     tx.each_statement_row(sql, |values| {
         let fields: Vec<String> = values.iter().copied().map(shown).collect();
         writeln!(out, "{}", fields.join("|")).context("printing the rows")

@@ -54,9 +54,9 @@ impl Batch {
         let outcome = if self.conn.is_autocommit() {
             Err(Arc::from("the write transaction was rolled back by the database"))
         } else {
-            self.conn.prepare_cached("COMMIT").and_then(|mut commit| commit.execute([])).map(|_| ()).map_err(|error| {
+            self.conn.commit().map_err(|error| {
                 if !self.conn.is_autocommit()
-                    && let Err(rollback) = self.conn.execute_batch("ROLLBACK")
+                    && let Err(rollback) = self.conn.rollback()
                 {
                     tracing::error!(error = %rollback, "cannot roll back a transaction that failed to commit");
                 }
@@ -160,7 +160,7 @@ impl Turn {
         if shared.open.is_none() {
             let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
             let conn = self.queue.pool.get()?;
-            conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+            conn.begin_write()?;
             let (outcome, _) = watch::channel(None);
             shared.open = Some(Batch { conn, _turn: turn, members: 0, begun: Instant::now(), outcome });
         }
@@ -172,6 +172,8 @@ impl Turn {
     /// Runs `work` in this writer's savepoint, begun first.
     pub fn work<T>(&mut self, work: impl FnOnce(&Connection) -> AppResult<T>) -> AppResult<T> {
         self.begin()?;
+        // PostgreSQL's activity triggers learn this writer's actor from the transaction.
+        super::activity::declare_writer(self.conn()?)?;
         work(self.conn()?)
     }
 

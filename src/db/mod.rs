@@ -34,6 +34,9 @@ pub use unit::Unit;
 pub type Pool = r2d2::Pool<sql::Manager>;
 pub type PooledConnection = r2d2::PooledConnection<sql::Manager>;
 
+/// `perkdesk backup` (and the scheduled copies) on PostgreSQL.
+pub const POSTGRES_BACKUP: &str = "perkdesk backs up SQLite files; back up PostgreSQL with its own tools (pg_dump, or pgBackRest for a cluster with a standby): see docs/operations.md";
+
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
 
@@ -49,8 +52,44 @@ pub struct Db {
     /// and retry with growing pauses, and under many concurrent writes that shows as a tail of
     /// hundreds of milliseconds.
     writers: Queue,
-    path: PathBuf,
+    location: Location,
     counts: Arc<CountCache>,
+}
+
+/// Where the database is: `--db` names a SQLite file (`sqlite://` before it allowed), or a
+/// PostgreSQL server by its URL (`postgres://` or `postgresql://`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    File(PathBuf),
+    Postgres(String),
+}
+
+impl Location {
+    pub fn parse(db: &Path) -> Location {
+        let text = db.to_string_lossy();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Location::Postgres(text.into_owned());
+        }
+        match text.strip_prefix("sqlite://") {
+            Some(file) => Location::File(PathBuf::from(file)),
+            None => Location::File(db.to_path_buf()),
+        }
+    }
+
+    /// The location as a log line may show it: a URL's password never.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::File(path) => path.display().to_string(),
+            Location::Postgres(url) => match url.split_once("://").and_then(|(scheme, rest)| {
+                let (credentials, host) = rest.rsplit_once('@')?;
+                let user = credentials.split(':').next().unwrap_or_default();
+                Some(format!("{scheme}://{user}@{host}"))
+            }) {
+                Some(shown) => shown,
+                None => url.clone(),
+            },
+        }
+    }
 }
 
 /// Per-connection settings. The page cache is bounded (4 MB, 32 MB for the pool) so memory stays
@@ -72,8 +111,34 @@ fn configure(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
 }
 
 impl Db {
+    /// Opens the database `--db` names (see [`Location`]) and applies its migrations.
+    pub fn open(db: &Path) -> anyhow::Result<Db> {
+        match Location::parse(db) {
+            Location::File(path) => Db::open_file(&path),
+            Location::Postgres(url) => Db::open_postgres(&url),
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url` and applies its migrations (app servers
+    /// starting together take turns). Writes take turns on this server as on SQLite.
+    fn open_postgres(url: &str) -> anyhow::Result<Db> {
+        let location = Location::Postgres(url.to_string());
+        let shown = location.describe();
+        let mut conn =
+            Connection::connect_postgres(url).with_context(|| format!("cannot connect to the database {shown}"))?;
+        migrate(&mut conn).context("cannot apply the database migrations")?;
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .connection_timeout(Duration::from_secs(10))
+            .build(sql::Manager::Postgres(url.to_string()))
+            .context("cannot open the connection pool")?;
+        let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
+        let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts })
+    }
+
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
-    pub fn open(path: &Path) -> anyhow::Result<Db> {
+    fn open_file(path: &Path) -> anyhow::Result<Db> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
         }
@@ -94,15 +159,24 @@ impl Db {
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
-            .build(sql::Manager(manager))
+            .build(sql::Manager::Sqlite(manager))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, path: path.to_path_buf(), counts })
+        let location = Location::File(path.to_path_buf());
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The SQLite file; `None` on PostgreSQL.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.location {
+            Location::File(path) => Some(path),
+            Location::Postgres(_) => None,
+        }
+    }
+
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
     /// The remembered totals of filtered lists.
@@ -156,7 +230,8 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
-        if Unit::current().is_some_and(|unit| unit.has_open()) {
+        // A PostgreSQL look-up is a round trip to the server: never on the async thread.
+        if Unit::current().is_some_and(|unit| unit.has_open()) || matches!(self.location, Location::Postgres(_)) {
             return self.run(move |conn| work(conn)).await;
         }
         let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
@@ -232,7 +307,9 @@ impl Db {
     }
 
     /// Copies the live database to `dest` as one consistent snapshot, while others keep writing.
+    /// PostgreSQL's own tools back up a server; this refuses there, naming them.
     pub fn backup_to(&self, dest: &Path) -> anyhow::Result<()> {
+        anyhow::ensure!(matches!(self.location, Location::File(_)), POSTGRES_BACKUP);
         anyhow::ensure!(!dest.exists(), "{} already exists", dest.display());
         let dest_text = dest.to_str().context("the backup path is not valid UTF-8")?;
         let conn = self.pool.get()?;
@@ -240,8 +317,22 @@ impl Db {
         Ok(())
     }
 
+    /// On PostgreSQL, moves the maintained counts' deltas into their folded rows (see
+    /// migrations/postgres/0016_counts.sql); answers whether this server did it (another may be
+    /// folding right now). Nothing to do on SQLite, whose counts are updated in place.
+    pub async fn fold_counts(&self) -> AppResult<bool> {
+        if !matches!(self.location, Location::Postgres(_)) {
+            return Ok(false);
+        }
+        // Its own transaction at the server's default isolation (READ COMMITTED).
+        self.run(|conn| Ok(conn.query_row("SELECT fold_counts()", [], |row| row.get(0))?)).await
+    }
+
     /// Folds the WAL back into the main file; called on shutdown.
     pub fn checkpoint(&self) -> anyhow::Result<()> {
+        if matches!(self.location, Location::Postgres(_)) {
+            return Ok(());
+        }
         let conn = self.pool.get()?;
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
@@ -267,6 +358,7 @@ pub fn migrated_in_memory() -> anyhow::Result<Connection> {
 /// The synchronous form of [`Db::write`].
 pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> AppResult<T>) -> AppResult<T> {
     let tx = conn.write_transaction()?;
+    activity::declare_writer(&tx)?;
     let value = work(&tx)?;
     tx.commit().map_err(AppError::from)?;
     Ok(value)

@@ -33,6 +33,14 @@ impl Connection {
         Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
     }
 
+    /// Whether the connection to the server is gone (never, for SQLite's file).
+    pub fn is_closed(&self) -> bool {
+        match &self.engine {
+            Engine::Sqlite(_) => false,
+            Engine::Postgres(pg) => pg.client.try_borrow().is_ok_and(|client| client.is_closed()),
+        }
+    }
+
     /// Whether the database is PostgreSQL: for the few statements the engines spell apart (the
     /// lists' searches, answered by SQLite's FTS5 tables or PostgreSQL's trigram indexes).
     pub fn is_postgres(&self) -> bool {
@@ -131,11 +139,46 @@ impl Connection {
     /// A transaction whose reads and writes no other writer can come between: SQLite takes its
     /// one write lock at once; PostgreSQL runs it serializable.
     pub fn write_transaction(&mut self) -> Result<Transaction<'_>> {
-        let begin = match self.engine {
+        let begin = self.begin_write_sql();
+        Transaction::begin(self, begin)
+    }
+
+    fn begin_write_sql(&self) -> &'static str {
+        match self.engine {
             Engine::Sqlite(_) => "BEGIN IMMEDIATE",
             Engine::Postgres(_) => "BEGIN ISOLATION LEVEL SERIALIZABLE",
-        };
-        Transaction::begin(self, begin)
+        }
+    }
+
+    /// Begins a write transaction (as [`Connection::write_transaction`]) that stays open across
+    /// calls, for a writer that shares it (the group commit); end it with [`Connection::commit`]
+    /// or [`Connection::rollback`].
+    pub fn begin_write(&self) -> Result<()> {
+        self.execute_batch(self.begin_write_sql())?;
+        self.set_in_transaction(true);
+        Ok(())
+    }
+
+    /// Commits the open transaction. On PostgreSQL a transaction that a failed statement aborted
+    /// would answer COMMIT by rolling back without an error; here that is an error, and the
+    /// transaction is rolled back.
+    pub fn commit(&self) -> Result<()> {
+        self.set_in_transaction(false);
+        match &self.engine {
+            Engine::Sqlite(_) => self.execute_batch("COMMIT"),
+            // The probe fails in an aborted transaction, which stops the batch before the COMMIT.
+            Engine::Postgres(_) => self.execute_batch("SELECT 1; COMMIT").inspect_err(|_| {
+                if let Err(error) = self.execute_batch("ROLLBACK") {
+                    tracing::error!(%error, "cannot roll back a transaction that failed to commit");
+                }
+            }),
+        }
+    }
+
+    /// Rolls the open transaction back.
+    pub fn rollback(&self) -> Result<()> {
+        self.set_in_transaction(false);
+        self.execute_batch("ROLLBACK")
     }
 
     /// Runs each statement of `sql` in turn, handing every row's values to `row`.
@@ -223,14 +266,12 @@ impl<'c> Transaction<'c> {
 
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        self.conn.set_in_transaction(false);
-        self.conn.execute_batch("COMMIT")
+        self.conn.commit()
     }
 
     pub fn rollback(mut self) -> Result<()> {
         self.open = false;
-        self.conn.set_in_transaction(false);
-        self.conn.execute_batch("ROLLBACK")
+        self.conn.rollback()
     }
 }
 

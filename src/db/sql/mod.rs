@@ -18,25 +18,36 @@ pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
 pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};
 
-/// Hands the pool connections behind the seam.
-pub struct Manager(pub(super) r2d2_sqlite::SqliteConnectionManager);
+/// Hands the pool connections behind the seam: SQLite's, or PostgreSQL's at a URL.
+pub enum Manager {
+    Sqlite(r2d2_sqlite::SqliteConnectionManager),
+    Postgres(String),
+}
 
 impl r2d2::ManageConnection for Manager {
     type Connection = Connection;
-    type Error = rusqlite::Error;
+    type Error = Error;
 
-    fn connect(&self) -> rusqlite::Result<Connection> {
-        self.0.connect().map(Connection::from_sqlite)
+    fn connect(&self) -> Result<Connection> {
+        match self {
+            Manager::Sqlite(manager) => Ok(manager.connect().map(Connection::from_sqlite)?),
+            Manager::Postgres(url) => Connection::connect_postgres(url),
+        }
     }
 
-    fn is_valid(&self, conn: &mut Connection) -> rusqlite::Result<()> {
-        match conn.sqlite_mut() {
-            Some(conn) => self.0.is_valid(conn),
-            None => Err(rusqlite::Error::InvalidQuery),
+    fn is_valid(&self, conn: &mut Connection) -> Result<()> {
+        match (self, conn.sqlite_mut()) {
+            (Manager::Sqlite(manager), Some(conn)) => Ok(manager.is_valid(conn)?),
+            (Manager::Postgres(_), None) => conn.execute_batch(""),
+            _ => Err(Error::Engine("a connection of another engine in the pool")),
         }
     }
 
     fn has_broken(&self, conn: &mut Connection) -> bool {
-        conn.sqlite_mut().is_none_or(|conn| self.0.has_broken(conn))
+        match (self, conn.sqlite_mut()) {
+            (Manager::Sqlite(manager), Some(conn)) => manager.has_broken(conn),
+            (Manager::Postgres(_), None) => conn.is_closed(),
+            _ => true,
+        }
     }
 }

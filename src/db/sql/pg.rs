@@ -30,7 +30,9 @@ pub(super) struct Pg {
 
 impl Pg {
     pub(super) fn connect(url: &str) -> Result<Pg, postgres::Error> {
-        let client = postgres::Client::connect(url, postgres::NoTls)?;
+        let mut client = postgres::Client::connect(url, postgres::NoTls)?;
+        // The server's notices ("already exists, skipping") are not perkdesk's to log.
+        client.batch_execute("SET client_min_messages = warning")?;
         Ok(Pg {
             client: RefCell::new(client),
             statements: RefCell::default(),

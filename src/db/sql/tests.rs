@@ -182,5 +182,26 @@ fn postgres_keeps_the_seams_promises() {
              AS $$ BEGIN INSERT INTO seam_log (seam_id) VALUES (NEW.id); RETURN NEW; END $$;
          CREATE TRIGGER seam_logged AFTER INSERT ON seam FOR EACH ROW EXECUTE FUNCTION seam_logged();",
     );
+    // A failed statement aborts a PostgreSQL transaction, whose COMMIT the server then answers
+    // by rolling back: the seam makes that an error, so no caller takes it for committed.
+    for shared in [false, true] {
+        let counted = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT COUNT(*) FROM seam WHERE name = 'kept?'", [], |row| row.get(0)).unwrap()
+        };
+        let failed = if shared {
+            conn.begin_write().unwrap();
+            conn.execute("INSERT INTO seam (name) VALUES ('kept?')", []).unwrap();
+            assert!(conn.execute("INSERT INTO seam (id, name) VALUES (1, 'taken')", []).is_err());
+            conn.commit()
+        } else {
+            let tx = conn.transaction().unwrap();
+            tx.execute("INSERT INTO seam (name) VALUES ('kept?')", []).unwrap();
+            assert!(tx.execute("INSERT INTO seam (id, name) VALUES (1, 'taken')", []).is_err());
+            tx.commit()
+        };
+        assert!(failed.is_err(), "the commit of an aborted transaction fails");
+        assert!(conn.is_autocommit());
+        assert_eq!(counted(&conn), 0, "nothing of it was kept");
+    }
     conn.execute_batch("DROP SCHEMA seam CASCADE").unwrap();
 }
