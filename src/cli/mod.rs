@@ -361,8 +361,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         sign_in_per_minute: options.sign_in_per_minute,
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
-    // Reads the signing keys: a blocking call, which PostgreSQL's client refuses on an async thread.
-    let state = tokio::task::block_in_place(|| crate::app::state(db.clone(), settings, mailer))?;
+    let state = crate::app::state(db.clone(), settings, mailer)?;
     let shutdown = shutdown_signal()?;
     crate::app::housekeeping::spawn(
         db.clone(),

@@ -37,7 +37,7 @@ impl Connection {
     pub fn is_closed(&self) -> bool {
         match &self.engine {
             Engine::Sqlite(_) => false,
-            Engine::Postgres(pg) => pg.client.try_borrow().is_ok_and(|client| client.is_closed()),
+            Engine::Postgres(pg) => pg.call(|client| client.is_closed()).unwrap_or(true),
         }
     }
 
@@ -72,7 +72,10 @@ impl Connection {
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         match &self.engine {
             Engine::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
-            Engine::Postgres(pg) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
+            Engine::Postgres(pg) => {
+                let sql = sql.to_string();
+                Ok(pg.call(move |client| client.batch_execute(&sql))??)
+            }
         }
     }
 
@@ -205,7 +208,8 @@ impl Connection {
             }
             // The simple protocol answers every value as text, as psql shows it.
             Engine::Postgres(pg) => {
-                for message in pg.client.borrow_mut().simple_query(sql)? {
+                let sql = sql.to_string();
+                for message in pg.call(move |client| client.simple_query(&sql))?? {
                     if let postgres::SimpleQueryMessage::Row(found) = message {
                         let values: Vec<ValueRef<'_>> = (0..found.len())
                             .map(|index| {
@@ -220,10 +224,10 @@ impl Connection {
         }
     }
 
-    /// The PostgreSQL client, borrowed for one exchange.
-    fn pg_client(&self) -> Result<std::cell::RefMut<'_, postgres::Client>> {
+    /// The PostgreSQL connection, for an exchange with its client.
+    fn pg(&self) -> Result<&Pg> {
         match &self.engine {
-            Engine::Postgres(pg) => Ok(pg.client.borrow_mut()),
+            Engine::Postgres(pg) => Ok(pg),
             Engine::Sqlite(_) => Err(Error::Engine("a PostgreSQL statement on a SQLite connection")),
         }
     }
@@ -239,7 +243,8 @@ impl Connection {
         let name = pg.next_cursor_name();
         let hold = if pg.in_transaction.get() { "WITHOUT HOLD" } else { "WITH HOLD" };
         let declare = pg.prepare(&format!("DECLARE {name} NO SCROLL CURSOR {hold} FOR {sql}"), false)?;
-        with_pg_params(values, |params| pg.client.borrow_mut().execute(&declare, params).map_err(Error::from))?;
+        let values = values.to_vec();
+        pg.call(move |client| with_pg_params(&values, |params| client.execute(&declare, params)))??;
         let fetch = pg.prepare(&format!("FETCH {CURSOR_BATCH} FROM {name}"), false)?;
         Ok((name, fetch))
     }
@@ -417,9 +422,10 @@ impl<'c> Statement<'c> {
             }
             Side::Postgres(statement, conn) => {
                 let values = gather(statement, params)?;
-                let changed = with_pg_params(&values, |params| {
-                    conn.pg_client()?.execute(statement, params).map_err(Error::from)
-                })?;
+                let statement = statement.clone();
+                let changed = conn
+                    .pg()?
+                    .call(move |client| with_pg_params(&values, |params| client.execute(&statement, params)))??;
                 Ok(changed as usize)
             }
         }
@@ -436,8 +442,10 @@ impl<'c> Statement<'c> {
                 let values = gather(statement, params)?;
                 // The rows are read whole: the driver's row stream borrows the connection for as
                 // long as it is read, which a row handed back through the seam would outlive.
-                let rows =
-                    with_pg_params(&values, |params| conn.pg_client()?.query(statement, params).map_err(Error::from))?;
+                let statement = statement.clone();
+                let rows = conn
+                    .pg()?
+                    .call(move |client| with_pg_params(&values, |params| client.query(&statement, params)))??;
                 Ok(Rows { inner: RowsInner::Postgres { rows: rows.into_iter(), current: None } })
             }
         }
@@ -521,9 +529,10 @@ impl Drop for Rows<'_> {
     /// lived in has failed (and the cursor with it), or the connection is gone.
     fn drop(&mut self) {
         if let RowsInner::PostgresCursor { conn, name, .. } = &self.inner
-            && let Ok(mut client) = conn.pg_client()
+            && let Ok(pg) = conn.pg()
         {
-            let _ = client.batch_execute(&format!("CLOSE {name}"));
+            let close = format!("CLOSE {name}");
+            let _ = pg.call(move |client| client.batch_execute(&close));
         }
     }
 }
@@ -542,7 +551,8 @@ impl Rows<'_> {
             RowsInner::PostgresCursor { conn, fetch, batch, current, done, .. } => {
                 *current = batch.next();
                 if current.is_none() && !*done {
-                    let rows = conn.pg_client()?.query(&*fetch, &[])?;
+                    let statement = fetch.clone();
+                    let rows = conn.pg()?.call(move |client| client.query(&statement, &[]))??;
                     *done = rows.len() < CURSOR_BATCH;
                     *batch = rows.into_iter();
                     *current = batch.next();

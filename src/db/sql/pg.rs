@@ -6,10 +6,13 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::error::Error as StdError;
+use std::sync::mpsc;
+use std::thread;
 
 use bytes::{BufMut, BytesMut};
 use postgres::types::{FromSql as PgFromSql, IsNull, ToSql as PgToSql, Type, to_sql_checked};
 
+use super::error::{Error, Result};
 use super::value::ValueRef;
 
 type BoxError = Box<dyn StdError + Sync + Send>;
@@ -19,7 +22,7 @@ const STATEMENT_CACHE: usize = 256;
 
 /// A PostgreSQL connection with its compiled statements.
 pub(super) struct Pg {
-    pub(super) client: RefCell<postgres::Client>,
+    worker: Worker,
     statements: RefCell<HashMap<String, postgres::Statement>>,
     /// Whether a transaction begun through the seam is open (the protocol's own status is not
     /// exposed by the driver).
@@ -28,17 +31,77 @@ pub(super) struct Pg {
     cursors: Cell<u64>,
 }
 
+/// An exchange with the server, run on the connection's own thread.
+type Job = Box<dyn FnOnce(&mut postgres::Client) + Send>;
+
+/// The thread a connection's client lives on. The driver is synchronous over an async runtime of
+/// its own, which refuses to start on a thread already driving async work (a request's task, an
+/// async test); on a thread of its own every exchange works, whoever asks, at the cost of two
+/// channel hops beside a network round trip.
+struct Worker {
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for Worker {
+    /// Closing the channel ends the thread, which closes the connection.
+    fn drop(&mut self) {
+        self.jobs.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 impl Pg {
-    pub(super) fn connect(url: &str) -> Result<Pg, postgres::Error> {
-        let mut client = postgres::Client::connect(url, postgres::NoTls)?;
-        // The server's notices ("already exists, skipping") are not perkdesk's to log.
-        client.batch_execute("SET client_min_messages = warning")?;
+    pub(super) fn connect(url: &str) -> Result<Pg> {
+        let (jobs, received) = mpsc::channel::<Job>();
+        let (connected, answer) = mpsc::channel();
+        let url = url.to_string();
+        let thread = thread::Builder::new()
+            .name("perkdesk-postgres".into())
+            .spawn(move || {
+                let client = postgres::Client::connect(&url, postgres::NoTls).and_then(|mut client| {
+                    // The server's notices ("already exists, skipping") are not perkdesk's to log.
+                    client.batch_execute("SET client_min_messages = warning")?;
+                    Ok(client)
+                });
+                let mut client = match client {
+                    Ok(client) => {
+                        let _ = connected.send(Ok(()));
+                        client
+                    }
+                    Err(error) => {
+                        let _ = connected.send(Err(error));
+                        return;
+                    }
+                };
+                for job in received {
+                    job(&mut client);
+                }
+            })
+            .map_err(|_| Error::Engine("cannot start the PostgreSQL connection's thread"))?;
+        answer.recv().map_err(|_| Error::Engine("the PostgreSQL connection's thread stopped"))??;
         Ok(Pg {
-            client: RefCell::new(client),
+            worker: Worker { jobs: Some(jobs), thread: Some(thread) },
             statements: RefCell::default(),
             in_transaction: Cell::new(false),
             cursors: Cell::new(0),
         })
+    }
+
+    /// Runs `work` with the client on the connection's thread and answers what it returned.
+    pub(super) fn call<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut postgres::Client) -> T + Send + 'static,
+    ) -> Result<T> {
+        let gone = || Error::Engine("the PostgreSQL connection's thread stopped");
+        let (answer, answered) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |client| {
+            let _ = answer.send(work(client));
+        });
+        self.worker.jobs.as_ref().ok_or_else(gone)?.send(job).map_err(|_| gone())?;
+        answered.recv().map_err(|_| gone())
     }
 
     /// A cursor name not yet used on this connection.
@@ -50,11 +113,12 @@ impl Pg {
 
     /// The statement for `sql` (its placeholders rewritten), compiled once per connection when
     /// `cached`.
-    pub(super) fn prepare(&self, sql: &str, cached: bool) -> Result<postgres::Statement, postgres::Error> {
+    pub(super) fn prepare(&self, sql: &str, cached: bool) -> Result<postgres::Statement> {
         if cached && let Some(statement) = self.statements.borrow().get(sql) {
             return Ok(statement.clone());
         }
-        let statement = self.client.borrow_mut().prepare(&numbered_placeholders(sql))?;
+        let numbered = numbered_placeholders(sql).into_owned();
+        let statement = self.call(move |client| client.prepare(&numbered))??;
         if cached {
             let mut statements = self.statements.borrow_mut();
             if statements.len() >= STATEMENT_CACHE {

@@ -205,3 +205,16 @@ fn postgres_keeps_the_seams_promises() {
     }
     conn.execute_batch("DROP SCHEMA seam CASCADE").unwrap();
 }
+
+/// The seam answers on a thread that drives async work (an async test, a request's task), where
+/// the driver's own runtime would refuse to start, and connections open and close there too.
+#[tokio::test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+async fn postgres_answers_on_an_async_thread() {
+    let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
+    for n in 0..3_i64 {
+        let conn = Connection::connect_postgres(&url).unwrap();
+        let answer: i64 = conn.query_row("SELECT ?1 + 1", [n], |row| row.get(0)).unwrap();
+        assert_eq!(answer, n + 1);
+    }
+}
