@@ -126,9 +126,8 @@ fn assert_no_gaps(app: &TestApp) {
     let conn = app.state.db.conn().unwrap();
     let mut stmt = conn
         .prepare(
-            "SELECT campaign_category_id, group_concat(order_no) FROM
-             (SELECT campaign_category_id, order_no FROM campaigns WHERE deleted_at IS NULL ORDER BY order_no)
-             GROUP BY campaign_category_id",
+            "SELECT campaign_category_id, group_concat(CAST(order_no AS TEXT), ',' ORDER BY order_no)
+             FROM campaigns WHERE deleted_at IS NULL GROUP BY campaign_category_id",
         )
         .unwrap();
     let groups: Vec<(i64, String)> =

@@ -259,8 +259,8 @@ fn seed_wish_list(conn: &Connection) {
 
 fn seed_applications(conn: &Connection) {
     conn.execute(
-        "INSERT INTO files (content_type, ext, size, sha256, bytes, public_name) VALUES ('image/png', 'png', 3, 'x', x'010203', 'abc123')",
-        [],
+        "INSERT INTO files (content_type, ext, size, sha256, bytes, public_name) VALUES ('image/png', 'png', 3, 'x', ?1, 'abc123')",
+        [vec![1u8, 2, 3]],
     )
     .unwrap();
     for i in 0..17 {
@@ -976,7 +976,7 @@ async fn check_resource(app: &TestApp, token: &str, case: &Case) {
 
     // Filters, on both the list and the /filter path, and their totals.
     for (param, value, oracle) in case.filters {
-        let expected = app.count(oracle);
+        let expected = app.count(&spelled(oracle));
         for path in [base.clone(), format!("{base}/filter")] {
             let page = app.get(&format!("{path}?Skip=0&Take=100&{param}={}", urlencode(value)), token).await;
             page.expect(200);
@@ -1016,7 +1016,7 @@ async fn check_resource(app: &TestApp, token: &str, case: &Case) {
         let narrowed = app.get(&format!("{base}/export?{param}={}", urlencode(value)), token).await;
         assert_eq!(
             workbook_rows(&narrowed.bytes).len() as i64,
-            app.count(oracle) + 1,
+            app.count(&spelled(oracle)) + 1,
             "{name}: export follows the filter"
         );
     }
@@ -1210,5 +1210,15 @@ fn campaign_lists_sort_on_indexes() {
                 }
             }
         }
+    }
+}
+
+/// An oracle as the engine under test spells it: SQLite's `LIKE` is case-blind for ASCII, which
+/// PostgreSQL spells `ILIKE` (in byte order, as a case-blind collation takes no pattern).
+fn spelled(oracle: &str) -> String {
+    if std::env::var("PERKDESK_TEST_ENGINE").as_deref() == Ok("postgres") {
+        oracle.replace(" LIKE '", " COLLATE \"C\" ILIKE '")
+    } else {
+        oracle.to_string()
     }
 }

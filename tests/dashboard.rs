@@ -51,8 +51,8 @@ fn campaign(conn: &Connection, id: i64, partner: i64, category: i64, confirmed: 
         "INSERT INTO campaigns (id, partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                                 name_az, name_en, name_ru, description_az, description_en, description_ru, is_confirmed)
          VALUES (?1, ?2, ?3, 10, '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z',
-                 'Endirim ' || ?1, 'Discount ' || ?1, 'Скидка ' || ?1, 'T', 'D', 'O', ?4)",
-        (id, partner, category, confirmed),
+                 ?5, ?6, ?7, 'T', 'D', 'O', ?4)",
+        (id, partner, category, confirmed, format!("Endirim {id}"), format!("Discount {id}"), format!("Скидка {id}")),
     )
     .unwrap();
 }
@@ -60,8 +60,8 @@ fn campaign(conn: &Connection, id: i64, partner: i64, category: i64, confirmed: 
 fn employee(conn: &Connection, id: i64, asset: i64, active: bool) {
     conn.execute(
         "INSERT INTO employees (id, asset_id, first_name, last_name, email, is_active)
-         VALUES (?1, ?2, 'Ad' || ?1, 'Soyad', 'e' || ?1 || '@x.az', ?3)",
-        (id, asset, active),
+         VALUES (?1, ?2, ?4, 'Soyad', ?5, ?3)",
+        (id, asset, active, format!("Ad{id}"), format!("e{id}@x.az")),
     )
     .unwrap();
 }

@@ -223,7 +223,10 @@ async fn control_characters_are_refused_in_every_text_field() {
     app.call(Method::POST, "/api/app/complaints", Some(&key), Some(complaint("Açılmır\u{0}")))
         .await
         .expect_message(400, "description must not contain control characters.");
-    assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE instr(first_name, char(0)) > 0"), 0);
+    // PostgreSQL's text cannot hold a NUL at all.
+    if !common::sqlite_only("a NUL stored in SQLite text") {
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE instr(first_name, char(0)) > 0"), 0);
+    }
 }
 
 #[tokio::test]

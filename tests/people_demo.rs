@@ -26,7 +26,7 @@ async fn the_demo_has_people_and_a_year_of_activity() {
     assert_eq!(
         app.count(
             "SELECT COUNT(*) FROM (SELECT first_name, last_name FROM employees WHERE deleted_at IS NOT NULL
-             GROUP BY first_name, last_name HAVING COUNT(*) > 1)"
+             GROUP BY first_name, last_name HAVING COUNT(*) > 1) AS shared"
         ),
         0,
         "no two deleted employees share a name"

@@ -225,8 +225,8 @@ async fn deleting_for_good_takes_what_is_only_the_records_own_and_is_refused_whi
     let x = extra(&conn, &w);
     let image = insert(
         &conn,
-        "INSERT INTO files (content_type, ext, size, sha256, bytes) VALUES ('image/png', 'png', 1, 'h', x'00')",
-        [],
+        "INSERT INTO files (content_type, ext, size, sha256, bytes) VALUES ('image/png', 'png', 1, 'h', ?1)",
+        [vec![0u8]],
     );
     conn.execute("UPDATE campaigns SET file_id = ?2 WHERE id = ?1", (w.other_campaign, image)).unwrap();
     conn.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)", (w.other_campaign, w.asset))

@@ -20,7 +20,7 @@ use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
 use crate::db::sql::on_constraint;
-use crate::db::{Actor, format_iso, now_iso};
+use crate::db::{Actor, activity, format_iso, now_iso};
 use crate::http::api::Rule::{Note, Pattern, Required};
 use crate::http::api::{Api, Doc, Rule};
 use crate::http::extract::{ApiJson, ClientIp};
@@ -343,14 +343,16 @@ async fn sign_in(
                     if !recovery::take(tx, code)? {
                         return Ok(Err(AppError::invalid_credentials()));
                     }
-                    Actor::user(user.id, user.name.clone())
-                        .enter(|| accounts::require_new_authenticator(tx, user.id))?;
+                    activity::write_as(tx, Actor::user(user.id, user.name.clone()), || {
+                        accounts::require_new_authenticator(tx, user.id)
+                    })?;
                 }
                 _ => return failed(tx),
             }
             sessions::clear_failures(tx, &email)?;
-            let session = Actor::user(user.id, user.name)
-                .enter(|| sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent))?;
+            let session = activity::write_as(tx, Actor::user(user.id, user.name), || {
+                sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)
+            })?;
             Ok(Ok(session))
         })
         .await?

@@ -306,8 +306,17 @@ impl ListQuery {
 
     fn order_sql(&self, resource: &Resource) -> String {
         let direction = if self.ascending { "ASC" } else { "DESC" };
+        // Empty values first going up, last going down: SQLite's own order, which PostgreSQL
+        // reverses unless told (for SQLite these are its defaults, so its plans do not change).
+        let nulls = match (self.sort_never_null, self.ascending) {
+            (true, _) => "",
+            (false, true) => " NULLS FIRST",
+            (false, false) => " NULLS LAST",
+        };
         match self.sort_sql {
-            Some(sort) => format!("ORDER BY {sort}{} {direction}, {} {direction}", self.sort_collation, resource.id),
+            Some(sort) => {
+                format!("ORDER BY {sort}{} {direction}{nulls}, {} {direction}", self.sort_collation, resource.id)
+            }
             None => format!("ORDER BY {} {direction}", resource.id),
         }
     }

@@ -22,8 +22,8 @@ use serde_json::{Map, Value};
 use super::lock;
 
 mod postgres;
-pub use postgres::declare_writer;
 pub(super) use postgres::install as install_postgres;
+pub use postgres::{declare_writer, write_as};
 
 /// Who makes a change, by kind, id and name as they were when it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]

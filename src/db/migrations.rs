@@ -75,6 +75,7 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[Migration {
     name: "schema",
     sql: concat!(
         include_str!("../../migrations/postgres/0016_schema.sql"),
+        include_str!("../../migrations/postgres/0016_functions.sql"),
         include_str!("../../migrations/postgres/0016_counts.sql"),
         include_str!("../../migrations/postgres/0016_trash.sql"),
         include_str!("../../migrations/postgres/0016_search.sql"),

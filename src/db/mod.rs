@@ -26,7 +26,7 @@ pub use activity::Actor;
 use batch::Queue;
 pub use counts::{Anchor, CountCache, lock};
 use migrations::apply_migrations;
-pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
+pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION};
 use sql::{Connection, Transaction};
 pub use text::fold_search;
 pub use unit::Unit;

@@ -239,7 +239,8 @@ pub async fn checked_upload(upload: Option<&Upload>) -> AppResult<Option<Checked
 /// Removes an image nobody shows any more (its record was deleted for good); one another record
 /// still refers to stays, refused by the key. Returns whether it went.
 pub fn remove_if_unused(tx: &Connection, id: i64) -> AppResult<bool> {
-    match tx.execute("DELETE FROM files WHERE id = ?1", [id]) {
+    // In a savepoint: the refusal must leave the transaction usable for what follows.
+    match tx.savepoint(|tx| tx.execute("DELETE FROM files WHERE id = ?1", [id])) {
         Ok(removed) => Ok(removed == 1),
         Err(error) if error.is_foreign_key() => Ok(false),
         Err(error) => Err(error.into()),

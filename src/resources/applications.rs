@@ -8,27 +8,25 @@ use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql, Total};
 use crate::http::api::Api;
 use crate::http::files;
 
-/// The applicant's cities, named in the caller's language, as one text.
+/// The applicant's cities, named in the caller's language, as one text. The order is the
+/// aggregate's own (`ORDER BY` inside it, which both engines keep), not a subquery's.
 const CITIES_SQL: Sql = Sql::Localized([
-    "(SELECT group_concat(c.name_az, ', ') FROM (SELECT c.name_az FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_az COLLATE az) c)",
-    "(SELECT group_concat(c.name_en, ', ') FROM (SELECT c.name_en FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_en COLLATE az) c)",
-    "(SELECT group_concat(c.name_ru, ', ') FROM (SELECT c.name_ru FROM merchant_application_cities mac \
-     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id ORDER BY c.name_ru COLLATE az) c)",
+    "(SELECT group_concat(c.name_az, ', ' ORDER BY c.name_az COLLATE az) FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
+    "(SELECT group_concat(c.name_en, ', ' ORDER BY c.name_en COLLATE az) FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
+    "(SELECT group_concat(c.name_ru, ', ' ORDER BY c.name_ru COLLATE az) FROM merchant_application_cities mac \
+     JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
 ]);
 
 /// The same cities as the spec's entity has them, `[{id, cityName}]`, in the caller's language.
 const CITY_LIST_SQL: Sql = Sql::Localized([
-    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_az AS name \
-     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_az COLLATE az) c)",
-    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_en AS name \
-     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_en COLLATE az) c)",
-    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name)) FROM (SELECT c.id, c.name_ru AS name \
-     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id \
-     ORDER BY c.name_ru COLLATE az) c)",
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name_az) ORDER BY c.name_az COLLATE az) \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name_en) ORDER BY c.name_en COLLATE az) \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
+    "(SELECT json_group_array(json_object('id', c.id, 'cityName', c.name_ru) ORDER BY c.name_ru COLLATE az) \
+     FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
 ]);
 
 pub static APPLICATIONS: Resource = Resource {

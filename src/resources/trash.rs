@@ -278,7 +278,9 @@ impl Entry {
             Some(sql) => tx.query_row(sql, [self.record], |r| r.get(0)).optional()?,
             None => None,
         };
-        let removed = (|| {
+        // In a savepoint: after a refusal the transaction must still answer what refers to the
+        // record (PostgreSQL aborts a transaction on a failed statement).
+        let removed = tx.savepoint(|tx| -> AppResult<()> {
             if let Some(hook) = self.kind.resource.on_change {
                 hook(tx, user, &Change::Purging(&[self.record]))?;
             }
@@ -287,7 +289,7 @@ impl Entry {
                 accounts::purge_login(tx, login)?;
             }
             Ok(())
-        })();
+        });
         match removed {
             Err(error) if crate::db::sql::is_foreign_key(&error) => return Err(self.still_referred(tx)?),
             other => other?,
@@ -300,21 +302,32 @@ impl Entry {
 
     /// The refusal of a purge: what still refers to the record, or to the rows it owns.
     fn still_referred(&self, tx: &Connection) -> AppResult<AppError> {
-        let mut found = referrers(tx, self.kind.resource.table, "id = ?1", self.record, None)?;
+        // The record's own rows go with it: what refers to them is named through them, never
+        // they themselves.
+        let owned: Vec<&str> = self.kind.owned.iter().map(|(table, _)| *table).collect();
+        let mut found = referrers(tx, self.kind.resource.table, "id = ?1", self.record, None, &owned)?;
         for (owned, rows) in self.kind.owned {
             let through = called(owned).to_string();
-            found.extend(referrers(tx, owned, rows, self.record, Some(&through))?);
+            found.extend(referrers(tx, owned, rows, self.record, Some(&through), &[])?);
         }
         let referrers = if found.is_empty() { "other records".to_string() } else { found.join(", ") };
         Ok(AppError::Conflict(self.refusal(STILL_REFERRED, &[("{referrers}", &referrers)])))
     }
 }
 
-/// "campaigns (2)" for each table with rows referring to the rows of `table` meeting `rows`.
-fn referrers(tx: &Connection, table: &str, rows: &str, record: i64, through: Option<&str>) -> AppResult<Vec<String>> {
+/// "campaigns (2)" for each table with rows referring to the rows of `table` meeting `rows`,
+/// the tables in `skipped` left out.
+fn referrers(
+    tx: &Connection,
+    table: &str,
+    rows: &str,
+    record: i64,
+    through: Option<&str>,
+    skipped: &[&str],
+) -> AppResult<Vec<String>> {
     let links = crate::db::schema::references_to(tx, table)?;
     let mut found = Vec::new();
-    for (child, column) in links {
+    for (child, column) in links.into_iter().filter(|(child, _)| !skipped.contains(&child.as_str())) {
         let n: i64 = tx.query_row(
             &format!("SELECT COUNT(*) FROM \"{child}\" WHERE \"{column}\" IN (SELECT id FROM {table} WHERE {rows})"),
             [record],

@@ -27,6 +27,22 @@ pub fn declare_writer(tx: &Connection) -> Result<()> {
     .query_row((actor.kind.as_str(), id, &actor.name), |_| Ok(()))
 }
 
+/// Runs `work` on `conn`'s open write as `actor` (a sign-in's session is the user's own, though
+/// the request's caller is not known yet): what it writes is recorded as theirs on either engine,
+/// and the writer before is declared again after it.
+pub fn write_as<T, E: From<super::super::sql::Error>>(
+    conn: &Connection,
+    actor: Actor,
+    work: impl FnOnce() -> std::result::Result<T, E>,
+) -> std::result::Result<T, E> {
+    let value = actor.enter(|| {
+        declare_writer(conn)?;
+        work()
+    });
+    declare_writer(conn)?;
+    value
+}
+
 /// Makes (again) the functions and triggers of the log on PostgreSQL; the triggers of an earlier
 /// version go first, so a declaration removed or renumbered leaves nothing behind.
 pub fn install(conn: &Connection) -> Result<()> {

@@ -10,6 +10,8 @@ use super::value::{FromSql, Value, ValueRef};
 /// An open connection to the database.
 pub struct Connection {
     engine: Engine,
+    /// Savepoints of [`Connection::savepoint`] open now, for a name the nested ones do not share.
+    savepoints: std::cell::Cell<usize>,
 }
 
 enum Engine {
@@ -20,7 +22,7 @@ enum Engine {
 
 impl Connection {
     pub(in crate::db) fn from_sqlite(conn: rusqlite::Connection) -> Connection {
-        Connection { engine: Engine::Sqlite(conn) }
+        Connection { engine: Engine::Sqlite(conn), savepoints: Default::default() }
     }
 
     /// A private SQLite database in memory, gone when the connection closes.
@@ -30,7 +32,7 @@ impl Connection {
 
     /// A connection to the PostgreSQL server at `url` (`postgres://user@host:port/db`).
     pub fn connect_postgres(url: &str) -> Result<Connection> {
-        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
+        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)), savepoints: Default::default() })
     }
 
     /// Whether the connection to the server is gone (never, for SQLite's file).
@@ -176,6 +178,26 @@ impl Connection {
                 }
             }),
         }
+    }
+
+    /// Runs `work` in a savepoint of the open transaction: its failure undoes only its own work
+    /// and leaves the transaction usable, so the caller may go on after it. SQLite undoes just a
+    /// failed statement anyway; PostgreSQL aborts the whole transaction on one unless a savepoint
+    /// holds it.
+    pub fn savepoint<T, E: From<Error>>(
+        &self,
+        work: impl FnOnce(&Connection) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        let name = format!("attempt_{}", self.savepoints.get());
+        self.savepoints.set(self.savepoints.get() + 1);
+        let outcome = self.execute_batch(&format!("SAVEPOINT {name}")).map_err(E::from).and_then(|()| work(self));
+        self.savepoints.set(self.savepoints.get() - 1);
+        let end = match outcome {
+            Ok(_) => format!("RELEASE {name}"),
+            Err(_) => format!("ROLLBACK TO {name}; RELEASE {name}"),
+        };
+        self.execute_batch(&end)?;
+        outcome
     }
 
     /// Rolls the open transaction back.
