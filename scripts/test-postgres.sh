@@ -31,3 +31,9 @@ start_test_postgres() {
     export PERKDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres"
     echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($PERKDESK_PG_DIR)"
 }
+
+# Creates an empty database on the throwaway server and prints its URL.
+create_test_database() {
+    "$(postgres_bin)/psql" "$PERKDESK_TEST_POSTGRES" -qc "CREATE DATABASE $1" >/dev/null
+    echo "${PERKDESK_TEST_POSTGRES%/*}/$1"
+}
