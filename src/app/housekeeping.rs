@@ -39,7 +39,7 @@ const FOLD_EVERY: Duration = Duration::from_secs(2);
 
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
-    if matches!(db.location(), crate::db::Location::Postgres(_)) {
+    if db.is_postgres() {
         let folding = db.clone();
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(FOLD_EVERY);

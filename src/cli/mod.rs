@@ -347,7 +347,7 @@ async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio::net::TcpLi
 type Banner = Box<dyn FnOnce(&str) + Send>;
 
 async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow::Result<()> {
-    if matches!(db.location(), crate::db::Location::Postgres(_)) {
+    if db.is_postgres() {
         anyhow::ensure!(options.backup_dir.is_none(), crate::db::POSTGRES_BACKUP);
     }
     let backups = scheduled_backups(&options)?;

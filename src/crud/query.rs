@@ -86,7 +86,15 @@ struct RowTest {
 impl RowTest {
     /// SQLite's spelling: the registered `contains_text`.
     fn sqlite(&self) -> (String, Value) {
-        (format!("contains_text({}, ?)", self.sql), Value::Text(self.term.clone()))
+        (self.sqlite_condition(), self.sqlite_value())
+    }
+
+    fn sqlite_condition(&self) -> String {
+        format!("contains_text({}, ?)", self.sql)
+    }
+
+    fn sqlite_value(&self) -> Value {
+        Value::Text(self.term.clone())
     }
 
     /// PostgreSQL's: the folded column (in byte order, as `LIKE` needs a deterministic collation)
@@ -209,7 +217,7 @@ impl ListQuery {
             params.extend(self.searches.iter().map(|(_, phrases)| Value::Text(match_expr(phrases))));
         }
         if self.tests_rows(via) {
-            params.extend(self.scanned.iter().map(|test| test.sqlite().1));
+            params.extend(self.scanned.iter().map(RowTest::sqlite_value));
         }
         params
     }
@@ -299,7 +307,7 @@ impl ListQuery {
             }));
         }
         if self.tests_rows(via) {
-            parts.extend(self.scanned.iter().map(|test| test.sqlite().0));
+            parts.extend(self.scanned.iter().map(RowTest::sqlite_condition));
         }
         format!("WHERE {}", parts.join(" AND "))
     }

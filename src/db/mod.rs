@@ -179,6 +179,10 @@ impl Db {
         &self.location
     }
 
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.location, Location::Postgres(_))
+    }
+
     /// The remembered totals of filtered lists.
     pub fn counts(&self) -> Arc<CountCache> {
         self.counts.clone()
@@ -231,7 +235,7 @@ impl Db {
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         // A PostgreSQL look-up is a round trip to the server: never on the async thread.
-        if Unit::current().is_some_and(|unit| unit.has_open()) || matches!(self.location, Location::Postgres(_)) {
+        if Unit::current().is_some_and(|unit| unit.has_open()) || self.is_postgres() {
             return self.run(move |conn| work(conn)).await;
         }
         let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
@@ -309,7 +313,7 @@ impl Db {
     /// Copies the live database to `dest` as one consistent snapshot, while others keep writing.
     /// PostgreSQL's own tools back up a server; this refuses there, naming them.
     pub fn backup_to(&self, dest: &Path) -> anyhow::Result<()> {
-        anyhow::ensure!(matches!(self.location, Location::File(_)), POSTGRES_BACKUP);
+        anyhow::ensure!(!self.is_postgres(), POSTGRES_BACKUP);
         anyhow::ensure!(!dest.exists(), "{} already exists", dest.display());
         let dest_text = dest.to_str().context("the backup path is not valid UTF-8")?;
         let conn = self.pool.get()?;
@@ -321,7 +325,7 @@ impl Db {
     /// migrations/postgres/0016_counts.sql); answers whether this server did it (another may be
     /// folding right now). Nothing to do on SQLite, whose counts are updated in place.
     pub async fn fold_counts(&self) -> AppResult<bool> {
-        if !matches!(self.location, Location::Postgres(_)) {
+        if !self.is_postgres() {
             return Ok(false);
         }
         // Its own transaction at the server's default isolation (READ COMMITTED).
@@ -330,7 +334,7 @@ impl Db {
 
     /// Folds the WAL back into the main file; called on shutdown.
     pub fn checkpoint(&self) -> anyhow::Result<()> {
-        if matches!(self.location, Location::Postgres(_)) {
+        if self.is_postgres() {
             return Ok(());
         }
         let conn = self.pool.get()?;

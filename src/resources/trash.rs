@@ -430,16 +430,9 @@ pub fn purge_expired(tx: &Connection, cutoff: &str, after: i64, limit: u32) -> A
         .collect();
     entries.sort_by_key(Entry::rank);
     for entry in &entries {
-        tx.execute_batch("SAVEPOINT purge")?;
-        match entry.purge(tx, None) {
-            Ok(()) => {
-                tx.execute_batch("RELEASE purge")?;
-                step.deleted += 1;
-            }
-            Err(AppError::Conflict(_)) => {
-                tx.execute_batch("ROLLBACK TO purge; RELEASE purge")?;
-                step.kept += 1;
-            }
+        match tx.savepoint(|tx| entry.purge(tx, None)) {
+            Ok(()) => step.deleted += 1,
+            Err(AppError::Conflict(_)) => step.kept += 1,
             Err(error) => return Err(error),
         }
     }

@@ -10,8 +10,6 @@ use super::value::{FromSql, Value, ValueRef};
 /// An open connection to the database.
 pub struct Connection {
     engine: Engine,
-    /// Savepoints of [`Connection::savepoint`] open now, for a name the nested ones do not share.
-    savepoints: std::cell::Cell<usize>,
 }
 
 enum Engine {
@@ -22,7 +20,7 @@ enum Engine {
 
 impl Connection {
     pub(in crate::db) fn from_sqlite(conn: rusqlite::Connection) -> Connection {
-        Connection { engine: Engine::Sqlite(conn), savepoints: Default::default() }
+        Connection { engine: Engine::Sqlite(conn) }
     }
 
     /// A private SQLite database in memory, gone when the connection closes.
@@ -32,7 +30,7 @@ impl Connection {
 
     /// A connection to the PostgreSQL server at `url` (`postgres://user@host:port/db`).
     pub fn connect_postgres(url: &str) -> Result<Connection> {
-        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)), savepoints: Default::default() })
+        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
     }
 
     /// Whether the connection to the server is gone (never, for SQLite's file).
@@ -183,20 +181,16 @@ impl Connection {
     /// Runs `work` in a savepoint of the open transaction: its failure undoes only its own work
     /// and leaves the transaction usable, so the caller may go on after it. SQLite undoes just a
     /// failed statement anyway; PostgreSQL aborts the whole transaction on one unless a savepoint
-    /// holds it.
+    /// holds it. Nested ones share the name: both engines end the innermost of that name.
     pub fn savepoint<T, E: From<Error>>(
         &self,
         work: impl FnOnce(&Connection) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
-        let name = format!("attempt_{}", self.savepoints.get());
-        self.savepoints.set(self.savepoints.get() + 1);
-        let outcome = self.execute_batch(&format!("SAVEPOINT {name}")).map_err(E::from).and_then(|()| work(self));
-        self.savepoints.set(self.savepoints.get() - 1);
-        let end = match outcome {
-            Ok(_) => format!("RELEASE {name}"),
-            Err(_) => format!("ROLLBACK TO {name}; RELEASE {name}"),
-        };
-        self.execute_batch(&end)?;
+        let outcome = self.execute_batch("SAVEPOINT attempt").map_err(E::from).and_then(|()| work(self));
+        self.execute_batch(match outcome {
+            Ok(_) => "RELEASE attempt",
+            Err(_) => "ROLLBACK TO attempt; RELEASE attempt",
+        })?;
         outcome
     }
 
