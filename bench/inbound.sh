@@ -6,6 +6,10 @@
 # connections. Prints Markdown table rows for docs/performance.md.
 # Usage: bench/inbound.sh [seconds]; PERKDESK_BENCH_BIN=path uses that binary instead of building
 # the release one (a debug binary only checks that the script works; its figures mean nothing).
+# BENCH_POSTGRES=postgres://user@host:port/any-database runs it on PostgreSQL instead (the world
+# seeded in SQLite is moved to a database perkdesk_bench_inbound made anew there with
+# copy-to-postgres), and BENCH_SERVERS=2 with it starts two app servers, each taking half of the
+# connections (req/s summed, p50 and p99 the slower server's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-15}"
@@ -23,9 +27,27 @@ create_bench_admin "$BIN" "$DB"
 seed_inbound_world "$DB" "$EMPLOYEES"
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
-start_server "$BIN" "$DB"
-trap 'kill $SERVER 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
-TOKEN=$(sign_in "$BIN" "$DB")
+SERVERS="${BENCH_SERVERS:-1}"
+if [ -n "${BENCH_POSTGRES:-}" ]; then
+    psql "$BENCH_POSTGRES" -qc "DROP DATABASE IF EXISTS perkdesk_bench_inbound" -c "CREATE DATABASE perkdesk_bench_inbound"
+    TARGET="${BENCH_POSTGRES%/*}/perkdesk_bench_inbound"
+    "$BIN" copy-to-postgres --from "$DB" --to "$TARGET" >/dev/null
+else
+    TARGET="$DB"
+    [ "$SERVERS" = 1 ] || { echo "BENCH_SERVERS=2 needs BENCH_POSTGRES" >&2; exit 1; }
+fi
+start_server "$BIN" "$TARGET"
+PORTS=("$PORT")
+SERVER_PIDS="$SERVER"
+if [ "$SERVERS" = 2 ]; then
+    FIRST_PORT=$PORT
+    start_server "$BIN" "$TARGET"
+    PORTS+=("$PORT")
+    SERVER_PIDS="$SERVER_PIDS $SERVER"
+    PORT=$FIRST_PORT
+fi
+trap 'kill $SERVER_PIDS 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
+TOKEN=$(sign_in "$BIN" "$TARGET")
 
 cat >"$WORK/usage.lua" <<LUA
 -- Each wrk thread has its own Lua state: the thread's number keeps request ids apart.
@@ -56,21 +78,35 @@ row() { printf '| %s | %s |\n' "$1" "$(wrk_cells "$2")"; }
 wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \
     "http://127.0.0.1:$PORT/api/usageHistory?Skip=0&Take=10" >"$WORK/reads.txt" &
 READER=$!
-WRITES=$(wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:$PORT")
+if [ "$SERVERS" = 2 ]; then
+    wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[1]}" >"$WORK/writes2.txt" &
+    SECOND=$!
+    FIRST=$(wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[0]}")
+    wait $SECOND
+    echo "$FIRST" >"$WORK/writes1.txt"
+    WRITES=$(python3 bench/wrk_pair.py "$WORK/writes1.txt" "$WORK/writes2.txt")
+else
+    WRITES=$(wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:$PORT")
+fi
 wait $READER
 echo
 echo '| load | req/s | p50 | p99 | non-2xx |'
 echo '| --- | --- | --- | --- | --- |'
 row 'POST /api/app/usage, 32 connections' "$WRITES"
 row 'GET /api/usageHistory first page, 4 connections, at the same time' "$(cat "$WORK/reads.txt")"
-python3 - "$DB" <<'PY'
-import sys
+python3 - "$TARGET" <<'PY'
+import subprocess, sys
 sys.path.insert(0, "scripts")
-import perkdesk_sqlite
-db = perkdesk_sqlite.connect(sys.argv[1])
-rows = db.execute("SELECT COUNT(*) FROM usage_history").fetchone()[0]
-stored = db.execute("SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-client:%'").fetchone()[0]
-month = db.execute("SELECT COALESCE(SUM(n), 0) FROM usage_month_counts").fetchone()[0]
+QUERIES = ["SELECT COUNT(*) FROM usage_history",
+           "SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-client:%'",
+           "SELECT COALESCE(SUM(n), 0) FROM usage_month_counts"]
+if sys.argv[1].startswith("postgres"):
+    rows, stored, month = (int(subprocess.run(["psql", sys.argv[1], "-Atc", q], check=True, capture_output=True,
+                                              text=True).stdout) for q in QUERIES)
+else:
+    import perkdesk_sqlite
+    db = perkdesk_sqlite.connect(sys.argv[1])
+    rows, stored, month = (db.execute(q).fetchone()[0] for q in QUERIES)
 print(f"\n{rows:,} uses written, {stored:,} x-requestid answers stored, the maintained month counts sum to {month:,}.")
 assert rows == stored == month, "every use has its stored answer and is counted"
 PY

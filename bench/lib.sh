@@ -94,3 +94,20 @@ db.commit()
 perkdesk_sqlite.mark_sort_indexes_stale(db)
 PY
 }
+
+# list_bench_database BIN USERS USAGE: the lists' bench database (USERS staff users, USAGE
+# usage-history rows and their parents), made once in bench/.tmp and kept; prints its path.
+list_bench_database() {
+    local bin="$1" users="$2" usage="$3" db
+    mkdir -p bench/.tmp
+    db="bench/.tmp/bench-$users-$usage.db"
+    if [ ! -f "$db" ]; then
+        create_bench_admin "$bin" "$db.new"
+        python3 bench/fill.py "$db.new" "$users" "$usage" >&2
+        # The fill wrote the sort indexes in a stand-in order: perkdesk rebuilds them in the az collation.
+        "$bin" sql --db "$db.new" "SELECT 1" >/dev/null
+        mv "$db.new" "$db"
+    fi
+    echo "$db"
+}
+

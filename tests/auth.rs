@@ -109,6 +109,35 @@ async fn sign_in_attempts_are_throttled_per_address() {
     assert!(throttled.headers.contains_key("retry-after"));
 }
 
+/// A failed sign-in sent through a balancer that says it came from `forwarded_for`.
+async fn sign_in_through(app: &TestApp, forwarded_for: &str) -> u16 {
+    let body = json!({"userName": "nobody@perk.az", "password": PASSWORD, "otp": "123456"});
+    let headers = [("x-forwarded-for", forwarded_for)];
+    app.call_with(Method::POST, "/api/auth/admin/token", None, Some(body), &headers).await.status.as_u16()
+}
+
+/// Behind a trusted balancer each client keeps its own quota (read from X-Forwarded-For); the
+/// header from anyone else is not believed.
+#[tokio::test]
+async fn behind_a_trusted_balancer_each_client_address_has_its_own_quota() {
+    let loopback = "127.0.0.1".parse().unwrap();
+    let behind =
+        perkdesk::http::state::Settings { sign_in_per_minute: 2, trusted_proxies: vec![loopback], ..settings() };
+    let app = test_app_with(behind);
+    assert_eq!(sign_in_through(&app, "203.0.113.1").await, 401);
+    assert_eq!(sign_in_through(&app, "203.0.113.1").await, 401);
+    assert_eq!(sign_in_through(&app, "203.0.113.1").await, 429);
+    assert_eq!(sign_in_through(&app, "203.0.113.2").await, 401, "another client behind the same balancer");
+    // What a client writes to the left of the balancer's entry changes nothing.
+    assert_eq!(sign_in_through(&app, "203.0.113.2, 203.0.113.1").await, 429);
+
+    // Not a trusted proxy: the header is ignored, every request is the peer's.
+    let direct = test_app_with(perkdesk::http::state::Settings { sign_in_per_minute: 2, ..settings() });
+    assert_eq!(sign_in_through(&direct, "203.0.113.1").await, 401);
+    assert_eq!(sign_in_through(&direct, "203.0.113.2").await, 401);
+    assert_eq!(sign_in_through(&direct, "203.0.113.3").await, 429);
+}
+
 #[tokio::test]
 async fn refresh_rotates_and_a_reused_token_ends_the_session() {
     let app = test_app();

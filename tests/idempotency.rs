@@ -115,6 +115,39 @@ async fn the_answer_is_stored_with_the_work_in_one_transaction() {
     assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = 'create-2'"), 0);
 }
 
+/// An answer is kept for a day: after that the same id runs the request again (its old answer
+/// gives way to the new one), and the expired answers of other requests are swept (on SQLite by
+/// every recorded answer, on PostgreSQL by the leading server's round).
+#[tokio::test]
+async fn an_answer_older_than_a_day_is_not_replayed_and_is_swept() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let headers = [("x-requestid", "old-1")];
+    let first = app
+        .call_with(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("c@perk.az")), &headers)
+        .await;
+    first.expect(201);
+    let conn = app.state.db.conn().unwrap();
+    conn.execute("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    let again = app
+        .call_with(Method::POST, "/api/user/register", Some(&admin.token), Some(new_user("d@perk.az")), &headers)
+        .await;
+    again.expect(201);
+    assert!(again.headers.get("x-idempotent-replay").is_none(), "run again, not replayed");
+    assert_ne!(again.json()["id"], first.json()["id"]);
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = 'old-1'"), 1);
+
+    conn.execute(
+        "INSERT INTO idempotency_keys (request_id, user_id, session_id, method, path, payload_hash, created_at)
+         VALUES ('stale', 1, 's', 'POST', '/api/user/register', 'x', '2000-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+    assert_eq!(perkdesk::app::idempotency::expire_all(&app.state.db).await.unwrap(), 1);
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = 'stale'"), 0);
+    assert_eq!(app.count("SELECT COUNT(*) FROM idempotency_keys"), 1, "the live answer stays");
+}
+
 /// Requests cut off at every moment (as a crash or a dropped connection cuts them) never block
 /// a retry, and the retry never does the work twice.
 #[tokio::test]

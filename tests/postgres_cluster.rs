@@ -55,16 +55,29 @@ fn serve(url: &str) -> Server {
 
 /// One HTTP/1.1 exchange: the status and the JSON answer (null when there is none).
 fn call(server: &Server, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
     let body = body.map(|body| body.to_string()).unwrap_or_default();
+    exchange(server, method, path, token, &[("Content-Type", "application/json")], body.as_bytes())
+}
+
+/// An exchange with any headers and body.
+fn exchange(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Value) {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
     let auth = token.map(|token| format!("Authorization: Bearer {token}\r\n")).unwrap_or_default();
+    let headers: String = headers.iter().map(|(name, value)| format!("{name}: {value}\r\n")).collect();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}Content-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}{headers}Content-Length: {}\r\n\r\n",
         body.len()
     )
     .unwrap();
+    stream.write_all(body).unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     let status = answer.get(9..12).and_then(|code| code.parse().ok()).unwrap_or(0);
@@ -78,16 +91,10 @@ fn get(server: &Server, path: &str, token: &str) -> Value {
     body
 }
 
-#[test]
-#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
-fn postgres_two_app_servers_are_one_system() {
-    let name = "perkdesk_cluster";
-    let db = common::postgres::fresh_postgres(name);
-    let url = common::postgres::postgres_url(name);
-
-    // The first administrator, made at the command line as on SQLite.
+/// The first administrator, made at the command line as on SQLite; answers its TOTP secret.
+fn create_admin(url: &str) -> String {
     let mut create = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
-        .args(["create-admin", "--db", &url, "--email", "admin@perk.az", "--first-name", "Aysel", "--last-name"])
+        .args(["create-admin", "--db", url, "--email", "admin@perk.az", "--first-name", "Aysel", "--last-name"])
         .args(["Məmmədova", "--password-stdin"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -98,7 +105,26 @@ fn postgres_two_app_servers_are_one_system() {
     let created = create.wait_with_output().unwrap();
     let printed = String::from_utf8_lossy(&created.stdout);
     assert!(created.status.success(), "{printed}{}", String::from_utf8_lossy(&created.stderr));
-    let secret = printed.split("secret=").nth(1).and_then(|rest| rest.split('&').next()).unwrap().to_string();
+    printed.split("secret=").nth(1).and_then(|rest| rest.split('&').next()).unwrap().to_string()
+}
+
+/// The administrator's token, signed in on `server`.
+fn sign_in(server: &Server, secret: &str) -> String {
+    let otp = perkdesk::auth::totp::current_code(secret).unwrap();
+    let body = json!({"userName": "admin@perk.az", "password": "Secret-123!", "otp": otp});
+    let (status, signed_in) = call(server, "POST", "/api/auth/admin/token", None, Some(body));
+    assert_eq!(status, 200, "{signed_in}");
+    signed_in["token"].as_str().unwrap().to_string()
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_are_one_system() {
+    let name = "perkdesk_cluster";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+
+    let secret = create_admin(&url);
 
     // Backups of a PostgreSQL database are PostgreSQL's tools' work: one line says which.
     let backup = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
@@ -110,16 +136,7 @@ fn postgres_two_app_servers_are_one_system() {
 
     // Two app servers; the second starts on the schema the first made.
     let (a, b) = (serve(&url), serve(&url));
-    let otp = perkdesk::auth::totp::current_code(&secret).unwrap();
-    let (status, signed_in) = call(
-        &a,
-        "POST",
-        "/api/auth/admin/token",
-        None,
-        Some(json!({"userName": "admin@perk.az", "password": "Secret-123!", "otp": otp})),
-    );
-    assert_eq!(status, 200, "{signed_in}");
-    let token = signed_in["token"].as_str().unwrap();
+    let token = &sign_in(&a, &secret);
 
     // B remembers the list's total; A writes; B lists the new user at once.
     assert_eq!(get(&b, "/api/user?Skip=0&Take=10&Email=perk.az", token)["totalCount"], 1);
@@ -171,4 +188,239 @@ fn postgres_two_app_servers_are_one_system() {
     let staff: i64 = db.query_row("SELECT n FROM row_counts WHERE name = 'users:staff'", [], |r| r.get(0)).unwrap();
     assert_eq!(staff, 1);
     assert_eq!(get(&b, "/api/user?Skip=0&Take=10", token)["totalCount"], 1);
+}
+
+/// Runs `calls` at once, each on its own thread released together, and answers their results
+/// in order.
+fn at_once<T: Send>(calls: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
+    let start = std::sync::Barrier::new(calls.len());
+    std::thread::scope(|scope| {
+        let running: Vec<_> = calls
+            .into_iter()
+            .map(|call| {
+                let start = &start;
+                scope.spawn(move || {
+                    start.wait();
+                    call()
+                })
+            })
+            .collect();
+        running.into_iter().map(|thread| thread.join().unwrap()).collect()
+    })
+}
+
+/// The answers' statuses, sorted.
+fn statuses(answers: &[(u16, Value)]) -> Vec<u16> {
+    let mut statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    statuses.sort_unstable();
+    statuses
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_race_and_each_write_happens_once() {
+    let name = "perkdesk_cluster_race";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+    let secret = create_admin(&url);
+    let (a, b) = (serve(&url), serve(&url));
+    let both_serving = std::time::Instant::now();
+    let token = &sign_in(&a, &secret);
+    let servers = [&a, &b, &a, &b];
+
+    // One x-requestid sent four times at once, twice to each server: the category is made once;
+    // the others are told it is still running, or get its answer back.
+    for round in 0..8 {
+        let (content_type, body) =
+            common::multipart(&[("nameAz", &format!("Yarış {round}")), ("nameEn", "Race"), ("nameRu", "Гонка")], &[]);
+        let request_id = format!("race-{round}");
+        let headers = [("Content-Type", content_type.as_str()), ("x-requestid", request_id.as_str())];
+        let answers = at_once(
+            servers
+                .iter()
+                .map(|server| {
+                    let (headers, body) = (&headers, &body);
+                    Box::new(move || exchange(server, "POST", "/api/campaign/category", Some(token), headers, body))
+                        as Box<dyn FnOnce() -> (u16, Value) + Send>
+                })
+                .collect(),
+        );
+        let made: Vec<&Value> =
+            answers.iter().filter(|(status, _)| *status == 201).map(|(_, body)| &body["id"]).collect();
+        assert!(!made.is_empty() && made.iter().all(|id| *id == made[0]), "round {round}: {answers:?}");
+        // Ran once, not twice with one run rolled back: a rolled-back insert would have taken an
+        // id of the table's sequence too.
+        assert_eq!(made[0], &json!(round + 1), "round {round} took one id: {answers:?}");
+        for (status, body) in &answers {
+            assert!(
+                *status == 201 || (*status == 409 && body["message"] == perkdesk::app::idempotency::RUNNING),
+                "round {round}: {answers:?}"
+            );
+        }
+        let stored: i64 = db
+            .query_row(
+                "SELECT COUNT(*) FROM campaign_categories WHERE name_az = ?1",
+                [format!("Yarış {round}")],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(stored, 1, "round {round} ran once: {answers:?}");
+    }
+
+    // Twelve categories placed at once, six through each server: the positions stay 1..n.
+    let answers = at_once(
+        (0..12)
+            .map(|i| {
+                let server = servers[i % 2];
+                Box::new(move || {
+                    let order = (1 + i % 5).to_string();
+                    let (content_type, body) = common::multipart(
+                        &[
+                            ("nameAz", &format!("Sıra {i}")),
+                            ("nameEn", "Order"),
+                            ("nameRu", "Порядок"),
+                            ("order", &order),
+                        ],
+                        &[],
+                    );
+                    exchange(
+                        server,
+                        "POST",
+                        "/api/campaign/category",
+                        Some(token),
+                        &[("Content-Type", &content_type)],
+                        &body,
+                    )
+                }) as Box<dyn FnOnce() -> (u16, Value) + Send>
+            })
+            .collect(),
+    );
+    assert_eq!(statuses(&answers), vec![201; 12], "{answers:?}");
+    let mut positions: Vec<i64> = {
+        let mut statement = db.prepare("SELECT order_no FROM campaign_categories WHERE deleted_at IS NULL").unwrap();
+        statement.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+    positions.sort_unstable();
+    assert_eq!(positions, (1..=20).collect::<Vec<i64>>(), "one sequence of positions");
+
+    // Ten expected campaigns, each approved twice at once (once on each server), then its
+    // notification sent twice at once: one of each pair wins, the other is told why not.
+    let partner = db
+        .insert(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
+                                   is_promo_code_using, promo_code_version)
+             VALUES ('Dadlı Market', 'Elvin', 'Quliyev', '994501234567', 'info@dadli.az', 1, 1)",
+            [],
+        )
+        .unwrap();
+    let category: i64 = db.query_row("SELECT MIN(id) FROM campaign_categories", [], |r| r.get(0)).unwrap();
+    let campaigns: Vec<i64> = (0..10)
+        .map(|i| {
+            db.insert(
+                "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+                                        name_az, name_en, name_ru, description_az, description_en, description_ru,
+                                        is_confirmed, order_no)
+                 VALUES (?1, ?2, 10, '2026-01-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z', ?3, 'Sale', 'Скидка',
+                         'Təsvir', 'Description', 'Описание', 0, ?4)",
+                (partner, category, format!("Endirim {i}"), i + 1),
+            )
+            .unwrap()
+        })
+        .collect();
+    let pairs = |path: &'static str, body: &dyn Fn(i64) -> Value| -> Vec<Vec<(u16, Value)>> {
+        campaigns
+            .iter()
+            .map(|id| {
+                let body = body(*id);
+                at_once(
+                    [&a, &b]
+                        .into_iter()
+                        .map(|server| {
+                            let body = body.clone();
+                            Box::new(move || call(server, "PUT", path, Some(token), Some(body)))
+                                as Box<dyn FnOnce() -> (u16, Value) + Send>
+                        })
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    for answers in pairs("/api/campaign/approve", &|id| json!({"id": id})) {
+        assert_eq!(statuses(&answers), [200, 409], "{answers:?}");
+        assert!(answers.iter().any(|(_, body)| body["message"] == "The campaign is already approved."), "{answers:?}");
+    }
+    for answers in pairs("/api/campaign/changeNotificationStatus", &|id| json!({"id": id, "text": "Yeni endirim!"})) {
+        assert_eq!(statuses(&answers), [200, 409], "{answers:?}");
+        let refused = "A notification was already sent for this campaign.";
+        assert!(answers.iter().any(|(_, body)| body["message"] == refused), "{answers:?}");
+    }
+    let sent: i64 = db.query_row("SELECT COUNT(*) FROM notifications", [], |r| r.get(0)).unwrap();
+    assert_eq!(sent, 10, "one notification per campaign");
+
+    // The partner's till redeems each of ten codes on both servers at once: once each.
+    let (status, made) = call(
+        &a,
+        "POST",
+        "/api/apiClient",
+        Some(token),
+        Some(json!({"name": "Till", "kind": "partner", "partnerId": partner})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let key = made["key"].as_str().unwrap();
+    for i in 0..10 {
+        let code = format!("RACE{i:04}");
+        db.execute(
+            "INSERT INTO promo_codes (partner_id, campaign_id, code) VALUES (?1, ?2, ?3)",
+            (partner, campaigns[0], &code),
+        )
+        .unwrap();
+        let answers = at_once(
+            [&a, &b]
+                .into_iter()
+                .map(|server| {
+                    let code = code.clone();
+                    Box::new(move || {
+                        call(
+                            server,
+                            "POST",
+                            "/api/partner-portal/promo-codes/redeem",
+                            Some(key),
+                            Some(json!({"code": code})),
+                        )
+                    }) as Box<dyn FnOnce() -> (u16, Value) + Send>
+                })
+                .collect(),
+        );
+        assert_eq!(statuses(&answers), [200, 409], "{answers:?}");
+        assert!(answers.iter().any(|(_, body)| body["message"] == "This promo code was already used."), "{answers:?}");
+    }
+
+    // The maintained totals equal a recount after all of it, on either server.
+    let live: i64 =
+        db.query_row("SELECT COUNT(*) FROM campaign_categories WHERE deleted_at IS NULL", [], |r| r.get(0)).unwrap();
+    assert_eq!(live, 20);
+    for server in [&a, &b] {
+        assert_eq!(get(server, "/api/campaign/category?Skip=0&Take=1", token)["totalCount"], live);
+        assert_eq!(get(server, "/api/campaign?Skip=0&Take=1", token)["totalCount"], 10);
+        assert_eq!(get(server, "/api/notification?Skip=0&Take=1", token)["totalCount"], 10);
+    }
+
+    // A client's rate limit holds for the cluster: each of the two servers (counted every 10 s)
+    // lets it make half of its four calls a minute.
+    let (status, made) = call(
+        &a,
+        "POST",
+        "/api/apiClient",
+        Some(token),
+        Some(json!({"name": "Slow till", "kind": "partner", "partnerId": partner, "rateLimitPerMinute": 4})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let slow = made["key"].as_str().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(11).saturating_sub(both_serving.elapsed()));
+    for server in [&a, &b] {
+        let answers: Vec<u16> = (0..3)
+            .map(|_| call(server, "GET", "/api/partner-portal/campaigns?Skip=0&Take=1", Some(slow), None).0)
+            .collect();
+        assert_eq!(answers, [200, 200, 429], "two of four a minute on each server");
+    }
 }

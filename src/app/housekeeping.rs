@@ -1,5 +1,7 @@
 //! The server's own recurring work: the activity log's and the trash's retention, the scheduled
-//! backups, and on PostgreSQL the counts' fold (on whichever server takes its lock). Each
+//! backups, and on PostgreSQL the counts' fold (on whichever server takes its lock) and the
+//! expiry of stored `x-requestid` answers. Retention and expiry run on the one leading server of
+//! a cluster (`Db::leads`), so two servers never sweep the same rows. Each
 //! runs beside the requests; retention's steps are writes in their turn among the writers, and a
 //! backup is a read (a consistent snapshot), so neither holds the writers for long.
 
@@ -36,6 +38,12 @@ pub struct Backups {
 /// How often the maintained counts' deltas are folded on PostgreSQL: often enough that a read
 /// sums only a few seconds of writes.
 const FOLD_EVERY: Duration = Duration::from_secs(2);
+/// How often the leading server removes expired `x-requestid` answers on PostgreSQL (on SQLite,
+/// each recorded answer does it).
+const EXPIRE_ANSWERS_EVERY: Duration = Duration::from_secs(60);
+/// How often the app servers sharing a PostgreSQL database are counted (for the rate limits'
+/// shares): a server that joins or leaves changes the shares within this long.
+const COUNT_SERVERS_EVERY: Duration = Duration::from_secs(10);
 
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
@@ -51,12 +59,51 @@ pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
                 }
             }
         });
+        let counting = db.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(COUNT_SERVERS_EVERY);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last = 1;
+            loop {
+                ticks.tick().await;
+                match counting.count_servers().await {
+                    Ok(servers) if servers != last => {
+                        tracing::info!(
+                            servers,
+                            "app servers sharing the database (each keeps its share of the rate limits)"
+                        );
+                        last = servers;
+                    }
+                    Ok(_) => {}
+                    Err(error) => tracing::error!(error = %error, "cannot count the app servers"),
+                }
+            }
+        });
+        let expiring = db.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(EXPIRE_ANSWERS_EVERY);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                if !leading(&expiring).await {
+                    continue;
+                }
+                match crate::app::idempotency::expire_all(&expiring).await {
+                    Ok(0) => {}
+                    Ok(removed) => tracing::info!(removed, "expired x-requestid answers removed"),
+                    Err(error) => tracing::error!(error = %error, "removing expired x-requestid answers failed"),
+                }
+            }
+        });
     }
     let pruned = db.clone();
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(RETENTION_EVERY);
         loop {
             ticks.tick().await;
+            if !leading(&pruned).await {
+                continue;
+            }
             match prune_activity(&pruned, retention.activity_days).await {
                 Ok(0) => {}
                 Ok(removed) => tracing::info!(removed, days = retention.activity_days, "activity retention"),
@@ -81,6 +128,15 @@ pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
             }
         });
     }
+}
+
+/// Whether this server does the shared background work this round: on PostgreSQL, the one app
+/// server holding the leader's lock (another takes it over when it goes); on SQLite, always.
+async fn leading(db: &Db) -> bool {
+    db.leads().await.unwrap_or_else(|error| {
+        tracing::error!(error = %error, "cannot tell whether this server leads the background work");
+        false
+    })
 }
 
 /// Removes every activity entry older than `days`, step by step; returns how many went.

@@ -90,8 +90,15 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     } else {
         CurrentUser::from_request_parts(&mut parts, &state).await.map(|user| (user.id, user.session_id))
     };
-    let Ok((user_id, session_id)) = owner else {
-        return next.run(Request::from_parts(parts, body)).await;
+    let (user_id, session_id) = match owner {
+        Ok(owner) => owner,
+        Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
+            return next.run(Request::from_parts(parts, body)).await;
+        }
+        // Not a refusal of the caller but a failure on the way (the database, a write that lost
+        // to another server's, a rate limit): answered as it is. Running the handler without
+        // the store would do the work with no answer kept for its retry.
+        Err(error) => return error.into_response(),
     };
     let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
         return AppError::PayloadTooLarge(crate::http::forms::FORM_TOO_LARGE.into()).into_response();
@@ -112,6 +119,14 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return AppError::Conflict(RUNNING.into()).into_response();
     }
     let _running = RunningGuard { running, key: key.clone() };
+    // Other app servers on the same PostgreSQL database are told apart by a claim held in the
+    // database until this answer is committed (on SQLite, this server is the only one).
+    let claim_name = format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id);
+    let _claim = match state.db.claim(&claim_name).await {
+        Ok(Some(claim)) => claim,
+        Ok(None) => return AppError::Conflict(RUNNING.into()).into_response(),
+        Err(error) => return error.into_response(),
+    };
     let stored = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
         state.db.look_up(move |conn| find(conn, &key, &payload_hash)).await
@@ -146,8 +161,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     let record = {
         let (status, stored) = (parts.status.as_u16(), answer.to_vec());
         move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
-            conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?
-                .execute([format_iso(OffsetDateTime::now_utc() - KEEP_FOR)])?;
+            expire(conn, Some(&key))?;
             conn.prepare_cached(
                 "INSERT INTO idempotency_keys
                      (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
@@ -173,6 +187,28 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         Ok(()) => Response::from_parts(parts, Body::from(answer)),
         Err(error) => error.into_response(),
     }
+}
+
+/// Removes stored answers older than [`KEEP_FOR`]. On SQLite every recorded answer sweeps them
+/// all (one writer at a time, the sweep is cheap); on PostgreSQL several servers recording at
+/// once would contend for the same expired rows, so a recording removes only an expired answer
+/// of its own key and the leading server sweeps the rest ([`expire_all`]).
+fn expire(conn: &crate::db::sql::Connection, recording: Option<&Key>) -> Result<usize, AppError> {
+    let cutoff = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
+    Ok(match recording.filter(|_| conn.is_postgres()) {
+        Some(key) => conn
+            .prepare_cached(
+                "DELETE FROM idempotency_keys
+                 WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at < ?4",
+            )?
+            .execute((&key.request_id, key.user_id, &key.session_id, cutoff))?,
+        None => conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?.execute([cutoff])?,
+    })
+}
+
+/// The leading server's sweep of expired stored answers (see [`expire`]).
+pub async fn expire_all(db: &crate::db::Db) -> Result<usize, AppError> {
+    db.write(|conn| expire(conn, None)).await
 }
 
 fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {

@@ -4,6 +4,7 @@
 
 pub mod housekeeping;
 pub mod idempotency;
+pub mod retry;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -81,6 +82,8 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))
         // Outside the idempotency middleware, so its stored answer's write knows the caller too.
         .layer(axum::middleware::from_fn(in_actor_scope))
+        // Outside both: a write that lost to another server's runs again from the start.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), retry::middleware))
         .layer(axum::Extension(OpenApiJson(openapi_json)))
         .layer(axum::Extension(declared))
         // For the routes' role gates (`http::gate`), which are added before the state is known.

@@ -23,6 +23,7 @@ use super::bearer_token;
 use super::tokens::{hash_token, random_bytes};
 use crate::core::error::{AppError, AppResult};
 use crate::db::{Actor, format_iso, lock};
+use crate::http::limits::share;
 use crate::http::state::AppState;
 
 /// Every key starts with this, so a key sent to the wrong API is recognised (and never logged:
@@ -198,12 +199,12 @@ impl FromRequestParts<AppState> for ApiClient {
             return Err(AppError::Unauthorized(KEY_REVOKED.into()));
         }
         Actor::identify(Actor::client(found.client.id, found.client.name.clone()));
-        state.feature::<ClientLimits>()?.check(found.client.id, found.per_minute).map_err(|seconds| {
-            AppError::TooManyRequests {
+        state.feature::<ClientLimits>()?.check(found.client.id, share(found.per_minute, state.db.servers())).map_err(
+            |seconds| AppError::TooManyRequests {
                 message: OVER_RATE.replace("{seconds}", &seconds.to_string()),
                 retry_after_secs: seconds,
-            }
-        })?;
+            },
+        )?;
         let now = OffsetDateTime::now_utc();
         let stale = format_iso(now - LAST_USED_EVERY);
         if found.last_used_at.as_ref().is_none_or(|at| *at < stale) {

@@ -25,6 +25,7 @@ use crate::http::api::Rule::{Note, Pattern, Required};
 use crate::http::api::{Api, Doc, Rule};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::form_fields::{Check, Field, FieldKind, Mode, document_fields, json_object, read_fields};
+use crate::http::limits::AddressLimit;
 pub use crate::http::reply::MessageBody;
 use crate::http::state::AppState;
 
@@ -194,16 +195,13 @@ fn user_agent(headers: &HeaderMap) -> String {
 }
 
 pub(crate) fn throttle(state: &AppState, ip: std::net::IpAddr) -> AppResult<()> {
-    throttle_on(&state.sign_in_limiter, ip)
+    throttle_on(state, &state.sign_in_limiter, ip)
 }
 
-/// Refuses a request from an address that is over `limiter`'s rate, saying when to try again.
-pub(crate) fn throttle_on(
-    limiter: &governor::DefaultKeyedRateLimiter<std::net::IpAddr>,
-    ip: std::net::IpAddr,
-) -> AppResult<()> {
-    limiter.check_key(&ip).map_err(|not_until| {
-        let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
+/// Refuses a request from an address that is over this server's share of `limit`, saying when to
+/// try again.
+pub(crate) fn throttle_on(state: &AppState, limit: &AddressLimit, ip: std::net::IpAddr) -> AppResult<()> {
+    limit.check(ip, state.db.servers()).map_err(|wait| {
         let seconds = crate::core::error::seconds_to_wait(wait);
         AppError::TooManyRequests {
             message: format!("Too many attempts from your address. Try again in {seconds} seconds."),

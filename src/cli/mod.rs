@@ -64,6 +64,9 @@ enum Command {
     ApiClient(ApiClientCommand),
     /// Import employees from an .xlsx (HR's spreadsheet): a dry run first with --dry-run.
     ImportEmployees(ImportEmployeesArgs),
+    /// Move an installation from its SQLite file to an empty PostgreSQL database (data, images,
+    /// counts, id sequences) in one transaction, and print both sides' totals.
+    CopyToPostgres(CopyToPostgresArgs),
     /// Print the OpenAPI document that /api/openapi.json serves (the client's types are made from it).
     Openapi,
 }
@@ -154,6 +157,12 @@ struct ServeOptions {
     /// Sign-in, registration and reset attempts allowed per client address per minute.
     #[arg(long, env = "PERKDESK_SIGN_IN_PER_MINUTE", default_value_t = 10)]
     sign_in_per_minute: u32,
+    /// Addresses of the load balancers or proxies in front (comma-separated): from them, the
+    /// client's address is read from X-Forwarded-For, for the per-address limits and the sessions
+    /// list. Without it the connection's peer is the client (behind a balancer, everyone would
+    /// share its address).
+    #[arg(long, env = "PERKDESK_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Seconds a connection may take to send a request's head, from its opening or its last
     /// answer (an idle kept-alive connection is closed after as long).
     #[arg(long, env = "PERKDESK_REQUEST_HEAD_TIMEOUT", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -239,6 +248,17 @@ struct BackupArgs {
 }
 
 #[derive(Args, Debug)]
+struct CopyToPostgresArgs {
+    /// The SQLite file to copy (stop the server first: what it writes during the copy is not
+    /// copied).
+    #[arg(long)]
+    from: PathBuf,
+    /// The PostgreSQL database to copy into: `postgres://user@host/db`, empty (no data yet).
+    #[arg(long)]
+    to: String,
+}
+
+#[derive(Args, Debug)]
 struct RestoreArgs {
     /// The backup to restore (a file `perkdesk backup` or --backup-dir wrote).
     backup: PathBuf,
@@ -284,6 +304,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let json = document.to_pretty_json().context("writing the OpenAPI document")?;
             writeln!(std::io::stdout().lock(), "{json}").context("printing the OpenAPI document")
         }
+        Command::CopyToPostgres(args) => copy_to_postgres(args),
         Command::ApiClient(command) => api_client(command),
         Command::ImportEmployees(args) => import_employees(args),
     }
@@ -359,6 +380,7 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
         behind_tls: options.behind_tls,
         public_url: options.public_url.clone().unwrap_or_else(|| url.clone()),
         sign_in_per_minute: options.sign_in_per_minute,
+        trusted_proxies: options.trusted_proxies.clone(),
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = crate::app::state(db.clone(), settings, mailer)?;
@@ -578,6 +600,41 @@ fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
 /// Refuses a command that copies a SQLite file when `--db` names PostgreSQL.
 fn sqlite_only(db: &Path) -> anyhow::Result<()> {
     anyhow::ensure!(matches!(crate::db::Location::parse(db), crate::db::Location::File(_)), crate::db::POSTGRES_BACKUP);
+    Ok(())
+}
+
+fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        matches!(crate::db::Location::parse(&args.from), crate::db::Location::File(_)),
+        "--from names the SQLite file to copy"
+    );
+    let target = crate::db::Location::parse(Path::new(&args.to));
+    anyhow::ensure!(
+        matches!(target, crate::db::Location::Postgres(_)),
+        "--to names the PostgreSQL database to copy into (postgres://user@host/db)"
+    );
+    anyhow::ensure!(args.from.exists(), "the file {} does not exist (--from)", args.from.display());
+    let from = Db::open(&args.from)?;
+    let to = Db::open(Path::new(&args.to))?;
+    let (source, mut destination) = (from.conn()?, to.conn()?);
+    let report = crate::db::copy::copy_to_postgres(&source, &mut destination, |copied| {
+        // Printed as each table is done: a large copy shows how far it is.
+        if copied.table.is_empty() {
+            println!("Copying {} to {}", args.from.display(), target.describe());
+            println!("{:<32} {:>12} {:>12}", "table", "SQLite", "PostgreSQL");
+        } else {
+            println!("{:<32} {:>12} {:>12}", copied.table, copied.sqlite_rows, copied.postgres_rows);
+        }
+    })?;
+    let rows: i64 = report.tables.iter().map(|t| t.sqlite_rows).sum();
+    let images: i64 = report.tables.iter().filter(|t| t.table == "files").map(|t| t.postgres_rows).sum();
+    println!(
+        "Copied {rows} rows ({images} images) in {} tables; {} maintained counts equal on both sides. \
+         Serve with --db {} from now on.",
+        report.tables.len(),
+        report.counts.len(),
+        target.describe()
+    );
     Ok(())
 }
 

@@ -38,6 +38,10 @@ pub enum AppError {
     Locked(String),
     #[error("{message}")]
     TooManyRequests { message: String, retry_after_secs: u64 },
+    /// The write lost to a concurrent one on another app server (PostgreSQL's serialization
+    /// failure or deadlock) and left nothing behind: run again, it sees the winner's work.
+    #[error("{}", CONTENDED)]
+    Contended,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -46,8 +50,15 @@ pub const INVALID_CREDENTIALS: &str = "Invalid credentials.";
 pub const LOCKED: &str = "You are locked.";
 pub const FORBIDDEN: &str = "You do not have permission to do this.";
 pub const METHOD_NOT_ALLOWED: &str = "This method is not allowed here.";
+/// A write that lost to concurrent ones on every retry (`Contended`).
+pub const CONTENDED: &str = "The database was busy with a conflicting change; nothing was saved. Please try again.";
 /// What a client is told of a failure on the server's side (the cause is logged, never sent).
 pub const INTERNAL: &str = "Something went wrong on our side. Please try again.";
+
+/// Marks an answer of [`AppError::Contended`], so the request can be run again before the client
+/// sees it (`app::retry`).
+#[derive(Clone, Copy, Debug)]
+pub struct Contended;
 
 #[derive(Serialize)]
 struct ErrorBody<'a> {
@@ -77,6 +88,7 @@ impl AppError {
             AppError::FieldRefused { status, .. } => *status,
             AppError::Locked(_) => StatusCode::LOCKED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Contended => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -149,8 +161,15 @@ impl IntoResponse for AppError {
         }
         let body = ErrorBody { message: &message, errors };
         let mut response = (status, axum::Json(body)).into_response();
-        if let AppError::TooManyRequests { retry_after_secs, .. } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        match self {
+            AppError::TooManyRequests { retry_after_secs, .. } => {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            }
+            AppError::Contended => {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(1));
+                response.extensions_mut().insert(Contended);
+            }
+            _ => {}
         }
         response
     }

@@ -25,6 +25,7 @@ pub const EVERYWHERE: &[&str] = &[
     super::error::LOCKED,
     super::error::FORBIDDEN,
     super::error::INTERNAL,
+    super::error::CONTENDED,
     super::error::METHOD_NOT_ALLOWED,
     super::validation::EMAIL_FORMAT,
     super::validation::STRONG_PASSWORD,

@@ -26,8 +26,15 @@ const MAX_AGE: Duration = Duration::from_millis(10);
 /// that gave up its place in line (a cancelled request) leaves a transaction open that long.
 const RESCUE_AFTER: Duration = Duration::from_millis(250);
 
-/// What became of a shared transaction: committed, or the message of why it was not.
-type Outcome = Option<Result<(), Arc<str>>>;
+/// What became of a shared transaction: committed, or why it was not.
+type Outcome = Option<Result<(), Failure>>;
+
+#[derive(Clone)]
+struct Failure {
+    message: Arc<str>,
+    /// It lost to a concurrent transaction (PostgreSQL): its writers may run again.
+    contended: bool,
+}
 
 /// Where a writer learns whether the transaction that holds its work committed.
 pub struct Committed(watch::Receiver<Outcome>);
@@ -52,7 +59,10 @@ impl Batch {
     /// every writer in it.
     fn finish(self) {
         let outcome = if self.conn.is_autocommit() {
-            Err(Arc::from("the write transaction was rolled back by the database"))
+            Err(Failure {
+                message: Arc::from("the write transaction was rolled back by the database"),
+                contended: false,
+            })
         } else {
             self.conn.commit().map_err(|error| {
                 if !self.conn.is_autocommit()
@@ -60,7 +70,7 @@ impl Batch {
                 {
                     tracing::error!(error = %rollback, "cannot roll back a transaction that failed to commit");
                 }
-                Arc::from(error.to_string())
+                Failure { message: Arc::from(error.to_string()), contended: error.is_contended() }
             })
         };
         self.outcome.send_replace(Some(outcome));
@@ -126,7 +136,13 @@ impl Queue {
         };
         match ended {
             Some(Ok(())) => Ok(()),
-            Some(Err(message)) => Err(AppError::Internal(anyhow::anyhow!("the write was not saved: {message}"))),
+            Some(Err(Failure { message, contended: true })) => {
+                tracing::info!(%message, "a shared write transaction lost to a concurrent one");
+                Err(AppError::Contended)
+            }
+            Some(Err(Failure { message, .. })) => {
+                Err(AppError::Internal(anyhow::anyhow!("the write was not saved: {message}")))
+            }
             None => Err(AppError::Internal(anyhow::anyhow!("the write transaction ended without an outcome"))),
         }
     }

@@ -31,7 +31,12 @@ pub struct CountCache {
 /// The connection that reads the change clock.
 enum Watcher {
     Sqlite(Connection),
-    Postgres(super::sql::Connection),
+    /// The server's URL and the watching connection, opened anew when the server closed it (a
+    /// restart, a failover to the standby).
+    Postgres {
+        url: String,
+        conn: Option<super::sql::Connection>,
+    },
 }
 
 /// A reading of the change clock: equal readings, nothing committed between them.
@@ -97,7 +102,8 @@ impl CountCache {
 
     /// Watches the PostgreSQL database at `url`.
     pub fn open_postgres(url: &str) -> super::sql::Result<CountCache> {
-        Ok(CountCache::watching(Watcher::Postgres(super::sql::Connection::connect_postgres(url)?)))
+        let conn = Some(super::sql::Connection::connect_postgres(url)?);
+        Ok(CountCache::watching(Watcher::Postgres { url: url.to_string(), conn }))
     }
 
     fn watching(watcher: Watcher) -> CountCache {
@@ -107,13 +113,23 @@ impl CountCache {
     /// The change clock now. PostgreSQL's snapshot never reads the same twice across a commit:
     /// its upper bound only grows, and under one bound the in-progress ids only leave.
     fn version(&self) -> AppResult<Version> {
-        let watcher = lock(&self.watcher);
-        let version = match &*watcher {
+        let mut watcher = lock(&self.watcher);
+        let version = match &mut *watcher {
             Watcher::Sqlite(conn) => {
                 conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
             }
-            Watcher::Postgres(conn) => {
-                conn.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))?
+            Watcher::Postgres { url, conn } => {
+                if conn.as_ref().is_none_or(super::sql::Connection::is_closed) {
+                    *conn = Some(super::sql::Connection::connect_postgres(url)?);
+                }
+                let read = match conn {
+                    Some(open) => {
+                        open.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))
+                    }
+                    None => Err(super::sql::Error::Engine("no watching connection")),
+                };
+                // A failed read may mean a lost server: the next one connects anew.
+                read.inspect_err(|_| *conn = None)?
             }
         };
         Ok(version)

@@ -4,7 +4,9 @@
 pub mod activity;
 pub mod backup;
 mod batch;
+mod cluster;
 pub mod collation;
+pub mod copy;
 mod counts;
 mod migrations;
 pub mod schema;
@@ -24,6 +26,8 @@ use crate::core::error::{AppError, AppResult};
 
 pub use activity::Actor;
 use batch::Queue;
+pub use cluster::Claim;
+use cluster::Cluster;
 pub use counts::{Anchor, CountCache, lock};
 use migrations::apply_migrations;
 pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION};
@@ -54,6 +58,8 @@ pub struct Db {
     writers: Queue,
     location: Location,
     counts: Arc<CountCache>,
+    /// Claims and the background work's leader among the app servers (`cluster`).
+    cluster: Arc<Cluster>,
 }
 
 /// Where the database is: `--db` names a SQLite file (`sqlite://` before it allowed), or a
@@ -134,7 +140,8 @@ impl Db {
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts })
+        let cluster = Arc::new(Cluster::postgres(url));
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
     }
 
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
@@ -164,7 +171,8 @@ impl Db {
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
         let location = Location::File(path.to_path_buf());
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts })
+        let cluster = Arc::new(Cluster::sqlite());
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
     }
 
     /// The SQLite file; `None` on PostgreSQL.
@@ -181,6 +189,28 @@ impl Db {
 
     pub fn is_postgres(&self) -> bool {
         matches!(self.location, Location::Postgres(_))
+    }
+
+    /// Claims `name` among the app servers sharing the database (see `cluster`): `None` while
+    /// another server holds it; released when the claim is dropped.
+    pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
+        self.cluster.claim(name).await
+    }
+
+    /// The app servers sharing the database, as last counted (1 on SQLite): a rate limit is
+    /// shared out among them.
+    pub fn servers(&self) -> usize {
+        self.cluster.servers()
+    }
+
+    /// Counts the app servers sharing the database anew (see [`Db::servers`]).
+    pub async fn count_servers(&self) -> AppResult<usize> {
+        self.cluster.count_servers().await
+    }
+
+    /// Whether this server does the shared background work now (always, on SQLite).
+    pub async fn leads(&self) -> AppResult<bool> {
+        self.cluster.leads().await
     }
 
     /// The remembered totals of filtered lists.

@@ -671,6 +671,11 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             // goes through the x-requestid store.
             errors.push((409, "A request with this x-requestid is still being processed"));
             errors.push((422, "This x-requestid was already used for a different request"));
+            errors.push((
+                503,
+                "On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing \
+                 was saved (Retry-After says when to try again)",
+            ));
         }
         if let Some((content_type, mut schema)) = doc.body {
             if let Some(ruled) = ruled_body {

@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use crate::core::error::AppError;
 
 use crate::http::declared::{DeclaredRequest, Scope};
+use crate::http::state::AppState;
 
 /// `axum::Json` with errors rendered as `{message}`.
 pub struct ApiJson<T>(pub T);
@@ -240,20 +241,46 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryMap {
     }
 }
 
-/// The client's address; unknown (e.g. in router tests) counts as loopback.
+/// The client's address; unknown (e.g. in router tests) counts as loopback. When the peer is one
+/// of the operator's trusted proxies (`Settings::trusted_proxies`: the balancer in front of a
+/// cluster), the client is the last address in `X-Forwarded-For` that is not a trusted proxy
+/// itself: what the client wrote there is to its left and never believed.
 pub struct ClientIp(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, AppError> {
-        let ip = parts
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip())
             .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
-        Ok(ClientIp(ip))
+        Ok(ClientIp(client_address(peer, &parts.headers, &state.settings.trusted_proxies)))
     }
+}
+
+/// The client behind `peer` (see [`ClientIp`]).
+pub fn client_address(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .collect();
+    // From the right: each trusted proxy appended the address it heard from.
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        let Ok(address) = hop.trim().parse::<IpAddr>() else { break };
+        client = address;
+        if !trusted.contains(&address) {
+            break;
+        }
+    }
+    client
 }
 
 /// A numeric `{id}` path segment with a JSON 400 when it is not a number.
@@ -317,5 +344,33 @@ mod tests {
                 assert!(!said.contains(internal), "{said}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod client_address_tests {
+    use super::client_address;
+    use axum::http::HeaderMap;
+    use std::net::IpAddr;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_client_is_read_from_forwarded_for_only_behind_a_trusted_proxy() {
+        let balancer = ip("10.0.0.5");
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", "6.6.6.6, 203.0.113.7".parse().unwrap());
+        // What the client wrote (6.6.6.6) is never believed; the balancer appended 203.0.113.7.
+        assert_eq!(client_address(balancer, &headers, &[balancer]), ip("203.0.113.7"));
+        // From anyone else the header is the client's own words: the peer is the client.
+        assert_eq!(client_address(ip("198.51.100.1"), &headers, &[balancer]), ip("198.51.100.1"));
+        assert_eq!(client_address(balancer, &headers, &[]), balancer);
+        // Two trusted hops (a proxy behind the balancer), and junk to the left of them.
+        headers.insert("x-forwarded-for", "junk, 203.0.113.9, 10.0.0.6".parse().unwrap());
+        assert_eq!(client_address(balancer, &headers, &[balancer, ip("10.0.0.6")]), ip("203.0.113.9"));
+        // No header: the peer.
+        assert_eq!(client_address(balancer, &HeaderMap::new(), &[balancer]), balancer);
     }
 }

@@ -10,6 +10,7 @@ pub mod files;
 pub mod form_fields;
 pub mod forms;
 pub mod gate;
+pub mod limits;
 pub mod listener;
 pub mod reply;
 pub mod state;

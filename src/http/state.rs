@@ -4,12 +4,10 @@
 //! is assembled (`app::state`): signing keys and API-key rates (`auth`), the `x-requestid`
 //! claims (`app::idempotency`); this module names none of them, so it imports nothing above it.
 
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use super::limits::AddressLimit;
 
 use crate::core::error::{AppError, AppResult};
 use crate::core::mail::Mailer;
@@ -26,6 +24,9 @@ pub struct Settings {
     pub public_url: String,
     /// Sign-in attempts allowed per client address per minute.
     pub sign_in_per_minute: u32,
+    /// The balancers or proxies in front, whose `X-Forwarded-For` names the client (see
+    /// `extract::ClientIp`); empty: the connection's peer is the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// The features' sub-states, one value per type.
@@ -46,10 +47,10 @@ pub struct Shared {
     pub db: Db,
     pub settings: Settings,
     pub mailer: Mailer,
-    pub sign_in_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    pub sign_in_limiter: AddressLimit,
     /// The public merchant application form's own bucket per address, at the sign-in rate: an
     /// office that applies does not use up its staff's sign-in attempts, nor the other way round.
-    pub apply_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    pub apply_limiter: AddressLimit,
     /// The features' state, one value per type, set once when the app is assembled.
     features: Features,
 }
@@ -64,9 +65,8 @@ impl Deref for AppState {
 impl AppState {
     /// The state with the features' sub-states in `features` (see `app::state`).
     pub fn new(db: Db, settings: Settings, mailer: Mailer, features: Features) -> AppState {
-        let per_minute = NonZeroU32::new(settings.sign_in_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
-        let sign_in_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
-        let apply_limiter = RateLimiter::keyed(Quota::per_minute(per_minute));
+        let sign_in_limiter = AddressLimit::new(settings.sign_in_per_minute);
+        let apply_limiter = AddressLimit::new(settings.sign_in_per_minute);
         AppState(Arc::new(Shared { db, settings, mailer, sign_in_limiter, apply_limiter, features }))
     }
 

@@ -228,7 +228,7 @@ impl FromRequestParts<AppState> for ApplyQuota {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> AppResult<ApplyQuota> {
         let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        crate::auth::routes::throttle_on(&state.apply_limiter, ip)?;
+        crate::auth::routes::throttle_on(state, &state.apply_limiter, ip)?;
         Ok(ApplyQuota)
     }
 }

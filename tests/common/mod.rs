@@ -74,6 +74,7 @@ pub fn settings() -> Settings {
         behind_tls: false,
         public_url: "http://perkdesk.test".into(),
         sign_in_per_minute: 1000,
+        trusted_proxies: Vec::new(),
     }
 }
 
@@ -95,6 +96,14 @@ pub fn test_app_with(settings: Settings) -> TestApp {
     let outbox = Arc::new(Mutex::new(Vec::new()));
     let state = perkdesk::app::state(db, settings, Mailer::Memory(outbox.clone())).unwrap();
     TestApp { router: perkdesk::app::app(state.clone()), state, outbox, _dir: dir, _database: database }
+}
+
+/// An app on a database the test opened itself (a copy to compare, say).
+pub fn test_app_on(db: Db) -> TestApp {
+    let outbox = Arc::new(Mutex::new(Vec::new()));
+    let state = perkdesk::app::state(db, settings(), Mailer::Memory(outbox.clone())).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    TestApp { router: perkdesk::app::app(state.clone()), state, outbox, _dir: dir, _database: None }
 }
 
 pub struct TestUser {

@@ -532,6 +532,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -727,6 +736,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1139,6 +1157,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1282,6 +1309,15 @@ export interface paths {
                 };
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1531,6 +1567,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1654,6 +1699,15 @@ export interface paths {
                 };
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1837,6 +1891,15 @@ export interface paths {
                 };
                 /** @description Too many applications from this address */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2360,6 +2423,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -2455,6 +2527,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2562,6 +2643,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2691,6 +2781,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3160,6 +3259,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3283,6 +3391,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -3392,6 +3509,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3480,6 +3606,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3709,6 +3844,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3802,6 +3946,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3924,6 +4077,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4016,6 +4178,15 @@ export interface paths {
                 };
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4124,6 +4295,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4377,6 +4557,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -4503,6 +4692,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -4603,6 +4801,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4739,6 +4946,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -4845,6 +5061,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5117,6 +5342,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -5211,6 +5445,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5318,6 +5561,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5442,6 +5694,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5809,6 +6070,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7270,6 +7540,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         post?: never;
@@ -8070,6 +8349,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         post?: never;
@@ -8171,6 +8459,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8300,6 +8597,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8833,6 +9139,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9292,6 +9607,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -9423,6 +9747,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -9523,6 +9856,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9659,6 +10001,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -9770,6 +10121,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10291,6 +10651,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -10402,6 +10771,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -10502,6 +10880,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11057,6 +11444,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -11178,6 +11574,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -11278,6 +11683,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11490,6 +11904,15 @@ export interface paths {
                 };
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11713,6 +12136,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11836,6 +12268,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12271,6 +12712,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -12384,6 +12834,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -12484,6 +12943,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13180,6 +13648,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         /**
@@ -13280,6 +13757,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14304,6 +14790,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         options?: never;
@@ -14503,6 +14998,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14778,6 +15282,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15139,6 +15652,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15509,6 +16031,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         post?: never;
@@ -15610,6 +16141,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15746,6 +16286,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -15870,6 +16419,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16139,6 +16697,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -16359,6 +16926,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -16469,6 +17045,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17007,6 +17592,15 @@ export interface paths {
                 };
                 /** @description This x-requestid was already used for a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

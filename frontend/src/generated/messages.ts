@@ -849,6 +849,7 @@ export const REFUSALS = [
   "The chosen partner does not exist.",
   "The city row {id} does not belong to this partner.",
   "The code is not correct. Enter the six digits the authenticator app shows now.",
+  "The database was busy with a conflicting change; nothing was saved. Please try again.",
   "The e-mail is already on row {row}",
   "The end date must not be before the start date.",
   "The file is not an .xlsx workbook.",

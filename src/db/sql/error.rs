@@ -66,6 +66,18 @@ impl Error {
         }
     }
 
+    /// The transaction lost to a concurrent one (PostgreSQL's serialization failure or
+    /// deadlock): nothing of it is kept, and running it again sees the winner's work.
+    pub fn is_contended(&self) -> bool {
+        match self {
+            Error::Postgres(error) => error.code().is_some_and(|code| {
+                code == &postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                    || code == &postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+            }),
+            _ => false,
+        }
+    }
+
     /// The statement failed on a foreign key: a row others still refer to (a purge).
     pub fn is_foreign_key(&self) -> bool {
         match self {
@@ -96,6 +108,10 @@ impl<T> OptionalExtension<T> for Result<T> {
 
 impl From<Error> for AppError {
     fn from(error: Error) -> Self {
+        if error.is_contended() {
+            tracing::info!(error = %error, "a write lost to a concurrent one");
+            return AppError::Contended;
+        }
         AppError::Internal(error.into())
     }
 }

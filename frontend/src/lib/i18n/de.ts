@@ -735,6 +735,7 @@ export const deTexts: TextTranslation = {
   'Request': 'Anfrage',
   "Several assets have this barcode prefix; give the asset's id": 'Mehrere Assets haben dieses Barcode-Präfix; geben Sie die ID des Assets an',
   'Sign in to continue.': 'Melden Sie sich an, um fortzufahren.',
+  'The database was busy with a conflicting change; nothing was saved. Please try again.': 'Die Datenbank war mit einer gleichzeitigen Änderung beschäftigt; nichts wurde gespeichert. Bitte versuchen Sie es erneut.',
   'Something went wrong on our side. Please try again.': 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.',
   'Start setting up the authenticator first.': 'Beginnen Sie zuerst mit der Einrichtung des Authentifikators.',
   'Status is required': 'Status ist erforderlich',

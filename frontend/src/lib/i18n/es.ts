@@ -735,6 +735,7 @@ export const esTexts: TextTranslation = {
   'Request': 'Solicitud',
   "Several assets have this barcode prefix; give the asset's id": 'Varios activos tienen este prefijo de código de barras; indique el id del activo',
   'Sign in to continue.': 'Inicie sesión para continuar.',
+  'The database was busy with a conflicting change; nothing was saved. Please try again.': 'La base de datos estaba ocupada con un cambio simultáneo; no se guardó nada. Inténtelo de nuevo.',
   'Something went wrong on our side. Please try again.': 'Algo salió mal por nuestra parte. Inténtelo de nuevo.',
   'Start setting up the authenticator first.': 'Comience primero a configurar el autenticador.',
   'Status is required': 'El estado es obligatorio',

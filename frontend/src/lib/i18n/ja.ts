@@ -735,6 +735,7 @@ export const jaTexts: TextTranslation = {
   'Request': 'リクエスト',
   "Several assets have this barcode prefix; give the asset's id": 'このバーコードのプレフィックスを持つアセットが複数あります。アセットの ID を指定してください',
   'Sign in to continue.': '続行するにはサインインしてください。',
+  'The database was busy with a conflicting change; nothing was saved. Please try again.': 'データベースが競合する変更を処理中でした。何も保存されていません。もう一度お試しください。',
   'Something went wrong on our side. Please try again.': 'サーバー側で問題が発生しました。もう一度お試しください。',
   'Start setting up the authenticator first.': '先に認証アプリの設定を開始してください。',
   'Status is required': 'ステータスは必須です',

@@ -730,6 +730,7 @@ export const zhTexts: TextTranslation = {
   'Request': '请求',
   "Several assets have this barcode prefix; give the asset's id": '多个资产使用此条形码前缀；请填写资产的 ID',
   'Sign in to continue.': '请登录以继续。',
+  'The database was busy with a conflicting change; nothing was saved. Please try again.': '数据库正在处理一个冲突的更改，未保存任何内容。请重试。',
   'Something went wrong on our side. Please try again.': '我们这边出了问题，请重试。',
   'Start setting up the authenticator first.': '请先开始设置身份验证器。',
   'Status is required': '状态为必填项',

@@ -1,0 +1,87 @@
+//! On PostgreSQL, a write that lost to a concurrent one on another app server (a serialization
+//! failure or a deadlock: `AppError::Contended`) left nothing behind, so the whole request is run
+//! again, reading afresh what the winner wrote: approving a campaign twice at once on two servers
+//! answers one 200 and one "already approved", never a 500. Write transactions are SERIALIZABLE
+//! (`db::sql`), so every read-then-write handler is covered without locks of its own.
+//!
+//! A request is tried [`ATTEMPTS`] times with short, growing, jittered pauses; the last loser
+//! answers 503 with `Retry-After`. Its body is kept for the retries, up to the largest body any
+//! route accepts; a larger one is passed on as it came, tried once, for the route to refuse. On SQLite (one writer at a time) no write ever contends, and requests pass
+//! straight through.
+
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use bytes::BytesMut;
+use futures_util::StreamExt;
+use rand::Rng;
+
+use crate::core::error::{AppError, Contended};
+use crate::http::state::AppState;
+
+/// Runs of one request at most.
+const ATTEMPTS: u32 = 5;
+/// The first pause; each next one doubles, with up to as much again at random so two servers'
+/// losers do not meet again.
+const FIRST_PAUSE: Duration = Duration::from_millis(5);
+
+pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mutation = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
+    if !mutation || !state.db.is_postgres() {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match kept(body, super::idempotency::MAX_BODY).await {
+        Kept::Whole(bytes) => bytes,
+        // Larger than any route takes: the handler refuses it in its own words, once.
+        Kept::Passed(body) => return next.run(Request::from_parts(parts, body)).await,
+    };
+    let mut pause = FIRST_PAUSE;
+    for attempt in 1..=ATTEMPTS {
+        let response = next.clone().run(Request::from_parts(parts.clone(), Body::from(bytes.clone()))).await;
+        if attempt == ATTEMPTS || response.extensions().get::<Contended>().is_none() {
+            return response;
+        }
+        let jitter = rand::rng().random_range(0..=pause.as_millis() as u64);
+        tracing::info!(attempt, "running a request again after it lost to a concurrent write");
+        tokio::time::sleep(pause + Duration::from_millis(jitter)).await;
+        pause *= 2;
+    }
+    AppError::Contended.into_response()
+}
+
+/// A request body, kept whole for the retries, or passed on as it came when it is larger than
+/// `most` (or breaks off): what was read goes first, then the rest of the stream.
+enum Kept {
+    Whole(Bytes),
+    Passed(Body),
+}
+
+async fn kept(body: Body, most: usize) -> Kept {
+    let mut stream = body.into_data_stream();
+    let (mut chunks, mut size) = (Vec::new(), 0usize);
+    while let Some(chunk) = stream.next().await {
+        match chunk {
+            Ok(chunk) => {
+                size += chunk.len();
+                chunks.push(Ok(chunk));
+                if size > most {
+                    return Kept::Passed(Body::from_stream(futures_util::stream::iter(chunks).chain(stream)));
+                }
+            }
+            Err(error) => {
+                chunks.push(Err(error));
+                return Kept::Passed(Body::from_stream(futures_util::stream::iter(chunks)));
+            }
+        }
+    }
+    let mut whole = BytesMut::with_capacity(size);
+    for chunk in chunks.into_iter().flatten() {
+        whole.extend_from_slice(&chunk);
+    }
+    Kept::Whole(whole.freeze())
+}

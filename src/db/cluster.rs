@@ -1,0 +1,230 @@
+//! What several app servers on one PostgreSQL database agree on through the database itself:
+//! claims (an `x-requestid` being carried out by some server) and the one server that does the
+//! background work. Both are PostgreSQL session-level advisory locks held by one connection of
+//! each server's own, kept outside the pool: a server that dies, or loses that connection,
+//! drops its locks with it, so a claim never outlives whoever was carrying it out and another
+//! server takes over the background work at its next round.
+//!
+//! On SQLite there is one server: every claim is granted (the server's own memory tells its
+//! requests apart) and the server always leads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
+use super::lock;
+use super::sql::Connection;
+use crate::core::error::AppResult;
+
+/// The advisory lock of the server that does the background work (an arbitrary constant beside
+/// the migrations' 7245031616 and the count fold's 7245031617).
+const LEADER_LOCK: i64 = 7_245_031_618;
+/// How each server's locking connection names itself to PostgreSQL, so the servers can be counted.
+const SERVER_NAME: &str = "perkdesk-server";
+
+pub struct Cluster {
+    /// The PostgreSQL URL; `None` on SQLite.
+    url: Option<String>,
+    held: Arc<Mutex<Held>>,
+    /// The app servers sharing the database when last counted (see [`Cluster::count_servers`]).
+    servers: AtomicUsize,
+}
+
+/// The locking connection, and how many times it was opened: a lock taken on an earlier
+/// connection went with it, and is not released on its successor.
+#[derive(Default)]
+struct Held {
+    conn: Option<Connection>,
+    generation: u64,
+    /// The generation whose connection took the leader's lock.
+    leading: Option<u64>,
+}
+
+/// A claim across servers, released when dropped.
+pub struct Claim {
+    release: Option<(Arc<Mutex<Held>>, i64, u64)>,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let Some((held, key, generation)) = self.release.take() else { return };
+        let unlock = move || {
+            let held = lock(&held);
+            if held.generation == generation
+                && let Some(conn) = &held.conn
+                && let Err(error) = conn.query_row("SELECT pg_advisory_unlock(?1)", [key], |_| Ok(()))
+            {
+                tracing::warn!(error = %error, "cannot release a claim (the connection's end releases it)");
+            }
+        };
+        // The release is a round trip to the server: off the async threads when there are any.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(unlock)),
+            Err(_) => unlock(),
+        }
+    }
+}
+
+impl Cluster {
+    pub fn sqlite() -> Cluster {
+        Cluster { url: None, held: Arc::default(), servers: AtomicUsize::new(1) }
+    }
+
+    /// The app servers sharing the database, as last counted: each enforces its share of a
+    /// rate limit, so N servers together allow the limit once, not N times. At least 1.
+    pub fn servers(&self) -> usize {
+        self.servers.load(Ordering::Relaxed).max(1)
+    }
+
+    /// Counts the app servers now connected to the database (each by its locking connection,
+    /// opened here when needed) and remembers the count; 1 on SQLite.
+    pub async fn count_servers(&self) -> AppResult<usize> {
+        let Some(url) = self.url.clone() else { return Ok(1) };
+        let held = self.held.clone();
+        let counted = tokio::task::spawn_blocking(move || -> AppResult<i64> {
+            let mut held = lock(&held);
+            connect(&mut held, &url)?;
+            Ok(held.conn()?.query_row(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
+                [SERVER_NAME],
+                |r| r.get(0),
+            )?)
+        })
+        .await??;
+        let servers = usize::try_from(counted).unwrap_or(1).max(1);
+        self.servers.store(servers, Ordering::Relaxed);
+        Ok(servers)
+    }
+
+    pub fn postgres(url: &str) -> Cluster {
+        Cluster { url: Some(url.to_string()), held: Arc::default(), servers: AtomicUsize::new(1) }
+    }
+
+    /// Claims `name` for this server: `None` while another server holds it. A server's own
+    /// requests are told apart in its memory first (a session's locks stack). Names are hashed to the lock's 64 bits; the same name is the same lock on
+    /// every server and every version.
+    pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
+        if self.url.is_none() {
+            return Ok(Some(Claim { release: None }));
+        }
+        let key = lock_key(name);
+        let held = self.held.clone();
+        let url = self.url.clone().unwrap_or_default();
+        let taken = tokio::task::spawn_blocking(move || try_lock(&held, &url, key)).await??;
+        Ok(taken.map(|generation| Claim { release: Some((self.held.clone(), key, generation)) }))
+    }
+
+    /// Whether this server does the background work: on PostgreSQL, the one whose locking
+    /// connection holds the leader's lock (taken at the first round after the last leader went).
+    pub async fn leads(&self) -> AppResult<bool> {
+        let Some(url) = self.url.clone() else { return Ok(true) };
+        let held = self.held.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut held = lock(&held);
+            // A session's locks stack: the leader's is taken once per connection.
+            connect(&mut held, &url)?;
+            let taken: bool = if held.leading == Some(held.generation) {
+                true
+            } else {
+                held.conn()?.query_row("SELECT pg_try_advisory_lock(?1)", [LEADER_LOCK], |r| r.get(0))?
+            };
+            if taken {
+                held.leading = Some(held.generation);
+            }
+            Ok(taken)
+        })
+        .await?
+    }
+}
+
+/// Takes the lock `key` on the locking connection; answers the connection's generation when it
+/// was free.
+fn try_lock(held: &Mutex<Held>, url: &str, key: i64) -> AppResult<Option<u64>> {
+    let mut held = lock(held);
+    connect(&mut held, url)?;
+    let taken: bool = held.conn()?.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
+    Ok(taken.then_some(held.generation))
+}
+
+/// Opens the locking connection anew when there is none or the server closed it.
+fn connect(held: &mut Held, url: &str) -> AppResult<()> {
+    if held.conn.as_ref().is_none_or(Connection::is_closed) {
+        held.conn = None;
+        held.generation += 1;
+        let conn = Connection::connect_postgres(url)?;
+        conn.execute_batch(&format!("SET application_name = '{SERVER_NAME}'"))?;
+        held.conn = Some(conn);
+    }
+    Ok(())
+}
+
+impl Held {
+    fn conn(&self) -> AppResult<&Connection> {
+        self.conn.as_ref().ok_or_else(|| anyhow::anyhow!("no locking connection").into())
+    }
+}
+
+/// The first eight bytes of the name's SHA-256, as PostgreSQL's bigint lock key.
+fn lock_key(name: &str) -> i64 {
+    let digest = Sha256::digest(name.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_the_same_lock_everywhere_and_names_differ() {
+        assert_eq!(lock_key("x-requestid:a"), lock_key("x-requestid:a"));
+        assert_ne!(lock_key("x-requestid:a"), lock_key("x-requestid:b"));
+        // Fixed by SHA-256, not by this build's hasher: servers of two versions agree.
+        assert_eq!(lock_key(""), i64::from_be_bytes([0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14]));
+    }
+
+    /// Two servers' clusters on one PostgreSQL server: a claim is one server's until released
+    /// (or its connection ends), and one of them leads until its connection ends.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+    async fn postgres_claims_and_the_leader_are_one_servers_at_a_time() {
+        let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
+        let (first, second) = (Cluster::postgres(&url), Cluster::postgres(&url));
+        let name = format!("claim-test-{}", std::process::id());
+        let claim = first.claim(&name).await.unwrap();
+        assert!(claim.is_some());
+        assert!(second.claim(&name).await.unwrap().is_none(), "held by the first server");
+        assert!(second.claim(&format!("{name}-other")).await.unwrap().is_some(), "another name is free");
+        drop(claim);
+        // The release is a round trip of its own, on the blocking threads.
+        let mut taken = None;
+        for _ in 0..100 {
+            taken = second.claim(&name).await.unwrap();
+            if taken.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(taken.is_some(), "released when dropped");
+
+        // Leadership is one server's and stays with it; when its connection ends, the other
+        // takes over at its next round. (Advisory locks are per database, and no app server runs
+        // on the test server's maintenance database.)
+        assert!(first.leads().await.unwrap(), "the first to ask leads");
+        assert!(!second.leads().await.unwrap(), "never both");
+        assert!(first.leads().await.unwrap(), "a leader stays one");
+        lock(&first.held).conn = None;
+        assert!(second.leads().await.unwrap(), "the other takes over");
+        assert!(!first.leads().await.unwrap(), "and keeps it");
+    }
+
+    #[tokio::test]
+    async fn on_sqlite_every_claim_is_granted_and_the_server_leads() {
+        let cluster = Cluster::sqlite();
+        let (first, second) = (cluster.claim("k").await.unwrap(), cluster.claim("k").await.unwrap());
+        assert!(first.is_some() && second.is_some());
+        assert!(cluster.leads().await.unwrap());
+    }
+}
