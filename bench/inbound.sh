@@ -49,6 +49,8 @@ fi
 trap 'kill $SERVER_PIDS 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
 TOKEN=$(sign_in "$BIN" "$TARGET")
 
+# Each wrk process passes its own prefix (two wrk, one per app server, would otherwise send the
+# same ids).
 cat >"$WORK/usage.lua" <<LUA
 -- Each wrk thread has its own Lua state: the thread's number keeps request ids apart.
 local threads = 0
@@ -56,7 +58,9 @@ function setup(thread)
     threads = threads + 1
     thread:set("tid", threads)
 end
+local prefix = "w"
 function init(args)
+    prefix = args[1] or "w"
     math.randomseed(os.time() * 100 + tid)
 end
 local counter = 0
@@ -67,7 +71,7 @@ request = function()
     local headers = {
         ["Authorization"] = "Bearer $KEY",
         ["Content-Type"] = "application/json",
-        ["x-requestid"] = string.format("bench-%d-%d", tid, counter),
+        ["x-requestid"] = string.format("bench-%s-%d-%d", prefix, tid, counter),
     }
     return wrk.format("POST", "/api/app/usage", headers, body)
 end
@@ -79,9 +83,9 @@ wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \
     "http://127.0.0.1:$PORT/api/usageHistory?Skip=0&Take=10" >"$WORK/reads.txt" &
 READER=$!
 if [ "$SERVERS" = 2 ]; then
-    wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[1]}" >"$WORK/writes2.txt" &
+    wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[1]}" -- second >"$WORK/writes2.txt" &
     SECOND=$!
-    FIRST=$(wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[0]}")
+    FIRST=$(wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[0]}" -- first)
     wait $SECOND
     echo "$FIRST" >"$WORK/writes1.txt"
     WRITES=$(python3 bench/wrk_pair.py "$WORK/writes1.txt" "$WORK/writes2.txt")

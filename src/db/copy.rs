@@ -138,6 +138,10 @@ fn copy_in_one_transaction(
         bail!("the copy differs from the file, nothing was kept: {}", differs.join(", "));
     }
     tx.commit()?;
+    // The planner's statistics for the new rows now, not at autovacuum's next round: until then a
+    // list of a million rows may be planned as if its table were empty (measured: the first page
+    // sorted by name at 23 requests/s instead of 2,500).
+    to.execute_batch("ANALYZE")?;
     Ok(report)
 }
 
