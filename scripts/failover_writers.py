@@ -31,6 +31,7 @@ def main(key, ports, before, acknowledged_file, timeline_file):
             counter += 1
             request_id = f"drill-{number}-{counter}"
             body = json.dumps({"employeeEmail": f"e{random.randrange(1000)}@bench.az", "campaignId": 1, "rating": 5})
+            first_sent = time.time()
             while time.time() < deadline:
                 try:
                     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -43,7 +44,7 @@ def main(key, ports, before, acknowledged_file, timeline_file):
                 now = time.time()
                 with lock:
                     if status == 201:
-                        acknowledged.append((request_id, now))
+                        acknowledged.append((request_id, first_sent, now))
                         break
                     failed_at.append(now)
                 time.sleep(0.1)
@@ -54,8 +55,8 @@ def main(key, ports, before, acknowledged_file, timeline_file):
     for thread in threads:
         thread.join()
     with open(acknowledged_file, "w") as out:
-        for request_id, at in acknowledged:
-            out.write(f"{request_id} {at:.6f}\n")
+        for request_id, sent, at in acknowledged:
+            out.write(f"{request_id} {sent:.6f} {at:.6f}\n")
     with open(timeline_file, "w") as out:
         for at in failed_at:
             out.write(f"{at:.6f}\n")
