@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use crate::db::sql::OptionalExtension;
 use axum::body::{Body, Bytes, to_bytes};
 use axum::extract::{FromRequestParts, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
@@ -66,7 +66,7 @@ enum Stored {
 }
 
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let is_mutation = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
+    let is_mutation = crate::http::reply::is_mutation(request.method());
     let request_id = request
         .headers()
         .get(HEADER)

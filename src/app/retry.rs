@@ -5,22 +5,23 @@
 //! (`db::sql`), so every read-then-write handler is covered without locks of its own.
 //!
 //! A request is tried [`ATTEMPTS`] times with short, growing, jittered pauses (about 1.5 s in
-//! all at most); the last loser answers 503 with `Retry-After`. Its body is kept for the retries, up to the largest body any
-//! route accepts; a larger one is passed on as it came, tried once, for the route to refuse. On SQLite (one writer at a time) no write ever contends, and requests pass
-//! straight through.
+//! all at most); the last loser answers 503 with `Retry-After`. Its body is kept for the retries,
+//! up to the largest body any route accepts; a larger one is passed on as it came, tried once,
+//! for the route to refuse. On SQLite (one writer at a time) no write ever contends, and requests
+//! pass straight through.
 
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::Method;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use bytes::BytesMut;
 use futures_util::StreamExt;
 use rand::Rng;
 
-use crate::core::error::{AppError, Contended};
+use crate::core::error::Contended;
+use crate::http::reply::is_mutation;
 use crate::http::state::AppState;
 
 /// Runs of one request at most: writers racing for the same rows (a dozen placing categories
@@ -32,8 +33,7 @@ const FIRST_PAUSE: Duration = Duration::from_millis(5);
 const LONGEST_PAUSE: Duration = Duration::from_millis(200);
 
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mutation = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
-    if !mutation || !state.db.is_postgres() {
+    if !is_mutation(request.method()) || !state.db.is_postgres() {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
@@ -42,18 +42,18 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         // Larger than any route takes: the handler refuses it in its own words, once.
         Kept::Passed(body) => return next.run(Request::from_parts(parts, body)).await,
     };
-    let mut pause = FIRST_PAUSE;
-    for attempt in 1..=ATTEMPTS {
+    let (mut attempt, mut pause) = (1, FIRST_PAUSE);
+    loop {
         let response = next.clone().run(Request::from_parts(parts.clone(), Body::from(bytes.clone()))).await;
+        // The last try's answer is the client's, a 503 of `AppError::Contended` included.
         if attempt == ATTEMPTS || response.extensions().get::<Contended>().is_none() {
             return response;
         }
         let jitter = rand::rng().random_range(0..=pause.as_millis() as u64);
         tracing::info!(attempt, "running a request again after it lost to a concurrent write");
         tokio::time::sleep(pause + Duration::from_millis(jitter)).await;
-        pause = (pause * 2).min(LONGEST_PAUSE);
+        (attempt, pause) = (attempt + 1, (pause * 2).min(LONGEST_PAUSE));
     }
-    AppError::Contended.into_response()
 }
 
 /// A request body, kept whole for the retries, or passed on as it came when it is larger than

@@ -604,6 +604,7 @@ fn sqlite_only(db: &Path) -> anyhow::Result<()> {
 }
 
 fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
+    use crate::db::copy::Progress;
     anyhow::ensure!(
         matches!(crate::db::Location::parse(&args.from), crate::db::Location::File(_)),
         "--from names the SQLite file to copy"
@@ -617,13 +618,14 @@ fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
     let from = Db::open(&args.from)?;
     let to = Db::open(Path::new(&args.to))?;
     let (source, mut destination) = (from.conn()?, to.conn()?);
-    let report = crate::db::copy::copy_to_postgres(&source, &mut destination, |copied| {
-        // Printed as each table is done: a large copy shows how far it is.
-        if copied.table.is_empty() {
+    let report = crate::db::copy::copy_to_postgres(&source, &mut destination, |progress| match progress {
+        Progress::Started => {
             println!("Copying {} to {}", args.from.display(), target.describe());
             println!("{:<32} {:>12} {:>12}", "table", "SQLite", "PostgreSQL");
-        } else {
-            println!("{:<32} {:>12} {:>12}", copied.table, copied.sqlite_rows, copied.postgres_rows);
+        }
+        // Printed as each table is done: a large copy shows how far it is.
+        Progress::Copied(copied) => {
+            println!("{:<32} {:>12} {:>12}", copied.table, copied.sqlite_rows, copied.postgres_rows)
         }
     })?;
     let rows: i64 = report.tables.iter().map(|t| t.sqlite_rows).sum();

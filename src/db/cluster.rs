@@ -71,6 +71,10 @@ impl Cluster {
         Cluster { url: None, held: Arc::default(), servers: AtomicUsize::new(1) }
     }
 
+    pub fn postgres(url: &str) -> Cluster {
+        Cluster { url: Some(url.to_string()), held: Arc::default(), servers: AtomicUsize::new(1) }
+    }
+
     /// The app servers sharing the database, as last counted: each enforces its share of a
     /// rate limit, so N servers together allow the limit once, not N times. At least 1.
     pub fn servers(&self) -> usize {
@@ -80,59 +84,59 @@ impl Cluster {
     /// Counts the app servers now connected to the database (each by its locking connection,
     /// opened here when needed) and remembers the count; 1 on SQLite.
     pub async fn count_servers(&self) -> AppResult<usize> {
-        let Some(url) = self.url.clone() else { return Ok(1) };
-        let held = self.held.clone();
-        let counted = tokio::task::spawn_blocking(move || -> AppResult<i64> {
-            let mut held = lock(&held);
-            connect(&mut held, &url)?;
-            Ok(held.conn()?.query_row(
-                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
-                [SERVER_NAME],
-                |r| r.get(0),
-            )?)
-        })
-        .await??;
-        let servers = usize::try_from(counted).unwrap_or(1).max(1);
+        let counted = self
+            .on_locking_connection(|held| {
+                Ok(held.conn()?.query_row(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
+                    [SERVER_NAME],
+                    |r| r.get::<i64>(0),
+                )?)
+            })
+            .await?;
+        let servers = counted.map_or(1, |counted| usize::try_from(counted).unwrap_or(1).max(1));
         self.servers.store(servers, Ordering::Relaxed);
         Ok(servers)
     }
 
-    pub fn postgres(url: &str) -> Cluster {
-        Cluster { url: Some(url.to_string()), held: Arc::default(), servers: AtomicUsize::new(1) }
-    }
-
     /// Claims `name` for this server: `None` while another server holds it. A server's own
-    /// requests are told apart in its memory first (a session's locks stack). Names are hashed to the lock's 64 bits; the same name is the same lock on
-    /// every server and every version.
+    /// requests are told apart in its memory first (a session's locks stack). Names are hashed
+    /// to the lock's 64 bits; the same name is the same lock on every server and every version.
     pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
-        if self.url.is_none() {
-            return Ok(Some(Claim { release: None }));
-        }
         let key = lock_key(name);
-        let held = self.held.clone();
-        let url = self.url.clone().unwrap_or_default();
-        let taken = tokio::task::spawn_blocking(move || try_lock(&held, &url, key)).await??;
-        Ok(taken.map(|generation| Claim { release: Some((self.held.clone(), key, generation)) }))
+        let taken = self.on_locking_connection(move |held| try_lock(held, key)).await?;
+        Ok(match taken {
+            None => Some(Claim { release: None }),
+            Some(taken) => taken.map(|generation| Claim { release: Some((self.held.clone(), key, generation)) }),
+        })
     }
 
     /// Whether this server does the background work: on PostgreSQL, the one whose locking
     /// connection holds the leader's lock (taken at the first round after the last leader went).
     pub async fn leads(&self) -> AppResult<bool> {
-        let Some(url) = self.url.clone() else { return Ok(true) };
+        let leads = self
+            .on_locking_connection(|held| {
+                // A session's locks stack: the leader's is taken once per connection.
+                if held.leading != Some(held.generation) {
+                    held.leading = try_lock(held, LEADER_LOCK)?;
+                }
+                Ok(held.leading.is_some())
+            })
+            .await?;
+        Ok(leads.unwrap_or(true))
+    }
+
+    /// Runs `work` on the blocking threads with the locking connection, opened anew when there
+    /// is none or the server closed it; `None` on SQLite, which has none.
+    async fn on_locking_connection<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Held) -> AppResult<T> + Send + 'static,
+    ) -> AppResult<Option<T>> {
+        let Some(url) = self.url.clone() else { return Ok(None) };
         let held = self.held.clone();
         tokio::task::spawn_blocking(move || {
             let mut held = lock(&held);
-            // A session's locks stack: the leader's is taken once per connection.
             connect(&mut held, &url)?;
-            let taken: bool = if held.leading == Some(held.generation) {
-                true
-            } else {
-                held.conn()?.query_row("SELECT pg_try_advisory_lock(?1)", [LEADER_LOCK], |r| r.get(0))?
-            };
-            if taken {
-                held.leading = Some(held.generation);
-            }
-            Ok(taken)
+            work(&mut held).map(Some)
         })
         .await?
     }
@@ -140,9 +144,7 @@ impl Cluster {
 
 /// Takes the lock `key` on the locking connection; answers the connection's generation when it
 /// was free.
-fn try_lock(held: &Mutex<Held>, url: &str, key: i64) -> AppResult<Option<u64>> {
-    let mut held = lock(held);
-    connect(&mut held, url)?;
+fn try_lock(held: &Held, key: i64) -> AppResult<Option<u64>> {
     let taken: bool = held.conn()?.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
     Ok(taken.then_some(held.generation))
 }

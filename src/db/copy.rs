@@ -1,7 +1,7 @@
 //! `perkdesk copy-to-postgres`: moves an installation from its SQLite file to an empty PostgreSQL
 //! database in one transaction: every table's rows (images included, they are rows of `files`),
 //! the maintained counts as they stand, and the id sequences, each continuing after the highest
-//! id copied (and after SQLite's own sequence, for a table that has one). Both sides' totals are
+//! id copied. Both sides' totals are
 //! compared before the commit; any difference rolls it all back.
 //!
 //! The tables are PostgreSQL's (SQLite's search tables have no counterpart: PostgreSQL searches
@@ -29,6 +29,14 @@ const OWN_TABLES: &[&str] = &["schema_migrations"];
 /// Tables whose rows mean the database is in use: the copy goes into an empty one only.
 const DATA_TABLES: &[&str] = &["users", "partners", "assets", "campaigns", "employees", "files"];
 
+/// What a copy tells as it goes.
+pub enum Progress<'a> {
+    /// Both databases are checked and the copy begins.
+    Started,
+    /// A table is done.
+    Copied(&'a Copied),
+}
+
 /// One table's rows on each side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Copied {
@@ -53,12 +61,12 @@ pub struct CopyReport {
 }
 
 /// Copies everything in `from` (SQLite) into `to` (PostgreSQL, migrated to the same version and
-/// holding no data yet). `progress` hears of the start (a table with no name) once both are
-/// checked, then of each table as it is done.
+/// holding no data yet). `progress` hears of the start once both are checked, then of each table
+/// as it is done.
 pub fn copy_to_postgres(
     from: &Connection,
     to: &mut Connection,
-    mut progress: impl FnMut(&Copied),
+    mut progress: impl FnMut(Progress<'_>),
 ) -> anyhow::Result<CopyReport> {
     anyhow::ensure!(!from.is_postgres() && to.is_postgres(), "the copy goes from a SQLite file to PostgreSQL");
     let versions = |conn: &Connection| -> anyhow::Result<i64> {
@@ -77,7 +85,7 @@ pub fn copy_to_postgres(
         }
     }
     let tables = tables_parents_first(to)?;
-    progress(&Copied { table: String::new(), sqlite_rows: 0, postgres_rows: 0 });
+    progress(Progress::Started);
     // One snapshot of the file, however long the copy takes.
     from.execute_batch("BEGIN")?;
     let outcome = copy_in_one_transaction(from, to, &tables, &mut progress);
@@ -91,7 +99,7 @@ fn copy_in_one_transaction(
     from: &Connection,
     to: &mut Connection,
     tables: &[String],
-    progress: &mut impl FnMut(&Copied),
+    progress: &mut impl FnMut(Progress<'_>),
 ) -> anyhow::Result<CopyReport> {
     let tx = to.transaction()?;
     for table in tables {
@@ -114,7 +122,7 @@ fn copy_in_one_transaction(
         continue_sequence(from, &tx, source, table, &columns)?;
         let postgres_rows: i64 = tx.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))?;
         let copied = Copied { table: source.to_string(), sqlite_rows, postgres_rows };
-        progress(&copied);
+        progress(Progress::Copied(&copied));
         report.tables.push(copied);
     }
     for table in tables {
@@ -147,31 +155,24 @@ fn copy_in_one_transaction(
 
 /// PostgreSQL's tables (but its own), every table after the tables it refers to.
 fn tables_parents_first(conn: &Connection) -> anyhow::Result<Vec<String>> {
-    let mut names: BTreeSet<String> = BTreeSet::new();
-    {
-        let mut statement = conn.prepare("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")?;
-        let mut rows = statement.query([])?;
-        while let Some(row) = rows.next()? {
-            let name: String = row.get(0)?;
-            if !OWN_TABLES.contains(&name.as_str()) {
-                names.insert(name);
-            }
-        }
-    }
+    let names: BTreeSet<String> = conn
+        .prepare("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")?
+        .query_map([], |r| r.get::<String>(0))?
+        .filter(|name| name.as_ref().map_or(true, |name| !OWN_TABLES.contains(&name.as_str())))
+        .collect::<Result<_, _>>()?;
     let mut parents: BTreeMap<String, BTreeSet<String>> = names.iter().map(|n| (n.clone(), BTreeSet::new())).collect();
-    {
-        let mut statement = conn.prepare(
+    let edges: Vec<(String, String)> = conn
+        .prepare(
             "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
              WHERE contype = 'f' AND connamespace = 'public'::regnamespace",
-        )?;
-        let mut rows = statement.query([])?;
-        while let Some(row) = rows.next()? {
-            let (child, parent): (String, String) = (row.get(0)?, row.get(1)?);
-            if child != parent
-                && let Some(of_child) = parents.get_mut(&child)
-            {
-                of_child.insert(parent);
-            }
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (child, parent) in edges {
+        if child != parent
+            && let Some(of_child) = parents.get_mut(&child)
+        {
+            of_child.insert(parent);
         }
     }
     let mut ordered = Vec::with_capacity(names.len());
@@ -192,31 +193,25 @@ fn tables_parents_first(conn: &Connection) -> anyhow::Result<Vec<String>> {
 
 /// A PostgreSQL table's columns, in order, and whether each is its identity column.
 fn columns_of(conn: &Connection, table: &str) -> anyhow::Result<Vec<(String, bool)>> {
-    let mut statement = conn.prepare(
-        "SELECT column_name, is_identity = 'YES' FROM information_schema.columns
-         WHERE table_schema = 'public' AND table_name = ?1 ORDER BY ordinal_position",
-    )?;
-    let mut rows = statement.query([table])?;
-    let mut columns = Vec::new();
-    while let Some(row) = rows.next()? {
-        columns.push((row.get(0)?, row.get(1)?));
-    }
-    Ok(columns)
+    Ok(conn
+        .prepare(
+            "SELECT column_name, is_identity = 'YES' FROM information_schema.columns
+             WHERE table_schema = 'public' AND table_name = ?1 ORDER BY ordinal_position",
+        )?
+        .query_map([table], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?)
 }
 
 /// The columns of a PostgreSQL table's primary key.
 fn primary_key_of(conn: &Connection, table: &str) -> anyhow::Result<Vec<String>> {
-    let mut statement = conn.prepare(
-        "SELECT a.attname::text FROM pg_index i
-         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-         WHERE i.indrelid = CAST(?1 AS text)::regclass AND i.indisprimary ORDER BY a.attnum",
-    )?;
-    let mut rows = statement.query([table])?;
-    let mut columns = Vec::new();
-    while let Some(row) = rows.next()? {
-        columns.push(row.get(0)?);
-    }
-    Ok(columns)
+    Ok(conn
+        .prepare(
+            "SELECT a.attname::text FROM pg_index i
+             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+             WHERE i.indrelid = CAST(?1 AS text)::regclass AND i.indisprimary ORDER BY a.attnum",
+        )?
+        .query_map([table], |r| r.get(0))?
+        .collect::<Result<_, _>>()?)
 }
 
 /// Copies the rows of `source` (SQLite) into `target`, in batches; answers how many there were.
@@ -273,8 +268,8 @@ fn copy_table(
     Ok(copied)
 }
 
-/// Sets the table's identity sequence after the highest id SQLite gave it (its own sequence for
-/// an AUTOINCREMENT table, which remembers deleted rows' ids too).
+/// Sets the table's identity sequence after the highest id copied (SQLite gives the next row
+/// the highest id plus one: none of its tables is AUTOINCREMENT).
 fn continue_sequence(
     from: &Connection,
     to: &Connection,
@@ -284,22 +279,10 @@ fn continue_sequence(
 ) -> anyhow::Result<()> {
     let Some((identity, _)) = columns.iter().find(|(_, identity)| *identity) else { return Ok(()) };
     let highest: Option<i64> = from.query_row(&format!("SELECT MAX({identity}) FROM {source}"), [], |r| r.get(0))?;
-    let has_sequence_table: bool =
-        from.query_row("SELECT COUNT(*) > 0 FROM sqlite_master WHERE name = 'sqlite_sequence'", [], |r| r.get(0))?;
-    let remembered: Option<i64> = if has_sequence_table {
-        from.query_row("SELECT MAX(seq) FROM sqlite_sequence WHERE name = ?1", [source], |r| r.get(0))?
-    } else {
-        None
-    };
-    match highest.max(remembered) {
-        Some(last) if last > 0 => {
-            to.query_row(
-                "SELECT setval(pg_get_serial_sequence(?1, ?2), ?3)",
-                (target, identity.as_str(), last),
-                |_| Ok(()),
-            )?;
-        }
-        _ => {}
+    if let Some(last) = highest.filter(|last| *last > 0) {
+        to.query_row("SELECT setval(pg_get_serial_sequence(?1, ?2), ?3)", (target, identity.as_str(), last), |_| {
+            Ok(())
+        })?;
     }
     Ok(())
 }
@@ -316,13 +299,10 @@ fn compare_counts(from: &Connection, to: &Connection, tables: &[String]) -> anyh
             columns_of(to, folded)?.into_iter().map(|(name, _)| name).filter(|name| !keys.contains(name)).collect();
         for value in &values {
             let read = |conn: &Connection| -> anyhow::Result<BTreeMap<String, i64>> {
-                let mut statement = conn.prepare(&format!("SELECT {key}, {value} FROM {view} WHERE {value} <> 0"))?;
-                let mut rows = statement.query([])?;
-                let mut found = BTreeMap::new();
-                while let Some(row) = rows.next()? {
-                    found.insert(row.get::<String>(0)?, row.get::<i64>(1)?);
-                }
-                Ok(found)
+                Ok(conn
+                    .prepare(&format!("SELECT {key}, {value} FROM {view} WHERE {value} <> 0"))?
+                    .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))?
+                    .collect::<Result<_, _>>()?)
             };
             let (sqlite, postgres) = (read(from)?, read(to)?);
             let keys: BTreeSet<&String> = sqlite.keys().chain(postgres.keys()).collect();

@@ -653,7 +653,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                     .schema(Some(param.schema)),
             );
         }
-        let mutation = matches!(method, Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
+        let mutation = super::reply::is_mutation(&method);
         if mutation {
             op = op.parameter(
                 ParameterBuilder::new()

@@ -2,9 +2,16 @@
 //! `x-requestid` middleware (in the app layer) how to treat a request and its answer.
 
 use axum::Json;
+use axum::http::Method;
 use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
+
+/// A request that may write: what `x-requestid` covers, and what is run again when its write
+/// loses to another server's.
+pub fn is_mutation(method: &Method) -> bool {
+    matches!(*method, Method::POST | Method::PUT | Method::PATCH | Method::DELETE)
+}
 
 /// `{"message": "..."}`: the answer of a call that has nothing else to say.
 #[derive(Serialize, ToSchema)]
