@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::error::Error as StdError;
 use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use bytes::{BufMut, BytesMut};
 use postgres::types::{FromSql as PgFromSql, IsNull, ToSql as PgToSql, Type, to_sql_checked};
@@ -53,15 +54,49 @@ impl Drop for Worker {
     }
 }
 
+/// How long a connection attempt to one host may take before the next host of the URL is tried.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long sent data may stay unacknowledged before the connection counts as broken.
+const TCP_USER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Idle time before the first keepalive probe, and between probes.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(2);
+const KEEPALIVE_RETRIES: u32 = 3;
+
+/// The URL's settings, with bounds where it sets none. A database machine that vanishes (power,
+/// network) closes no socket: without them a connection attempt waits for the kernel's SYN
+/// retries (about two minutes) before the URL's next host is tried, and a request in flight or an
+/// idle pooled connection waits for TCP's own retransmission limit (about fifteen minutes).
+fn with_timeouts(mut config: postgres::Config) -> postgres::Config {
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(TCP_USER_TIMEOUT);
+    }
+    // The driver's default idle time is two hours; a URL that names another keeps it.
+    if config.get_keepalives() && config.get_keepalives_idle() == Duration::from_secs(2 * 60 * 60) {
+        config.keepalives_idle(KEEPALIVE_IDLE);
+        if config.get_keepalives_interval().is_none() {
+            config.keepalives_interval(KEEPALIVE_INTERVAL);
+        }
+        if config.get_keepalives_retries().is_none() {
+            config.keepalives_retries(KEEPALIVE_RETRIES);
+        }
+    }
+    config
+}
+
 impl Pg {
     pub(super) fn connect(url: &str) -> Result<Pg> {
+        // Parsed here, not on the thread, so that a malformed URL is told as such.
+        let config = url.parse::<postgres::Config>()?;
         let (jobs, received) = mpsc::channel::<Job>();
         let (connected, answer) = mpsc::channel();
-        let url = url.to_string();
         let thread = thread::Builder::new()
             .name("perkdesk-postgres".into())
             .spawn(move || {
-                let client = postgres::Client::connect(&url, postgres::NoTls).and_then(|mut client| {
+                let client = with_timeouts(config).connect(postgres::NoTls).and_then(|mut client| {
                     // The server's notices ("already exists, skipping") are not perkdesk's to log.
                     client.batch_execute("SET client_min_messages = warning")?;
                     Ok(client)
@@ -333,5 +368,23 @@ mod tests {
         assert!(
             matches!(numeric(&encode(&[1], 10, 0, 0)).unwrap(), ValueRef::Real(x) if (x / 1e40 - 1.0).abs() < 1e-12)
         );
+    }
+
+    #[test]
+    fn a_url_without_timeouts_gets_bounds_and_one_with_them_keeps_its_own() {
+        let bounded = with_timeouts("postgres://u@h1,h2/db".parse().unwrap());
+        assert_eq!(bounded.get_connect_timeout(), Some(&CONNECT_TIMEOUT));
+        assert_eq!(bounded.get_tcp_user_timeout(), Some(&TCP_USER_TIMEOUT));
+        assert_eq!(bounded.get_keepalives_idle(), KEEPALIVE_IDLE);
+        assert_eq!(bounded.get_keepalives_interval(), Some(KEEPALIVE_INTERVAL));
+        assert_eq!(bounded.get_keepalives_retries(), Some(KEEPALIVE_RETRIES));
+
+        let own = with_timeouts(
+            "postgres://u@h/db?connect_timeout=30&tcp_user_timeout=60&keepalives_idle=600".parse().unwrap(),
+        );
+        assert_eq!(own.get_connect_timeout(), Some(&Duration::from_secs(30)));
+        assert_eq!(own.get_tcp_user_timeout(), Some(&Duration::from_secs(60)));
+        assert_eq!(own.get_keepalives_idle(), Duration::from_secs(600));
+        assert_eq!(own.get_keepalives_interval(), None);
     }
 }
