@@ -172,9 +172,37 @@ fn emails_are_one_address_whatever_the_case(conn: &Connection) {
     assert_eq!(found, 1);
 }
 
+/// The characters an address may hold (printable ASCII, `validation::is_email`), each pair the
+/// e-mail columns' collation calls equal. The engines' collations differ outside ASCII (SQLite's
+/// NOCASE folds A–Z alone, PostgreSQL's ICU `nocase` every script and skips ignorable code
+/// points), which is why an address is ASCII only; inside it they must be exactly the same rule.
+fn equal_address_characters(conn: &Connection) -> Vec<(String, String)> {
+    let characters: Vec<String> = (b'!'..=b'~').map(|byte| char::from(byte).to_string()).collect();
+    assert!(characters.iter().all(|c| perkdesk::core::validation::is_email(&format!("a{c}b@perk.az")) || c == "@"));
+    let values = (1..=characters.len()).map(|n| format!("(?{n})")).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "WITH c(ch) AS (VALUES {values})
+         SELECT a.ch, b.ch FROM c a, c b WHERE a.ch <> b.ch AND a.ch = b.ch COLLATE nocase ORDER BY 1, 2"
+    );
+    rows(conn, &sql, perkdesk::db::sql::params_from_iter(&characters), |row| Ok((row.get(0)?, row.get(1)?)))
+}
+
+fn the_rule_for_one_address(conn: &Connection) {
+    let letters: Vec<(String, String)> = ('A'..='Z')
+        .flat_map(|upper| {
+            let (upper, lower) = (upper.to_string(), upper.to_ascii_lowercase().to_string());
+            [(upper.clone(), lower.clone()), (lower, upper)]
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(equal_address_characters(conn), letters, "only A–Z and a–z pair up, letter by letter");
+}
+
 #[test]
 fn sqlite_emails_are_one_address_whatever_the_case() {
     emails_are_one_address_whatever_the_case(&perkdesk::db::migrated_in_memory().unwrap());
+    the_rule_for_one_address(&perkdesk::db::migrated_in_memory().unwrap());
 }
 
 #[test]
@@ -182,6 +210,7 @@ fn sqlite_emails_are_one_address_whatever_the_case() {
 fn postgres_emails_are_one_address_whatever_the_case() {
     let conn = migrated_postgres("perkdesk_emails");
     emails_are_one_address_whatever_the_case(&conn);
+    the_rule_for_one_address(&conn);
 }
 
 /// Text the search folds: Azerbaijani in both cases, Russian, letters whose lower case is special

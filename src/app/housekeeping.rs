@@ -8,6 +8,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use crate::db::activity::{self, Actor, action};
 use crate::db::{Db, backup};
 use crate::resources::trash;
@@ -47,87 +49,78 @@ const COUNT_SERVERS_EVERY: Duration = Duration::from_secs(10);
 
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
+    let now = Instant::now();
     if db.is_postgres() {
-        let folding = db.clone();
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(FOLD_EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                if let Err(error) = folding.fold_counts().await {
-                    tracing::error!(error = %error, "folding the counts failed");
-                }
+        repeat(&db, now, FOLD_EVERY, |db| async move {
+            if let Err(error) = db.fold_counts().await {
+                tracing::error!(error = %error, "folding the counts failed");
             }
         });
-        let counting = db.clone();
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(COUNT_SERVERS_EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut last = 1;
-            loop {
-                ticks.tick().await;
-                match counting.count_servers().await {
-                    Ok(servers) if servers != last => {
-                        tracing::info!(
-                            servers,
-                            "app servers sharing the database (each keeps its share of the rate limits)"
-                        );
-                        last = servers;
-                    }
-                    Ok(_) => {}
-                    Err(error) => tracing::error!(error = %error, "cannot count the app servers"),
+        repeat(&db, now, COUNT_SERVERS_EVERY, |db| async move {
+            let before = db.servers();
+            match db.count_servers().await {
+                Ok(servers) if servers != before => {
+                    tracing::info!(
+                        servers,
+                        "app servers sharing the database (each keeps its share of the rate limits)"
+                    );
                 }
+                Ok(_) => {}
+                Err(error) => tracing::error!(error = %error, "cannot count the app servers"),
             }
         });
-        let expiring = db.clone();
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(EXPIRE_ANSWERS_EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                if !leading(&expiring).await {
-                    continue;
-                }
-                match crate::app::idempotency::expire_all(&expiring).await {
-                    Ok(0) => {}
-                    Ok(removed) => tracing::info!(removed, "expired x-requestid answers removed"),
-                    Err(error) => tracing::error!(error = %error, "removing expired x-requestid answers failed"),
-                }
+        repeat(&db, now, EXPIRE_ANSWERS_EVERY, |db| async move {
+            if !leading(&db).await {
+                return;
+            }
+            match crate::app::idempotency::expire_all(&db).await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "expired x-requestid answers removed"),
+                Err(error) => tracing::error!(error = %error, "removing expired x-requestid answers failed"),
             }
         });
     }
-    let pruned = db.clone();
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(RETENTION_EVERY);
-        loop {
-            ticks.tick().await;
-            if !leading(&pruned).await {
-                continue;
-            }
-            match prune_activity(&pruned, retention.activity_days).await {
-                Ok(0) => {}
-                Ok(removed) => tracing::info!(removed, days = retention.activity_days, "activity retention"),
-                Err(error) => tracing::error!(error = %error, "activity retention failed"),
-            }
-            match empty_trash(&pruned, retention.trash_days).await {
-                Ok((0, _)) => {}
-                Ok((deleted, kept)) => tracing::info!(deleted, kept, days = retention.trash_days, "trash retention"),
-                Err(error) => tracing::error!(error = %error, "trash retention failed"),
-            }
+    repeat(&db, now, RETENTION_EVERY, move |db| async move {
+        if !leading(&db).await {
+            return;
+        }
+        match prune_activity(&db, retention.activity_days).await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, days = retention.activity_days, "activity retention"),
+            Err(error) => tracing::error!(error = %error, "activity retention failed"),
+        }
+        match empty_trash(&db, retention.trash_days).await {
+            Ok((0, _)) => {}
+            Ok((deleted, kept)) => tracing::info!(deleted, kept, days = retention.trash_days, "trash retention"),
+            Err(error) => tracing::error!(error = %error, "trash retention failed"),
         }
     });
     if let Some(backups) = backups {
-        tokio::spawn(async move {
-            // The first copy one interval after the start: a server restarted in a loop does not
-            // fill the folder with copies of the same data.
-            let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + backups.every, backups.every);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                back_up(&db, &backups).await;
-            }
+        // The first copy one interval after the start: a server restarted in a loop does not
+        // fill the folder with copies of the same data.
+        repeat(&db, now + backups.every, backups.every, move |db| {
+            let backups = backups.clone();
+            async move { back_up(&db, &backups).await }
         });
     }
+}
+
+/// Runs `round` every `period` from `first`, each round after the previous one has finished (a
+/// slow round delays the next rather than a burst following it); it ends with the runtime.
+fn repeat<Round, Done>(db: &Db, first: Instant, period: Duration, mut round: Round)
+where
+    Round: FnMut(Db) -> Done + Send + 'static,
+    Done: Future<Output = ()> + Send + 'static,
+{
+    let db = db.clone();
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval_at(first, period);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            round(db.clone()).await;
+        }
+    });
 }
 
 /// Whether this server does the shared background work this round: on PostgreSQL, the one app

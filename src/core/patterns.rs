@@ -62,8 +62,8 @@ pub const NOT_BLANK_MULTILINE: &str = trimmed_text!(concat!("[^", multiline_cont
 pub const TEXT: &str = trimmed_text!(concat!("[^", controls!(), "]"), optional);
 /// Any multi-line text (may be blank).
 pub const MULTILINE_TEXT: &str = trimmed_text!(concat!("[^", multiline_controls!(), "]"), optional);
-/// `validation::is_email`: one `@`, a dotted domain of letters, digits and `-`, no spaces or
-/// controls, 3 to 50 characters once the white space around it is trimmed (the lookahead: a
+/// `validation::is_email`: printable ASCII with one `@`, a dotted domain of letters, digits and
+/// `-`, 3 to 50 characters once the white space around it is trimmed (the lookahead: a
 /// length rule would count that white space too, which the server does not).
 pub const EMAIL: &str = concat!(
     "^",
@@ -75,11 +75,9 @@ pub const EMAIL: &str = concat!(
     "{3,50}",
     white_space!(),
     "*$)",
-    "[^",
-    white_space_chars!(),
-    controls!(),
-    "@]+",
-    r"@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+",
+    // Printable ASCII but `@`, then a dotted domain of ASCII letters, digits and `-`.
+    "[!-?A-~]+",
+    r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+",
     white_space!(),
     "*$"
 );

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 
 use super::lock;
-use super::sql::Connection;
+use super::sql::Reconnecting;
 use crate::core::error::AppResult;
 
 /// The advisory lock of the server that does the background work (an arbitrary constant beside
@@ -24,20 +24,17 @@ const LEADER_LOCK: i64 = 7_245_031_618;
 const SERVER_NAME: &str = "perkdesk-server";
 
 pub struct Cluster {
-    /// The PostgreSQL URL; `None` on SQLite.
-    url: Option<String>,
-    held: Arc<Mutex<Held>>,
+    /// The locking connection; `None` on SQLite.
+    held: Option<Arc<Mutex<Held>>>,
     /// The app servers sharing the database when last counted (see [`Cluster::count_servers`]).
     servers: AtomicUsize,
 }
 
-/// The locking connection, and how many times it was opened: a lock taken on an earlier
-/// connection went with it, and is not released on its successor.
-#[derive(Default)]
+/// The locking connection (a lock taken on an earlier generation of it went with that
+/// connection, and is not released on its successor) and the generation that took the leader's
+/// lock.
 struct Held {
-    conn: Option<Connection>,
-    generation: u64,
-    /// The generation whose connection took the leader's lock.
+    conn: Reconnecting,
     leading: Option<u64>,
 }
 
@@ -51,8 +48,7 @@ impl Drop for Claim {
         let Some((held, key, generation)) = self.release.take() else { return };
         let unlock = move || {
             let held = lock(&held);
-            if held.generation == generation
-                && let Some(conn) = &held.conn
+            if let Some(conn) = held.conn.of_generation(generation)
                 && let Err(error) = conn.query_row("SELECT pg_advisory_unlock(?1)", [key], |_| Ok(()))
             {
                 tracing::warn!(error = %error, "cannot release a claim (the connection's end releases it)");
@@ -68,11 +64,12 @@ impl Drop for Claim {
 
 impl Cluster {
     pub fn sqlite() -> Cluster {
-        Cluster { url: None, held: Arc::default(), servers: AtomicUsize::new(1) }
+        Cluster { held: None, servers: AtomicUsize::new(1) }
     }
 
     pub fn postgres(url: &str) -> Cluster {
-        Cluster { url: Some(url.to_string()), held: Arc::default(), servers: AtomicUsize::new(1) }
+        let conn = Reconnecting::new(url, format!("SET application_name = '{SERVER_NAME}'"));
+        Cluster { held: Some(Arc::new(Mutex::new(Held { conn, leading: None }))), servers: AtomicUsize::new(1) }
     }
 
     /// The app servers sharing the database, as last counted: each enforces its share of a
@@ -86,7 +83,7 @@ impl Cluster {
     pub async fn count_servers(&self) -> AppResult<usize> {
         let counted = self
             .on_locking_connection(|held| {
-                Ok(held.conn()?.query_row(
+                Ok(held.conn.get()?.query_row(
                     "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
                     [SERVER_NAME],
                     |r| r.get::<i64>(0),
@@ -106,7 +103,9 @@ impl Cluster {
         let taken = self.on_locking_connection(move |held| try_lock(held, key)).await?;
         Ok(match taken {
             None => Some(Claim { release: None }),
-            Some(taken) => taken.map(|generation| Claim { release: Some((self.held.clone(), key, generation)) }),
+            Some(taken) => {
+                taken.map(|generation| Claim { release: self.held.clone().map(|held| (held, key, generation)) })
+            }
         })
     }
 
@@ -116,7 +115,7 @@ impl Cluster {
         let leads = self
             .on_locking_connection(|held| {
                 // A session's locks stack: the leader's is taken once per connection.
-                if held.leading != Some(held.generation) {
+                if held.leading != Some(held.conn.generation()) {
                     held.leading = try_lock(held, LEADER_LOCK)?;
                 }
                 Ok(held.leading.is_some())
@@ -131,11 +130,11 @@ impl Cluster {
         &self,
         work: impl FnOnce(&mut Held) -> AppResult<T> + Send + 'static,
     ) -> AppResult<Option<T>> {
-        let Some(url) = self.url.clone() else { return Ok(None) };
-        let held = self.held.clone();
+        let Some(held) = self.held.clone() else { return Ok(None) };
         tokio::task::spawn_blocking(move || {
             let mut held = lock(&held);
-            connect(&mut held, &url)?;
+            // Opened first, so that `work` compares generations with the connection it will use.
+            held.conn.get()?;
             work(&mut held).map(Some)
         })
         .await?
@@ -144,27 +143,9 @@ impl Cluster {
 
 /// Takes the lock `key` on the locking connection; answers the connection's generation when it
 /// was free.
-fn try_lock(held: &Held, key: i64) -> AppResult<Option<u64>> {
-    let taken: bool = held.conn()?.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
-    Ok(taken.then_some(held.generation))
-}
-
-/// Opens the locking connection anew when there is none or the server closed it.
-fn connect(held: &mut Held, url: &str) -> AppResult<()> {
-    if held.conn.as_ref().is_none_or(Connection::is_closed) {
-        held.conn = None;
-        held.generation += 1;
-        let conn = Connection::connect_postgres(url)?;
-        conn.execute_batch(&format!("SET application_name = '{SERVER_NAME}'"))?;
-        held.conn = Some(conn);
-    }
-    Ok(())
-}
-
-impl Held {
-    fn conn(&self) -> AppResult<&Connection> {
-        self.conn.as_ref().ok_or_else(|| anyhow::anyhow!("no locking connection").into())
-    }
+fn try_lock(held: &mut Held, key: i64) -> AppResult<Option<u64>> {
+    let taken: bool = held.conn.get()?.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
+    Ok(taken.then_some(held.conn.generation()))
 }
 
 /// The first eight bytes of the name's SHA-256, as PostgreSQL's bigint lock key.
@@ -217,7 +198,7 @@ mod tests {
         assert!(first.leads().await.unwrap(), "the first to ask leads");
         assert!(!second.leads().await.unwrap(), "never both");
         assert!(first.leads().await.unwrap(), "a leader stays one");
-        lock(&first.held).conn = None;
+        lock(first.held.as_ref().unwrap()).conn.forget();
         assert!(second.leads().await.unwrap(), "the other takes over");
         assert!(!first.leads().await.unwrap(), "and keeps it");
     }

@@ -31,12 +31,8 @@ pub struct CountCache {
 /// The connection that reads the change clock.
 enum Watcher {
     Sqlite(Connection),
-    /// The server's URL and the watching connection, opened anew when the server closed it (a
-    /// restart, a failover to the standby).
-    Postgres {
-        url: String,
-        conn: Option<super::sql::Connection>,
-    },
+    /// Opened anew when the server closed it (a restart, a failover to the standby).
+    Postgres(super::sql::Reconnecting),
 }
 
 /// A reading of the change clock: equal readings, nothing committed between them.
@@ -102,8 +98,9 @@ impl CountCache {
 
     /// Watches the PostgreSQL database at `url`.
     pub fn open_postgres(url: &str) -> super::sql::Result<CountCache> {
-        let conn = Some(super::sql::Connection::connect_postgres(url)?);
-        Ok(CountCache::watching(Watcher::Postgres { url: url.to_string(), conn }))
+        let mut watcher = super::sql::Reconnecting::new(url, "");
+        watcher.get()?;
+        Ok(CountCache::watching(Watcher::Postgres(watcher)))
     }
 
     fn watching(watcher: Watcher) -> CountCache {
@@ -118,18 +115,12 @@ impl CountCache {
             Watcher::Sqlite(conn) => {
                 conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
             }
-            Watcher::Postgres { url, conn } => {
-                if conn.as_ref().is_none_or(super::sql::Connection::is_closed) {
-                    *conn = Some(super::sql::Connection::connect_postgres(url)?);
-                }
-                let read = match conn {
-                    Some(open) => {
-                        open.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))
-                    }
-                    None => Err(super::sql::Error::Engine("no watching connection")),
-                };
+            Watcher::Postgres(watcher) => {
+                let read = watcher.get().and_then(|conn| {
+                    conn.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))
+                });
                 // A failed read may mean a lost server: the next one connects anew.
-                read.inspect_err(|_| *conn = None)?
+                read.inspect_err(|_| watcher.forget())?
             }
         };
         Ok(version)

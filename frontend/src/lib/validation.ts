@@ -98,7 +98,12 @@ export const eachRow =
     return undefined;
   };
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The server's address rule (src/core/validation.rs, is_email): printable ASCII with one `@` and a
+ * dotted domain of letters, digits and `-`. ASCII only: it is where both database engines agree on
+ * which addresses are the same; an internationalised domain is written in its `xn--` form.
+ */
+export const EMAIL_PATTERN = /^[!-?A-~]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 export const PATTERNS = {
   /** 8+ with a lowercase and an uppercase letter, a digit and one of !@#$%^&*_- */
   strongPassword: /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*_-]).{8,}$/,

@@ -7,6 +7,7 @@ mod conn;
 mod error;
 mod params;
 mod pg;
+mod reconnecting;
 mod value;
 
 #[cfg(test)]
@@ -16,6 +17,7 @@ pub use conn::{Connection, MappedRows, Row, Rows, Statement, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
+pub use reconnecting::Reconnecting;
 pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};
 
 /// Hands the pool connections behind the seam: SQLite's, or PostgreSQL's at a URL.
