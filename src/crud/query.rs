@@ -238,7 +238,10 @@ impl ListQuery {
                             return Err(AppError::BadRequest(format!("{param} must be true or false.")));
                         }
                     }),
-                    ValueKind::Text => Value::Text(raw.to_string()),
+                    ValueKind::Text => {
+                        refuse_control_characters(param, raw)?;
+                        Value::Text(raw.to_string())
+                    }
                 };
                 match among {
                     Some(among) => self.push(format!("{among} AND {sql} = ?"), value),
@@ -271,11 +274,7 @@ impl ListQuery {
     }
 
     fn add_contains(&mut self, param: &str, sql: &str, search: Option<Search>, term: &str) -> AppResult<()> {
-        // No stored name holds a control character, and a NUL would end the index's query
-        // string early: such a term is refused rather than searched.
-        if term.chars().any(char::is_control) {
-            return Err(AppError::BadRequest(format!("{param} must not contain control characters.")));
-        }
+        refuse_control_characters(param, term)?;
         let row_test = RowTest { sql: sql.to_string(), term: term.to_string() };
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
@@ -642,6 +641,16 @@ fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column>
 }
 
 pub const REVERSED_RANGE: &str = "The end date must not be before the start date.";
+
+/// A text filter's term with a control character is refused rather than looked for: no stored text
+/// holds one (the writes refuse them), a NUL would end the search index's query string early, and
+/// PostgreSQL refuses a NUL in any text it is sent.
+fn refuse_control_characters(param: &str, term: &str) -> AppResult<()> {
+    if term.chars().any(char::is_control) {
+        return Err(AppError::BadRequest(format!("{param} must not contain control characters.")));
+    }
+    Ok(())
+}
 
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant
 /// (`2026-11-22T00:00:00+04:00`, where start = end = that instant).

@@ -1,0 +1,102 @@
+import type { Page } from 'playwright-core';
+import { createCampaign, createCategory } from './campaignsApi';
+import { en } from '../../frontend/src/lib/i18n/en';
+import { pngBytes } from './images';
+import { SECTIONS } from './sections';
+import type { Suite } from './suite';
+
+/**
+ * What the files that walk every screen (in each interface language, in each colour scheme, at
+ * 1280 px) share: the screens, how to open one, what a screen says, and the records that give
+ * every list something to show.
+ */
+
+/** Every signed-in screen: the side menu's sections, then My profile and the layout builder. */
+export const SCREENS = [...SECTIONS.map((section) => section.path), '/my-page', '/builder'];
+export const nameOf = (path: string) => path.replace(/^\//, '').replace(/\//g, '-');
+
+/** A user, an asset with its HR account, a partner, a category and a campaign, all named in Azerbaijani. */
+export async function seedScreens(suite: Suite): Promise<void> {
+  const api = await suite.api();
+  await api.createUser({ firstName: 'Leyla', lastName: 'Quliyeva', email: 'leyla.quliyeva@perkdesk.test', phone: '994501234567' });
+  const image = pngBytes(48, [30, 64, 175], [14, 165, 233]);
+  const asset = await api.createAsset(
+    { name: 'Qafqaz Bank', contactPerson: 'Kamran Əliyev', phoneNumber: '994551234567', email: 'info@qafqaz.test', barcodePrefix: 'QB1' },
+    image,
+  );
+  await api.createHrAccount({ assetId: asset.id, firstName: 'Nigar', lastName: 'Həsənova', email: 'nigar@qafqaz.test', phone: '994701234567', password: 'Welcome2026' });
+  const partner = await api.createPartner({
+    name: 'Dadlı Market',
+    contactPersonFirstName: 'Elvin',
+    contactPersonLastName: 'Quliyev',
+    phoneNumber: '994501112233',
+    email: 'market@dadli.test',
+    cities: [{ cityId: 1, address: 'Nizami küç. 5', latitude: 40.41, longitude: 49.87 }],
+  });
+  const category = await createCategory(api, { nameAz: 'Ərzaq', nameEn: 'Groceries', nameRu: 'Продукты' });
+  await createCampaign(
+    api,
+    {
+      partnerId: partner.id,
+      campaignCategoryId: category.id,
+      nameAz: 'Payız endirimi',
+      nameEn: 'Autumn sale',
+      nameRu: 'Осенняя распродажа',
+      discountPercent: 15,
+      assets: [asset.id],
+    },
+    image,
+    image,
+  );
+}
+
+/**
+ * The English texts a language translates differently, as patterns: a text on the screen that
+ * matches one is English left untranslated. Placeholders match any text; a template with almost no
+ * words of its own ("{count} {noun}") says nothing and is left out.
+ */
+export function englishPatterns(translation: Record<string, unknown>): RegExp[] {
+  const patterns: RegExp[] = [];
+  for (const [key, english] of Object.entries(en)) {
+    if (translation[key] === english) continue;
+    const literal = english.replace(/\{\w+\}/g, '');
+    if ((literal.match(/\p{L}/gu) ?? []).length < 2) continue;
+    const source = english
+      .split(/(\{\w+\})/)
+      .map((part) => (/^\{\w+\}$/.test(part) ? '.+?' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    patterns.push(new RegExp(`^${source}$`));
+  }
+  return patterns;
+}
+
+/**
+ * What the screen says: the text of every element that holds text of its own (a button's whole
+ * label, not its pieces), the options of its selects, and the accessible names and hints written
+ * in attributes.
+ */
+export function screenTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const texts: string[] = [];
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (['SCRIPT', 'STYLE', 'svg', 'path'].includes(element.tagName)) continue;
+      const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim());
+      if (ownText && (element.tagName === 'OPTION' || element.checkVisibility())) texts.push((element.innerText || element.textContent || '').trim());
+      for (const name of ['aria-label', 'title', 'placeholder', 'aria-description']) {
+        const value = element.getAttribute(name);
+        if (value && element.checkVisibility()) texts.push(value.trim());
+      }
+    }
+    return texts.filter(Boolean);
+  });
+}
+
+/** Opens a screen and waits until it has drawn its data (or its empty state). */
+export async function openScreen(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  // Lists say how many rows they hold once the count is in; nothing is still loading.
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
