@@ -136,6 +136,8 @@ async fn control_characters_in_a_text_filter_are_a_400() {
         // An exact-match text filter too: PostgreSQL refuses a NUL in any text it is sent.
         "/api/activity/export?ActorKind=%00user",
         "/api/activity/filter?Resource=user%00",
+        // A picker's search as well.
+        "/api/campaign/notficationCampany?name=a%00b",
     ] {
         let response = app.get(path, &admin.token).await;
         response.expect(400);

@@ -121,6 +121,14 @@ pub fn control_character_refusal(field: &str, text: &str) -> Option<String> {
     text.trim().chars().any(refused).then(|| CONTROL_CHARACTERS.replace("{field}", field))
 }
 
+/// The refusal of a query's text term (a filter, a picker's search) holding a control character:
+/// such a term is refused rather than looked for. No stored text holds one (the writes refuse
+/// them), a NUL would end a search index's query string early, and PostgreSQL refuses a NUL in
+/// any text it is sent.
+pub fn term_refusal(param: &str, term: &str) -> Option<String> {
+    term.chars().any(char::is_control).then(|| CONTROL_CHARACTERS.replace("{field}", param))
+}
+
 /// A pragmatic address check: one `@`, a non-empty local part, a dotted domain of letters, digits
 /// and `-`, every character printable ASCII. ASCII only because that is where both engines' rule for
 /// "the same address" is one rule (docs/decisions.md, "E-mail addresses"): SQLite's NOCASE folds
@@ -146,6 +154,10 @@ pub fn parse_whole(text: &str) -> Option<i64> {
         Some(_) => return None,
         None => text,
     };
+    // Rust's parser takes a leading `+`, which neither JSON nor the document's pattern does.
+    if digits.starts_with('+') {
+        return None;
+    }
     digits.parse::<i64>().ok()
 }
 
@@ -186,14 +198,23 @@ mod tests {
 
     #[test]
     fn whole_numbers_as_json_schema_reads_them() {
-        for (text, expected) in
-            [("7", 7), ("-3", -3), ("+4", 4), ("2.0", 2), ("2.", 2), ("-9223372036854775808", i64::MIN)]
-        {
+        for (text, expected) in [("7", 7), ("-3", -3), ("2.0", 2), ("2.", 2), ("-9223372036854775808", i64::MIN)] {
             assert_eq!(parse_whole(text), Some(expected), "{text}");
         }
-        for text in
-            ["2.5", "2.01", ".0", "abc", "", "NaN", "1e3", "9223372036854775808", "-9223372036854775809.0", "7 "]
-        {
+        for text in [
+            "2.5",
+            "2.01",
+            ".0",
+            "abc",
+            "",
+            "NaN",
+            "1e3",
+            "9223372036854775808",
+            "-9223372036854775809.0",
+            "7 ",
+            "+4",
+            "+0.0",
+        ] {
             assert_eq!(parse_whole(text), None, "{text}");
         }
     }

@@ -128,10 +128,9 @@ fn paging_params(doc: Doc) -> Doc {
 fn filters_doc(mut doc: Doc, resource: &Resource) -> Doc {
     for filter in resource.filters {
         let schema = match filter.kind {
-            FilterKind::Contains { .. } => query::text(),
+            FilterKind::Contains { .. } | FilterKind::Equals { value: ValueKind::Text, .. } => query::text(),
             FilterKind::Equals { value: ValueKind::Int, .. } => query::int(i64::MIN, i64::MAX),
             FilterKind::Equals { value: ValueKind::Bool, .. } => query::bool(),
-            FilterKind::Equals { value: ValueKind::Text, .. } => query::any_text(),
             FilterKind::OnDate(_) | FilterKind::From(_) | FilterKind::To(_) => query::date(),
         };
         doc = doc.query_schema(filter.param, "Filter (blank = not applied)", schema);

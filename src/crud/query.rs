@@ -642,14 +642,11 @@ fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column>
 
 pub const REVERSED_RANGE: &str = "The end date must not be before the start date.";
 
-/// A text filter's term with a control character is refused rather than looked for: no stored text
-/// holds one (the writes refuse them), a NUL would end the search index's query string early, and
-/// PostgreSQL refuses a NUL in any text it is sent.
 fn refuse_control_characters(param: &str, term: &str) -> AppResult<()> {
-    if term.chars().any(char::is_control) {
-        return Err(AppError::BadRequest(format!("{param} must not contain control characters.")));
+    match crate::core::validation::term_refusal(param, term) {
+        Some(refusal) => Err(AppError::BadRequest(refusal)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant

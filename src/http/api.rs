@@ -69,11 +69,6 @@ pub mod query {
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(PATTERN)).build()))
     }
 
-    /// Any text (compared as it is).
-    pub fn any_text() -> RefOr<Schema> {
-        RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).build()))
-    }
-
     /// One of `names`, matched case-insensitively, or blank.
     pub fn one_of(names: &[&str]) -> RefOr<Schema> {
         let alternatives: Vec<String> = names

@@ -340,7 +340,7 @@ pub fn routes() -> Api {
             get(notification_campaigns),
             paged(Doc::new(TAG, "Active confirmed campaigns a notification can point to: id, name, nameAz, partnerName"))
                 .roles(Roles::ANYONE)
-                .query_schema("name", "Part of the name, any language (optional)", query::any_text())
+                .query_schema("name", "Part of the name, any language (optional)", query::text())
                 .returns::<ListPage>(200),
         )
         .add(

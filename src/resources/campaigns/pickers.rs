@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::core::error::{AppError, AppResult};
+use crate::core::validation;
 use crate::crud::{self, Language, ListPage, Sql};
 use crate::db::CountCache;
 use crate::http::extract::QueryMap;
@@ -156,6 +157,9 @@ pub(super) async fn notification_campaigns(
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
     let term = query.get("name").map(str::to_string);
+    if let Some(refusal) = term.as_deref().and_then(|term| validation::term_refusal("name", term)) {
+        return Err(AppError::BadRequest(refusal));
+    }
     let counts = state.db.counts();
     state
         .db
