@@ -121,12 +121,14 @@ pub fn control_character_refusal(field: &str, text: &str) -> Option<String> {
     text.trim().chars().any(refused).then(|| CONTROL_CHARACTERS.replace("{field}", field))
 }
 
-/// The refusal of a query's text term (a filter, a picker's search) holding a control character:
-/// such a term is refused rather than looked for. No stored text holds one (the writes refuse
-/// them), a NUL would end a search index's query string early, and PostgreSQL refuses a NUL in
-/// any text it is sent.
-pub fn term_refusal(param: &str, term: &str) -> Option<String> {
-    term.chars().any(char::is_control).then(|| CONTROL_CHARACTERS.replace("{field}", param))
+/// A query's text term (a list filter, a picker's search) holding a control character is refused
+/// rather than looked for: no stored text holds one (the writes refuse them), a NUL would end a
+/// search index's query string early, and PostgreSQL refuses a NUL in any text it is sent.
+pub fn refuse_control_characters(param: &str, term: &str) -> AppResult<()> {
+    if term.chars().any(char::is_control) {
+        return Err(AppError::BadRequest(CONTROL_CHARACTERS.replace("{field}", param)));
+    }
+    Ok(())
 }
 
 /// A pragmatic address check: one `@`, a non-empty local part, a dotted domain of letters, digits

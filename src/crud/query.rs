@@ -239,7 +239,7 @@ impl ListQuery {
                         }
                     }),
                     ValueKind::Text => {
-                        refuse_control_characters(param, raw)?;
+                        crate::core::validation::refuse_control_characters(param, raw)?;
                         Value::Text(raw.to_string())
                     }
                 };
@@ -274,7 +274,7 @@ impl ListQuery {
     }
 
     fn add_contains(&mut self, param: &str, sql: &str, search: Option<Search>, term: &str) -> AppResult<()> {
-        refuse_control_characters(param, term)?;
+        crate::core::validation::refuse_control_characters(param, term)?;
         let row_test = RowTest { sql: sql.to_string(), term: term.to_string() };
         // The trigram index needs at least three characters; shorter terms scan.
         match search {
@@ -641,13 +641,6 @@ fn sort_column<'r>(resource: &'r Resource, field: &str) -> AppResult<&'r Column>
 }
 
 pub const REVERSED_RANGE: &str = "The end date must not be before the start date.";
-
-fn refuse_control_characters(param: &str, term: &str) -> AppResult<()> {
-    match crate::core::validation::term_refusal(param, term) {
-        Some(refusal) => Err(AppError::BadRequest(refusal)),
-        None => Ok(()),
-    }
-}
 
 /// The stored-text bounds `[start, end)` of a day (`2026-11-22`) or from an instant
 /// (`2026-11-22T00:00:00+04:00`, where start = end = that instant).

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 
 use super::lock;
-use super::sql::Reconnecting;
+use super::sql::{Connection, Reconnecting};
 use crate::core::error::AppResult;
 
 /// The advisory lock of the server that does the background work (an arbitrary constant beside
@@ -82,8 +82,8 @@ impl Cluster {
     /// opened here when needed) and remembers the count; 1 on SQLite.
     pub async fn count_servers(&self) -> AppResult<usize> {
         let counted = self
-            .on_locking_connection(|held| {
-                Ok(held.conn.get()?.query_row(
+            .on_locking_connection(|conn, _, _| {
+                Ok(conn.query_row(
                     "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
                     [SERVER_NAME],
                     |r| r.get::<i64>(0),
@@ -99,53 +99,51 @@ impl Cluster {
     /// requests are told apart in its memory first (a session's locks stack). Names are hashed
     /// to the lock's 64 bits; the same name is the same lock on every server and every version.
     pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
+        // On SQLite every claim is granted: the one server's memory tells its requests apart.
+        let Some(held) = self.held.clone() else { return Ok(Some(Claim { release: None })) };
         let key = lock_key(name);
-        let taken = self.on_locking_connection(move |held| try_lock(held, key)).await?;
-        Ok(match taken {
-            None => Some(Claim { release: None }),
-            Some(taken) => {
-                taken.map(|generation| Claim { release: self.held.clone().map(|held| (held, key, generation)) })
-            }
-        })
+        let taken = self.on_locking_connection(move |conn, generation, _| try_lock(conn, generation, key)).await?;
+        Ok(taken.flatten().map(|generation| Claim { release: Some((held, key, generation)) }))
     }
 
     /// Whether this server does the background work: on PostgreSQL, the one whose locking
     /// connection holds the leader's lock (taken at the first round after the last leader went).
     pub async fn leads(&self) -> AppResult<bool> {
         let leads = self
-            .on_locking_connection(|held| {
+            .on_locking_connection(|conn, generation, leading| {
                 // A session's locks stack: the leader's is taken once per connection.
-                if held.leading != Some(held.conn.generation()) {
-                    held.leading = try_lock(held, LEADER_LOCK)?;
+                if *leading != Some(generation) {
+                    *leading = try_lock(conn, generation, LEADER_LOCK)?;
                 }
-                Ok(held.leading.is_some())
+                Ok(leading.is_some())
             })
             .await?;
         Ok(leads.unwrap_or(true))
     }
 
-    /// Runs `work` on the blocking threads with the locking connection, opened anew when there
-    /// is none or the server closed it; `None` on SQLite, which has none.
+    /// Runs `work` on the blocking threads with the locking connection (opened anew when there
+    /// is none or the server closed it), its generation and the generation that leads; `None` on
+    /// SQLite, which has none.
     async fn on_locking_connection<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut Held) -> AppResult<T> + Send + 'static,
+        work: impl FnOnce(&Connection, u64, &mut Option<u64>) -> AppResult<T> + Send + 'static,
     ) -> AppResult<Option<T>> {
         let Some(held) = self.held.clone() else { return Ok(None) };
         tokio::task::spawn_blocking(move || {
             let mut held = lock(&held);
-            // Opened first, so that `work` compares generations with the connection it will use.
-            held.conn.get()?;
-            work(&mut held).map(Some)
+            let Held { conn, leading } = &mut *held;
+            let (conn, generation) = conn.get()?;
+            work(conn, generation, leading).map(Some)
         })
         .await?
     }
 }
 
-/// Takes the lock `key` on the locking connection; answers the connection's generation when it
-/// was free.
-fn try_lock(held: &mut Held, key: i64) -> AppResult<Option<u64>> {
-    let taken: bool = held.conn.get()?.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
-    Ok(taken.then_some(held.conn.generation()))
+/// Takes the lock `key` on the locking connection of `generation`; answers that generation when
+/// the lock was free.
+fn try_lock(conn: &Connection, generation: u64, key: i64) -> AppResult<Option<u64>> {
+    let taken: bool = conn.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
+    Ok(taken.then_some(generation))
 }
 
 /// The first eight bytes of the name's SHA-256, as PostgreSQL's bigint lock key.

@@ -116,7 +116,7 @@ impl CountCache {
                 conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
             }
             Watcher::Postgres(watcher) => {
-                let read = watcher.get().and_then(|conn| {
+                let read = watcher.get().and_then(|(conn, _)| {
                     conn.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))
                 });
                 // A failed read may mean a lost server: the next one connects anew.

@@ -21,18 +21,18 @@ impl Reconnecting {
         Reconnecting { url: url.to_string(), setup: setup.into(), conn: None, generation: 0 }
     }
 
-    /// The open connection, opened anew (a new generation) when there is none or the server
-    /// closed it.
-    pub fn get(&mut self) -> Result<&Connection> {
+    /// The open connection and its generation, opened anew (a new generation) when there is none
+    /// or the server closed it.
+    pub fn get(&mut self) -> Result<(&Connection, u64)> {
         match self.conn.take() {
-            Some(conn) if !conn.is_closed() => Ok(self.conn.insert(conn)),
+            Some(conn) if !conn.is_closed() => Ok((self.conn.insert(conn), self.generation)),
             _ => {
                 self.generation += 1;
                 let conn = Connection::connect_postgres(&self.url)?;
                 if !self.setup.is_empty() {
                     conn.execute_batch(&self.setup)?;
                 }
-                Ok(self.conn.insert(conn))
+                Ok((self.conn.insert(conn), self.generation))
             }
         }
     }
@@ -40,10 +40,6 @@ impl Reconnecting {
     /// The connection of `generation` if it is still the one held, without opening any.
     pub fn of_generation(&self, generation: u64) -> Option<&Connection> {
         self.conn.as_ref().filter(|_| self.generation == generation)
-    }
-
-    pub fn generation(&self) -> u64 {
-        self.generation
     }
 
     /// Lets the connection go after a failure that may mean the server is lost (a broken

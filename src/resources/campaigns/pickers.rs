@@ -157,8 +157,8 @@ pub(super) async fn notification_campaigns(
     let paging = paging(&query)?;
     let name = NAME.for_language(Language::from_headers(&headers));
     let term = query.get("name").map(str::to_string);
-    if let Some(refusal) = term.as_deref().and_then(|term| validation::term_refusal("name", term)) {
-        return Err(AppError::BadRequest(refusal));
+    if let Some(term) = &term {
+        validation::refuse_control_characters("name", term)?;
     }
     let counts = state.db.counts();
     state
