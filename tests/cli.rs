@@ -439,10 +439,14 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
     let _held = serving.conn().unwrap();
     let busy = perkdesk(&["restore", copy_text, "--db", db_text, "--force"], None);
     assert!(text(&busy.stderr).contains("is in use (stop the server first)"), "{}", text(&busy.stderr));
-    drop(_held);
-    drop(serving);
-
+    // A server that is stopping lets go a moment later: the restore waits for it (up to 2 s).
+    let stopping = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        drop(_held);
+        drop(serving);
+    });
     let restored = perkdesk(&["restore", copy_text, "--db", db_text, "--force"], None);
+    stopping.join().unwrap();
     assert!(restored.status.success(), "{}", text(&restored.stderr));
     assert!(text(&restored.stdout).starts_with(&format!("Restored {db_text} from {copy_text}")));
     let conn = rusqlite::Connection::open(&db).unwrap();

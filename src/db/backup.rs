@@ -150,17 +150,28 @@ pub fn restore(backup: &Path, target: &Path, force: bool) -> anyhow::Result<Rest
     Ok(Restored { backup: checked, replaced })
 }
 
+/// How long a restore waits for the database to be let go: a server that was just stopped, or a
+/// connection pool closing its last connections on its own thread, holds the file a moment longer.
+const CLAIM_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Opens `path` for this process alone, failing when another has it open (a running server):
 /// leaving WAL mode needs the database to itself, and SQLite says "busy" while anyone else is
-/// connected.
+/// connected. SQLite takes that lock without its busy handler, so the waiting is done here.
 fn claim(path: &Path) -> anyhow::Result<Connection> {
-    let conn = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    super::collation::register(&conn)?;
-    conn.busy_timeout(std::time::Duration::ZERO)?;
-    let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
-    match mode {
-        Ok(mode) if mode.eq_ignore_ascii_case("delete") => Ok(conn),
-        _ => anyhow::bail!("{} is in use (stop the server first)", path.display()),
+    let give_up = std::time::Instant::now() + CLAIM_PATIENCE;
+    loop {
+        let conn = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        super::collation::register(&conn)?;
+        conn.busy_timeout(std::time::Duration::ZERO)?;
+        let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("delete") => return Ok(conn),
+            _ if std::time::Instant::now() < give_up => {
+                drop(conn);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            _ => anyhow::bail!("{} is in use (stop the server first)", path.display()),
+        }
     }
 }
 
