@@ -14,9 +14,10 @@ or drop no check.
   stateful steps whose path carries a `null` taken from an earlier answer, are not sent as valid
   (schemathesis quirks, see `filter_case`).
 - (filter) The one kind of negative case left out: a multipart form whose only violations are a
-  text field "became" a number, boolean or null. Every part of a form is text, so such a value is
-  sent as its own text (`-6.5e+16`, `null`), which is valid text: on the wire it is not negative
-  (see `filter_case`).
+  text field "became" a number, boolean, null or object. Every part of a form is text, so such a
+  value is sent as its own JSON text (`-6.5e+16`, `null`, `{"": {}}`), which is valid text: on the
+  wire it is not negative (see `filter_case`). An array is not among them: its items go as
+  repeated parts of the field, which the check still sends.
 - A partner's branch row is documented as all four fields or none, and promo-code partners as
   naming their version (1 or 2).
 - The employee import's file is an .xlsx with the template's header row.
@@ -243,13 +244,16 @@ def _required_form_fields(case):
         return ()
 
 
-# JSON Schema types whose values a form sends as text that a `string` property takes as it is.
-_SENT_AS_TEXT = ("number", "integer", "boolean", "null")
+# JSON Schema types whose values a form sends as their JSON text, which a `string` property takes
+# as it is (an object as `{"": {}}`: a name field accepted it, 201, and schemathesis called that
+# "schema-violating request accepted").
+_SENT_AS_TEXT = ("number", "integer", "boolean", "null", "object")
 
 
 def _text_in_disguise(case) -> bool:
     """A negative multipart case whose every violation is a text field turned into a number, a
-    boolean or null: the form sends that value as text, so the request is a valid one."""
+    boolean, null or an object: the form sends that value as its JSON text, so the request is a
+    valid one."""
     if not str(case.media_type or "").startswith("multipart/form-data"):
         return False
     data = getattr(getattr(getattr(case, "meta", None), "phase", None), "data", None)
