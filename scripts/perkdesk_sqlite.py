@@ -1,11 +1,11 @@
 """Python's sqlite3 on a perkdesk database.
 
 perkdesk sorts text in its `az` collation (ICU4X's Azerbaijani order), which only perkdesk has, and
-its sort indexes are built in it (migration 16). Here `az` is a stand-in in code-point order: SQLite
-seeks in an index only for comparisons in the index's own collation, which plain SQL never asks
-for, so reads are exact; and after a bulk fill, `mark_sort_indexes_stale` makes the next perkdesk
-start rebuild those indexes in the real order (`perkdesk sql --db FILE "SELECT 1"` does it at
-once). A check of the whole file (`PRAGMA integrity_check`) goes through `perkdesk sql`.
+its sort indexes are built on that collation's sort key, `az_key(column)` (migration 17). Here `az`
+and `az_key` are stand-ins in code-point order: SQLite uses those indexes only for the expression
+they are built on, which plain SQL never names, so reads are exact; and after a bulk fill,
+`mark_sort_indexes_stale` makes the next perkdesk start rebuild those indexes in the real order
+(`perkdesk sql --db FILE "SELECT 1"` does it at once). A check of the whole file (`PRAGMA integrity_check`) goes through `perkdesk sql`.
 """
 
 import sqlite3
@@ -14,7 +14,12 @@ import sqlite3
 def connect(path, **kwargs):
     db = sqlite3.connect(path, **kwargs)
     db.create_collation("az", lambda a, b: (a > b) - (a < b))
+    db.create_function("az_key", 1, stand_in_key, deterministic=True)
     return db
+
+
+def stand_in_key(text):
+    return None if text is None else str(text).encode()
 
 
 def mark_sort_indexes_stale(db):

@@ -148,3 +148,47 @@ fn lookups_by_e_mail_still_read_an_index() {
     assert!(user.contains("USING INDEX users_staff_email"), "{user}");
     assert!(!user.contains("users_staff_email_sorted"), "{user}");
 }
+
+/// A tool that writes with stand-ins for the collation and its sort key (the bench's Python fills)
+/// leaves the sort indexes in the stand-in's order and clears the `collations` record: the next
+/// open re-keys every index built on `az_key`, so the file checks whole and sorts in the alphabet.
+#[test]
+fn rows_written_with_a_stand_in_key_are_re_keyed_at_the_next_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("perkdesk.db");
+    drop(perkdesk::db::Db::open(&path).unwrap());
+    {
+        let foreign = rusqlite::Connection::open(&path).unwrap();
+        foreign.create_collation("az", |a: &str, b: &str| a.cmp(b)).unwrap();
+        foreign
+            .create_scalar_function("az_key", 1, rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+                Ok(ctx.get::<Option<String>>(0)?.map(String::into_bytes))
+            })
+            .unwrap();
+        for (i, name) in ["Zeynalov", "Əliyev", "Cəfərov", "çələbi"].iter().enumerate() {
+            foreign
+                .execute(
+                    "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
+                     VALUES ('staff', 'Ad', ?1, ?2, '994501234567', 1, 'x', 'y')",
+                    (name, format!("foreign{i}@perk.az")),
+                )
+                .unwrap();
+        }
+        foreign.execute("DELETE FROM collations", []).unwrap();
+    }
+    let db = perkdesk::db::Db::open(&path).unwrap();
+    let conn = db.conn().unwrap();
+    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    let sorted: Vec<String> = conn
+        .prepare(
+            "SELECT last_name FROM users WHERE kind = 'staff' AND deleted_at IS NULL AND email LIKE 'foreign%'
+             ORDER BY az_key(last_name), id",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(sorted, ["Cəfərov", "çələbi", "Əliyev", "Zeynalov"]);
+}

@@ -10,7 +10,7 @@ use time::{Date, Duration, OffsetDateTime, Time};
 
 use super::{Column, FilterKind, Kind, Resource, Search, Total, ValueKind};
 use crate::core::error::{AppError, AppResult};
-use crate::db::{CountCache, format_iso};
+use crate::db::{CountCache, collation, format_iso};
 use crate::http::extract::QueryMap;
 
 /// Largest page a table may ask for.
@@ -62,8 +62,8 @@ pub struct ListQuery {
     pub skip: i64,
     pub take: i64,
     pub sort_sql: Option<&'static str>,
-    /// ` COLLATE az` after a text sort (the Azerbaijani alphabet, as its index is built), else empty.
-    sort_collation: &'static str,
+    /// How the sort column is ordered: text in the Azerbaijani alphabet, as its index is built.
+    sort_order: SortOrder,
     /// The sort column is never NULL (or the list is in id order).
     sort_never_null: bool,
     pub ascending: bool,
@@ -74,6 +74,61 @@ pub struct ListQuery {
     searches: Vec<(Search, Vec<Phrase>)>,
     /// The same searches as row tests, for [`SearchVia::Scan`].
     scanned: Vec<RowTest>,
+}
+
+/// How a list's sort column is spelled in its ORDER BY, in the anchor's reading of it and in the
+/// condition that starts a deep page at the anchor: each as the column's index is built, so the
+/// page is read from that index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SortOrder {
+    /// The value itself (numbers, dates, flags).
+    Value,
+    /// SQLite's text: the `az` collation's sort key (`az_key`), bytes in the alphabet's order.
+    SortKey,
+    /// PostgreSQL's text: the column in its ICU `az` collation.
+    Collated,
+}
+
+impl SortOrder {
+    /// The ORDER BY term.
+    fn term(self, sort: &str) -> String {
+        match self {
+            SortOrder::Value => sort.to_string(),
+            SortOrder::SortKey => format!("{}({sort})", collation::KEY_FUNCTION),
+            SortOrder::Collated => format!("{sort}{}", collation::COLLATE),
+        }
+    }
+
+    /// What the anchor's statement reads as the anchor row's sort value.
+    fn anchor_value(self, sort: &str) -> String {
+        match self {
+            SortOrder::SortKey => self.term(sort),
+            SortOrder::Value | SortOrder::Collated => sort.to_string(),
+        }
+    }
+
+    /// The anchor row and the rows after it (`comparison` `>=` or `<=`), with its parameters:
+    /// the anchor's sort value as often as the condition names it, then its id.
+    fn at_and_after_anchor(self, sort: &str, id: &str, comparison: &str, anchor: (Value, i64)) -> (String, Vec<Value>) {
+        let (value, anchor_id) = anchor;
+        match self {
+            SortOrder::Value => (format!("({sort}, {id}) {comparison} (?, ?)"), vec![value, Value::Integer(anchor_id)]),
+            // SQLite seeks an index on an expression for a plain comparison with it, not for a
+            // row value holding it (it would walk the index from the top to the anchor): the key
+            // alone starts the seek, the row value then places the anchor among equal keys.
+            SortOrder::SortKey => {
+                let key = self.term(sort);
+                let condition = format!("{key} {comparison} ? AND ({key}, {id}) {comparison} (?, ?)");
+                (condition, vec![value.clone(), value, Value::Integer(anchor_id)])
+            }
+            // The collation goes on the anchor's side: with it on the column's side the row value
+            // no longer names the sort index's column.
+            SortOrder::Collated => (
+                format!("({sort}, {id}) {comparison} (?{}, ?)", collation::COLLATE),
+                vec![value, Value::Integer(anchor_id)],
+            ),
+        }
+    }
 }
 
 /// A searched filter's test of one row: the column holds the term, folded.
@@ -120,14 +175,13 @@ impl ListQuery {
                 return Err(AppError::BadRequest(format!("Take must be between 1 and {MAX_PAGE}.")));
             }
         };
-        let (sort_sql, sort_collation, sort_never_null) = match query.get("SortField") {
-            None => (None, "", true),
-            Some(field) if field.eq_ignore_ascii_case("id") => (None, "", true),
+        let (sort_sql, sort_order, sort_never_null) = match query.get("SortField") {
+            None => (None, SortOrder::Value, true),
+            Some(field) if field.eq_ignore_ascii_case("id") => (None, SortOrder::Value, true),
             Some(field) => {
                 let column = sort_column(resource, field)?;
-                // Text sorts in the Azerbaijani alphabet, the collation its index is built in.
-                let collation = if column.kind == Kind::Text { crate::db::collation::COLLATE } else { "" };
-                (Some(column.sql.for_language(language)), collation, column.never_null)
+                let order = if column.kind == Kind::Text { SortOrder::SortKey } else { SortOrder::Value };
+                (Some(column.sql.for_language(language)), order, column.never_null)
             }
         };
         let ascending = query.bool("OrderBy")?.unwrap_or(false);
@@ -135,7 +189,7 @@ impl ListQuery {
             skip,
             take,
             sort_sql,
-            sort_collation,
+            sort_order,
             sort_never_null,
             ascending,
             language,
@@ -322,7 +376,7 @@ impl ListQuery {
         };
         match self.sort_sql {
             Some(sort) => {
-                format!("ORDER BY {sort}{} {direction}{nulls}, {} {direction}", self.sort_collation, resource.id)
+                format!("ORDER BY {} {direction}{nulls}, {} {direction}", self.sort_order.term(sort), resource.id)
             }
             None => format!("ORDER BY {} {direction}", resource.id),
         }
@@ -418,7 +472,7 @@ impl ListQuery {
         Statement {
             sql: format!(
                 "SELECT {}, {} FROM {} {} {} LIMIT {ANCHOR_READS} OFFSET {position}",
-                self.sort_sql.unwrap_or(resource.id),
+                self.sort_sql.map_or_else(|| resource.id.to_string(), |sort| self.sort_order.anchor_value(sort)),
                 resource.id,
                 resource.from,
                 self.where_sql(resource, via),
@@ -477,15 +531,20 @@ impl ListQuery {
                         let comparison = if self.ascending { ">=" } else { "<=" };
                         let condition = match self.sort_sql {
                             Some(sort) => {
-                                params.push(sort_value);
-                                // The collation goes on the anchor's side: with it on the column's
-                                // side SQLite no longer sees the sort index's column in the row
-                                // value and walks the index from the top, comparing every row.
-                                format!(" AND ({sort}, {}) {comparison} (?{}, ?)", resource.id, self.sort_collation)
+                                let (condition, values) = self.sort_order.at_and_after_anchor(
+                                    sort,
+                                    resource.id,
+                                    comparison,
+                                    (sort_value, id),
+                                );
+                                params.extend(values);
+                                format!(" AND {condition}")
                             }
-                            None => format!(" AND {} {comparison} ?", resource.id),
+                            None => {
+                                params.push(Value::Integer(id));
+                                format!(" AND {} {comparison} ?", resource.id)
+                            }
                         };
-                        params.push(Value::Integer(id));
                         (condition, self.skip - position)
                     }
                 };
@@ -507,6 +566,9 @@ impl ListQuery {
     /// the ways of reading them (rare trigrams, counting and paging from the index), are SQLite's.
     fn spell_for(&mut self, conn: &Connection) {
         if conn.is_postgres() {
+            if self.sort_order == SortOrder::SortKey {
+                self.sort_order = SortOrder::Collated;
+            }
             self.searches.clear();
             let tests = std::mem::take(&mut self.scanned);
             self.conditions.extend(tests.iter().map(RowTest::postgres));

@@ -63,6 +63,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "azerbaijani_sort",
         sql: include_str!("../../migrations/0016_azerbaijani_sort.sql"),
     },
+    Migration {
+        version: 17,
+        name: "azerbaijani_sort_keys",
+        sql: include_str!("../../migrations/0017_azerbaijani_sort_keys.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -70,17 +75,24 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 /// PostgreSQL's migrations, numbered as SQLite's: its installations begin at 16 (the schema as
 /// SQLite's first sixteen leave it, in files by concern); from then on each number has both
 /// spellings.
-pub const POSTGRES_MIGRATIONS: &[Migration] = &[Migration {
-    version: 16,
-    name: "schema",
-    sql: concat!(
-        include_str!("../../migrations/postgres/0016_schema.sql"),
-        include_str!("../../migrations/postgres/0016_functions.sql"),
-        include_str!("../../migrations/postgres/0016_counts.sql"),
-        include_str!("../../migrations/postgres/0016_trash.sql"),
-        include_str!("../../migrations/postgres/0016_search.sql"),
-    ),
-}];
+pub const POSTGRES_MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 16,
+        name: "schema",
+        sql: concat!(
+            include_str!("../../migrations/postgres/0016_schema.sql"),
+            include_str!("../../migrations/postgres/0016_functions.sql"),
+            include_str!("../../migrations/postgres/0016_counts.sql"),
+            include_str!("../../migrations/postgres/0016_trash.sql"),
+            include_str!("../../migrations/postgres/0016_search.sql"),
+        ),
+    },
+    Migration {
+        version: 17,
+        name: "azerbaijani_sort_keys",
+        sql: include_str!("../../migrations/postgres/0017_azerbaijani_sort_keys.sql"),
+    },
+];
 
 /// Applies the PostgreSQL migrations the database has not seen yet; returns the schema version.
 /// Servers starting together take turns: the first applies, the others find it done.
