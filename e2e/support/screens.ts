@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { NewPartner } from './api';
 import { createCampaign, createCategory } from './campaignsApi';
 import { en } from '../../frontend/src/lib/i18n/en';
 import { pngBytes } from './images';
@@ -15,6 +16,16 @@ import type { Suite } from './suite';
 export const SCREENS = [...SECTIONS.map((section) => section.path), '/my-page', '/builder'];
 export const nameOf = (path: string) => path.replace(/^\//, '').replace(/\//g, '-');
 
+/** A partner with one branch, named in Azerbaijani (the screen walks' and the axe walk's). */
+export const DADLI_MARKET: NewPartner = {
+  name: 'Dadlı Market',
+  contactPersonFirstName: 'Elvin',
+  contactPersonLastName: 'Quliyev',
+  phoneNumber: '994501112233',
+  email: 'market@dadli.test',
+  cities: [{ cityId: 1, address: 'Nizami küç. 5', latitude: 40.41, longitude: 49.87 }],
+};
+
 /** A user, an asset with its HR account, a partner, a category and a campaign, all named in Azerbaijani. */
 export async function seedScreens(suite: Suite): Promise<void> {
   const api = await suite.api();
@@ -25,14 +36,7 @@ export async function seedScreens(suite: Suite): Promise<void> {
     image,
   );
   await api.createHrAccount({ assetId: asset.id, firstName: 'Nigar', lastName: 'Həsənova', email: 'nigar@qafqaz.test', phone: '994701234567', password: 'Welcome2026' });
-  const partner = await api.createPartner({
-    name: 'Dadlı Market',
-    contactPersonFirstName: 'Elvin',
-    contactPersonLastName: 'Quliyev',
-    phoneNumber: '994501112233',
-    email: 'market@dadli.test',
-    cities: [{ cityId: 1, address: 'Nizami küç. 5', latitude: 40.41, longitude: 49.87 }],
-  });
+  const partner = await api.createPartner(DADLI_MARKET);
   const category = await createCategory(api, { nameAz: 'Ərzaq', nameEn: 'Groceries', nameRu: 'Продукты' });
   await createCampaign(
     api,

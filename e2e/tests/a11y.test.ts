@@ -4,6 +4,7 @@ import { expectAccessible } from '../support/axe';
 import { DESKTOP, PHONE, shot } from '../support/browser';
 import { pngBytes } from '../support/images';
 import { ASSETS, HR_ACCOUNTS, ListScreen, PARTNERS, USERS, type ScreenSpec } from '../support/listScreen';
+import { DADLI_MARKET } from '../support/screens';
 import { useSuite } from '../support/suite';
 import { openedDialog, openUserMenu } from '../support/ui';
 
@@ -37,7 +38,7 @@ const WALKS: ListWalk[] = [
     tools: { 'Change Password': 'Change Password', 'QR code': 'QR code', 'Reset authenticator': 'Reset authenticator' },
     exportDialog: 'Export Excel',
   },
-  { spec: PARTNERS, row: 'Dadlı Market', create: 'Create Partner', edit: 'Edit Partner', drawer: 'Partner details', tools: {} },
+  { spec: PARTNERS, row: DADLI_MARKET.name, create: 'Create Partner', edit: 'Edit Partner', drawer: 'Partner details', tools: {} },
 ];
 
 beforeAll(async () => {
@@ -48,14 +49,7 @@ beforeAll(async () => {
     pngBytes(64, [30, 64, 175], [14, 165, 233]),
   );
   await api.createHrAccount({ assetId: asset.id, firstName: 'Nigar', lastName: 'Hasanova', email: 'nigar@qafqaz.test', phone: '994701234567', password: 'Welcome2026' });
-  await api.createPartner({
-    name: 'Dadlı Market',
-    contactPersonFirstName: 'Elvin',
-    contactPersonLastName: 'Quliyev',
-    phoneNumber: '994501112233',
-    email: 'market@dadli.test',
-    cities: [{ cityId: 1, address: 'Nizami küç. 5', latitude: 40.41, longitude: 49.87 }],
-  });
+  await api.createPartner(DADLI_MARKET);
 });
 
 async function closeWith(page: Page, title: string): Promise<void> {

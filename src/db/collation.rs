@@ -5,10 +5,10 @@
 //!
 //! SQLite's sort indexes are built on the collator's sort key, `az_key(column)` (migration 17):
 //! bytes whose plain order is the collation's, computed once per row written, where an index in
-//! `COLLATE az` called into ICU4X at every comparison of every insert (with 100,000 usage rows, the
-//! key saves 8.8 % of an inbound write's instructions: docs/performance.md). The lists' ORDER BY names the same expression, so a
-//! sorted page reads its rows from an index. PostgreSQL builds its indexes in its own ICU `az`
-//! collation, compared natively.
+//! `COLLATE az` called into ICU4X at every comparison of every insert (with 100,000 usage rows,
+//! the key saves 8.8 % of an inbound write's instructions: docs/performance.md). The lists'
+//! ORDER BY names the same expression, so a sorted page reads its rows from an index. PostgreSQL
+//! builds its indexes in its own ICU `az` collation, compared natively.
 
 use std::cmp::Ordering;
 use std::sync::LazyLock;
