@@ -40,7 +40,7 @@ async fn filtered_totals_follow_every_write() {
 
     // Another connection to the same file, as `perkdesk create-admin` beside the server would be.
     let outside = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
-    perkdesk::db::collation::register(&outside).unwrap();
+    perkdesk::db::register_functions(&outside).unwrap();
     outside
         .execute(
             "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)
@@ -110,8 +110,9 @@ async fn terms_with_common_trigrams_find_exactly_the_whole_term() {
 /// 20,000 staff users with e-mails `bulk<i>@perk.az`, and a connection to read them back.
 fn seed_bulk_users(app: &TestApp) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
-    // The sort indexes are ordered in perkdesk's Azerbaijani collation.
-    perkdesk::db::collation::register(&conn).unwrap();
+    // The sort indexes are ordered in perkdesk's Azerbaijani collation; its search triggers ask
+    // whether perkdesk's writer defers them.
+    perkdesk::db::register_functions(&conn).unwrap();
     conn.execute_batch(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
          INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret)

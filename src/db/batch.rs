@@ -52,6 +52,10 @@ struct Batch {
     members: usize,
     begun: Instant,
     outcome: watch::Sender<Outcome>,
+    /// SQLite's search index entries are queued for the commit (`search_queue.rs`): set when a
+    /// second writer joins. The first writes them at once, as a transaction of one writer would
+    /// flush them once either way.
+    search_deferred: bool,
 }
 
 impl Batch {
@@ -64,7 +68,8 @@ impl Batch {
                 contended: false,
             })
         } else {
-            self.conn.commit().map_err(|error| {
+            let flushed = if self.search_deferred { super::search_queue::flush(&self.conn) } else { Ok(()) };
+            flushed.and_then(|()| self.conn.commit()).map_err(|error| {
                 if !self.conn.is_autocommit()
                     && let Err(rollback) = self.conn.rollback()
                 {
@@ -178,7 +183,15 @@ impl Turn {
             let conn = self.queue.pool.get()?;
             conn.begin_write()?;
             let (outcome, _) = watch::channel(None);
-            shared.open = Some(Batch { conn, _turn: turn, members: 0, begun: Instant::now(), outcome });
+            shared.open =
+                Some(Batch { conn, _turn: turn, members: 0, begun: Instant::now(), outcome, search_deferred: false });
+        } else {
+            // A second writer joins: from now on the search index entries wait for the commit.
+            let batch = self.batch()?;
+            if !batch.search_deferred {
+                super::search_queue::defer(&batch.conn)?;
+                batch.search_deferred = true;
+            }
         }
         self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
         self.in_savepoint = true;
@@ -284,6 +297,7 @@ mod tests {
                 tokio::spawn(async move {
                     db.write(move |conn| {
                         conn.execute("INSERT INTO t (x) VALUES (?1)", [x])?;
+                        add_writer(conn, x)?;
                         if x % 5 == 0 { Err(AppError::BadRequest("refused".into())) } else { Ok(x) }
                     })
                     .await
@@ -300,7 +314,75 @@ mod tests {
                 assert_eq!(seen, 1, "writer {x} answered before its commit");
             }
         }
-        assert_eq!(rows(&db), (0..64).filter(|x| x % 5 != 0).collect::<Vec<_>>());
+        let kept: Vec<i64> = (0..64).filter(|x| x % 5 != 0).collect();
+        assert_eq!(rows(&db), kept);
+        assert_indexed(&db, &kept);
+    }
+
+    fn count(conn: &super::Connection, sql: &str) -> i64 {
+        conn.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    /// Adds a staff user `writer<x>@perk.az`; answers whether its search entry was queued (else it
+    /// is in the index already).
+    fn add_writer(conn: &super::Connection, x: i64) -> Result<bool, AppError> {
+        conn.execute(
+            "INSERT INTO users (first_name, last_name, email, password_hash, totp_secret)
+             VALUES ('Yazan', 'Soyad', ?1, 'x', 'y')",
+            [format!("writer{x}@perk.az")],
+        )?;
+        let queued = count(conn, &format!("SELECT COUNT(*) FROM users_search_queue WHERE email = 'writer{x}@perk.az'"));
+        let indexed = count(
+            conn,
+            &format!("SELECT COUNT(*) FROM users_search WHERE users_search MATCH 'email : \"writer{x}@\"'"),
+        );
+        assert_eq!(queued + indexed, 1, "writer {x}: {queued} queued, {indexed} in the index");
+        Ok(queued == 1)
+    }
+
+    /// The search index as the writers left it: the kept writers' entries, nothing queued.
+    fn assert_indexed(db: &Db, kept: &[i64]) {
+        let conn = db.conn().unwrap();
+        let mut statement = conn
+            .prepare("SELECT u.email FROM users_search s JOIN users u ON u.id = s.rowid WHERE users_search MATCH 'email : \"writer\"' ORDER BY u.id")
+            .unwrap();
+        let mut found: Vec<String> = statement.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+        let mut expected: Vec<String> = kept.iter().map(|x| format!("writer{x}@perk.az")).collect();
+        // Concurrent writers take ids in the order their turns came.
+        found.sort();
+        expected.sort();
+        assert_eq!(found, expected);
+        assert_eq!(count(&conn, "SELECT COUNT(*) FROM users_search_queue"), 0);
+        conn.execute("INSERT INTO users_search (users_search) VALUES ('integrity-check')", []).unwrap();
+    }
+
+    /// SQLite's search index: the first writer of a shared transaction writes its entries at once;
+    /// from the second on they wait in their queue and reach the index with the commit, and a
+    /// refused writer's queued entry goes with its savepoint.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn from_the_second_writer_on_search_entries_wait_for_the_commit() {
+        let (_dir, db) = database();
+        let queue = db.writers.clone();
+        // Counted as waiting, so each turn's end passes the transaction on instead of committing it.
+        let waiting = Waiting::start(&queue.waiting);
+        for (x, keep) in [(1, true), (2, false), (3, true)] {
+            let mut turn = queue.turn().await.unwrap();
+            let queued = tokio::task::spawn_blocking(move || {
+                let queued = turn.work(|conn| add_writer(conn, x)).unwrap();
+                if keep {
+                    turn.keep().unwrap();
+                }
+                turn.end(false);
+                queued
+            })
+            .await
+            .unwrap();
+            assert_eq!(queued, x > 1, "writer {x}");
+        }
+        drop(waiting);
+        let turn = queue.turn().await.unwrap();
+        tokio::task::spawn_blocking(move || turn.end(true)).await.unwrap();
+        assert_indexed(&db, &[1, 3]);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

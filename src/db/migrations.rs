@@ -68,6 +68,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "azerbaijani_sort_keys",
         sql: include_str!("../../migrations/0017_azerbaijani_sort_keys.sql"),
     },
+    Migration {
+        version: 18,
+        name: "search_index_queue",
+        sql: include_str!("../../migrations/0018_search_index_queue.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -91,6 +96,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 17,
         name: "azerbaijani_sort_keys",
         sql: include_str!("../../migrations/postgres/0017_azerbaijani_sort_keys.sql"),
+    },
+    Migration {
+        version: 18,
+        name: "search_index_queue",
+        sql: include_str!("../../migrations/postgres/0018_search_index_queue.sql"),
     },
 ];
 
@@ -133,8 +143,9 @@ pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
 
 /// Applies the unseen migrations up to and including `last` (a test stops short of the newest).
 fn apply_migrations_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
-    // Migration 16 builds indexes in the `az` collation; a connection opened without it gets it here.
-    super::collation::register(conn)?;
+    // Migration 16 builds indexes in the `az` collation, and the search triggers of migration 18
+    // ask `search_deferred(index)`; a connection opened without them gets them here.
+    super::register_functions(conn)?;
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,

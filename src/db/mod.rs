@@ -10,6 +10,7 @@ pub mod copy;
 mod counts;
 mod migrations;
 pub mod schema;
+mod search_queue;
 pub mod sql;
 mod text;
 mod unit;
@@ -105,8 +106,7 @@ impl Location {
 /// and a statement on a table with triggers compiles the triggers too).
 fn configure(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
     conn.set_prepared_statement_cache_capacity(256);
-    text::register(conn)?;
-    collation::register(conn)?;
+    register_functions(conn)?;
     conn.execute_batch(
         "PRAGMA foreign_keys = ON;
          PRAGMA busy_timeout = 5000;
@@ -114,6 +114,16 @@ fn configure(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
          PRAGMA cache_size = -4096;
          PRAGMA temp_store = MEMORY;",
     )
+}
+
+/// The functions and the collation every perkdesk SQLite connection has: the search's folding,
+/// the `az` collation and its sort key, and the search indexes' deferral (`search_queue.rs`). A
+/// connection opened beside the pool (a test's second writer) registers them to read and write the
+/// file as perkdesk does.
+pub fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    text::register(conn)?;
+    collation::register(conn)?;
+    search_queue::register(conn)
 }
 
 impl Db {
@@ -166,7 +176,7 @@ impl Db {
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
-            .build(sql::Manager::Sqlite(manager))
+            .build(sql::Manager::Sqlite(Box::new(manager)))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
