@@ -1,7 +1,9 @@
-//! Numbered SQL migrations, embedded in the binary and applied at start, each in its own transaction.
+//! Numbered SQL migrations, embedded in the binary, and the one runner that applies an engine's
+//! unseen ones at start, all in one transaction: an upgrade that fails leaves the database as it was.
 
 use anyhow::Context;
-use rusqlite::{Connection, TransactionBehavior};
+
+use super::sql::Connection;
 
 pub struct Migration {
     pub version: i64,
@@ -104,73 +106,68 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
     },
 ];
 
-/// Applies the PostgreSQL migrations the database has not seen yet; returns the schema version.
-/// Servers starting together take turns: the first applies, the others find it done.
-pub fn apply_postgres_migrations(conn: &mut super::sql::Connection) -> anyhow::Result<i64> {
-    let tx = conn.transaction()?;
-    // Held to the transaction's end; the key is any constant of perkdesk's own.
-    tx.execute("SELECT pg_advisory_xact_lock(7245031616)", [])?;
-    tx.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    BIGINT PRIMARY KEY,
-             name       TEXT NOT NULL,
-             applied_at TEXT NOT NULL DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))
-         )",
-    )?;
+/// Where an engine's migrations are recorded, spelled in its SQL.
+const SQLITE_LEDGER: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+     version    INTEGER PRIMARY KEY,
+     name       TEXT NOT NULL,
+     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+ )";
+const POSTGRES_LEDGER: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+     version    BIGINT PRIMARY KEY,
+     name       TEXT NOT NULL,
+     applied_at TEXT NOT NULL DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))
+ )";
+
+/// Applies the migrations of the connection's engine that the database has not seen yet, all in
+/// one transaction, and returns the resulting schema version.
+pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
+    migrate_through(conn, SCHEMA_VERSION)
+}
+
+/// Applies the unseen migrations up to and including `last` (a test stops short of the newest).
+/// App servers starting together take turns: the first applies, the others find it done (SQLite's
+/// write lock, taken at BEGIN; on PostgreSQL an advisory lock, with each statement reading what
+/// the one before it committed).
+fn migrate_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
+    let postgres = conn.is_postgres();
+    let (migrations, ledger, folder) = match postgres {
+        false => (MIGRATIONS, SQLITE_LEDGER, ""),
+        true => (POSTGRES_MIGRATIONS, POSTGRES_LEDGER, "postgres/"),
+    };
+    if let Some(sqlite) = conn.sqlite() {
+        // Migration 16 builds indexes in the `az` collation, and the search triggers of migration
+        // 18 ask `search_deferred(index)`; a connection opened without them gets them here.
+        super::register_functions(sqlite)?;
+    }
+    let tx = if postgres { conn.transaction()? } else { conn.write_transaction()? };
+    if postgres {
+        // Held to the transaction's end; the key is any constant of perkdesk's own.
+        tx.execute("SELECT pg_advisory_xact_lock(7245031616)", [])?;
+    }
+    tx.execute_batch(ledger)?;
     let current: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |row| row.get(0))?;
     anyhow::ensure!(
         current <= SCHEMA_VERSION,
         "the database has schema version {current}, newer than this binary knows ({SCHEMA_VERSION}); use a newer perkdesk"
     );
-    for migration in POSTGRES_MIGRATIONS.iter().filter(|m| m.version > current) {
+    for migration in migrations.iter().filter(|m| m.version > current && m.version <= last) {
         tx.execute_batch(migration.sql)
-            .with_context(|| format!("migration postgres/{:04}_{} failed", migration.version, migration.name))?;
+            .with_context(|| format!("migration {folder}{:04}_{} failed", migration.version, migration.name))?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
             (migration.version, migration.name),
         )?;
     }
-    // The activity log's triggers follow this binary's declarations at every start.
-    super::activity::install_postgres(&tx)?;
+    if postgres {
+        // The activity log's triggers follow this binary's declarations at every start (SQLite's
+        // are each pool connection's own, made when it opens).
+        super::activity::install_postgres(&tx)?;
+    }
     tx.commit()?;
-    Ok(current.max(SCHEMA_VERSION))
-}
-
-/// Applies the migrations the database has not seen yet and returns the resulting schema version.
-pub fn apply_migrations(conn: &mut Connection) -> anyhow::Result<i64> {
-    apply_migrations_through(conn, SCHEMA_VERSION)
-}
-
-/// Applies the unseen migrations up to and including `last` (a test stops short of the newest).
-fn apply_migrations_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
-    // Migration 16 builds indexes in the `az` collation, and the search triggers of migration 18
-    // ask `search_deferred(index)`; a connection opened without them gets them here.
-    super::register_functions(conn)?;
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    INTEGER PRIMARY KEY,
-             name       TEXT NOT NULL,
-             applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-         )",
-    )?;
-    let current: i64 =
-        conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |row| row.get(0))?;
-    anyhow::ensure!(
-        current <= SCHEMA_VERSION,
-        "the database has schema version {current}, newer than this binary knows ({SCHEMA_VERSION}); use a newer perkdesk"
-    );
-    for migration in MIGRATIONS.iter().filter(|m| m.version > current && m.version <= last) {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute_batch(migration.sql)
-            .with_context(|| format!("migration {:04}_{} failed", migration.version, migration.name))?;
-        tx.execute(
-            "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
-            (migration.version, migration.name),
-        )?;
-        tx.commit()?;
-    }
-    if current < last {
-        measure_new_indexes(conn).context("measuring the new indexes for the query planner failed")?;
+    if let Some(sqlite) = conn.sqlite()
+        && current < last
+    {
+        measure_new_indexes(sqlite).context("measuring the new indexes for the query planner failed")?;
     }
     Ok(current.max(last))
 }
@@ -180,7 +177,7 @@ fn apply_migrations_through(conn: &mut Connection, last: i64) -> anyhow::Result<
 /// ones, which it guesses, and can pick the wrong one: an analyzed campaigns table whose new list
 /// indexes were unmeasured sorted every campaign for its default page. A database never analyzed
 /// stays so; there every index is guessed alike.
-fn measure_new_indexes(conn: &Connection) -> rusqlite::Result<()> {
+fn measure_new_indexes(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     let analyzed: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1')",
         [],
@@ -220,10 +217,10 @@ mod tests {
     fn each_migration_applies_on_an_empty_database_and_only_once() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
-        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
         let applied: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(applied, MIGRATIONS.len() as i64);
-        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
         let again: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(again, applied);
         let fk_problems: i64 =
@@ -234,7 +231,7 @@ mod tests {
     #[test]
     fn the_schema_covers_every_entity_of_the_specification() {
         let mut conn = Connection::open_in_memory().unwrap();
-        apply_migrations(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
         let tables = table_names(&conn);
         for expected in [
             "users",
@@ -283,10 +280,10 @@ mod tests {
     #[test]
     fn a_database_from_a_newer_binary_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
-        apply_migrations(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
         conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?1, 'future')", [SCHEMA_VERSION + 1])
             .unwrap();
-        let error = apply_migrations(&mut conn).unwrap_err().to_string();
+        let error = migrate(&mut conn).unwrap_err().to_string();
         assert!(error.contains("newer than this binary"), "{error}");
     }
 
@@ -297,7 +294,7 @@ mod tests {
     #[test]
     fn row_counts_follow_inserts_soft_deletes_restores_and_hard_deletes() {
         let mut conn = Connection::open_in_memory().unwrap();
-        apply_migrations(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
         let insert_user = |conn: &Connection, email: &str, kind: &str| {
             conn.execute(
                 "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
@@ -335,7 +332,7 @@ mod tests {
     #[test]
     fn the_trigram_index_finds_substrings_and_follows_updates() {
         let mut conn = Connection::open_in_memory().unwrap();
-        apply_migrations(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
         conn.execute(
             "INSERT INTO users (first_name, last_name, email, password_hash, totp_secret)
              VALUES ('Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y')",
@@ -363,7 +360,7 @@ mod tests {
         assert_eq!(hits("first_name : \"eyl\""), 1, "only staff are indexed");
         conn.execute("DELETE FROM users WHERE kind = 'staff'", []).unwrap();
         assert_eq!(hits("first_name : \"eyl\""), 0);
-        let integrity: rusqlite::Result<usize> =
+        let integrity: crate::db::sql::Result<usize> =
             conn.execute("INSERT INTO users_search (users_search) VALUES ('integrity-check')", []);
         assert!(integrity.is_ok(), "{integrity:?}");
     }
@@ -380,7 +377,7 @@ mod tests {
                     ('hr', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y');",
         )
         .unwrap();
-        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
         let insert = |kind: &str, email: &str| {
             conn.execute(
                 "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
@@ -397,7 +394,7 @@ mod tests {
     /// A database at migration 9 with `campaigns` rows, analyzed or not.
     fn at_migration_9(analyzed: bool) -> Connection {
         let mut conn = Connection::open_in_memory().unwrap();
-        assert_eq!(apply_migrations_through(&mut conn, 9).unwrap(), 9);
+        assert_eq!(migrate_through(&mut conn, 9).unwrap(), 9);
         conn.execute_batch(
             "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
              VALUES ('P', 'A', 'B', '994501234567', 'p@perk.az');
@@ -423,7 +420,7 @@ mod tests {
     fn indexes_a_migration_adds_to_an_analyzed_table_are_measured_too() {
         let mut conn = at_migration_9(true);
         assert!(measured(&conn, "campaigns_confirmed"));
-        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
         for index in ["campaigns_listed_name_en", "campaigns_listed_discount", "campaigns_listed_expire"] {
             assert!(measured(&conn, index), "{index} has statistics beside the table's older indexes");
         }
@@ -433,7 +430,7 @@ mod tests {
     #[test]
     fn a_database_never_analyzed_stays_without_statistics() {
         let mut conn = at_migration_9(false);
-        assert_eq!(apply_migrations(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
         let stat_table: i64 =
             conn.query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'", [], |r| r.get(0)).unwrap();
         assert_eq!(stat_table, 0);

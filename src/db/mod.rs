@@ -30,8 +30,7 @@ use batch::Queue;
 pub use cluster::Claim;
 use cluster::Cluster;
 pub use counts::{Anchor, CountCache, lock};
-use migrations::apply_migrations;
-pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION};
+pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate};
 use sql::{Connection, Transaction};
 pub use text::fold_search;
 pub use unit::Unit;
@@ -160,13 +159,16 @@ impl Db {
             anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
         }
         {
-            let mut conn = rusqlite::Connection::open(path)
+            let mut sqlite = rusqlite::Connection::open(path)
                 .with_context(|| format!("cannot open the database {}", path.display()))?;
-            configure(&mut conn)?;
-            conn.pragma_update(None, "journal_mode", "WAL")?;
-            apply_migrations(&mut conn).context("cannot apply the database migrations")?;
-            collation::rebuild_if_changed(&mut conn)
-                .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
+            configure(&mut sqlite)?;
+            sqlite.pragma_update(None, "journal_mode", "WAL")?;
+            let mut conn = Connection::from_sqlite(sqlite);
+            migrate(&mut conn).context("cannot apply the database migrations")?;
+            if let Some(sqlite) = conn.sqlite_mut() {
+                collation::rebuild_if_changed(sqlite)
+                    .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
+            }
         }
         // The pool's connections come after the migrations: they record the activity log.
         let manager = SqliteConnectionManager::file(path).with_init(|conn| {
@@ -380,15 +382,6 @@ impl Db {
         let conn = self.pool.get()?;
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
-    }
-}
-
-/// Applies the migrations not yet applied to `conn`, in its engine's spelling; returns the schema
-/// version it is at.
-pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
-    match conn.sqlite_mut() {
-        Some(sqlite) => apply_migrations(sqlite),
-        None => migrations::apply_postgres_migrations(conn),
     }
 }
 

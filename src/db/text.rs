@@ -134,9 +134,7 @@ mod tests {
     /// disagrees with its total.
     #[test]
     fn agrees_with_the_trigram_index() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::db::apply_migrations(&mut conn).unwrap();
-        register(&conn).unwrap();
+        let conn = crate::db::migrated_in_memory().unwrap();
         let names = [
             "İlkin",
             "ILKIN",
