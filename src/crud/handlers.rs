@@ -269,14 +269,14 @@ pub fn fetch_detail(
 }
 
 /// Runs `work` in one transaction and answers with the detail of the row id it returns, as the
-/// resource's create and edit calls do.
+/// resource's create and edit calls do: one record, so a point write (`Db::write_point`).
 pub async fn save_then_fetch<F>(state: &AppState, resource: &'static Resource, work: F) -> AppResult<JsonValue>
 where
     F: FnOnce(&crate::db::sql::Connection) -> AppResult<i64> + Send + 'static,
 {
     state
         .db
-        .write(move |tx| {
+        .write_point(move |tx| {
             let id = work(tx)?;
             fetch_detail(tx, resource, id, Language::Az)?.ok_or_else(|| resource.not_found())
         })

@@ -232,17 +232,29 @@ impl Turn {
         }
     }
 
+    /// Whether this writer joins a transaction already open: its work then only reads and writes
+    /// pages of a transaction that holds the database's write lock, and never waits for the lock.
+    pub fn joins_open(&self) -> bool {
+        self.shared.as_ref().is_some_and(|shared| shared.open.is_some())
+    }
+
     /// Ends the turn, undoing this writer's work if it was not kept. The transaction is committed
     /// unless another writer is waiting to add to it (or `commit_now` asks for it).
     pub fn end(mut self, commit_now: bool) {
-        self.finish(commit_now);
+        drop(self.finish(commit_now));
     }
 
-    fn finish(&mut self, commit_now: bool) {
+    /// Ends the turn as [`Turn::end`] does, but hands back the commit when one is due instead of
+    /// running it, for a caller on an async thread to run on the blocking pool.
+    pub fn end_leaving_commit(mut self) -> Option<Commit> {
+        self.finish(false)
+    }
+
+    fn finish(&mut self, commit_now: bool) -> Option<Commit> {
         if self.in_savepoint {
             self.discard();
         }
-        let Some(mut shared) = self.shared.take() else { return };
+        let mut shared = self.shared.take()?;
         let commit = match &shared.open {
             None => false,
             Some(batch) => {
@@ -253,9 +265,11 @@ impl Turn {
                     || batch.begun.elapsed() >= MAX_AGE
             }
         };
-        if commit && let Some(batch) = shared.open.take() {
-            batch.finish();
+        if !commit {
+            return None;
         }
+        let batch = shared.open.take()?;
+        Some(Commit { batch: Some(batch), _shared: shared })
     }
 }
 
@@ -263,7 +277,24 @@ impl Drop for Turn {
     /// A request that panicked or was abandoned in its turn: its work is undone, and the shared
     /// transaction is passed on or committed as at any other end of a turn.
     fn drop(&mut self) {
-        self.finish(false);
+        drop(self.finish(false));
+    }
+}
+
+/// A shared transaction's commit, due since a turn ended it: the WAL's write and, at times, its
+/// checkpoint, so I/O that a caller on an async thread hands to the blocking pool. It runs where it
+/// is dropped, and the writers' queue stays locked until then: the next writer's transaction can
+/// only begin after this one committed.
+pub struct Commit {
+    batch: Option<Batch>,
+    _shared: OwnedMutexGuard<Shared>,
+}
+
+impl Drop for Commit {
+    fn drop(&mut self) {
+        if let Some(batch) = self.batch.take() {
+            batch.finish();
+        }
     }
 }
 
@@ -271,7 +302,10 @@ impl Drop for Turn {
 mod tests {
     use std::time::Duration;
 
-    use super::super::Db;
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+
+    use super::super::{Db, Unit};
     use super::Waiting;
     use crate::core::error::AppError;
 
@@ -290,17 +324,28 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn concurrent_writers_keep_their_own_work_and_a_refused_one_leaves_nothing() {
+        concurrent_writers(false).await;
+    }
+
+    /// The same with point writes, most of which join the open transaction on the calling thread
+    /// and hand the commit to the blocking pool.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_point_writers_keep_their_own_work_and_a_refused_one_leaves_nothing() {
+        concurrent_writers(true).await;
+    }
+
+    async fn concurrent_writers(point: bool) {
         let (_dir, db) = database();
         let writers: Vec<_> = (0..64i64)
             .map(|x| {
                 let db = db.clone();
                 tokio::spawn(async move {
-                    db.write(move |conn| {
+                    let work = move |conn: &super::Connection| {
                         conn.execute("INSERT INTO t (x) VALUES (?1)", [x])?;
                         add_writer(conn, x)?;
                         if x % 5 == 0 { Err(AppError::BadRequest("refused".into())) } else { Ok(x) }
-                    })
-                    .await
+                    };
+                    if point { db.write_point(work).await } else { db.write(work).await }
                 })
             })
             .collect();
@@ -383,6 +428,68 @@ mod tests {
         let turn = queue.turn().await.unwrap();
         tokio::task::spawn_blocking(move || turn.end(true)).await.unwrap();
         assert_indexed(&db, &[1, 3]);
+    }
+
+    /// A point write that begins the shared transaction does so on the blocking pool; one that
+    /// joins it while it is open runs on the calling thread; both commit together.
+    #[tokio::test]
+    async fn a_point_write_joining_an_open_transaction_runs_on_the_calling_thread() {
+        let (_dir, db) = database();
+        let here = std::thread::current().id();
+        let point_write = |db: Db, x: i64| async move {
+            db.write_point(move |conn| {
+                conn.execute("INSERT INTO t (x) VALUES (?1)", [x])?;
+                Ok(std::thread::current().id())
+            })
+            .await
+        };
+        // A request's unit keeps its turn, and so the transaction, open after its write.
+        let unit = Arc::new(Unit::default());
+        let first = unit.clone().scope(point_write(db.clone(), 1)).await.unwrap();
+        let second = tokio::spawn(point_write(db.clone(), 2));
+        while db.writers.waiting.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        // Its answer recorded, the first writer passes the open transaction to the second.
+        let record = |conn: &super::Connection| -> Result<(), AppError> {
+            conn.execute("INSERT INTO t (x) VALUES (10)", [])?;
+            Ok(())
+        };
+        db.finish_unit(&unit, Some(record)).await.unwrap();
+        let second = second.await.unwrap().unwrap();
+        assert_ne!(first, here, "the first point write began the transaction on the blocking pool");
+        assert_eq!(second, here, "the second joined it on the calling thread");
+        assert_eq!(rows(&db), vec![1, 2, 10]);
+        assert!(db.conn().unwrap().is_autocommit(), "committed");
+    }
+
+    /// A refused point write that joined the open transaction leaves nothing, and the others' work
+    /// is committed.
+    #[tokio::test]
+    async fn a_refused_point_write_joining_an_open_transaction_leaves_nothing() {
+        let (_dir, db) = database();
+        let unit = Arc::new(Unit::default());
+        let first = db.clone();
+        unit.clone()
+            .scope(async move { first.write_point(|conn| Ok(conn.execute("INSERT INTO t (x) VALUES (1)", [])?)).await })
+            .await
+            .unwrap();
+        let refused = tokio::spawn({
+            let db = db.clone();
+            async move {
+                db.write_point(|conn| -> Result<(), AppError> {
+                    conn.execute("INSERT INTO t (x) VALUES (2)", [])?;
+                    Err(AppError::BadRequest("refused".into()))
+                })
+                .await
+            }
+        });
+        while db.writers.waiting.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        db.finish_unit(&unit, None::<fn(&super::Connection) -> Result<(), AppError>>).await.unwrap();
+        assert!(matches!(refused.await.unwrap(), Err(AppError::BadRequest(_))));
+        assert_eq!(rows(&db), vec![1]);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
