@@ -158,7 +158,8 @@ async fn settled(outcome: &mut watch::Receiver<Outcome>) -> Outcome {
     outcome.wait_for(Option::is_some).await.ok().and_then(|seen| seen.clone())
 }
 
-/// A writer's turn on the shared transaction. Its blocking methods run off the async runtime.
+/// A writer's turn on the shared transaction. Its methods do SQLite's work, so they run on the
+/// blocking pool, except a point write's inside a transaction already open (`Db::write_point`).
 pub struct Turn {
     shared: Option<OwnedMutexGuard<Shared>>,
     /// The pool turn taken when no transaction was open, for the one this writer begins.
@@ -281,10 +282,10 @@ impl Drop for Turn {
     }
 }
 
-/// A shared transaction's commit, due since a turn ended it: the WAL's write and, at times, its
-/// checkpoint, so I/O that a caller on an async thread hands to the blocking pool. It runs where it
-/// is dropped, and the writers' queue stays locked until then: the next writer's transaction can
-/// only begin after this one committed.
+/// A shared transaction's commit, due once a turn ended it. It is I/O (the WAL's write and, at
+/// times, its checkpoint), so a caller on an async thread hands it to the blocking pool. It runs
+/// where it is dropped, and the writers' queue stays locked until then: the next writer's
+/// transaction can only begin after this one committed.
 pub struct Commit {
     batch: Option<Batch>,
     _shared: OwnedMutexGuard<Shared>,
@@ -300,10 +301,9 @@ impl Drop for Commit {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use std::sync::Arc;
     use std::sync::atomic::Ordering;
+    use std::time::Duration;
 
     use super::super::{Db, Unit};
     use super::Waiting;
