@@ -353,10 +353,12 @@ impl Db {
 
     /// Keeps a writer's work and ends its turn on the calling thread, runs the commit if it is due
     /// on the blocking pool, and waits for the commit that holds the work.
-    async fn keep_and_commit(&self, turn: batch::Turn) -> AppResult<()> {
-        let (committed, commit) = keep_and_leave_commit(turn)?;
-        commit_off_thread(commit).await?;
-        self.writers.committed(committed).await
+    async fn keep_and_commit(&self, mut turn: batch::Turn) -> AppResult<()> {
+        // A work that cannot be kept is undone as the turn ends; a commit due for the others'
+        // still goes to the pool.
+        let kept = turn.keep();
+        commit_off_thread(turn.end_leaving_commit()).await?;
+        self.writers.committed(kept?).await
     }
 
     /// One write in its turn among writers, answered once committed.
@@ -490,16 +492,10 @@ where
 }
 
 /// Keeps a writer's work and ends its turn (an error undoes the work as the turn ends).
-fn keep_and_end(turn: batch::Turn) -> AppResult<batch::Committed> {
-    let (committed, commit) = keep_and_leave_commit(turn)?;
-    drop(commit);
-    Ok(committed)
-}
-
-/// [`keep_and_end`], handing back the commit when one is due instead of running it.
-fn keep_and_leave_commit(mut turn: batch::Turn) -> AppResult<(batch::Committed, Option<batch::Commit>)> {
+fn keep_and_end(mut turn: batch::Turn) -> AppResult<batch::Committed> {
     let committed = turn.keep()?;
-    Ok((committed, turn.end_leaving_commit()))
+    turn.end(false);
+    Ok(committed)
 }
 
 /// Runs a due commit on the blocking pool, off the async threads (it writes the WAL, and at
