@@ -396,11 +396,9 @@ impl Db {
             // The answer is one row beside the request's write, in its open transaction: on
             // SQLite, on the calling thread (see `write_point`), the commit if due on the pool.
             (Some(mut open), record) if !self.is_postgres() => {
-                let recorded = match record {
-                    Some(record) => open.conn().and_then(|conn| record(conn)),
-                    None => Ok(()),
-                };
-                if let Err(error) = recorded {
+                if let Some(record) = record
+                    && let Err(error) = open.conn().and_then(|conn| record(conn))
+                {
                     commit_off_thread(open.end_leaving_commit()).await?;
                     return Err(error);
                 }
