@@ -227,3 +227,101 @@ fn a_record_and_a_user_are_found_through_their_indexes() {
         assert!(plan.contains(index) && !plan.contains("TEMP B-TREE"), "{raw}: {plan}");
     }
 }
+
+/// The entries of one record, as its History tab answers them.
+async fn history_of(app: &TestApp, token: &str, resource: &str, id: i64) -> Vec<String> {
+    let entries = entries(app, token, &format!("Resource={resource}&RecordId={id}")).await;
+    actions(&entries).iter().map(|action| action.to_string()).collect()
+}
+
+#[tokio::test]
+async fn an_export_does_not_stop_the_history_of_the_writes_after_it() {
+    // An export spills its sort to disk by changing the connection's `temp_store`, which deletes
+    // that connection's temporary triggers: when the log was made of them, every later write on
+    // the connection went unrecorded until the server restarted.
+    let app = test_app();
+    let admin = app.admin().await;
+    let made = app.send_form(Method::POST, "/api/asset", &admin.token, ASSET, &[("file", "logo.png", PNG)]).await;
+    let id = made.expect(201).json()["id"].as_i64().unwrap();
+    for path in ["/api/asset/export", "/api/user/export", "/api/activity/export"] {
+        app.get(path, &admin.token).await.expect(200);
+    }
+    // Every pooled connection, in turn, after the exports.
+    for round in 0..12 {
+        let active = round % 2 == 1;
+        app.call(Method::PATCH, "/api/asset/active", Some(&admin.token), Some(json!({"id": id, "isActive": active})))
+            .await
+            .expect(200);
+    }
+    app.call(Method::DELETE, "/api/asset", Some(&admin.token), Some(json!({"id": [id]}))).await.expect(200);
+    let history = history_of(&app, &admin.token, "asset", id).await;
+    assert_eq!(history.len(), 14, "{history:?}");
+    assert_eq!(history.first().map(String::as_str), Some("create"));
+    assert_eq!(history.last().map(String::as_str), Some("delete"));
+    assert!(history[1..13].iter().all(|action| action == "statusChange"), "{history:?}");
+}
+
+#[tokio::test]
+async fn a_connection_without_perkdesks_functions_cannot_write_a_recorded_table() {
+    if sqlite_only("a second connection to the SQLite file") {
+        return;
+    }
+    let app = test_app();
+    let path = app.state.db.path().unwrap().to_path_buf();
+    let bare = rusqlite::Connection::open(&path).unwrap();
+    let refused = bare.execute("UPDATE cities SET name_en = 'Bakı' WHERE id = 1", []);
+    let error = refused.expect_err("a write the log would not record").to_string();
+    assert!(error.contains("activity_"), "{error}");
+    // With perkdesk's functions (as `perkdesk sql` and a second process have them), it is recorded.
+    let known = rusqlite::Connection::open(&path).unwrap();
+    perkdesk::db::register_functions(&known).unwrap();
+    known.execute("UPDATE cities SET name_en = 'Baku city' WHERE id = 1", []).unwrap();
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM activity WHERE resource = 'city' AND record_id = 1 AND action = 'update'"),
+        1
+    );
+}
+
+#[tokio::test]
+async fn the_history_goes_on_across_a_schema_change_made_by_another_process() {
+    if sqlite_only("a second connection to the SQLite file") {
+        return;
+    }
+    let app = test_app();
+    let admin = app.admin().await;
+    let made = app.send_form(Method::POST, "/api/asset", &admin.token, ASSET, &[("file", "logo.png", PNG)]).await;
+    let id = made.expect(201).json()["id"].as_i64().unwrap();
+    let other = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
+    other.execute_batch("CREATE TABLE scratch (a); DROP TABLE scratch;").unwrap();
+    for active in [false, true, false, true, false, true, false, true, false] {
+        app.call(Method::PATCH, "/api/asset/active", Some(&admin.token), Some(json!({"id": id, "isActive": active})))
+            .await
+            .expect(200);
+    }
+    assert_eq!(history_of(&app, &admin.token, "asset", id).await.len(), 10);
+}
+
+#[tokio::test]
+async fn a_write_whose_entry_cannot_be_recorded_is_not_made_and_says_why() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let made = app.send_form(Method::POST, "/api/asset", &admin.token, ASSET, &[("file", "logo.png", PNG)]).await;
+    let id = made.expect(201).json()["id"].as_i64().unwrap();
+    // The log refuses entries from now on (as a full disk or a damaged table would).
+    let refuse = if app.state.db.is_postgres() {
+        "CREATE FUNCTION refuse_entries() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the activity log is out of space'; END $$;
+         CREATE TRIGGER refuse_entries BEFORE INSERT ON activity FOR EACH ROW EXECUTE FUNCTION refuse_entries();"
+    } else {
+        "CREATE TRIGGER refuse_entries BEFORE INSERT ON activity BEGIN SELECT RAISE(ABORT, 'the activity log is out of space'); END;"
+    };
+    app.state.db.conn().unwrap().execute_batch(refuse).unwrap();
+    let refused = app
+        .call(Method::PATCH, "/api/asset/active", Some(&admin.token), Some(json!({"id": id, "isActive": false})))
+        .await;
+    refused.expect_message(503, perkdesk::core::error::NOT_RECORDED);
+    assert_eq!(
+        app.count(&format!("SELECT COUNT(*) FROM assets WHERE id = {id} AND is_active = 1")),
+        1,
+        "nothing was changed"
+    );
+}

@@ -42,6 +42,10 @@ pub enum AppError {
     /// failure or deadlock) and left nothing behind: run again, it sees the winner's work.
     #[error("{}", CONTENDED)]
     Contended,
+    /// The change could not be recorded in the activity log, so it was not made (the log is part
+    /// of every write's transaction); the cause is logged.
+    #[error("{}", NOT_RECORDED)]
+    NotRecorded,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -52,6 +56,8 @@ pub const FORBIDDEN: &str = "You do not have permission to do this.";
 pub const METHOD_NOT_ALLOWED: &str = "This method is not allowed here.";
 /// A write that lost to concurrent ones on every retry (`Contended`).
 pub const CONTENDED: &str = "The database was busy with a conflicting change; nothing was saved. Please try again.";
+/// A write whose activity log entry could not be written (`NotRecorded`).
+pub const NOT_RECORDED: &str = "Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.";
 /// What a client is told of a failure on the server's side (the cause is logged, never sent).
 pub const INTERNAL: &str = "Something went wrong on our side. Please try again.";
 
@@ -88,7 +94,7 @@ impl AppError {
             AppError::FieldRefused { status, .. } => *status,
             AppError::Locked(_) => StatusCode::LOCKED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Contended => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Contended | AppError::NotRecorded => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -26,6 +26,7 @@ pub const EVERYWHERE: &[&str] = &[
     super::error::FORBIDDEN,
     super::error::INTERNAL,
     super::error::CONTENDED,
+    super::error::NOT_RECORDED,
     super::error::METHOD_NOT_ALLOWED,
     super::validation::EMAIL_FORMAT,
     super::validation::STRONG_PASSWORD,

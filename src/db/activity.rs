@@ -1,10 +1,15 @@
 //! The activity log: who changed what, recorded by the database in the transaction of the change.
 //!
-//! Every connection perkdesk opens gets temporary triggers on the tables of [`AUDITED`] (made from
-//! the tables' columns as they are, so a new column is recorded without a line here). Being the
-//! connection's own, they see the writer of the moment through registered functions, and record
-//! every write whatever made it (a screen, the inbound API, the CLI, an import), while any other
-//! SQLite client (the sqlite3 shell, bench/fill.py) still writes the tables without them.
+//! The tables of [`AUDITED`] carry triggers in the database itself (made from the tables' columns
+//! as they are, so a new column is recorded without a line here, and rewritten by [`install`] at
+//! each open when this binary's declarations differ from what the file holds). They read the
+//! writer of the moment through functions every perkdesk connection registers
+//! ([`register`]), so they record every write whatever made it (a screen, the inbound API, the
+//! CLI, an import), and a connection without those functions cannot write an audited table at
+//! all: SQLite refuses the statement ("no such function"). Triggers that were each connection's
+//! own (temporary ones) could be lost without a word: SQLite deletes a connection's temporary
+//! triggers when its `temp_store` changes, which an export's spill to disk did, and the log then
+//! stopped for every write that connection made.
 //!
 //! Who writes is an [`Actor`]: a request names it when its caller is known ([`Actor::identify`],
 //! by the staff session or API key extractors), `Db::write` carries it to the writer's thread, and
@@ -14,6 +19,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::sql::OptionalExtension as _;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OptionalExtension};
@@ -22,7 +28,6 @@ use serde_json::{Map, Value};
 use super::lock;
 
 mod postgres;
-pub(super) use postgres::install as install_postgres;
 pub use postgres::{declare_writer, write_as};
 
 /// Who makes a change, by kind, id and name as they were when it was made.
@@ -221,7 +226,7 @@ pub const AUDITED: &[Audited] = &[
     ]),
     Audited {
         rows: Some("{row}.kind = 'hr'"),
-        record: "(SELECT id FROM main.hr_accounts WHERE user_id = {row}.id)",
+        record: "(SELECT id FROM hr_accounts WHERE user_id = {row}.id)",
         // The HR account's own row records its creation, deletion and state.
         created: None,
         ..Audited::resource("users", "humanResource")
@@ -258,7 +263,7 @@ pub const AUDITED: &[Audited] = &[
         ..Audited::resource("sessions", "user")
     },
     Audited {
-        record: "(SELECT id FROM main.users WHERE kind = 'staff' AND email = {row}.email AND deleted_at IS NULL)",
+        record: "(SELECT id FROM users WHERE kind = 'staff' AND email = {row}.email AND deleted_at IS NULL)",
         created: Some(action::SIGN_IN_FAILED),
         events_only: true,
         ..Audited::resource("sign_in_failures", "user")
@@ -270,21 +275,42 @@ pub fn resource_of(table: &str) -> Option<&'static str> {
     AUDITED.iter().find(|audited| audited.table == table).map(|audited| audited.resource)
 }
 
-/// Registers the functions the triggers call and makes the triggers, on one connection. Tables
-/// not there yet (a database before its migrations) are skipped: the pool's connections, opened
-/// after the migrations, have them all.
-pub fn install(conn: &Connection) -> rusqlite::Result<()> {
-    register(conn)?;
-    if !has_table(conn, "activity")? {
+/// Makes the database's activity triggers follow this binary's declarations, in the caller's
+/// transaction (the migrations'). On SQLite they are rewritten only when they differ from what
+/// the file holds, so an open beside a running server (`perkdesk sql`, a second process) changes
+/// no schema; PostgreSQL makes them again at each start.
+pub(super) fn install(conn: &super::sql::Connection) -> super::sql::Result<()> {
+    if conn.is_postgres() {
+        return postgres::install(conn);
+    }
+    // A database before migration 13 (a test stopping short) has no log to record into yet.
+    let logged: Option<i64> = conn
+        .query_row("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'activity'", [], |row| row.get(0))
+        .optional()?;
+    if logged.is_none() {
         return Ok(());
     }
-    let mut sql = String::new();
+    let mut wanted = Vec::new();
     for (index, audited) in AUDITED.iter().enumerate() {
         let columns = columns_of(conn, audited.table)?;
-        if columns.is_empty() {
-            continue;
+        if !columns.is_empty() {
+            wanted.extend(triggers(index, audited, &columns));
         }
-        sql.push_str(&triggers(index, audited, &columns));
+    }
+    let mut held: Vec<(String, String)> = conn
+        .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'activity\\_%' ESCAPE '\\'")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<super::sql::Result<_>>()?;
+    held.sort();
+    let mut sorted = wanted.clone();
+    sorted.sort();
+    if held == sorted {
+        return Ok(());
+    }
+    let mut sql: String = held.iter().map(|(name, _)| format!("DROP TRIGGER \"{name}\";\n")).collect();
+    for (_, create) in &wanted {
+        sql.push_str(create);
+        sql.push_str(";\n");
     }
     conn.execute_batch(&sql)
 }
@@ -296,9 +322,9 @@ pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool
         .map(|found| found.is_some())
 }
 
-fn columns_of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+fn columns_of(conn: &super::sql::Connection, table: &str) -> super::sql::Result<Vec<String>> {
     let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid")?;
-    statement.query_map([table], |r| r.get::<_, String>(0))?.collect()
+    statement.query_map([table], |r| r.get::<String>(0))?.collect()
 }
 
 /// `first_name` → `firstName`: the field as the rows' JSON spells it.
@@ -318,34 +344,39 @@ pub fn wire_name(column: &str) -> String {
     name
 }
 
-/// The entry every trigger writes (SQLite's temporary triggers name the main schema).
-const INSERT: &str =
-    "INSERT INTO main.activity (actor_kind, actor_id, actor_name, resource, record_id, action, changes)";
+/// The entry every trigger writes.
+const INSERT: &str = "INSERT INTO activity (actor_kind, actor_id, actor_name, resource, record_id, action, changes)";
 
-/// The insert, update and delete triggers of one audited table, as SQL.
-fn triggers(index: usize, audited: &Audited, columns: &[String]) -> String {
+/// The insert, update and delete triggers of one audited table: each one's name and its
+/// `CREATE TRIGGER` statement, spelled as SQLite keeps it in `sqlite_schema.sql`.
+fn triggers(index: usize, audited: &Audited, columns: &[String]) -> Vec<(String, String)> {
     let Audited { table, resource, .. } = audited;
-    let when = |row: &str| audited.rows.map(|rows| format!("WHEN {}", rows.replace("{row}", row))).unwrap_or_default();
-    let record = |row: &str| audited.record.replace("{row}", row);
     let values = |row: &str, action: &str, changes: &str| {
         format!(
             "activity_actor(0), activity_actor(1), activity_actor(2), '{resource}', {}, {action}, {changes}",
-            record(row)
+            audited.record.replace("{row}", row)
         )
     };
-    let mut sql = String::new();
-    let name = format!("activity_{index}_{table}");
+    // `CREATE TRIGGER name AFTER event ON table [WHEN ...] BEGIN body; END`, single-spaced.
+    let trigger = |suffix: &str, event: &str, row: &str, body: String| {
+        let name = format!("activity_{index}_{table}_{suffix}");
+        let when = audited.rows.map(|rows| format!(" WHEN {}", rows.replace("{row}", row))).unwrap_or_default();
+        let create = format!("CREATE TRIGGER {name} AFTER {event} ON {table}{when} BEGIN {body}; END");
+        (name, create)
+    };
+    let mut made = Vec::new();
     if let Some(created) = audited.created {
-        sql.push_str(&format!(
-            // VALUES, not SELECT: an INSERT ... SELECT in a trigger builds a temporary table for its
-            // rows at every firing, which cost the inbound write more than the entry itself.
-            "CREATE TEMP TRIGGER IF NOT EXISTS {name}_ai AFTER INSERT ON main.{table} {} BEGIN {INSERT} VALUES ({}); END;\n",
-            when("NEW"),
-            values("NEW", &format!("'{created}'"), "NULL")
+        // VALUES, not SELECT: an INSERT ... SELECT in a trigger builds a temporary table for its
+        // rows at every firing, which cost the inbound write more than the entry itself.
+        made.push(trigger(
+            "ai",
+            "INSERT",
+            "NEW",
+            format!("{INSERT} VALUES ({})", values("NEW", &format!("'{created}'"), "NULL")),
         ));
     }
     if audited.events_only {
-        return sql;
+        return made;
     }
     let recorded: Vec<String> = columns
         .iter()
@@ -355,22 +386,28 @@ fn triggers(index: usize, audited: &Audited, columns: &[String]) -> String {
             format!("'{shown}', OLD.{c}, NEW.{c}")
         })
         .collect();
-    sql.push_str(&format!(
-        "CREATE TEMP TRIGGER IF NOT EXISTS {name}_au AFTER UPDATE ON main.{table} {} BEGIN {INSERT} SELECT {} \
-         FROM (SELECT activity_changes({}) AS c) WHERE c IS NOT NULL; END;\n",
-        when("NEW"),
-        values("NEW", "activity_action(c)", "c"),
-        recorded.join(", ")
+    made.push(trigger(
+        "au",
+        "UPDATE",
+        "NEW",
+        format!(
+            "{INSERT} SELECT {} FROM (SELECT activity_changes({}) AS c) WHERE c IS NOT NULL",
+            values("NEW", "activity_action(c)", "c"),
+            recorded.join(", ")
+        ),
     ));
-    sql.push_str(&format!(
-        "CREATE TEMP TRIGGER IF NOT EXISTS {name}_ad AFTER DELETE ON main.{table} {} BEGIN {INSERT} VALUES ({}); END;\n",
-        when("OLD"),
-        values("OLD", &format!("'{}'", action::PURGE), "NULL")
+    made.push(trigger(
+        "ad",
+        "DELETE",
+        "OLD",
+        format!("{INSERT} VALUES ({})", values("OLD", &format!("'{}'", action::PURGE), "NULL")),
     ));
-    sql
+    made
 }
 
-fn register(conn: &Connection) -> rusqlite::Result<()> {
+/// Registers the functions the triggers call, on one SQLite connection (every connection
+/// perkdesk opens: `db::register_functions`).
+pub(super) fn register(conn: &Connection) -> rusqlite::Result<()> {
     // Not deterministic: the writer changes from one statement to the next.
     conn.create_scalar_function("activity_actor", 1, FunctionFlags::SQLITE_UTF8, |ctx| {
         let actor = Actor::writing();

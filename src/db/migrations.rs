@@ -135,8 +135,9 @@ fn migrate_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
         true => (POSTGRES_MIGRATIONS, POSTGRES_LEDGER, "postgres/"),
     };
     if let Some(sqlite) = conn.sqlite() {
-        // Migration 16 builds indexes in the `az` collation, and the search triggers of migration
-        // 18 ask `search_deferred(index)`; a connection opened without them gets them here.
+        // Migration 16 builds indexes in the `az` collation, the search triggers of migration 18
+        // ask `search_deferred(index)`, and the activity triggers the writer; a connection
+        // opened without them gets them here.
         super::register_functions(sqlite)?;
     }
     let tx = if postgres { conn.transaction()? } else { conn.write_transaction()? };
@@ -158,11 +159,8 @@ fn migrate_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
             (migration.version, migration.name),
         )?;
     }
-    if postgres {
-        // The activity log's triggers follow this binary's declarations at every start (SQLite's
-        // are each pool connection's own, made when it opens).
-        super::activity::install_postgres(&tx)?;
-    }
+    // The activity log's triggers follow this binary's declarations, in the same transaction.
+    super::activity::install(&tx)?;
     tx.commit()?;
     if let Some(sqlite) = conn.sqlite()
         && current < last

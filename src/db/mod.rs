@@ -115,11 +115,14 @@ fn configure(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
     )
 }
 
-/// The functions and the collation every perkdesk SQLite connection has: the search's folding,
-/// the `az` collation and its sort key, and the search indexes' deferral (`search_queue.rs`). A
+/// The functions and the collation every perkdesk SQLite connection has: the activity log's
+/// writer and changes (its triggers call them: a connection without them cannot write an audited
+/// table), the search's folding, the `az` collation and its sort key, and the search indexes'
+/// deferral (`search_queue.rs`). A
 /// connection opened beside the pool (a test's second writer) registers them to read and write the
 /// file as perkdesk does.
 pub fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    activity::register(conn)?;
     text::register(conn)?;
     collation::register(conn)?;
     search_queue::register(conn)
@@ -170,11 +173,8 @@ impl Db {
                     .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
             }
         }
-        // The pool's connections come after the migrations: they record the activity log.
-        let manager = SqliteConnectionManager::file(path).with_init(|conn| {
-            configure(conn)?;
-            activity::install(conn)
-        });
+        // Every connection registers the functions the activity log's triggers call.
+        let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))

@@ -668,8 +668,9 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             errors.push((422, "This x-requestid was already used for a different request"));
             errors.push((
                 503,
-                "On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing \
-                 was saved (Retry-After says when to try again)",
+                "Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on \
+                 every retry (Retry-After says when to try again), or the change could not be recorded in the \
+                 activity log (the server's log says why)",
             ));
         }
         if let Some((content_type, mut schema)) = doc.body {

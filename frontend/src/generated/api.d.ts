@@ -532,7 +532,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -743,7 +743,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1157,7 +1157,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1316,7 +1316,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1567,7 +1567,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1706,7 +1706,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1898,7 +1898,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2423,7 +2423,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2534,7 +2534,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2650,7 +2650,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2788,7 +2788,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3259,7 +3259,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3391,7 +3391,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3509,7 +3509,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3613,7 +3613,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3844,7 +3844,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3953,7 +3953,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4077,7 +4077,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4185,7 +4185,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4302,7 +4302,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4557,7 +4557,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4692,7 +4692,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4808,7 +4808,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4946,7 +4946,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5068,7 +5068,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5342,7 +5342,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5452,7 +5452,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5568,7 +5568,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5701,7 +5701,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6077,7 +6077,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7540,7 +7540,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8349,7 +8349,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8466,7 +8466,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8604,7 +8604,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9139,7 +9139,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9607,7 +9607,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9747,7 +9747,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9863,7 +9863,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10001,7 +10001,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10128,7 +10128,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10651,7 +10651,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10771,7 +10771,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10887,7 +10887,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11444,7 +11444,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11574,7 +11574,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11690,7 +11690,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11911,7 +11911,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12136,7 +12136,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12275,7 +12275,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12712,7 +12712,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12834,7 +12834,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12950,7 +12950,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13648,7 +13648,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13764,7 +13764,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -14790,7 +14790,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -15005,7 +15005,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -15289,7 +15289,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -15659,7 +15659,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16031,7 +16031,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16148,7 +16148,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16286,7 +16286,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16426,7 +16426,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16697,7 +16697,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -16926,7 +16926,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -17052,7 +17052,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -17599,7 +17599,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description On PostgreSQL: the write lost to concurrent writes on other app servers on every retry; nothing was saved (Retry-After says when to try again) */
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
                 503: {
                     headers: {
                         [name: string]: unknown;

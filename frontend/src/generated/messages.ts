@@ -806,6 +806,7 @@ export const REFUSALS = [
   "No such complaint",
   "No such request",
   "No such usage record",
+  "Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.",
   "Notification",
   "Notification text is required",
   "Old password is incorrect.",

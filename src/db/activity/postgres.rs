@@ -139,8 +139,7 @@ fn json_of(value: &str, column: &Column) -> String {
 fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
     let Audited { table, resource, .. } = audited;
     let name = format!("activity_{index}_{table}");
-    // SQLite's temporary triggers name the main schema; PostgreSQL's live in it.
-    let record = |row: &str| audited.record.replace("{row}", row).replace("main.", "");
+    let record = |row: &str| audited.record.replace("{row}", row);
     let only = |row: &str| {
         // A null test is no match, as in SQLite's WHEN.
         audited
@@ -150,7 +149,7 @@ fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
     let entry = |row: &str, action: &str, changes: &str| {
         format!(
             "{} VALUES (activity_actor_kind(), activity_actor_id(), activity_actor_name(), '{resource}', {}, {action}, {changes});",
-            INSERT.replace("main.", ""),
+            INSERT,
             record(row)
         )
     };

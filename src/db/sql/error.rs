@@ -78,6 +78,21 @@ impl Error {
         }
     }
 
+    /// The change could not be recorded in the activity log (its triggers' entry or the functions
+    /// they call failed), so the statement, and with it the write, failed.
+    pub fn is_unrecorded(&self) -> bool {
+        let message = match self {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(_, Some(message))) => message.as_str(),
+            Error::Sqlite(rusqlite::Error::UserFunctionError(error)) => return error.to_string().contains("activity"),
+            Error::Postgres(error) => match error.as_db_error() {
+                Some(db) => db.message(),
+                None => return false,
+            },
+            _ => return false,
+        };
+        message.contains("activity")
+    }
+
     /// The statement failed on a foreign key: a row others still refer to (a purge).
     pub fn is_foreign_key(&self) -> bool {
         match self {
@@ -111,6 +126,10 @@ impl From<Error> for AppError {
         if error.is_contended() {
             tracing::info!(error = %error, "a write lost to a concurrent one");
             return AppError::Contended;
+        }
+        if error.is_unrecorded() {
+            tracing::error!(error = %error, "a write was refused: its activity log entry could not be written");
+            return AppError::NotRecorded;
         }
         AppError::Internal(error.into())
     }

@@ -755,6 +755,7 @@ export const azTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": 'Bu barkod prefiksi bir neçə aktivdədir; aktivin id-sini göstərin',
   'Sign in to continue.': 'Davam etmək üçün daxil olun.',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'Verilənlər bazası eyni anda edilən başqa dəyişikliklə məşğul idi; heç nə saxlanmadı. Yenidən cəhd edin.',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': 'Heç nə saxlanmadı: dəyişiklik fəaliyyət jurnalına yazıla bilmədi. Yenidən cəhd edin; bu təkrarlanarsa, administratorunuza bildirin.',
   'Something went wrong on our side. Please try again.': 'Bizim tərəfimizdə xəta baş verdi. Yenidən cəhd edin.',
   'Start setting up the authenticator first.': 'Əvvəlcə autentifikatorun quraşdırılmasına başlayın.',
   'Status is required': 'Status mütləqdir',

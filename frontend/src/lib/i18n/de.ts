@@ -736,6 +736,7 @@ export const deTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": 'Mehrere Assets haben dieses Barcode-Präfix; geben Sie die ID des Assets an',
   'Sign in to continue.': 'Melden Sie sich an, um fortzufahren.',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'Die Datenbank war mit einer gleichzeitigen Änderung beschäftigt; nichts wurde gespeichert. Bitte versuchen Sie es erneut.',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': 'Nichts wurde gespeichert: Die Änderung konnte nicht im Aktivitätsprotokoll festgehalten werden. Bitte versuchen Sie es erneut; wenn das wieder passiert, wenden Sie sich an Ihren Administrator.',
   'Something went wrong on our side. Please try again.': 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.',
   'Start setting up the authenticator first.': 'Beginnen Sie zuerst mit der Einrichtung des Authentifikators.',
   'Status is required': 'Status ist erforderlich',

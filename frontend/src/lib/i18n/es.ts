@@ -736,6 +736,7 @@ export const esTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": 'Varios activos tienen este prefijo de código de barras; indique el id del activo',
   'Sign in to continue.': 'Inicie sesión para continuar.',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'La base de datos estaba ocupada con un cambio simultáneo; no se guardó nada. Inténtelo de nuevo.',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': 'No se guardó nada: el cambio no se pudo registrar en el registro de actividad. Inténtelo de nuevo; si vuelve a ocurrir, avise a su administrador.',
   'Something went wrong on our side. Please try again.': 'Algo salió mal por nuestra parte. Inténtelo de nuevo.',
   'Start setting up the authenticator first.': 'Comience primero a configurar el autenticador.',
   'Status is required': 'El estado es obligatorio',

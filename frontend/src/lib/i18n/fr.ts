@@ -736,6 +736,7 @@ export const frTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": "Plusieurs actifs ont ce préfixe de code-barres ; indiquez l'id de l'actif",
   'Sign in to continue.': 'Connectez-vous pour continuer.',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'La base de données traitait une modification concurrente ; rien n’a été enregistré. Veuillez réessayer.',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': 'Rien n’a été enregistré : la modification n’a pas pu être inscrite au journal d’activité. Veuillez réessayer ; si cela se reproduit, prévenez votre administrateur.',
   'Something went wrong on our side. Please try again.': 'Un problème est survenu de notre côté. Veuillez réessayer.',
   'Start setting up the authenticator first.': "Commencez d'abord la configuration de l'authentificateur.",
   'Status is required': 'Le statut est obligatoire',

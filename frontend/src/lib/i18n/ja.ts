@@ -736,6 +736,7 @@ export const jaTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": 'このバーコードのプレフィックスを持つアセットが複数あります。アセットの ID を指定してください',
   'Sign in to continue.': '続行するにはサインインしてください。',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'データベースが競合する変更を処理中でした。何も保存されていません。もう一度お試しください。',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': '何も保存されていません：変更をアクティビティログに記録できませんでした。もう一度お試しください。繰り返し起こる場合は管理者に連絡してください。',
   'Something went wrong on our side. Please try again.': 'サーバー側で問題が発生しました。もう一度お試しください。',
   'Start setting up the authenticator first.': '先に認証アプリの設定を開始してください。',
   'Status is required': 'ステータスは必須です',

@@ -782,6 +782,7 @@ export const ruTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": 'Этот префикс штрихкода у нескольких активов; укажите id актива',
   'Sign in to continue.': 'Войдите, чтобы продолжить.',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': 'База данных была занята одновременным изменением; ничего не сохранено. Попробуйте ещё раз.',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': 'Ничего не сохранено: изменение не удалось записать в журнал действий. Попробуйте ещё раз; если это повторяется, сообщите администратору.',
   'Something went wrong on our side. Please try again.': 'На нашей стороне что-то пошло не так. Попробуйте ещё раз.',
   'Start setting up the authenticator first.': 'Сначала начните настройку приложения-аутентификатора.',
   'Status is required': 'Укажите статус',

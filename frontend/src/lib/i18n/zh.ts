@@ -731,6 +731,7 @@ export const zhTexts: TextTranslation = {
   "Several assets have this barcode prefix; give the asset's id": '多个资产使用此条形码前缀；请填写资产的 ID',
   'Sign in to continue.': '请登录以继续。',
   'The database was busy with a conflicting change; nothing was saved. Please try again.': '数据库正在处理一个冲突的更改，未保存任何内容。请重试。',
+  'Nothing was saved: the change could not be recorded in the activity log. Please try again; if this keeps happening, tell your administrator.': '未保存任何内容：无法将此更改记入活动日志。请重试；如果问题仍然存在，请联系管理员。',
   'Something went wrong on our side. Please try again.': '我们这边出了问题，请重试。',
   'Start setting up the authenticator first.': '请先开始设置身份验证器。',
   'Status is required': '状态为必填项',
