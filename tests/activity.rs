@@ -52,6 +52,7 @@ async fn each_change_of_a_record_is_one_entry_with_its_actor_and_changed_fields(
 
     let log = entries(&app, &admin.token, &format!("Resource=asset&RecordId={id}")).await;
     assert_eq!(actions(&log), ["create", "update", "statusChange", "delete"]);
+    assert!(log.iter().all(|entry| entry["recordName"] == "Xəzər"), "each entry names its record as it is now");
     for entry in &log {
         assert_eq!(entry["actorKind"], "user");
         assert_eq!(entry["actorId"], admin.id);
@@ -170,8 +171,9 @@ async fn filters_narrow_the_list_and_the_export_is_activity_xlsx() {
     export.expect(200);
     assert!(export.headers["content-disposition"].to_str().unwrap().contains("Activity.xlsx"));
     let rows = workbook_rows(&export.bytes);
-    assert_eq!(rows[0], ["Date", "Who", "Kind", "Resource", "Record", "Action", "Changes"]);
+    assert_eq!(rows[0], ["Date", "Who", "Kind", "Resource", "Record", "Name", "Action", "Changes"]);
     assert_eq!(rows.len(), 3, "a header and the two sign-ins");
+    assert_eq!(rows[1][5], "Test User", "a sign-in's record is its user, named");
 }
 
 #[tokio::test]

@@ -23,7 +23,23 @@ async fn list_detail_filter_and_unread_count() {
     assert_eq!(page.json()["totalCount"], 5);
     let names: Vec<String> =
         page.json()["data"].as_array().unwrap().iter().map(|r| r["reasonName"].as_str().unwrap().to_owned()).collect();
-    assert_eq!(names, ["Discount not honoured", "Wrong discount amount", "Staff behaviour", "App problem", "Other"]);
+    // A system word in the caller's language, Azerbaijani unless Accept-Language says otherwise.
+    assert_eq!(
+        names,
+        ["Endirim tətbiq edilmədi", "Endirimin məbləği səhvdir", "İşçilərin davranışı", "Tətbiqdə problem", "Digər"]
+    );
+    for (language, fourth) in [("2", "App problem"), ("3", "Проблема с приложением")] {
+        let page = app
+            .call_with(
+                Method::GET,
+                "/api/complaint?Skip=0&Take=10&SortField=reasonId&OrderBy=true",
+                Some(&admin.token),
+                None,
+                &[("accept-language", language)],
+            )
+            .await;
+        assert_eq!(page.json()["data"][3]["reasonName"], fourth, "Accept-Language {language}");
+    }
     assert_eq!(page.json()["data"][0]["description"], LONG, "the whole text; the screen cuts it");
     let unread = app.get("/api/complaint/filter?Skip=0&Take=10&IsRead=false", &admin.token).await;
     assert_eq!(unread.json()["totalCount"], 4);

@@ -75,6 +75,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "search_index_queue",
         sql: include_str!("../../migrations/0018_search_index_queue.sql"),
     },
+    Migration {
+        version: 19,
+        name: "complaint_reason_names",
+        sql: include_str!("../../migrations/0019_complaint_reason_names.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -103,6 +108,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 18,
         name: "search_index_queue",
         sql: include_str!("../../migrations/postgres/0018_search_index_queue.sql"),
+    },
+    Migration {
+        version: 19,
+        name: "complaint_reason_names",
+        sql: include_str!("../../migrations/postgres/0019_complaint_reason_names.sql"),
     },
 ];
 

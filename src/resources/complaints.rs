@@ -32,7 +32,8 @@ pub static COMPLAINTS: Resource = Resource {
         Column::new("email", "c.email", Kind::Text).never_null(),
         Column::new("phone", "c.phone", Kind::Phone).never_null(),
         Column::new("reasonId", "c.reason_id", Kind::Int).never_null(),
-        Column::new("reasonName", "r.name", Kind::Text).never_null(),
+        // A system word in the caller's language (Accept-Language), as a category's name.
+        Column::localized("reasonName", ["r.name_az", "r.name_en", "r.name_ru"]).never_null(),
         Column::new("description", "c.description", Kind::Text).unsorted().never_null(),
         Column::new("isRead", "c.is_read", Kind::Bool).never_null(),
         Column::new("recordDate", "c.record_date", Kind::DateTime).never_null(),

@@ -17846,6 +17846,7 @@ export interface components {
             changes: string | null;
             id: number;
             recordId: number | null;
+            recordName: string | null;
             resource: string;
         };
         ApiClientRow: {
