@@ -459,6 +459,11 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
         .collect();
     assert!(cities.contains(&"Köhnə şəhər".to_string()) && !cities.contains(&"Yeni şəhər".to_string()), "{cities:?}");
 
+    // A folder named as the copy is called one.
+    let folder = perkdesk(&["restore", dir.path().to_str().unwrap(), "--db", db_text], None);
+    assert!(!folder.status.success());
+    let said = text(&folder.stderr);
+    assert!(said.contains("is a directory, not a backup file") && said.trim().lines().count() == 1, "{said}");
     // A damaged copy is refused before anything is touched; a missing database is simply made.
     let damaged = dir.path().join("damaged.db");
     std::fs::write(&damaged, b"SQLite format 3\0 but not really").unwrap();
@@ -556,4 +561,91 @@ fn sql_runs_statements_with_the_collation_in_one_transaction() {
     assert!(perkdesk(&["sql", "--db", db, "DELETE FROM collations"], None).status.success());
     let rebuilt = perkdesk(&["sql", "--db", db, "SELECT name, version FROM collations"], None);
     assert_eq!(text(&rebuilt.stdout), format!("az|{}\n", perkdesk::db::collation::VERSION));
+}
+
+/// Runs perkdesk under a umask that would make every file world-readable.
+fn perkdesk_with_open_umask(args: &[&str]) -> std::process::Child {
+    Command::new("sh")
+        .args(["-c", "umask 000; exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_perkdesk")])
+        .args(args)
+        .env_remove("PERKDESK_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn mode_of(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).permissions().mode() & 0o777
+}
+
+#[test]
+fn everything_perkdesk_creates_is_its_owners_alone_whatever_the_umask() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("perkdesk.db");
+    let db_text = db.to_str().unwrap();
+    let mut created = perkdesk_with_open_umask(&[
+        "create-admin",
+        "--db",
+        db_text,
+        "--email",
+        "ops@perk.az",
+        "--first-name",
+        "Ops",
+        "--last-name",
+        "Admin",
+        "--password-stdin",
+    ]);
+    created.stdin.take().unwrap().write_all(b"Secret-123!\n").unwrap();
+    assert!(created.wait().unwrap().success());
+    assert_eq!(mode_of(&db), 0o600, "the database");
+
+    let backups = dir.path().join("backups").join("scheduled");
+    let port = free_port();
+    let mut server = perkdesk_with_open_umask(&[
+        "serve",
+        "--db",
+        db_text,
+        "--bind",
+        &format!("127.0.0.1:{port}"),
+        "--backup-dir",
+        backups.to_str().unwrap(),
+        "--backup-every",
+        "1s",
+    ]);
+    let mut stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    read_until(&mut stderr, "perkdesk is serving");
+    let started = std::time::Instant::now();
+    while copies(&backups).is_empty() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "a scheduled backup within 30 s");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    for side in ["-wal", "-shm"] {
+        assert_eq!(mode_of(std::path::Path::new(&format!("{db_text}{side}"))), 0o600, "the database's {side}");
+    }
+    assert_eq!(mode_of(&backups), 0o700, "the backup folder perkdesk made");
+    assert_eq!(mode_of(backups.parent().unwrap()), 0o700, "and its parent, made with it");
+    assert_eq!(mode_of(&copies(&backups)[0]), 0o600, "a scheduled backup");
+    let copy = dir.path().join("copy.db");
+    let mut backed_up = perkdesk_with_open_umask(&["backup", "--db", db_text, copy.to_str().unwrap()]);
+    assert!(backed_up.wait().unwrap().success());
+    assert_eq!(mode_of(&copy), 0o600, "a `perkdesk backup` copy");
+    terminate(&server);
+    assert!(server.wait().unwrap().success());
+
+    let reports = dir.path().join("reports");
+    let mut exported =
+        perkdesk_with_open_umask(&["export-reports", "--db", db_text, "--out", reports.to_str().unwrap()]);
+    assert!(exported.wait().unwrap().success());
+    assert_eq!(mode_of(&reports), 0o700, "the reports folder perkdesk made");
+    assert_eq!(mode_of(&reports.join("Reports-count.xlsx")), 0o600, "an exported workbook");
+
+    // A restore puts the database back owner-only, whatever the copy's mode was.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut restored = perkdesk_with_open_umask(&["restore", copy.to_str().unwrap(), "--db", db_text, "--force"]);
+    assert!(restored.wait().unwrap().success());
+    assert_eq!(mode_of(&db), 0o600, "the restored database");
 }

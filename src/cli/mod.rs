@@ -282,6 +282,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let command = cli.command.unwrap_or_else(|| {
         Command::Serve(ServeArgs { db: DbArg::parse_default(), options: ServeOptions::parse_default() })
     });
+    // The database, its copies and the exports hold secrets and people's data.
+    crate::core::owner_only::restrict_process();
     let serving = matches!(command, Command::Serve(_) | Command::Demo(_));
     init_logging(if serving { &cli.log_level } else { "warn" }, cli.log_format);
     // What a command writes outside any request is recorded as the command line's, or the server's.
@@ -416,7 +418,8 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
 /// schedule that could never write is refused at once, not discovered at its first run.
 fn scheduled_backups(options: &ServeOptions) -> anyhow::Result<Option<crate::app::housekeeping::Backups>> {
     let Some(dir) = options.backup_dir.clone() else { return Ok(None) };
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the backup folder {}", dir.display()))?;
+    crate::core::owner_only::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the backup folder {}", dir.display()))?;
     let probe = dir.join(".perkdesk-write-test");
     std::fs::write(&probe, b"").with_context(|| format!("cannot write in the backup folder {}", dir.display()))?;
     let _ = std::fs::remove_file(&probe);
@@ -672,7 +675,8 @@ fn restore(args: RestoreArgs) -> anyhow::Result<()> {
 fn export_reports(args: ExportReportsArgs) -> anyhow::Result<()> {
     use crate::resources::reports;
     let db = open_existing(&args.db.db)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create the folder {}", args.out.display()))?;
+    crate::core::owner_only::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create the folder {}", args.out.display()))?;
     let mut conn = db.conn()?;
     // Both files from one snapshot, while a server may keep writing.
     let conn = conn.transaction()?;
@@ -703,14 +707,8 @@ fn save_into(dir: &Path, name: &str, mut file: std::fs::File) -> anyhow::Result<
     let mut temp =
         tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write to {}", dir.display()))?;
     std::io::copy(&mut file, &mut temp).with_context(|| format!("cannot write {}", target.display()))?;
-    // Readable like any file the operator writes (a temporary file starts private).
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .with_context(|| format!("cannot write {}", target.display()))?;
-    }
+    // The temporary file starts owner-only (0600), as everything perkdesk writes (the reports
+    // name people and partners; core::owner_only), and keeps that mode when renamed.
     temp.persist(&target).with_context(|| format!("cannot write {}", target.display()))?;
     Ok(target)
 }

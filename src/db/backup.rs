@@ -29,6 +29,7 @@ pub struct Checked {
 /// Opens `path` read-only and checks it whole: SQLite's integrity check, and a perkdesk schema
 /// this binary knows.
 pub fn check(path: &Path) -> anyhow::Result<Checked> {
+    anyhow::ensure!(!path.is_dir(), "{} is a directory, not a backup file", path.display());
     anyhow::ensure!(path.is_file(), "{} does not exist", path.display());
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .with_context(|| format!("cannot open {}", path.display()))?;
@@ -135,6 +136,8 @@ pub fn restore(backup: &Path, target: &Path, force: bool) -> anyhow::Result<Rest
     let staged = target.with_extension("restoring");
     let _ = std::fs::remove_file(&staged);
     std::fs::copy(backup, &staged).with_context(|| format!("cannot write {}", staged.display()))?;
+    // A copy takes its source's mode: the database is its owner's alone whatever the backup's was.
+    crate::core::owner_only::restrict(&staged).with_context(|| format!("cannot restrict {}", staged.display()))?;
     std::fs::File::open(&staged).and_then(|file| file.sync_all())?;
     check(&staged).inspect_err(|_| {
         let _ = std::fs::remove_file(&staged);

@@ -24,6 +24,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use tokio::sync::Semaphore;
 
 use crate::core::error::{AppError, AppResult};
+use crate::core::owner_only;
 
 pub use activity::Actor;
 use batch::Queue;
@@ -160,6 +161,16 @@ impl Db {
     fn open_file(path: &Path) -> anyhow::Result<Db> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
+        }
+        // Made here, owner-only, before SQLite opens it: its WAL and shared memory follow its mode.
+        owner_only::create_file(path).with_context(|| format!("cannot create the database {}", path.display()))?;
+        if owner_only::open_to_others(path) {
+            tracing::warn!(
+                database = %path.display(),
+                "the database file can be read by other accounts of this machine (it holds password hashes and \
+                 authenticator secrets); make it the owner's alone: chmod 600 {}",
+                path.display()
+            );
         }
         {
             let mut sqlite = rusqlite::Connection::open(path)
@@ -423,11 +434,18 @@ impl Db {
     /// PostgreSQL's own tools back up a server; this refuses there, naming them.
     pub fn backup_to(&self, dest: &Path) -> anyhow::Result<()> {
         anyhow::ensure!(!self.is_postgres(), POSTGRES_BACKUP);
-        anyhow::ensure!(!dest.exists(), "{} already exists", dest.display());
         let dest_text = dest.to_str().context("the backup path is not valid UTF-8")?;
+        // The copy is made owner-only and empty first (VACUUM INTO writes into an empty file), so
+        // it is never readable by others, whatever the umask.
+        let made = owner_only::create_file(dest).with_context(|| format!("cannot write {}", dest.display()))?;
+        anyhow::ensure!(made, "{} already exists", dest.display());
         let conn = self.pool.get()?;
-        conn.execute("VACUUM INTO ?1", [dest_text]).with_context(|| format!("cannot write {}", dest.display()))?;
-        Ok(())
+        let copied =
+            conn.execute("VACUUM INTO ?1", [dest_text]).with_context(|| format!("cannot write {}", dest.display()));
+        if copied.is_err() {
+            let _ = std::fs::remove_file(dest);
+        }
+        copied.map(|_| ())
     }
 
     /// On PostgreSQL, moves the maintained counts' deltas into their folded rows (see
