@@ -28,7 +28,7 @@ pub const REUSED: &str = "This x-requestid was already used for a different requ
 /// How an `x-requestid` is refused (`core::refusals`).
 pub const REFUSALS: &[&str] = &[TOO_LONG, RUNNING, REUSED];
 use crate::db::{Unit, format_iso, lock, now_iso};
-use crate::http::reply::{CarriesCredentials, REQUEST_ID as HEADER};
+use crate::http::reply::{CarriesCredentials, REQUEST_ID as HEADER, ShowsSecretOnce};
 use crate::http::state::AppState;
 
 const KEEP_FOR: Duration = Duration::hours(24);
@@ -158,8 +158,19 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return AppError::Internal(anyhow::anyhow!("a mutation answered more than can be stored")).into_response();
     };
     let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+    // A secret is shown once: a repeat gets the answer without it, and it is never stored.
+    let stored = match parts.extensions.get::<ShowsSecretOnce>() {
+        None => answer.to_vec(),
+        Some(_) => match crate::http::secrets::withheld(&answer) {
+            Some(stored) => stored,
+            None => {
+                drop(unit);
+                return AppError::Internal(anyhow::anyhow!("an answer with a secret is not JSON")).into_response();
+            }
+        },
+    };
     let record = {
-        let (status, stored) = (parts.status.as_u16(), answer.to_vec());
+        let status = parts.status.as_u16();
         move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
             expire(conn, Some(&key))?;
             conn.prepare_cached(

@@ -179,6 +179,8 @@ pub struct Doc {
     rules: Vec<(&'static str, Vec<Rule>)>,
     /// The component name of a JSON body's schema, to apply `rules` to.
     body_name: Option<String>,
+    /// The answer carries a secret its field names do not tell (`secrets`).
+    carries_secret: bool,
 }
 
 /// A schema the document names among its components.
@@ -215,7 +217,15 @@ impl Doc {
             answers: vec![],
             rules: vec![],
             body_name: None,
+            carries_secret: false,
         }
+    }
+
+    /// The answer carries a secret that its field names do not tell (a QR code of an
+    /// authenticator's key): never cached, never replayed (`secrets`).
+    pub fn carries_secret(mut self) -> Doc {
+        self.carries_secret = true;
+        self
     }
 
     /// Signed-in callers with one of these roles; others get 401 or 403.
@@ -455,7 +465,8 @@ impl Api {
     pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
         let mut openapi = build_openapi(self.endpoints);
         openapi.extensions.get_or_insert_with(Default::default).insert(REFUSALS.to_string(), refusals(self.refusals));
-        (self.router, openapi)
+        let router = super::secrets::protect(self.router, &mut openapi);
+        (router, openapi)
     }
 }
 
@@ -718,7 +729,14 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
             Method::DELETE => HttpMethod::Delete,
             _ => HttpMethod::Get,
         };
-        paths.add_path_operation(path, vec![method], op.build());
+        let mut operation = op.build();
+        if doc.carries_secret {
+            operation
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(super::secrets::EXTENSION.to_string(), serde_json::Value::Bool(true));
+        }
+        paths.add_path_operation(path, vec![method], operation);
     }
     OpenApiBuilder::new()
         .info(InfoBuilder::new().title("perkdesk API").version(env!("CARGO_PKG_VERSION")).description(Some(

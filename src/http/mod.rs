@@ -13,5 +13,6 @@ pub mod gate;
 pub mod limits;
 pub mod listener;
 pub mod reply;
+pub mod secrets;
 pub mod state;
 pub mod web;

@@ -29,8 +29,9 @@ impl MessageBody {
 /// replayed to the same session (`app::idempotency`).
 pub const REQUEST_ID: &str = "x-requestid";
 
-/// Put in a response's extensions by answers that carry credentials (a token pair, a new API
-/// key): such an answer is never stored, so it can never be served twice.
+/// Put in a response's extensions by answers that carry a session's credentials (a token pair):
+/// such an answer is never stored, so it can never be served twice (a sign-in or a refresh has
+/// its own rules for a repeat).
 #[derive(Clone, Copy, Debug)]
 pub struct CarriesCredentials;
 
@@ -39,8 +40,23 @@ impl CarriesCredentials {
     /// so no browser or proxy cache keeps it either.
     pub fn mark(response: &mut Response) {
         response.extensions_mut().insert(CarriesCredentials);
-        response
-            .headers_mut()
-            .insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+        no_store(response);
     }
+}
+
+/// Put in a response's extensions by answers that show a secret once (a new API key, recovery
+/// codes, an authenticator's key or QR code; `http::secrets`): `Cache-Control: no-store`, and a
+/// repeat with the same x-requestid is answered from what was stored without the secret.
+#[derive(Clone, Copy, Debug)]
+pub struct ShowsSecretOnce;
+
+impl ShowsSecretOnce {
+    pub fn mark(response: &mut Response) {
+        response.extensions_mut().insert(ShowsSecretOnce);
+        no_store(response);
+    }
+}
+
+fn no_store(response: &mut Response) {
+    response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
 }

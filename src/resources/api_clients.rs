@@ -22,7 +22,6 @@ use crate::http::api::{Api, Doc};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, read_fields};
-use crate::http::reply::CarriesCredentials;
 use crate::http::state::AppState;
 
 pub const NAME_REQUIRED: &str = "Name is required";
@@ -231,10 +230,9 @@ async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
             Ok((key, row))
         })
         .await?;
-    let mut response = (StatusCode::CREATED, Json(CreatedClient { key, client })).into_response();
-    // The key is never stored with the request id: a repeat cannot show it a second time.
-    CarriesCredentials::mark(&mut response);
-    Ok(response)
+    // The key is shown once: the registry marks this answer (`http::secrets`), so a repeat with
+    // the same x-requestid gets the client without it.
+    Ok((StatusCode::CREATED, Json(CreatedClient { key, client })).into_response())
 }
 
 async fn revoke_call(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {

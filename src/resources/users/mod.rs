@@ -242,7 +242,8 @@ pub fn routes() -> Api {
                         .maximum(Some(utoipa::Number::Int(i64::MAX as isize))),
                 )
                 .answers(404, "No such user")
-                .returns::<QrCode>(200),
+                .returns::<QrCode>(200)
+                .carries_secret(),
         )
         .add(
             Method::PUT,
