@@ -286,3 +286,70 @@ async fn reset_links_are_limited_per_account_and_the_answer_never_changes() {
     assert_eq!(app.outbox.lock().unwrap().len(), 3, "three links an hour for one account");
     assert_eq!(app.count("SELECT COUNT(*) FROM password_resets"), 3);
 }
+
+/// A sign-in from the client address `from` (the connection's peer, as the listener gives it).
+async fn sign_in_from(app: &TestApp, from: &str, email: &str, password: &str, otp: &str) -> Response {
+    let peer: std::net::SocketAddr = format!("{from}:40000").parse().unwrap();
+    let body = json!({"userName": email, "password": password, "otp": otp});
+    let request = axum::http::Request::post("/api/auth/admin/token")
+        .header("content-type", "application/json")
+        .extension(axum::extract::ConnectInfo(peer))
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    app.send(request).await
+}
+
+#[tokio::test]
+async fn a_lockout_from_one_address_does_not_lock_the_owner_out_from_another() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let attacker = "198.51.100.7";
+    for _ in 1..=4 {
+        sign_in_from(&app, attacker, "aysel@perk.az", "Wrong-123!", "123456").await.expect(401);
+    }
+    sign_in_from(&app, attacker, "aysel@perk.az", "Wrong-123!", "123456").await.expect_message(423, "You are locked.");
+    let otp = app.otp_for("aysel@perk.az");
+    sign_in_from(&app, attacker, "aysel@perk.az", PASSWORD, &otp).await.expect_message(423, "You are locked.");
+    // The owner, elsewhere, signs in; and the lock stays on the attacker's address.
+    sign_in_from(&app, "203.0.113.20", "aysel@perk.az", PASSWORD, &otp).await.expect(200);
+    let next = app.otp_for("aysel@perk.az");
+    sign_in_from(&app, attacker, "aysel@perk.az", PASSWORD, &next).await.expect_message(423, "You are locked.");
+}
+
+#[tokio::test]
+async fn a_guess_spread_over_addresses_is_throttled_but_never_for_the_owners_own_address() {
+    let app = test_app();
+    app.insert_user("aysel@perk.az", 0);
+    let own = "203.0.113.20";
+    let otp = app.otp_for("aysel@perk.az");
+    sign_in_from(&app, own, "aysel@perk.az", PASSWORD, &otp).await.expect(200);
+    // Twenty failures from twenty addresses (four each would not lock any of them).
+    for n in 0..20 {
+        let from = format!("198.51.100.{}", n % 5 + 1);
+        sign_in_from(&app, &from, "aysel@perk.az", "Wrong-123!", "123456").await.expect(401);
+    }
+    // A new address now waits half a minute after the latest failure, whatever it sends.
+    let throttled = sign_in_from(&app, "192.0.2.99", "aysel@perk.az", PASSWORD, "000000").await;
+    throttled.expect(429);
+    assert!(throttled.message().starts_with("Too many failed sign-ins for this account. Try again in"));
+    let wait: u64 = throttled.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=30).contains(&wait), "{wait}");
+    // The same for an e-mail no account has: nothing tells which e-mails are accounts.
+    for n in 0..20 {
+        let from = format!("198.51.100.{}", n % 5 + 1);
+        sign_in_from(&app, &from, "nobody@perk.az", "Wrong-123!", "123456").await.expect(401);
+    }
+    sign_in_from(&app, "192.0.2.99", "nobody@perk.az", PASSWORD, "000000").await.expect(429);
+    // The owner's own address is never throttled.
+    let next = app.otp_for("aysel@perk.az");
+    let own_again = sign_in_from(&app, own, "aysel@perk.az", PASSWORD, &next).await;
+    assert_ne!(own_again.status.as_u16(), 429, "{}", own_again.message());
+    // Half a minute after the latest failure, a new address may try once more.
+    app.state
+        .db
+        .conn()
+        .unwrap()
+        .execute("UPDATE sign_in_failures SET at = '2000-01-01T00:00:00.000Z' WHERE address <> ''", [])
+        .unwrap();
+    sign_in_from(&app, "192.0.2.99", "aysel@perk.az", "Wrong-123!", "123456").await.expect(401);
+}

@@ -315,7 +315,11 @@ async fn wishes_complaints_and_notifications() {
     let complaint = post(&app, "/api/app/complaints", &key, from_employee).await;
     complaint.expect(201);
     assert_eq!(complaint.json()["fullName"], "İlkin Məmmədov");
-    assert_eq!(complaint.json()["reasonName"], "İşçilərin davranışı", "in the caller's language (Azerbaijani by default)");
+    assert_eq!(
+        complaint.json()["reasonName"],
+        "İşçilərin davranışı",
+        "in the caller's language (Azerbaijani by default)"
+    );
     let anyone = json!({"fullName": "Ləman Quliyeva", "email": "leman@mail.az", "phone": "994551234567",
                         "reasonId": 5, "description": "Tətbiq açılmır"});
     post(&app, "/api/app/complaints", &key, anyone).await.expect(201);

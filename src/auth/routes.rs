@@ -38,6 +38,7 @@ const REFUSALS: &[&str] = &[
     validation::DUPLICATE_EMAIL,
     "Your account is not active yet. Ask an administrator to activate it.",
     "Too many attempts from your address. Try again in {seconds} seconds.",
+    sessions::THROTTLED,
     "Refresh token is required",
 ];
 
@@ -57,8 +58,12 @@ pub fn routes() -> Api {
             .rules("recoveryCode", &[Rule::Note("In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator).")])
             .answers(401, "Invalid credentials")
             .answers(403, "The account is not active yet")
-            .answers(423, "The account is locked after repeated failures")
-            .answers(429, "Too many sign-in attempts from this address; see Retry-After")
+            .answers(423, "Sign-ins with this e-mail from this address are locked after five failures (15 minutes)")
+            .answers(
+                429,
+                "Too many sign-in attempts from this address, or too many failures for this e-mail from other \
+                 addresses (from an address it never signed in from); see Retry-After",
+            )
             .returns::<TokenPair>(200),
         )
         .add(
@@ -260,12 +265,16 @@ async fn sign_in(
     let user_agent = user_agent(&headers);
     let keys = state.feature::<JwtKeys>()?.clone();
     let looked_up = email.clone();
+    let address = ip.to_string();
     let attempt = state
         .db
         .run(move |conn| {
-            // Locks are per e-mail, known or not, so a lock tells nothing about accounts.
-            if sessions::is_locked(conn, &looked_up)? {
-                return Err(sessions::locked_error());
+            // Locks are per e-mail and address, known e-mail or not, so a lock tells nothing about
+            // accounts and cannot keep the right person out from another address.
+            match sessions::sign_in_gate(conn, &looked_up, &address)? {
+                sessions::Gate::Open => {}
+                sessions::Gate::Locked => return Err(sessions::locked_error()),
+                sessions::Gate::Throttled(wait) => return Err(sessions::throttled_error(wait)),
             }
             let candidate = conn
                 .query_row(
@@ -313,7 +322,7 @@ async fn sign_in(
         .db
         .write(move |tx| -> AppResult<AppResult<TokenPair>> {
             let failed = |tx: &crate::db::sql::Connection| -> AppResult<AppResult<TokenPair>> {
-                Ok(Err(if sessions::record_failure(tx, &email)? {
+                Ok(Err(if sessions::record_failure(tx, &email, &ip.to_string())? {
                     sessions::locked_error()
                 } else {
                     AppError::invalid_credentials()
@@ -347,7 +356,7 @@ async fn sign_in(
                 }
                 _ => return failed(tx),
             }
-            sessions::clear_failures(tx, &email)?;
+            sessions::clear_failures(tx, &email, Some(&ip.to_string()))?;
             let session = activity::write_as(tx, Actor::user(user.id, user.name), || {
                 sessions::start_session(tx, &keys, user.id, &ip.to_string(), &user_agent)
             })?;
@@ -579,7 +588,7 @@ async fn confirm_reset(
             )?;
             accounts::set_password(tx, user_id, Reach::Any, &new_hash, "password reset", None)?;
             let email: String = tx.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |r| r.get(0))?;
-            sessions::clear_failures(tx, &email)?;
+            sessions::clear_failures(tx, &email, None)?;
             Ok(())
         })
         .await?;

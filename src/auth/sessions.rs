@@ -1,4 +1,5 @@
-//! Sessions and their single-use refresh tokens, sign-in failures and the account lock.
+//! Sessions and their single-use refresh tokens, sign-in failures, the lock per e-mail and
+//! address, and the throttle per e-mail across addresses.
 
 use crate::db::sql::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -10,9 +11,18 @@ use super::tokens::{JwtKeys, REFRESH_TOKEN_LIFETIME, hash_token, new_opaque_toke
 use crate::core::error::{AppError, AppResult};
 use crate::db::{format_iso, now_iso};
 
+/// Failures from one address within the window that lock that address out of the e-mail.
 pub const LOCK_AFTER_FAILURES: i64 = 5;
 pub const FAILURE_WINDOW: Duration = Duration::minutes(15);
 pub const LOCK_DURATION: Duration = Duration::minutes(15);
+/// Failures of one e-mail from all addresses within the window from which it is throttled for
+/// addresses the account never signed in from.
+pub const THROTTLE_AFTER_FAILURES: i64 = 20;
+/// While throttled, such an address waits this long after the e-mail's latest failure: a guess
+/// spread over many addresses gets two tries a minute.
+pub const THROTTLE_INTERVAL: Duration = Duration::seconds(30);
+/// An address the account signed in from within this long is its own: never throttled.
+pub const FAMILIAR_FOR: Duration = Duration::days(90);
 
 /// What sign-in and refresh answer.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -188,43 +198,113 @@ pub fn forget_user_sessions(tx: &Connection, user_id: i64) -> AppResult<()> {
     Ok(())
 }
 
-/// Whether sign-ins with this e-mail are locked now (after five failures within the window),
-/// whether or not an account has the e-mail.
-pub fn is_locked(conn: &Connection, email: &str) -> AppResult<bool> {
-    let until: Option<String> = conn
-        .prepare_cached("SELECT until FROM sign_in_locks WHERE email = ?1")?
-        .query_row([email], |r| r.get(0))
-        .optional()?;
-    Ok(until.is_some_and(|until| until > now_iso()))
+/// What a sign-in attempt with an e-mail from an address meets before its password is checked.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Gate {
+    Open,
+    /// Five failures from this address within the window: locked for this address only.
+    Locked,
+    /// Many failures from many addresses: an address the account never signed in from waits.
+    Throttled(std::time::Duration),
 }
 
-/// Records a failed sign-in with this e-mail and locks it on the fifth failure within the
-/// window. Returns true when it is now locked. Failures and locks past their time are pruned.
-pub fn record_failure(tx: &Connection, email: &str) -> AppResult<bool> {
+/// Whether a sign-in with `email` from `address` may be tried now. The lockout is per e-mail and
+/// address, so whoever knows an e-mail cannot lock its owner out from another address; across
+/// addresses the e-mail is throttled more slowly, which still stops a guess spread over many
+/// addresses, and never for an address the account signed in from before. Alike whether or not
+/// an account has the e-mail (nothing tells which e-mails have accounts).
+pub fn sign_in_gate(conn: &Connection, email: &str, address: &str) -> AppResult<Gate> {
+    let now = OffsetDateTime::now_utc();
+    let until: Option<String> = conn
+        .prepare_cached("SELECT until FROM sign_in_locks WHERE email = ?1 AND address = ?2")?
+        .query_row((email, address), |r| r.get(0))
+        .optional()?;
+    if until.is_some_and(|until| until > format_iso(now)) {
+        return Ok(Gate::Locked);
+    }
+    let window_start = format_iso(now - FAILURE_WINDOW);
+    let (failures, last): (i64, Option<String>) = conn
+        .prepare_cached("SELECT COUNT(*), MAX(at) FROM sign_in_failures WHERE email = ?1 AND at > ?2")?
+        .query_row((email, &window_start), |r| Ok((r.get(0)?, r.get(1)?)))?;
+    if failures < THROTTLE_AFTER_FAILURES {
+        return Ok(Gate::Open);
+    }
+    let familiar = conn
+        .prepare_cached(
+            "SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE u.email = ?1 AND u.kind = 'staff' AND u.deleted_at IS NULL AND s.ip = ?2 AND s.created_at > ?3
+             LIMIT 1",
+        )?
+        .query_row((email, address, format_iso(now - FAMILIAR_FOR)), |r| r.get::<i64>(0))
+        .optional()?
+        .is_some();
+    if familiar {
+        return Ok(Gate::Open);
+    }
+    let next = last
+        .and_then(|last| OffsetDateTime::parse(&last, &time::format_description::well_known::Rfc3339).ok())
+        .map(|last| last + THROTTLE_INTERVAL);
+    Ok(match next {
+        Some(next) if next > now => Gate::Throttled((next - now).unsigned_abs()),
+        _ => Gate::Open,
+    })
+}
+
+/// Records a failed sign-in with this e-mail from this address and locks the address out of the
+/// e-mail on the fifth failure within the window. Returns true when it is now locked. Failures
+/// and locks past their time are pruned.
+pub fn record_failure(tx: &Connection, email: &str, address: &str) -> AppResult<bool> {
     let now = OffsetDateTime::now_utc();
     let window_start = format_iso(now - FAILURE_WINDOW);
     tx.prepare_cached("DELETE FROM sign_in_failures WHERE at <= ?1")?.execute([&window_start])?;
     tx.prepare_cached("DELETE FROM sign_in_locks WHERE until <= ?1")?.execute([format_iso(now)])?;
-    tx.prepare_cached("INSERT INTO sign_in_failures (email, at) VALUES (?1, ?2)")?.execute((email, format_iso(now)))?;
+    tx.prepare_cached("INSERT INTO sign_in_failures (email, address, at) VALUES (?1, ?2, ?3)")?.execute((
+        email,
+        address,
+        format_iso(now),
+    ))?;
     let recent: i64 = tx
-        .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND at > ?2")?
-        .query_row((email, &window_start), |r| r.get(0))?;
+        .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND address = ?2 AND at > ?3")?
+        .query_row((email, address, &window_start), |r| r.get(0))?;
     if recent >= LOCK_AFTER_FAILURES {
         tx.prepare_cached(
-            "INSERT INTO sign_in_locks (email, until) VALUES (?1, ?2)
-             ON CONFLICT (email) DO UPDATE SET until = excluded.until",
+            "INSERT INTO sign_in_locks (email, address, until) VALUES (?1, ?2, ?3)
+             ON CONFLICT (email, address) DO UPDATE SET until = excluded.until",
         )?
-        .execute((email, format_iso(now + LOCK_DURATION)))?;
+        .execute((email, address, format_iso(now + LOCK_DURATION)))?;
         return Ok(true);
     }
     Ok(false)
 }
 
-/// Forgets the failures and lifts the lock of an e-mail (a successful sign-in, a password reset).
-pub fn clear_failures(tx: &Connection, email: &str) -> AppResult<()> {
-    tx.prepare_cached("DELETE FROM sign_in_failures WHERE email = ?1")?.execute([email])?;
-    tx.prepare_cached("DELETE FROM sign_in_locks WHERE email = ?1")?.execute([email])?;
+/// Forgets the failures and lifts the locks of an e-mail: from one address (a successful sign-in
+/// there), or from all (`None`: a password reset, which proves the e-mail's owner).
+pub fn clear_failures(tx: &Connection, email: &str, address: Option<&str>) -> AppResult<()> {
+    match address {
+        Some(address) => {
+            tx.prepare_cached("DELETE FROM sign_in_failures WHERE email = ?1 AND address = ?2")?
+                .execute((email, address))?;
+            tx.prepare_cached("DELETE FROM sign_in_locks WHERE email = ?1 AND address = ?2")?
+                .execute((email, address))?;
+        }
+        None => {
+            tx.prepare_cached("DELETE FROM sign_in_failures WHERE email = ?1")?.execute([email])?;
+            tx.prepare_cached("DELETE FROM sign_in_locks WHERE email = ?1")?.execute([email])?;
+        }
+    }
     Ok(())
+}
+
+/// The answer to an attempt from an unfamiliar address while the e-mail is throttled (a template
+/// of the refusals: `{seconds}` is filled in).
+pub const THROTTLED: &str = "Too many failed sign-ins for this account. Try again in {seconds} seconds.";
+
+pub fn throttled_error(wait: std::time::Duration) -> AppError {
+    let seconds = crate::core::error::seconds_to_wait(wait);
+    AppError::TooManyRequests {
+        message: THROTTLED.replace("{seconds}", &seconds.to_string()),
+        retry_after_secs: seconds,
+    }
 }
 
 pub fn locked_error() -> AppError {

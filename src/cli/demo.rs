@@ -89,7 +89,7 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
                 "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0 WHERE email = ?1",
                 (ADMIN_EMAIL, &hash),
             )?;
-            crate::auth::sessions::clear_failures(&tx, ADMIN_EMAIL)?;
+            crate::auth::sessions::clear_failures(&tx, ADMIN_EMAIL, None)?;
             secret
         }
         None => {

@@ -80,6 +80,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "complaint_reason_names",
         sql: include_str!("../../migrations/0019_complaint_reason_names.sql"),
     },
+    Migration {
+        version: 20,
+        name: "sign_in_locks_per_address",
+        sql: include_str!("../../migrations/0020_sign_in_locks_per_address.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -113,6 +118,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 19,
         name: "complaint_reason_names",
         sql: include_str!("../../migrations/postgres/0019_complaint_reason_names.sql"),
+    },
+    Migration {
+        version: 20,
+        name: "sign_in_locks_per_address",
+        sql: include_str!("../../migrations/postgres/0020_sign_in_locks_per_address.sql"),
     },
 ];
 

@@ -3241,7 +3241,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The account is locked after repeated failures */
+                /** @description Sign-ins with this e-mail from this address are locked after five failures (15 minutes) */
                 423: {
                     headers: {
                         [name: string]: unknown;
@@ -3250,7 +3250,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many sign-in attempts from this address; see Retry-After */
+                /** @description Too many sign-in attempts from this address, or too many failures for this e-mail from other addresses (from an address it never signed in from); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;

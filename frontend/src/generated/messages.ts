@@ -874,6 +874,7 @@ export const REFUSALS = [
   "This reset link is invalid or has expired. Ask for a new one.",
   "This x-requestid was already used for a different request.",
   "Too many attempts from your address. Try again in {seconds} seconds.",
+  "Too many failed sign-ins for this account. Try again in {seconds} seconds.",
   "Usage record",
   "User",
   "Wrong email format. E.g. name@example.com",

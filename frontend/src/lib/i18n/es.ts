@@ -770,6 +770,7 @@ export const esTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'Este enlace de restablecimiento no es válido o ha caducado. Solicite uno nuevo.',
   'This x-requestid was already used for a different request.': 'Este x-requestid ya se usó para otra solicitud.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Demasiados intentos desde su dirección. Vuelva a intentarlo en {seconds} segundos.',
+  'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Demasiados inicios de sesión fallidos para esta cuenta. Inténtelo de nuevo dentro de {seconds} segundos.',
   'Usage record': 'Registro de uso',
   'User': 'Usuario',
   'You cannot change your own role.': 'No puede cambiar su propio rol.',
