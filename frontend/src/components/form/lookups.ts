@@ -1,7 +1,7 @@
 import { serverPicker } from './listPicker';
 
 /**
- * The spec's lookups as server pickers (campaigns.md, "Lookups"), one object
+ * The spec's lookups as server pickers (the specification's campaigns part, "Lookups"), one object
  * each, so any screen's filter or form declares one in a line and a chosen
  * record is named the same way everywhere.
  */

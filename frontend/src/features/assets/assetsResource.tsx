@@ -18,7 +18,7 @@ import {
   type EditAssetValues,
 } from './schemas';
 
-/** The Assets screen (platform.md, Assets screen), as a ResourcePage declaration. */
+/** The Assets screen (the specification's platform part, Assets screen), as a ResourcePage declaration. */
 export const assetsResource: ResourceDeclaration<AssetRow> = {
   title: 'assets.title',
   basePath: 'asset',

@@ -23,7 +23,7 @@ export const sendNotificationTool = {
 };
 
 /**
- * Campaigns (campaigns.md, Campaigns): confirmed campaigns with the name in the
+ * Campaigns (the specification's campaigns part, Campaigns): confirmed campaigns with the name in the
  * header's content language; create and edit in the right-side panel; the
  * 'Campaign details' drawer; 'Send notification' while none was sent.
  */

@@ -15,7 +15,7 @@ const approveTool = confirmTool<CampaignRow>({
 });
 
 /**
- * Expected Campaigns (campaigns.md): campaigns partners sent that are not yet
+ * Expected Campaigns (the specification's campaigns part): campaigns partners sent that are not yet
  * confirmed, from `GET campaign/notConfirmed`. Approve moves one to Campaigns;
  * edit is the campaign form in the right side panel; the row calls (open,
  * edit, delete) go through `campaign` like any campaign's.

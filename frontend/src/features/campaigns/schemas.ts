@@ -181,7 +181,7 @@ function campaignFields(orderEmpty: 'order.last' | 'order.current', orderVisible
 }
 
 export const createCampaignFields = campaignFields('order.last');
-/** The edit form: the order only while the campaign is active (campaigns.md). */
+/** The edit form: the order only while the campaign is active (the specification's campaigns part). */
 export const editCampaignFields = campaignFields('order.current', (values) => values.isActive);
 
 export const emptyCampaign = (): CampaignValues => ({

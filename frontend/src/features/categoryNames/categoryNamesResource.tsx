@@ -16,7 +16,7 @@ import {
 } from './schemas';
 
 /**
- * Category Names (campaigns.md, Category Names): the campaign categories with
+ * Category Names (the specification's campaigns part, Category Names): the campaign categories with
  * their photo, the name in the header's content language and their position;
  * the status switch is `PUT campaign/category/changeStatus`.
  */

@@ -19,7 +19,7 @@ export function shortDescription(description: string): string {
 const readWords = () => ({ on: t('complaints.read'), off: t('complaints.unread') });
 
 /**
- * Complaints (campaigns.md): read-only but for the read flag, which Call
+ * Complaints (the specification's campaigns part): read-only but for the read flag, which Call
  * Center may set too (`PUT complaint {id, status}`); a Read/Unread filter, and
  * the side menu counts the unread ones.
  */

@@ -134,7 +134,7 @@ describe('Dashboard screen', () => {
     expect(tableRows(line)[0]).toEqual(['Jan', '10']);
     expect(tableRows(line)[11]).toEqual(['Dec', begun === 12 ? '120' : '']);
 
-    // Each table of the spec once (design.md), with its columns and rows.
+    // Each table of the spec once (docs/decisions.md), with its columns and rows.
     const titles = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
     expect(titles).toEqual(['Active and deactive employees', 'Usage history by month', 'Top 10 Merchant', 'Top 10 Category', 'Employees included per asset', 'Count of employees on assets']);
     const merchants = within(card('Top 10 Merchant'));

@@ -132,8 +132,8 @@ function RankingTable<Row>({ title, value, columns }: { title: string; value: Re
 const numberCell = 'text-right tabular-nums';
 
 /**
- * The dashboard (campaigns.md, Dashboard): headline figures, the employees
- * doughnut and the monthly usage line, then each table once (design.md). Every
+ * The dashboard (the specification's campaigns part, Dashboard): headline figures, the employees
+ * doughnut and the monthly usage line, then each table once (docs/decisions.md). Every
  * call is independent: one that fails says `Error: ...` in its own card.
  */
 export default function DashboardPage() {

@@ -22,7 +22,7 @@ async function assetChoices(): Promise<{ value: string; label: string }[]> {
 }
 
 /**
- * Requests by Employee (campaigns.md, `wishList`): employees' wishes for new
+ * Requests by Employee (the specification's campaigns part, `wishList`): employees' wishes for new
  * partners or campaigns. Read-only but for the status, which the staff set
  * from the row (`PUT wishList/updateStatus`), so handled requests show as such.
  */

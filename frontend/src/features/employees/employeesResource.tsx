@@ -7,7 +7,7 @@ import { importAction } from './EmployeeImport';
 import { editEmployeeFields, editEmployeeSchema, editPayload, editValuesOf, employeeExportForm, type EditEmployeeValues, type EmployeeRow } from './schemas';
 
 /**
- * The Employee list (campaigns.md, Employee): the app's users of the client
+ * The Employee list (the specification's campaigns part, Employee): the app's users of the client
  * organisations. Listed through the spec's admin paths, edited in a modal,
  * switched active, deleted; the export asks for one asset.
  */

@@ -25,7 +25,7 @@ import {
 const yesNo = (value: boolean) => (value ? t('button.yes') : t('button.no'));
 
 /**
- * The HR accounts screen (platform.md, HR accounts screen), as a ResourcePage
+ * The HR accounts screen (the specification's platform part, HR accounts screen), as a ResourcePage
  * declaration. The spec's note on a column set "labelled for the asset list"
  * means: HR rows under HR headers, which is what these columns are.
  */

@@ -27,7 +27,7 @@ export function FileLink({ request }: { request: MerchantRequestRow }) {
 const cityList = (request: MerchantRequestRow) => request.cities?.map((city) => city.cityName).join(', ') ?? request.cityNames ?? '';
 
 /**
- * Requests by Merchant (campaigns.md): businesses applying to become partners.
+ * Requests by Merchant (the specification's campaigns part): businesses applying to become partners.
  * Read-only; the file downloads from its link; `GET apply/export` gives MerchantRequests.xlsx.
  */
 export const merchantRequestsResource: ResourceDeclaration<MerchantRequestRow> = {

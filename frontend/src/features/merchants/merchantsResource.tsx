@@ -23,7 +23,7 @@ const form = {
 } as const;
 
 /**
- * The Merchants screen (campaigns.md, Merchants): people at one branch of a
+ * The Merchants screen (the specification's campaigns part, Merchants): people at one branch of a
  * partner. Filters in the 'Merchant filter' modal, a partner then one of its
  * branches in the forms (the partner fixed on edit), Merchant.xlsx.
  */
@@ -38,7 +38,8 @@ export const merchantsResource: ResourceDeclaration<MerchantRow> = {
     { field: 'email', label: 'field.email', width: 24, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
     { field: 'partnerName', label: 'field.partnerName', width: 14 },
-    // The e-mail again (design.md): from 1280 px like every spec column, always in the drawer and the export.
+    // The e-mail again, as the merchant's userName (docs/decisions.md): from 1280 px like every spec
+    // column, always in the drawer and the export.
     { field: 'userName', label: 'field.userName', width: 24, priority: 3 },
     { field: 'partnerCityName', label: 'field.partnerCity', width: 20, priority: 2 },
   ],

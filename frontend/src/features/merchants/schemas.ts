@@ -24,7 +24,7 @@ export interface MerchantValues {
   partnerCityId: string;
 }
 
-/** The spec's messages (campaigns.md, Merchant create and edit), verbatim. */
+/** The spec's messages (the specification's campaigns part, Merchant create and edit), verbatim. */
 export const MERCHANT_MESSAGES = {
   firstName: SERVER.firstName.required,
   lastName: SERVER.lastName.required,

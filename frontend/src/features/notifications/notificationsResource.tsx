@@ -20,7 +20,7 @@ import {
 const typeText = (type: number) => t(type === NotificationType.Category ? 'notificationType.category' : 'notificationType.campaign');
 
 /**
- * Notifications (campaigns.md, Notifications): image, header and text with
+ * Notifications (the specification's campaigns part, Notifications): image, header and text with
  * view, edit and delete; the filter by header; create with a type and the
  * category or campaign it is about; edit of header, text and image.
  */

@@ -35,9 +35,9 @@ const form = {
 } as const;
 
 /**
- * The Partners screen (platform.md, Partners screen), as a ResourcePage
+ * The Partners screen (the specification's platform part, Partners screen), as a ResourcePage
  * declaration. The drawer shows the partner's own data and branches, not the
- * spec's 'Gold' / Score Limit 30 placeholders (design.md).
+ * spec's 'Gold' / Score Limit 30 placeholders (docs/decisions.md).
  */
 export const partnersResource: ResourceDeclaration<PartnerRow> = {
   title: 'partners.title',

@@ -12,7 +12,7 @@ import {
 } from './schemas';
 
 /**
- * The Promocode screen (campaigns.md, Promocode): the generated codes with
+ * The Promocode screen (the specification's campaigns part, Promocode): the generated codes with
  * Used as the server's Bəli / Xeyr, Create (partner, campaign category,
  * count), selection with 'N selected' and Delete, and the 'Export Excel'
  * dialog that downloads one campaign's codes.

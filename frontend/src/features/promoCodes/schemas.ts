@@ -9,7 +9,7 @@ import type { Schema as ContractSchema } from '../../lib/contract';
 /** A row as the server's document declares it (`PromoCodeRow`). */
 export type PromoCodeRow = ContractSchema<'PromoCodeRow'>;
 
-/** The server's messages (campaigns.md, Promo code create), from its document. */
+/** The server's messages (the specification's campaigns part, Promo code create), from its document. */
 const SERVER = FORM_MESSAGES['POST /api/promoCode'];
 export const PROMO_MESSAGES = {
   countRequired: SERVER.count.required,

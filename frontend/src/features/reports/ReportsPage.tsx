@@ -166,7 +166,10 @@ function ReportsExport() {
   );
 }
 
-/** Reports (campaigns.md, Reports): a tab per kind, each its names and a pie of states; the export for Admin and User. */
+/**
+ * Reports (the specification's campaigns part, Reports): a tab per kind, each its names and a pie
+ * of states; the export for Admin and User.
+ */
 export default function ReportsPage() {
   useSignals();
   const mayExport = canWrite(currentUser.value?.roleId);

@@ -29,7 +29,7 @@ const statusChoice: RowChoice<UsageRow> = {
 };
 
 /**
- * Usage History (campaigns.md): every use of a campaign by an employee, as the
+ * Usage History (the specification's campaigns part): every use of a campaign by an employee, as the
  * names stood then. No row selection; the filter picks an asset, a partner or
  * an employee from the server; the drawer shows every field and lets editors
  * confirm or cancel the use; Admins delete; the export asks for a date range

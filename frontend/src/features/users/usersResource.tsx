@@ -28,7 +28,7 @@ const roleName = (roleId: number) => {
   return role ? t(role.labelKey) : String(roleId);
 };
 
-/** The Users screen (platform.md, Users screen), as a ResourcePage declaration. */
+/** The Users screen (the specification's platform part, Users screen), as a ResourcePage declaration. */
 export const usersResource: ResourceDeclaration<UserRow> = {
   title: 'users.title',
   basePath: 'user',

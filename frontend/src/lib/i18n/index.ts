@@ -16,7 +16,7 @@ export const uiLanguages = [
 ] as const;
 export type UiLanguage = (typeof uiLanguages)[number]['code'];
 
-/** Content language ids sent as Accept-Language on list reads (design.md). */
+/** Content language ids sent as Accept-Language on list reads (docs/architecture.md, the API contract). */
 export const contentLanguages = [
   { id: 1, label: 'Az' },
   { id: 2, label: 'En' },
