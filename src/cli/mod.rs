@@ -167,9 +167,14 @@ struct ServeOptions {
     /// answer (an idle kept-alive connection is closed after as long).
     #[arg(long, env = "PERKDESK_REQUEST_HEAD_TIMEOUT", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     request_head_timeout: u64,
-    /// Connections open at once; more clients wait in the kernel's queue (lowered to fit the open-file limit).
+    /// Connections open at once (lowered to fit the open-file limit); near it, the idlest
+    /// connection of the client address holding the most is closed for each new one.
     #[arg(long, env = "PERKDESK_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: u64,
+    /// Connections one client address may hold at once (at most half the cap); one more closes
+    /// its own idlest connection. The --trusted-proxies hold no share.
+    #[arg(long, env = "PERKDESK_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections_per_address: u64,
     /// Days the activity log keeps its entries; older ones are removed by the server, hourly.
     #[arg(long, env = "PERKDESK_ACTIVITY_RETENTION_DAYS", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
     activity_retention_days: u32,
@@ -399,9 +404,13 @@ async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow:
     if let Some(banner) = banner {
         banner(&url);
     }
+    let max_connections = crate::http::listener::fit_to_file_limit(options.max_connections as usize);
     let limits = ConnectionLimits {
         request_head_timeout: std::time::Duration::from_secs(options.request_head_timeout),
-        max_connections: crate::http::listener::fit_to_file_limit(options.max_connections as usize),
+        max_connections,
+        // Half the cap at most, so one address can never hold it all.
+        per_address: (options.max_connections_per_address as usize).min(max_connections.div_ceil(2)),
+        exempt: options.trusted_proxies.clone(),
     };
     let stopping = async {
         shutdown.await;

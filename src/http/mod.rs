@@ -3,6 +3,7 @@
 //! embedded panel.
 
 pub mod api;
+pub mod connections;
 pub mod declared;
 pub mod extract;
 pub mod fields;
