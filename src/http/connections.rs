@@ -297,9 +297,9 @@ mod tests {
         let hog: IpAddr = "192.0.2.1".parse().unwrap();
         let held: Vec<_> = (0..8).map(|_| admitted(registry.admit(hog))).collect();
         let light = admitted(registry.admit("192.0.2.2".parse().unwrap()));
-        assert!(!held.iter().any(|connection| asked_to_close(connection)), "below the mark nothing closes");
+        assert!(!held.iter().any(asked_to_close), "below the mark nothing closes");
         let newcomer = admitted(registry.admit("192.0.2.3".parse().unwrap()));
-        assert_eq!(held.iter().filter(|connection| asked_to_close(connection)).count(), 1, "the hog gives one");
+        assert_eq!(held.iter().filter(|place| asked_to_close(place)).count(), 1, "the hog gives one");
         assert!(!asked_to_close(&light) && !asked_to_close(&newcomer));
     }
 
@@ -308,6 +308,6 @@ mod tests {
         let registry = registry(100, 2);
         let balancer: IpAddr = "10.0.0.1".parse().unwrap();
         let held: Vec<_> = (0..5).map(|_| admitted(registry.admit(balancer))).collect();
-        assert!(!held.iter().any(|connection| asked_to_close(connection)));
+        assert!(!held.iter().any(asked_to_close));
     }
 }
