@@ -200,6 +200,7 @@ fn demo_prints_the_sign_in_and_serves_the_demo_data() {
     assert!(count("SELECT COUNT(*) FROM assets WHERE file_id IS NOT NULL") >= 5, "assets with logos");
     assert!(count("SELECT COUNT(*) FROM hr_accounts") >= 10);
     assert!(count("SELECT COUNT(*) FROM partners") >= 5);
+    assert_eq!(count("SELECT COUNT(*) FROM trash"), 9, "the deleted records outlast the retention run at the start");
     assert!(
         count("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM partner_cities GROUP BY partner_id)") >= 2,
         "branches"
