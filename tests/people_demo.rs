@@ -264,3 +264,27 @@ fn the_demo_is_current_whenever_it_is_made() {
         assert_eq!(count(sql), 0, "{what} dated after now");
     }
 }
+
+#[tokio::test]
+async fn the_demo_admins_recovery_codes_sign_in() {
+    let app = test_app();
+    let admin = perkdesk::cli::demo::prepare(&app.state.db, true).unwrap();
+    assert_eq!(admin.recovery_codes.len(), 10);
+    let body = serde_json::json!({
+        "userName": admin.email, "password": admin.password, "recoveryCode": admin.recovery_codes[0],
+    });
+    app.call(axum::http::Method::POST, "/api/auth/admin/token", None, Some(body)).await.expect(200);
+
+    // A later start cannot read the earlier codes back from their hashes: it makes a new set.
+    let again = perkdesk::cli::demo::prepare(&app.state.db, false).unwrap();
+    assert_eq!(again.recovery_codes.len(), 10);
+    assert!(again.codes_replaced && !admin.codes_replaced);
+    let old = serde_json::json!({
+        "userName": admin.email, "password": admin.password, "recoveryCode": admin.recovery_codes[1],
+    });
+    app.call(axum::http::Method::POST, "/api/auth/admin/token", None, Some(old)).await.expect(401);
+    let new = serde_json::json!({
+        "userName": admin.email, "password": admin.password, "recoveryCode": again.recovery_codes[1],
+    });
+    app.call(axum::http::Method::POST, "/api/auth/admin/token", None, Some(new)).await.expect(200);
+}

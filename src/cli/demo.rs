@@ -20,6 +20,12 @@ pub struct DemoAdmin {
     pub email: String,
     pub password: String,
     pub totp_secret: String,
+    /// A new set made at this start: only their hashes are stored, so a later start cannot show
+    /// the codes an earlier one made, and makes a new set instead.
+    pub recovery_codes: Vec<String>,
+    /// Whether the admin was already there (a reused demo database): the new codes replace any
+    /// printed at an earlier start, which stop working.
+    pub codes_replaced: bool,
 }
 
 /// The demo's first names by the gender they are given to in Azerbaijan.
@@ -208,39 +214,51 @@ pub fn phone(rng: &mut StdRng) -> String {
     )
 }
 
-/// Fills a fresh database and makes sure the demo admin can sign in with the printed password.
+/// Fills a fresh database and makes sure the demo admin can sign in with the printed password
+/// and with each of the printed recovery codes.
 pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     let mut conn = db.conn()?;
     let tx = conn.transaction()?;
     let hash = password::hash(ADMIN_PASSWORD)?;
-    let existing: Option<String> = tx
-        .query_row("SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| r.get(0))
+    let (recovery_codes, recovery_hashes) = crate::auth::recovery::new_set()?;
+    let existing: Option<(i64, String)> = tx
+        .query_row("SELECT id, totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
-    let totp_secret = match existing {
-        Some(secret) => {
+    let codes_replaced = existing.is_some();
+    let (admin_id, totp_secret) = match existing {
+        Some((id, secret)) => {
             tx.execute(
                 "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0 WHERE email = ?1",
                 (ADMIN_EMAIL, &hash),
             )?;
             crate::auth::sessions::clear_failures(&tx, ADMIN_EMAIL)?;
-            secret
+            (id, secret)
         }
         None => {
             let secret = totp::new_secret();
             let (first, last) = ADMIN_NAME;
-            tx.execute(
+            let id = tx.insert(
                 "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
                  VALUES ('staff', ?1, ?2, ?3, '994501234567', 0, ?4, ?5)",
                 (first, last, ADMIN_EMAIL, &hash, &secret),
             )?;
-            secret
+            (id, secret)
         }
     };
+    crate::auth::recovery::replace(&tx, admin_id, &recovery_hashes).map_err(|error| anyhow::anyhow!("{error}"))?;
     if fresh {
         fill(&tx).context("cannot write the demo data")?;
     }
     tx.commit()?;
-    Ok(DemoAdmin { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into(), totp_secret })
+    Ok(DemoAdmin {
+        email: ADMIN_EMAIL.into(),
+        password: ADMIN_PASSWORD.into(),
+        totp_secret,
+        recovery_codes,
+        codes_replaced,
+    })
 }
 
 /// The names the demo writes as they are, taken before any is drawn so no drawn name repeats them.
