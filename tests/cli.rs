@@ -190,9 +190,12 @@ fn demo_prints_the_sign_in_and_serves_the_demo_data() {
     assert!(banner.contains("Password: Demo-Admin-2026"));
     assert!(banner.contains("otpauth://totp/perkdesk:admin%40perkdesk.az?secret="));
     assert!(banner.contains('▀') || banner.contains('█'), "a QR code is drawn");
+    let first_codes = recovery_codes_in(&banner);
+    assert_eq!(first_codes.len(), 10, "the demo admin's recovery codes: {banner}");
     assert!(http_get(port, "/api/health").starts_with("HTTP/1.1 200"));
     terminate(&child);
     assert!(child.wait().unwrap().success(), "a clean shutdown on SIGTERM");
+    assert!(first_codes.iter().all(|code| admin_code_works(&db, code)), "the printed codes are the admin's");
 
     let conn = rusqlite::Connection::open(&db).unwrap();
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
@@ -200,6 +203,7 @@ fn demo_prints_the_sign_in_and_serves_the_demo_data() {
     assert!(count("SELECT COUNT(*) FROM assets WHERE file_id IS NOT NULL") >= 5, "assets with logos");
     assert!(count("SELECT COUNT(*) FROM hr_accounts") >= 10);
     assert!(count("SELECT COUNT(*) FROM partners") >= 5);
+    assert_eq!(count("SELECT COUNT(*) FROM trash"), 9, "the deleted records outlast the retention run at the start");
     assert!(
         count("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM partner_cities GROUP BY partner_id)") >= 2,
         "branches"
@@ -214,10 +218,44 @@ fn demo_prints_the_sign_in_and_serves_the_demo_data() {
         .spawn()
         .unwrap();
     let mut stdout = std::io::BufReader::new(again.stdout.take().unwrap());
-    read_until(&mut stdout, "Stop with Ctrl-C.");
+    let banner = read_until(&mut stdout, "Stop with Ctrl-C.");
     terminate(&again);
     assert!(again.wait().unwrap().success());
     assert_eq!(count("SELECT COUNT(*) FROM users WHERE email = 'admin@perkdesk.az'"), 1);
+    // The earlier codes cannot be read back from their hashes: a new set, said to replace them.
+    assert!(banner.contains("New recovery codes"), "{banner}");
+    let second_codes = recovery_codes_in(&banner);
+    assert_eq!(second_codes.len(), 10, "{banner}");
+    assert!(second_codes.iter().all(|code| admin_code_works(&db, code)));
+    assert!(first_codes.iter().all(|code| !admin_code_works(&db, code)), "the first set was replaced");
+}
+
+/// The recovery codes listed after the banner's "ecovery codes" heading (`xxxxx-xxxxx`, indented).
+fn recovery_codes_in(banner: &str) -> Vec<String> {
+    let after = banner.split("ecovery codes").nth(1).unwrap_or_default();
+    after
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .take_while(|line| line.len() == 11 && line.as_bytes()[5] == b'-')
+        .map(String::from)
+        .collect()
+}
+
+/// Whether `code` is one of the demo admin's unused recovery codes in the database file.
+fn admin_code_works(db: &std::path::Path, code: &str) -> bool {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let unused: Vec<(i64, String)> = conn
+        .prepare(
+            "SELECT r.id, r.code_hash FROM recovery_codes r JOIN users u ON u.id = r.user_id
+             WHERE u.email = 'admin@perkdesk.az' AND r.used_at IS NULL",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    perkdesk::auth::recovery::matching(&unused, code).is_some()
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Demo data: a realistic Azerbaijani back office to click through, and a known demo admin.
+//! Demo data: a realistic Azerbaijani back office to click through, dated from the day it is made,
+//! and a known demo admin.
 
 use crate::db::sql::{Connection, OptionalExtension};
 use anyhow::Context;
@@ -12,42 +13,180 @@ use crate::db::Db;
 pub const ADMIN_EMAIL: &str = "admin@perkdesk.az";
 pub const ADMIN_PASSWORD: &str = "Demo-Admin-2026";
 
+/// The demo admin's name.
+const ADMIN_NAME: (&str, &str) = ("Aysel", "Məmmədova");
+
 pub struct DemoAdmin {
     pub email: String,
     pub password: String,
     pub totp_secret: String,
+    /// A new set made at this start: only their hashes are stored, so a later start cannot show
+    /// the codes an earlier one made, and makes a new set instead.
+    pub recovery_codes: Vec<String>,
+    /// Whether the admin was already there (a reused demo database): the new codes replace any
+    /// printed at an earlier start, which stop working.
+    pub codes_replaced: bool,
 }
 
-const FIRST_NAMES: [&str; 24] = [
-    "Aysel", "Rəşad", "Günel", "Elvin", "Nigar", "Tural", "Leyla", "Orxan", "Səbinə", "Kamran", "Aygün", "Fərid",
-    "Nərmin", "Ramil", "Lalə", "Vüqar", "Könül", "Emin", "Sevinc", "Murad", "Zəhra", "Anar", "Fidan", "Elnur",
+/// The demo's first names by the gender they are given to in Azerbaijan.
+const WOMEN: [&str; 40] = [
+    "Aysel",
+    "Günel",
+    "Nigar",
+    "Leyla",
+    "Səbinə",
+    "Aygün",
+    "Nərmin",
+    "Lalə",
+    "Könül",
+    "Sevinc",
+    "Zəhra",
+    "Fidan",
+    "Gülnar",
+    "Təranə",
+    "Gülnarə",
+    "Aynur",
+    "Ülviyyə",
+    "Şəbnəm",
+    "Xədicə",
+    "Gülşən",
+    "Samirə",
+    "Vüsalə",
+    "Rəna",
+    "Aytən",
+    "Nailə",
+    "Kəmalə",
+    "Mehriban",
+    "Sevda",
+    "Türkan",
+    "Nuranə",
+    "Əsmər",
+    "Fatimə",
+    "Məleykə",
+    "Ləman",
+    "Röya",
+    "Elmira",
+    "Tamilla",
+    "Sona",
+    "Mədinə",
+    "Nərgiz",
 ];
-const LAST_NAMES: [&str; 24] = [
-    "Məmmədova",
+const MEN: [&str; 40] = [
+    "Rəşad",
+    "Elvin",
+    "Tural",
+    "Orxan",
+    "Kamran",
+    "Fərid",
+    "Ramil",
+    "Vüqar",
+    "Emin",
+    "Murad",
+    "Anar",
+    "Elnur",
+    "İlkin",
+    "İsmayıl",
+    "Şahin",
+    "Cavid",
+    "Çingiz",
+    "Vüsal",
+    "Elçin",
+    "Rauf",
+    "Kənan",
+    "Nicat",
+    "Toğrul",
+    "Rüfət",
+    "Zaur",
+    "Samir",
+    "Fuad",
+    "Namiq",
+    "Cavad",
+    "Nihad",
+    "Pərviz",
+    "Azər",
+    "Teymur",
+    "Mahir",
+    "Elşən",
+    "Ceyhun",
+    "Yusif",
+    "Babək",
+    "Rövşən",
+    "Hikmət",
+];
+/// Surnames in a man's form (-ov, -yev, -ev); a woman's adds -a (Məmmədova, Əliyeva). The demo
+/// names nobody by a patronymic.
+const SURNAMES: [&str; 36] = [
+    "Məmmədov",
     "Əliyev",
-    "Hüseynova",
+    "Hüseynov",
     "Quliyev",
-    "Həsənova",
+    "Həsənov",
     "İsmayılov",
-    "Abbasova",
+    "Abbasov",
     "Rzayev",
-    "Kərimova",
+    "Kərimov",
     "Nəsirov",
-    "Babayeva",
+    "Babayev",
     "Cəfərov",
-    "Mustafayeva",
+    "Mustafayev",
     "Səfərov",
-    "Orucova",
+    "Orucov",
     "Bağırov",
-    "Vəliyeva",
+    "Vəliyev",
     "Sadıqov",
-    "Qasımova",
+    "Qasımov",
     "Zeynalov",
-    "Əhmədova",
+    "Əhmədov",
     "Mirzəyev",
-    "İbrahimova",
+    "İbrahimov",
     "Novruzov",
+    "Nəbiyev",
+    "Paşayev",
+    "Şükürov",
+    "Rəhimov",
+    "Hacıyev",
+    "Süleymanov",
+    "Rüstəmov",
+    "Əsgərov",
+    "Kazımov",
+    "Allahverdiyev",
+    "Qurbanov",
+    "Məlikov",
 ];
+
+/// The full names given out in one demo, each to one person: a name seen twice (two employees,
+/// an employee who is also a merchant) would leave the reader unable to tell them apart.
+#[derive(Default)]
+struct Names {
+    given: std::collections::HashSet<String>,
+}
+
+impl Names {
+    /// Takes a name the demo writes as it is (the admin's, the names the search must find, the
+    /// contacts); one taken twice is a slip in the demo's own lists.
+    fn claim(&mut self, first: &str, last: &str) -> anyhow::Result<()> {
+        anyhow::ensure!(self.given.insert(format!("{first} {last}")), "the demo names two people {first} {last}");
+        Ok(())
+    }
+
+    /// A name nobody in the demo has yet: a first name and the surname in that person's form.
+    fn draw(&mut self, rng: &mut StdRng) -> anyhow::Result<(&'static str, String)> {
+        // 2,880 names to draw from for a few hundred people: a clash is rare, running out a slip.
+        for _ in 0..1_000 {
+            let surname = SURNAMES[rng.random_range(0..SURNAMES.len())];
+            let (first, last) = if rng.random_bool(0.5) {
+                (WOMEN[rng.random_range(0..WOMEN.len())], format!("{surname}a"))
+            } else {
+                (MEN[rng.random_range(0..MEN.len())], surname.to_string())
+            };
+            if self.given.insert(format!("{first} {last}")) {
+                return Ok((first, last));
+            }
+        }
+        anyhow::bail!("the demo ran out of names")
+    }
+}
+
 const LATIN: [(&str, &str); 12] = [
     ("ə", "e"),
     ("Ə", "E"),
@@ -75,46 +214,75 @@ pub fn phone(rng: &mut StdRng) -> String {
     )
 }
 
-/// Fills a fresh database and makes sure the demo admin can sign in with the printed password.
+/// Fills a fresh database and makes sure the demo admin can sign in with the printed password
+/// and with each of the printed recovery codes.
 pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     let mut conn = db.conn()?;
     let tx = conn.transaction()?;
     let hash = password::hash(ADMIN_PASSWORD)?;
-    let existing: Option<String> = tx
-        .query_row("SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| r.get(0))
+    let (recovery_codes, recovery_hashes) = crate::auth::recovery::new_set()?;
+    let existing: Option<(i64, String)> = tx
+        .query_row("SELECT id, totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
-    let totp_secret = match existing {
-        Some(secret) => {
+    let codes_replaced = existing.is_some();
+    let (admin_id, totp_secret) = match existing {
+        Some((id, secret)) => {
             tx.execute(
-                "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0 WHERE email = ?1",
+                "UPDATE users SET password_hash = ?2, is_active = 1, role_id = 0, must_set_up_authenticator = 0
+                 WHERE email = ?1",
                 (ADMIN_EMAIL, &hash),
             )?;
             crate::auth::sessions::clear_failures(&tx, ADMIN_EMAIL, None)?;
-            secret
+            (id, secret)
         }
         None => {
             let secret = totp::new_secret();
-            tx.execute(
+            let (first, last) = ADMIN_NAME;
+            let id = tx.insert(
                 "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
-                 VALUES ('staff', 'Aysel', 'Məmmədova', ?1, '994501234567', 0, ?2, ?3)",
-                (ADMIN_EMAIL, &hash, &secret),
+                 VALUES ('staff', ?1, ?2, ?3, '994501234567', 0, ?4, ?5)",
+                (first, last, ADMIN_EMAIL, &hash, &secret),
             )?;
-            secret
+            (id, secret)
         }
     };
+    crate::auth::recovery::replace(&tx, admin_id, &recovery_hashes).map_err(|error| anyhow::anyhow!("{error}"))?;
     if fresh {
         fill(&tx).context("cannot write the demo data")?;
     }
     tx.commit()?;
-    Ok(DemoAdmin { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into(), totp_secret })
+    Ok(DemoAdmin {
+        email: ADMIN_EMAIL.into(),
+        password: ADMIN_PASSWORD.into(),
+        totp_secret,
+        recovery_codes,
+        codes_replaced,
+    })
+}
+
+/// The names the demo writes as they are, taken before any is drawn so no drawn name repeats them.
+fn fixed_names() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let split = |name: &'static str| name.split_once(' ').unwrap_or((name, ""));
+    [ADMIN_NAME, RETIRED_ASSET_CONTACT, RETIRED_PARTNER_CONTACT]
+        .into_iter()
+        .chain(SEARCHED_NAMES)
+        .chain(LEAVERS)
+        .chain(ASSETS.iter().map(move |(_, contact, _)| split(contact)))
+        .chain(PARTNERS.iter().map(move |(_, contact, ..)| split(contact)))
+        .chain(APPLICATIONS.iter().map(move |(_, applicant, ..)| split(applicant)))
 }
 
 fn fill(tx: &Connection) -> anyhow::Result<()> {
     let mut rng = StdRng::seed_from_u64(2026);
+    let mut names = Names::default();
+    for (first, last) in fixed_names() {
+        names.claim(first, last)?;
+    }
     let staff_hash = password::hash("Perkdesk-Staff-1")?;
-    for index in 1..FIRST_NAMES.len() {
-        let first = FIRST_NAMES[index];
-        let last = LAST_NAMES[(index * 7) % LAST_NAMES.len()];
+    for index in 1..24 {
+        let (first, last) = names.draw(&mut rng)?;
         let role = match index % 6 {
             0 => 0,
             1 | 2 => 2,
@@ -125,8 +293,8 @@ fn fill(tx: &Connection) -> anyhow::Result<()> {
              VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             (
                 first,
-                last,
-                format!("{}.{}@perkdesk.az", ascii(first), ascii(last)),
+                &last,
+                format!("{}.{}@perkdesk.az", ascii(first), ascii(&last)),
                 phone(&mut rng),
                 role,
                 &staff_hash,
@@ -135,17 +303,24 @@ fn fill(tx: &Connection) -> anyhow::Result<()> {
             ),
         )?;
     }
-    fill_assets_and_hr(tx, &mut rng)?;
+    fill_assets_and_hr(tx, &mut rng, &mut names)?;
     fill_partners(tx, &mut rng)?;
     fill_campaigns(tx, &mut rng)?;
-    fill_people(tx, &mut rng)?;
+    fill_people(tx, &mut rng, &mut names)?;
     fill_retired(tx)?;
     Ok(())
 }
 
+/// A moment `days` days before now, as stored: what the demo dates is dated from the day it is
+/// made, so it looks the same whenever that is.
+fn days_before_now(days: i64) -> String {
+    crate::db::format_iso(time::OffsetDateTime::now_utc() - time::Duration::days(days))
+}
+
+/// The employees who left, one per asset while the list lasts.
 const LEAVERS: [(&str, &str); 8] = [
     ("Vüsal", "Nəbiyev"),
-    ("Sevinc", "Orucova"),
+    ("Sevda", "Orucova"),
     ("Elçin", "Paşayev"),
     ("Təranə", "Qasımova"),
     ("Ramil", "Şükürov"),
@@ -154,33 +329,45 @@ const LEAVERS: [(&str, &str); 8] = [
     ("Lalə", "Bağırova"),
 ];
 
+/// The contacts of the asset and the partner no longer served.
+const RETIRED_ASSET_CONTACT: (&str, &str) = ("Rauf", "Əhmədov");
+const RETIRED_PARTNER_CONTACT: (&str, &str) = ("Lalə", "Rəhimova");
+
 /// Rows deleted before the demo begins (an employee per asset who left, an asset and a partner
-/// no longer served, a campaign withdrawn), so the reports have deleted names to count and list.
+/// no longer served, a campaign withdrawn), so the reports have deleted names to count and list
+/// and the trash has records to restore. Each was deleted within the last three weeks: inside the
+/// trash's default 30 days (`--trash-retention-days`), which the server's retention applies as it
+/// starts, so a new demo opens with all of them still there.
 fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
-    const GONE: &str = "2026-01-15T09:00:00.000Z";
     let assets: Vec<i64> =
         tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-    for (index, asset_id) in assets.iter().enumerate() {
-        // One leaver per asset, each by a name of their own: the reports list deleted names, and
-        // two alike would tell the reader nothing apart.
-        let (first, last) = LEAVERS[index % LEAVERS.len()];
+    for (index, (asset_id, (first, last))) in (0_i64..).zip(assets.iter().zip(LEAVERS)) {
         tx.execute(
             "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at, deleted_at)
-             VALUES (?1, ?2, ?3, ?4, '994501112233', 0, '2025-03-01T09:00:00.000Z', ?5)",
-            (asset_id, first, last, format!("{}.{}{index}@kohne.az", ascii(first), ascii(last)), GONE),
+             VALUES (?1, ?2, ?3, ?4, '994501112233', 0, ?5, ?6)",
+            (
+                asset_id,
+                first,
+                last,
+                format!("{}.{}{index}@kohne.az", ascii(first), ascii(last)),
+                days_before_now(400 + 30 * index),
+                days_before_now(2 + 3 * index),
+            ),
         )?;
     }
+    let (first, last) = RETIRED_ASSET_CONTACT;
     tx.execute(
         "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix,
                              is_active, deleted_at)
-         VALUES ('Köhnə Logistika', 'Rauf Əhmədov', '994551234567', 'rauf@kohne-logistika.az', 'K9', 0, ?1)",
-        [GONE],
+         VALUES ('Köhnə Logistika', ?1, '994551234567', 'rauf@kohne-logistika.az', 'K9', 0, ?2)",
+        (format!("{first} {last}"), days_before_now(20)),
     )?;
+    let (first, last) = RETIRED_PARTNER_CONTACT;
     tx.execute(
         "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,
                                is_active, deleted_at)
-         VALUES ('Bağlanmış Kafe', 'Lalə', 'Rəhimova', '994701234567', 'lale@baglanmis-kafe.az', 0, ?1)",
-        [GONE],
+         VALUES ('Bağlanmış Kafe', ?1, ?2, '994701234567', 'lale@baglanmis-kafe.az', 0, ?3)",
+        (first, last, days_before_now(12)),
     )?;
     let Some((partner_id, category_id)): Option<(i64, i64)> = tx
         .query_row(
@@ -192,14 +379,28 @@ fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
     else {
         return Ok(());
     };
+    let (start, end) = last_summer(time::OffsetDateTime::now_utc().date())?;
+    // Withdrawn after it ended, even when the summer ended only days ago.
+    let withdrawn = std::cmp::max(days_before_now(6), end.clone());
     tx.execute(
         "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, name_az,
                                 name_en, name_ru, description_az, description_en, description_ru, is_active, deleted_at)
-         VALUES (?1, ?2, 15, '2025-06-01T00:00:00.000Z', '2025-08-31T00:00:00.000Z', 'Keçən yay endirimi',
-                 'Last summer sale', 'Прошлолетняя скидка', 'Bitib.', 'Ended.', 'Завершена.', 0, ?3)",
-        (partner_id, category_id, GONE),
+         VALUES (?1, ?2, 15, ?3, ?4, 'Keçən yay endirimi',
+                 'Last summer sale', 'Прошлолетняя скидка', 'Bitib.', 'Ended.', 'Завершена.', 0, ?5)",
+        (partner_id, category_id, start, end, withdrawn),
     )?;
     Ok(())
+}
+
+/// The first of June and the first of September of the last summer that has ended by `today`,
+/// as stored: the withdrawn "last summer sale" ran then.
+fn last_summer(today: time::Date) -> anyhow::Result<(String, String)> {
+    let year = if u8::from(today.month()) >= 9 { today.year() } else { today.year() - 1 };
+    let day = |month| -> anyhow::Result<String> {
+        let date = time::Date::from_calendar_date(year, month, 1)?;
+        Ok(crate::db::format_iso(date.midnight().assume_utc()))
+    };
+    Ok((day(time::Month::June)?, day(time::Month::September)?))
 }
 
 /// (name, contact person, logo)
@@ -212,7 +413,7 @@ const ASSETS: [(&str, &str, &[u8]); 6] = [
     ("Bakı Mobil", "Fərid Cəfərov", include_bytes!("../../assets/demo/asset-baki-mobil.png")),
 ];
 
-fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::Result<()> {
     let hr_hash = password::hash("Perkdesk-Hr-1")?;
     for (index, (name, contact, logo)) in ASSETS.iter().enumerate() {
         let file_id = crate::http::files::store_image(tx, logo)?;
@@ -223,17 +424,15 @@ fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             (name, contact, phone(rng), format!("{}@{domain}", ascii(first)), format!("{}{}", ascii(name).chars().next().unwrap_or('A').to_ascii_uppercase(), index + 1), file_id, index != 5),
         )?;
-        for (offset, hr_first) in
-            [FIRST_NAMES[(index * 2 + 5) % 24], FIRST_NAMES[(index * 2 + 11) % 24]].into_iter().enumerate()
-        {
-            let hr_last = LAST_NAMES[(index * 3 + offset * 5 + 2) % 24];
+        for offset in 0..2 {
+            let (hr_first, hr_last) = names.draw(rng)?;
             let user_id = tx.insert(
                 "INSERT INTO users (kind, first_name, last_name, email, phone, role_id, password_hash, totp_secret)
                  VALUES ('hr', ?1, ?2, ?3, ?4, 1, ?5, ?6)",
                 (
                     hr_first,
-                    hr_last,
-                    format!("hr.{}.{}@{domain}", ascii(hr_first), ascii(hr_last)),
+                    &hr_last,
+                    format!("hr.{}.{}@{domain}", ascii(hr_first), ascii(&hr_last)),
                     phone(rng),
                     &hr_hash,
                     totp::new_secret(),
@@ -242,13 +441,7 @@ fn fill_assets_and_hr(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
             tx.execute(
                 "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                (
-                    user_id,
-                    asset_id,
-                    offset == 0,
-                    index % 2 == 0,
-                    format!("2026-{:02}-{:02}T09:30:00.000Z", 1 + (index * 2 + offset) % 11, 3 + index * 4),
-                ),
+                (user_id, asset_id, offset == 0, index % 2 == 0, days_ago(rng, 330)),
             )?;
         }
     }
@@ -399,8 +592,10 @@ struct DemoCampaign {
     names: [&'static str; 3],
     descriptions: [&'static str; 3],
     image: &'static [u8],
-    /// Sent by a partner and waiting on Expected Campaigns.
+    /// Sent by a partner and waiting on Expected Campaigns, to start soon.
     expected: bool,
+    /// Its validity ended a few weeks ago.
+    ended: bool,
     /// The text of the notification already sent about it.
     notified: Option<&'static str>,
     special_offer: bool,
@@ -423,6 +618,7 @@ const fn campaign(
         descriptions,
         image,
         expected: false,
+        ended: false,
         notified: None,
         special_offer: false,
         premium: false,
@@ -458,18 +654,21 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
         ],
         include_bytes!("../../assets/demo/campaign-teze-meyve.png"),
     ),
-    campaign(
-        "Araz Texnika",
-        1,
-        12,
-        ["Məişət texnikası kampaniyası", "Home appliance campaign", "Акция на бытовую технику"],
-        [
-            "Paltaryuyan, soyuducu və tozsoranlara 12% endirim.",
-            "12% off washing machines, fridges and vacuum cleaners.",
-            "Скидка 12% на стиральные машины, холодильники и пылесосы.",
-        ],
-        include_bytes!("../../assets/demo/campaign-meiset-texnikasi.png"),
-    ),
+    DemoCampaign {
+        ended: true,
+        ..campaign(
+            "Araz Texnika",
+            1,
+            12,
+            ["Məişət texnikası kampaniyası", "Home appliance campaign", "Акция на бытовую технику"],
+            [
+                "Paltaryuyan, soyuducu və tozsoranlara 12% endirim.",
+                "12% off washing machines, fridges and vacuum cleaners.",
+                "Скидка 12% на стиральные машины, холодильники и пылесосы.",
+            ],
+            include_bytes!("../../assets/demo/campaign-meiset-texnikasi.png"),
+        )
+    },
     DemoCampaign {
         notified: Some("Nar Elektronikada smartfonlara 20% endirim başladı."),
         premium: true,
@@ -601,6 +800,7 @@ const CAMPAIGNS: [DemoCampaign; 14] = [
     },
     DemoCampaign {
         premium: true,
+        ended: true,
         ..campaign(
             "İçərişəhər Optika",
             5,
@@ -635,8 +835,29 @@ const CATEGORY_NOTIFICATIONS: [(&str, &str, usize); 3] = [
     ("Nahar vaxtı", "Restoran və kafelərdə nahar endirimlərini qaçırmayın.", 4),
 ];
 
-/// Categories with photos, campaigns (some waiting for approval, some already announced) with
-/// both images, their assets and positions, and notifications about categories and campaigns.
+/// When the `index`th demo campaign runs, from `now`: a partner's new one starts in a few days;
+/// the others started one after another over the last 13 months (the year of uses always finds
+/// one running), and run for months more or ended a few weeks ago.
+fn validity(
+    index: usize,
+    demo: &DemoCampaign,
+    now: time::OffsetDateTime,
+    rng: &mut StdRng,
+) -> (time::OffsetDateTime, time::OffsetDateTime) {
+    let days = time::Duration::days;
+    if demo.expected {
+        let start = now + days(rng.random_range(3..15));
+        return (start, start + days(rng.random_range(30..90)));
+    }
+    let started_days_ago = 400 - 20 * index as i64 + rng.random_range(0..10);
+    let start = now - days(started_days_ago.max(30));
+    let expire = if demo.ended { now - days(rng.random_range(10..40)) } else { now + days(rng.random_range(20..120)) };
+    (start, expire)
+}
+
+/// Categories with photos, campaigns (most running, a few ended, some waiting for approval, some
+/// already announced) with both images, their assets and positions, and notifications about
+/// categories and campaigns.
 fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let mut categories = Vec::with_capacity(CATEGORIES.len());
     let mut backgrounds = Vec::with_capacity(CATEGORIES.len());
@@ -661,8 +882,7 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
             .with_context(|| format!("the demo partner {} is missing", demo.partner))?;
         let image_id = crate::http::files::store_image(tx, demo.image)?;
         positions[demo.category] += 1;
-        let start = now - time::Duration::days(rng.random_range(1..20));
-        let expire = now + time::Duration::days(rng.random_range(20..120));
+        let (start, expire) = validity(index, demo, now, rng);
         let campaign_id = tx.insert(
             "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date, file_id,
                                     background_file_id, name_az, name_en, name_ru, description_az, description_en,
@@ -767,7 +987,7 @@ const APPLICATIONS: [(&str, &str, &[i64], &[u8]); 8] = [
     ),
     ("Göy Göl Turizm", "Elnur Səfərov", &[2], include_bytes!("../../assets/demo/background-ev.jpg")),
     ("Lənkəran Çay Evi", "Sevinc Orucova", &[5, 1], include_bytes!("../../assets/demo/campaign-seher-qehvesi.png")),
-    ("Şəki Halva", "Murad Zeynalov", &[6], include_bytes!("../../assets/demo/campaign-aile-paketi.png")),
+    ("Şəki Halva", "Rövşən Əsgərov", &[6], include_bytes!("../../assets/demo/campaign-aile-paketi.png")),
     ("Qəbələ Fitness", "Zəhra Mirzəyeva", &[10, 1], include_bytes!("../../assets/demo/background-saglamliq.jpg")),
     ("Xəzər Optika", "Anar Novruzov", &[1], include_bytes!("../../assets/demo/campaign-gunes-eynekleri.png")),
     ("Quba Meyvə", "Fidan Qasımova", &[9, 12], include_bytes!("../../assets/demo/campaign-teze-meyve.png")),
@@ -784,7 +1004,7 @@ fn days_ago(rng: &mut StdRng, days: i64) -> String {
 
 /// Employees of every asset, their wishes and complaints, merchant applications with their
 /// files, merchants at the partners' branches, promo codes, and a year of usage history.
-fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
+fn fill_people(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::Result<()> {
     use std::collections::HashSet;
 
     let assets: Vec<(i64, String)> = tx
@@ -796,23 +1016,22 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     for (asset_index, (asset_id, asset_name)) in assets.iter().enumerate() {
         let domain = format!("{}.az", ascii(asset_name).replace(' ', ""));
         for index in 0..24 {
-            // Every other asset has half of the names the search must find typed without marks.
-            let searched = SEARCHED_NAMES.get(index).filter(|_| asset_index % 2 == index % 2);
-            let (first, last) = if let Some(name) = searched {
-                *name
-            } else {
-                (FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())], LAST_NAMES[rng.random_range(0..LAST_NAMES.len())])
+            // The names the search must find typed without marks, dealt out over the assets in turn.
+            let searched = SEARCHED_NAMES.get(asset_index + index * assets.len());
+            let (first, last) = match searched {
+                Some((first, last)) => (*first, last.to_string()),
+                None => names.draw(rng)?,
             };
-            let mut email = format!("{}.{}@{domain}", ascii(first), ascii(last));
+            let mut email = format!("{}.{}@{domain}", ascii(first), ascii(&last));
             let mut n = 2;
             while !emails.insert(email.clone()) {
-                email = format!("{}.{}{n}@{domain}", ascii(first), ascii(last));
+                email = format!("{}.{}{n}@{domain}", ascii(first), ascii(&last));
                 n += 1;
             }
             let employee_id = tx.insert(
                 "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                (asset_id, first, last, &email, phone(rng), rng.random_range(0..10) != 0, days_ago(rng, 700)),
+                (asset_id, first, &last, &email, phone(rng), rng.random_range(0..10) != 0, days_ago(rng, 700)),
             )?;
             employees.push((employee_id, *asset_id, format!("{first} {last}"), email));
         }
@@ -873,9 +1092,8 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     let mut merchant_emails = HashSet::new();
     for (partner_id, branch_id, partner_name) in &branches {
         for _ in 0..2 {
-            let first = FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())];
-            let last = LAST_NAMES[rng.random_range(0..LAST_NAMES.len())];
-            let email = format!("{}.{}@{}.az", ascii(first), ascii(last), ascii(partner_name).replace(' ', ""));
+            let (first, last) = names.draw(rng)?;
+            let email = format!("{}.{}@{}.az", ascii(first), ascii(&last), ascii(partner_name).replace(' ', ""));
             if !merchant_emails.insert(email.clone()) {
                 continue;
             }
@@ -910,25 +1128,48 @@ fn fill_people(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     fill_usage_history(tx, rng, &employees)
 }
 
+/// A confirmed campaign as a use copies it, with when it runs.
+struct UsedCampaign {
+    id: i64,
+    partner_id: i64,
+    category_id: i64,
+    name: String,
+    partner_name: String,
+    category_name: String,
+    discount: i64,
+    start: String,
+    expire: String,
+}
+
 /// About 3,000 uses over the last year, busier towards the weekend of each month and in summer,
-/// names copied as they were at the time of use.
+/// each of a campaign running on its day, names copied as they were at the time of use.
 fn fill_usage_history(
     tx: &Connection,
     rng: &mut StdRng,
     employees: &[(i64, i64, String, String)],
 ) -> anyhow::Result<()> {
-    let campaigns: Vec<(i64, i64, i64, String, String, String, i64)> = tx
+    let campaigns: Vec<UsedCampaign> = tx
         .prepare(
-            "SELECT c.id, c.partner_id, c.campaign_category_id, c.name_az, p.name, cc.name_az, c.discount_percent
+            "SELECT c.id, c.partner_id, c.campaign_category_id, c.name_az, p.name, cc.name_az, c.discount_percent,
+                    c.start_date, c.expire_date
              FROM campaigns c JOIN partners p ON p.id = c.partner_id
              JOIN campaign_categories cc ON cc.id = c.campaign_category_id
              WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 ORDER BY c.id",
         )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+        .query_map([], |r| {
+            Ok(UsedCampaign {
+                id: r.get(0)?,
+                partner_id: r.get(1)?,
+                category_id: r.get(2)?,
+                name: r.get(3)?,
+                partner_name: r.get(4)?,
+                category_name: r.get(5)?,
+                discount: r.get(6)?,
+                start: r.get(7)?,
+                expire: r.get(8)?,
+            })
+        })?
         .collect::<Result<_, _>>()?;
-    if campaigns.is_empty() {
-        return Ok(());
-    }
     let asset_names: std::collections::HashMap<i64, String> = tx
         .prepare("SELECT id, name FROM assets")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -939,6 +1180,11 @@ fn fill_usage_history(
                                     status, rating, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
+    // The days below are drawn until 3,000 find a campaign running: one must run within the year.
+    let (now, year_ago) = (crate::db::now_iso(), days_before_now(365));
+    if !campaigns.iter().any(|c| c.start < now && c.expire > year_ago) {
+        return Ok(());
+    }
     let mut rows = Vec::with_capacity(3000);
     while rows.len() < 3000 {
         let at = time::OffsetDateTime::now_utc()
@@ -950,35 +1196,51 @@ fn fill_usage_history(
         if !busy && rng.random_range(0..10) < 3 {
             continue;
         }
-        rows.push(at);
-    }
-    rows.sort();
-    for at in rows {
-        let (employee_id, asset_id, _, email) = &employees[rng.random_range(0..employees.len())];
+        let at = crate::db::format_iso(at);
+        let running: Vec<&UsedCampaign> = campaigns.iter().filter(|c| c.start <= at && at < c.expire).collect();
         // A few campaigns are favourites, as in any marketplace.
-        let campaign = if rng.random_range(0..3) == 0 {
-            &campaigns[rng.random_range(0..campaigns.len().min(4))]
-        } else {
-            &campaigns[rng.random_range(0..campaigns.len())]
+        let pick = match running.len() {
+            0 => continue,
+            n if rng.random_range(0..3) == 0 => rng.random_range(0..n.min(4)),
+            n => rng.random_range(0..n),
         };
-        let (campaign_id, partner_id, category_id, campaign_name, partner_name, category_name, discount) = campaign;
+        rows.push((at, running[pick]));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    for (at, campaign) in rows {
+        let (employee_id, asset_id, _, email) = &employees[rng.random_range(0..employees.len())];
         let rating = (rng.random_range(0..3) > 0).then(|| rng.random_range(3..=5_i64));
         insert.execute(crate::db::sql::params![
             employee_id,
             asset_id,
-            partner_id,
-            campaign_id,
-            category_id,
+            campaign.partner_id,
+            campaign.id,
+            campaign.category_id,
             email,
             asset_names.get(asset_id).map(String::as_str).unwrap_or(""),
-            partner_name,
-            campaign_name,
-            category_name,
-            discount,
+            campaign.partner_name,
+            campaign.name,
+            campaign.category_name,
+            campaign.discount,
             (rng.random_range(0..20) == 0) as i64,
             rating,
-            crate::db::format_iso(at),
+            at,
         ])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::date;
+
+    #[test]
+    fn last_summer_is_the_last_one_that_has_ended() {
+        let summer = |year| (format!("{year}-06-01T00:00:00.000Z"), format!("{year}-09-01T00:00:00.000Z"));
+        assert_eq!(last_summer(date!(2026 - 11 - 28)).unwrap(), summer(2026));
+        assert_eq!(last_summer(date!(2026 - 09 - 01)).unwrap(), summer(2026));
+        assert_eq!(last_summer(date!(2026 - 08 - 31)).unwrap(), summer(2025));
+        assert_eq!(last_summer(date!(2027 - 01 - 02)).unwrap(), summer(2026));
+    }
 }

@@ -471,17 +471,21 @@ fn demo(args: DemoArgs) -> anyhow::Result<()> {
     }
     let admin = crate::cli::demo::prepare(&db, fresh)?;
     let db_path = args.db.display().to_string();
+    // Only the codes' hashes are kept, so each start makes and shows a new set (docs/decisions.md).
+    let codes_heading = if admin.codes_replaced {
+        "New recovery codes (each signs in once in place of the six-digit code; those printed at an earlier start no longer work):"
+    } else {
+        "Recovery codes (each signs in once in place of the six-digit code; each start of the demo prints a new set):"
+    };
+    let enrolment = enrolment(&admin.totp_secret, &admin.email, codes_heading, &admin.recovery_codes)?;
     let banner = move |url: &str| {
-        let uri = totp::otpauth_uri(&admin.totp_secret, &admin.email).unwrap_or_default();
         println!();
         println!("perkdesk demo is running at {url}");
         println!();
         println!("  E-mail:   {}", admin.email);
         println!("  Password: {}", admin.password);
         println!();
-        println!("Scan this QR code with an authenticator app for the sign-in code:");
-        println!("{}", crate::core::qr::terminal(&uri).unwrap_or_default());
-        println!("  {uri}");
+        print!("{enrolment}");
         println!();
         println!("Or print the current code: perkdesk otp --db {db_path} --email {}", admin.email);
         println!("Stop with Ctrl-C.");
@@ -555,18 +559,29 @@ fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
     print_enrolment(&secret, &email, &codes)
 }
 
-/// The authenticator's enrolment for the terminal: its QR code, then the `otpauth://` address.
+/// The authenticator's enrolment for the terminal: its QR code, the `otpauth://` address, then the
+/// recovery codes.
 fn print_enrolment(secret: &str, email: &str, recovery_codes: &[String]) -> anyhow::Result<()> {
-    let uri = totp::otpauth_uri(secret, email)?;
-    println!("Scan this QR code with an authenticator app:");
-    println!("{}", crate::core::qr::terminal(&uri)?);
-    println!("{uri}");
-    println!();
-    println!("Recovery codes (each signs in once in place of the six-digit code; shown only now, keep them safe):");
-    for code in recovery_codes {
-        println!("  {code}");
-    }
+    let heading = "Recovery codes (each signs in once in place of the six-digit code; shown only now, keep them safe):";
+    print!("{}", enrolment(secret, email, heading, recovery_codes)?);
     Ok(())
+}
+
+/// The enrolment's lines: the QR code, the `otpauth://` address, and the recovery codes under
+/// `codes_heading`.
+fn enrolment(secret: &str, email: &str, codes_heading: &str, recovery_codes: &[String]) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    let uri = totp::otpauth_uri(secret, email)?;
+    let mut text = String::new();
+    writeln!(text, "Scan this QR code with an authenticator app:")?;
+    writeln!(text, "{}", crate::core::qr::terminal(&uri)?)?;
+    writeln!(text, "{uri}")?;
+    writeln!(text)?;
+    writeln!(text, "{codes_heading}")?;
+    for code in recovery_codes {
+        writeln!(text, "  {code}")?;
+    }
+    Ok(text)
 }
 
 fn otp(args: OtpArgs) -> anyhow::Result<()> {
