@@ -293,3 +293,38 @@ async fn requests_by_merchant_rows_carry_their_cities_as_the_specs_entity() {
     let detail = app.get(&format!("/api/apply/{id}"), &admin.token).await;
     assert_eq!(detail.json()["cities"], row["cities"]);
 }
+
+#[tokio::test]
+async fn a_maximum_length_counts_what_the_document_counts_blanks_around_included() {
+    let _turn = IMAGE_UPLOADS.lock().await;
+    let app = test_app();
+    let admin = app.admin().await;
+    // 101 characters as sent (100 and a NEL the server would trim): the document's maxLength 100 refuses it.
+    let padded = format!("{}\u{85}", "Ə".repeat(100));
+    let fields: Vec<(&str, &str)> = APPLICATION_FIELDS
+        .iter()
+        .map(|(k, v)| if *k == "fullName" { (*k, padded.as_str()) } else { (*k, *v) })
+        .collect();
+    let (content_type, body) = multipart(&fields, &[("file", "a.png", PNG)]);
+    let refused = app.send(apply_request(&content_type, body)).await;
+    refused.expect(400);
+    assert_eq!(refused.json()["errors"]["fullName"], "Maximum 100 symbols");
+    let exact = "Ə".repeat(100);
+    let fields: Vec<(&str, &str)> = APPLICATION_FIELDS
+        .iter()
+        .map(|(k, v)| if *k == "fullName" { (*k, exact.as_str()) } else { (*k, *v) })
+        .collect();
+    let (content_type, body) = multipart(&fields, &[("file", "a.png", PNG)]);
+    app.send(apply_request(&content_type, body)).await.expect(201);
+    // The same in JSON: an e-mail of 50 characters with a blank after it is 51 as sent.
+    let email = format!("{}@perk.az", "a".repeat(42));
+    let user = |email: String| {
+        json!({"firstName": "Aysel", "lastName": "Quliyeva", "email": email, "phone": "994501234567",
+               "password": PASSWORD, "roleId": 1})
+    };
+    let refused =
+        app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(user(format!("{email} ")))).await;
+    refused.expect(400);
+    assert_eq!(refused.json()["errors"]["email"], "Maximum 50 symbols");
+    app.call(Method::POST, "/api/user/register", Some(&admin.token), Some(user(email))).await.expect(201);
+}

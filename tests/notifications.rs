@@ -114,6 +114,13 @@ async fn every_message_of_create_and_edit() {
         (with("type", "3"), "type", "type must be 1 (category) or 2 (campaign)"),
         (without("categoryId"), "categoryId", "Category is required"),
         (with("type", "2"), "campaignId", "Campaign is required"),
+        // The id the type does not use is ignored, but one sent must be an id, as documented.
+        (
+            vec![("header", "H"), ("text", "T"), ("type", "2"), ("campaignId", "1"), ("categoryId", "-3")],
+            "categoryId",
+            "Category is required",
+        ),
+        (with("campaignId", "abc"), "campaignId", "Campaign is required"),
     ] {
         let response = app.send_form(Method::POST, BASE, &admin.token, &fields, &[]).await;
         response.expect(400);

@@ -186,3 +186,31 @@ async fn refusal_texts_are_listed_by_who_reads_them() {
     missing.expect_message(404, "User not found.");
     assert!(perkdesk::core::refusals::fills("{kind} not found.", &missing.message()));
 }
+
+#[tokio::test]
+async fn bodies_say_what_they_are_and_date_fields_their_format() {
+    let app = test_app();
+    let doc = document(&app).await;
+    let body = |method: &str, path: &str, content: &str| {
+        doc["paths"][path][method]["requestBody"]["content"][content]["schema"].clone()
+    };
+    let restore = body("put", "/api/trash/restore", "application/json");
+    assert!(restore["description"].as_str().unwrap().contains("to restore"), "{restore}");
+    let purge = body("delete", "/api/trash", "application/json");
+    assert!(purge["description"].as_str().unwrap().contains("to delete for good"), "{purge}");
+    for (method, path) in
+        [("post", "/api/campaign"), ("put", "/api/campaign"), ("post", "/api/partner-portal/campaigns")]
+    {
+        let form = body(method, path, "multipart/form-data");
+        for field in ["startDate", "expireDate"] {
+            let described = form["properties"][field]["description"].as_str().unwrap_or_default();
+            assert!(
+                described.contains("yyyy-MM-dd") && described.contains("ISO 8601"),
+                "{method} {path} {field}: {described}"
+            );
+        }
+    }
+    let notification = body("post", "/api/notification", "multipart/form-data");
+    let category = notification["properties"]["categoryId"].to_string();
+    assert!(category.contains("ignored when type is 2"), "{category}");
+}

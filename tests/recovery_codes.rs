@@ -160,3 +160,57 @@ async fn an_admins_reset_gives_a_new_set_and_the_old_codes_stop_working() {
     with_code(&app, email, &first[0]).await.expect(401);
     with_code(&app, email, &fresh[0]).await.expect(200);
 }
+
+#[tokio::test]
+async fn until_the_authenticator_is_set_up_only_the_own_security_calls_answer() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let email = "aynur@perk.az";
+    let first = new_user(&app, &admin, email).await;
+    let token = with_code(&app, email, &first[0]).await.json()["token"].as_str().unwrap().to_string();
+    let call = |method: Method, path: &'static str, body: Option<Value>| {
+        let (app, token) = (&app, token.clone());
+        async move { app.call(method, path, Some(&token), body).await }
+    };
+    // Everything else says what to do first.
+    for (method, path) in [
+        (Method::GET, "/api/user?Skip=0&Take=10"),
+        (Method::GET, "/api/asset?Skip=0&Take=10"),
+        (Method::GET, "/api/complaint/unreadCount"),
+        (Method::PUT, "/api/user/changePassword"),
+    ] {
+        call(method.clone(), path, Some(json!({})))
+            .await
+            .expect_message(403, perkdesk::auth::SET_UP_AUTHENTICATOR_FIRST);
+    }
+    // The profile, the codes and the set-up answer.
+    assert_eq!(call(Method::GET, "/api/auth/profile", None).await.json()["mustSetUpAuthenticator"], true);
+    call(Method::GET, "/api/auth/recoveryCodes", None).await.expect(200);
+    let setup = call(Method::POST, "/api/auth/authenticator", Some(json!({"password": PASSWORD}))).await;
+    let secret = setup.expect(200).json()["secret"].as_str().unwrap().to_string();
+    let otp = totp::current_code(&secret).unwrap();
+    let done = call(Method::PUT, "/api/auth/authenticator", Some(json!({"otp": otp}))).await;
+    let new_codes = codes(&done.expect(200).json());
+    // Set up: the session reaches what its role allows.
+    call(Method::GET, "/api/asset?Skip=0&Take=10", None).await.expect(200);
+    // Signing out is always open.
+    let other = with_code(&app, email, &new_codes[0]).await;
+    let other_token = other.json()["token"].as_str().unwrap().to_string();
+    app.state
+        .db
+        .conn()
+        .unwrap()
+        .execute("UPDATE users SET must_set_up_authenticator = 1 WHERE email = ?1", [email])
+        .unwrap();
+    app.call(Method::POST, "/api/auth/logout", Some(&other_token), None).await.expect(204);
+}
+
+#[tokio::test]
+async fn the_sign_in_document_takes_a_recovery_code_in_place_of_the_six_digits() {
+    let app = test_app();
+    let document = app.call(Method::GET, "/api/openapi.json", None, None).await.json();
+    let body =
+        &document["paths"]["/api/auth/admin/token"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(body["required"], json!(["userName", "password"]));
+    assert_eq!(body["anyOf"], json!([{"required": ["otp"]}, {"required": ["recoveryCode"]}]));
+}

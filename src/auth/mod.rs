@@ -15,6 +15,7 @@ use std::pin::Pin;
 
 use crate::db::sql::OptionalExtension;
 use axum::extract::FromRequestParts;
+use axum::http::Method;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use serde::Serialize;
@@ -74,6 +75,25 @@ pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
     headers.get(AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty())
 }
 
+/// The answer to any other call of a session signed in with a recovery code, until the account's
+/// authenticator is set up again.
+pub const SET_UP_AUTHENTICATOR_FIRST: &str = "You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).";
+
+/// What a session signed in with a recovery code may call before it sets up the authenticator:
+/// its profile, the authenticator's set-up, its recovery codes and signing out.
+const OPEN_BEFORE_SET_UP: &[(Method, &str)] = &[
+    (Method::GET, "/api/auth/profile"),
+    (Method::POST, "/api/auth/authenticator"),
+    (Method::PUT, "/api/auth/authenticator"),
+    (Method::GET, "/api/auth/recoverycodes"),
+    (Method::POST, "/api/auth/recoverycodes"),
+    (Method::POST, "/api/auth/logout"),
+];
+
+fn open_before_set_up(method: &Method, path: &str) -> bool {
+    OPEN_BEFORE_SET_UP.iter().any(|(open, route)| open == method && path.eq_ignore_ascii_case(route))
+}
+
 impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = AppError;
 
@@ -118,6 +138,9 @@ impl FromRequestParts<AppState> for CurrentUser {
             })
             .await?
             .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        if user.must_set_up_authenticator && !open_before_set_up(&parts.method, parts.uri.path()) {
+            return Err(AppError::Forbidden(SET_UP_AUTHENTICATOR_FIRST.into()));
+        }
         tracing::Span::current().record("user_id", user.id);
         Actor::identify(Actor::user(user.id, format!("{} {}", user.first_name, user.last_name)));
         parts.extensions.insert(user.clone());

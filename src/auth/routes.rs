@@ -39,6 +39,7 @@ const REFUSALS: &[&str] = &[
     "Your account is not active yet. Ask an administrator to activate it.",
     "Too many attempts from your address. Try again in {seconds} seconds.",
     sessions::THROTTLED,
+    super::SET_UP_AUTHENTICATOR_FIRST,
     "Refresh token is required",
 ];
 
@@ -55,7 +56,8 @@ pub fn routes() -> Api {
                 Doc::new(TAG, "Sign in with e-mail, password and a TOTP code (or a recovery code)").json_body::<SignIn>(),
                 Mode::Create,
             )
-            .rules("recoveryCode", &[Rule::Note("In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator).")])
+            .rules("recoveryCode", &[Rule::Note("In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator), and until it has, only the profile, the authenticator's set-up, recovery codes and sign-out answer (403 otherwise).")])
+            .one_of_required(&["otp", "recoveryCode"])
             .answers(401, "Invalid credentials")
             .answers(403, "The account is not active yet")
             .answers(423, "Sign-ins with this e-mail from this address are locked after five failures (15 minutes)")

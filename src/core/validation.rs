@@ -74,6 +74,13 @@ impl Validator {
         )
     }
 
+    /// A maximum length held to the characters the field was sent with (`sent`, before trimming),
+    /// as the API document's `maxLength` counts them: a value padded past it with blanks is
+    /// refused, not trimmed into it.
+    pub fn at_most_sent(&mut self, field: &str, sent: usize, max: usize) -> &mut Self {
+        self.check(field, sent <= max, &MAXIMUM_SYMBOLS.replace("{max}", &max.to_string()))
+    }
+
     /// A phone that is optional but, when given, must be 994 + operator code + 7 digits.
     pub fn phone(&mut self, field: &str, value: &str) -> &mut Self {
         self.check(field, value.is_empty() || is_phone(value), PHONE_FORMAT)

@@ -82,7 +82,10 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             delete(move |s, u, b| soft_delete(rows, s, u, b)),
             Doc::new(resource.tag, format!("Delete {} (by id list)", resource.tag.to_lowercase()))
                 .roles(resource.write)
-                .body_schema("application/json", query::id_list())
+                .body_schema(
+                    "application/json",
+                    query::id_list("The ids of the records to delete (duplicates count once)"),
+                )
                 .answers(404, "Some of the ids name no row; nothing was deleted")
                 .answers(409, "The delete conflicts with the rows' state (e.g. the caller's own account)")
                 .returns::<Deleted>(200),

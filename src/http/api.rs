@@ -102,8 +102,9 @@ pub mod query {
         RefOr::T(Schema::Object(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).build()))
     }
 
-    /// A delete's body: `{"id": [..]}`, `{"ids": [..]}` or a bare `[..]`, 1 to 1000 ids.
-    pub fn id_list() -> RefOr<Schema> {
+    /// A body of ids: `{"id": [..]}`, `{"ids": [..]}` or a bare `[..]`, 1 to 1000 ids;
+    /// `description` says what they are for.
+    pub fn id_list(description: &'static str) -> RefOr<Schema> {
         use utoipa::openapi::schema::{ArrayBuilder, OneOfBuilder};
         let ids = || {
             ArrayBuilder::new()
@@ -123,12 +124,7 @@ pub mod query {
                 .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)))
         };
         RefOr::T(Schema::OneOf(
-            OneOfBuilder::new()
-                .item(keyed("id"))
-                .item(keyed("ids"))
-                .item(ids())
-                .description(Some("The ids to delete (duplicates count once)"))
-                .build(),
+            OneOfBuilder::new().item(keyed("id")).item(keyed("ids")).item(ids()).description(Some(description)).build(),
         ))
     }
 
@@ -181,6 +177,8 @@ pub struct Doc {
     body_name: Option<String>,
     /// The answer carries a secret its field names do not tell (`secrets`).
     carries_secret: bool,
+    /// Body fields of which one, any one, is required (each in place of the others).
+    one_of_required: &'static [&'static str],
 }
 
 /// A schema the document names among its components.
@@ -218,7 +216,15 @@ impl Doc {
             rules: vec![],
             body_name: None,
             carries_secret: false,
+            one_of_required: &[],
         }
+    }
+
+    /// One of these body fields is required, any one of them (each stands in place of the
+    /// others): the document says so with `anyOf` instead of requiring each.
+    pub fn one_of_required(mut self, fields: &'static [&'static str]) -> Doc {
+        self.one_of_required = fields;
+        self
     }
 
     /// The answer carries a secret that its field names do not tell (a QR code of an
@@ -689,6 +695,7 @@ fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                 schema = ruled;
             }
             apply_rules(&mut schema, &doc.rules);
+            one_of_required(&mut schema, doc.one_of_required);
             text_patterns(&mut schema);
             names_rows |= ids_from_one(&mut schema);
             if content_type == "multipart/form-data" {
@@ -774,6 +781,22 @@ fn body_content(content_type: &str, schema: RefOr<Schema>) -> utoipa::openapi::C
 
 /// Writes the server's rules into an object schema (a referenced schema is patched where it is
 /// defined; a `$ref` here is left alone).
+/// `fields` are required one at a time: none is in `required`, and `anyOf` asks for one of them.
+/// (The object keeps its properties, so each field's messages stay where the client reads them.)
+fn one_of_required(schema: &mut RefOr<Schema>, fields: &[&str]) {
+    let RefOr::T(Schema::Object(object)) = schema else { return };
+    if fields.is_empty() {
+        return;
+    }
+    object.required.retain(|field| !fields.contains(&field.as_str()));
+    let choices: Vec<serde_json::Value> =
+        fields.iter().map(|field| serde_json::json!({ "required": [field] })).collect();
+    object
+        .extensions
+        .get_or_insert_with(Default::default)
+        .insert("anyOf".to_string(), serde_json::Value::from(choices));
+}
+
 fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) {
     let RefOr::T(Schema::Object(object)) = schema else { return };
     for (field, rules) in rules {

@@ -307,16 +307,18 @@ impl Field {
         rules
     }
 
-    /// Checks `value` (trimmed) with the field's rules, first failure first.
-    fn check(&self, v: &mut Validator, value: &str) {
+    /// Checks `value` (trimmed) with the field's rules, first failure first; a maximum length
+    /// counts the `sent` characters (before trimming), as the document does.
+    fn check(&self, v: &mut Validator, value: &str, sent: usize) {
         match self.kind {
             // The e-mail rule names its own required message.
             FieldKind::Email => {
                 if let Some(message) = self.required {
-                    v.email(self.name, value, message);
+                    v.email(self.name, value, message).at_most_sent(self.name, sent, 50);
                 } else if !value.is_empty() {
                     v.check(self.name, validation::is_email(value), validation::EMAIL_FORMAT)
-                        .length(self.name, value, 3, 50);
+                        .length(self.name, value, 3, 50)
+                        .at_most_sent(self.name, sent, 50);
                 }
                 return;
             }
@@ -338,7 +340,7 @@ impl Field {
         if let Some((min, max)) = self.length
             && (self.required.is_some() || !value.is_empty())
         {
-            v.length(self.name, value, min, max);
+            v.length(self.name, value, min, max).at_most_sent(self.name, sent, max);
         }
     }
 
@@ -416,6 +418,9 @@ pub trait Source {
     fn decimal(&self, name: &str) -> Decimal;
     /// A yes/no; `Some(false)` when missing or empty, `None` when it is neither.
     fn flag(&self, name: &str) -> Option<bool>;
+    /// The characters a text field was sent with before trimming: a maximum length counts them,
+    /// as the document's `maxLength` does (a value padded past it with blanks is refused).
+    fn sent_chars(&self, name: &str) -> usize;
 }
 
 /// A flag's text: `true`/`on`/`1`, or `false`/`off`/`0`/empty.
@@ -430,6 +435,10 @@ fn flag_text(text: &str) -> Option<bool> {
 impl Source for Form {
     fn value(&self, name: &str) -> Sent {
         if self.has(name) { Sent::Text(self.text(name)) } else { Sent::Missing }
+    }
+
+    fn sent_chars(&self, name: &str) -> usize {
+        Form::sent_chars(self, name)
     }
 
     fn number(&self, name: &str) -> Number {
@@ -457,6 +466,10 @@ impl Source for serde_json::Map<String, Value> {
             Some(Value::String(text)) => Sent::Text(text.trim().to_string()),
             Some(_) => Sent::NotText,
         }
+    }
+
+    fn sent_chars(&self, name: &str) -> usize {
+        self.get(name).and_then(Value::as_str).map_or(0, |text| text.chars().count())
     }
 
     fn number(&self, name: &str) -> Number {
@@ -520,7 +533,7 @@ pub fn read_fields(fields: &'static [Field], source: &dyn Source, mode: Mode, v:
                 String::new()
             }
         };
-        field.check(v, &value);
+        field.check(v, &value, source.sent_chars(field.name));
         values.push((field, Some(value)));
     }
     Values { values }

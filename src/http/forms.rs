@@ -153,6 +153,15 @@ impl Form {
         self.fields.insert(name.to_ascii_lowercase(), vec![value.to_string()]);
     }
 
+    /// How many characters a text field was sent with, before trimming (a `\r\n` line break
+    /// counts once, as it is stored): what a maximum length is held to.
+    pub fn sent_chars(&self, name: &str) -> usize {
+        self.fields
+            .get(&name.to_ascii_lowercase())
+            .and_then(|values| values.first())
+            .map_or(0, |value| value.chars().count() - value.matches("\r\n").count())
+    }
+
     pub fn has(&self, name: &str) -> bool {
         self.fields.contains_key(&name.to_ascii_lowercase())
     }

@@ -121,8 +121,20 @@ impl Writer for NotificationWriter {
 
     fn document(doc: Doc, mode: Mode) -> Doc {
         let doc = doc
-            .rules("categoryId", &[Note("Required when type is 1."), Message("required", CATEGORY_REQUIRED)])
-            .rules("campaignId", &[Note("Required when type is 2."), Message("required", CAMPAIGN_REQUIRED)]);
+            .rules(
+                "categoryId",
+                &[
+                    Note("Required when type is 1; ignored when type is 2 (a value sent must still be an id)."),
+                    Message("required", CATEGORY_REQUIRED),
+                ],
+            )
+            .rules(
+                "campaignId",
+                &[
+                    Note("Required when type is 2; ignored when type is 1 (a value sent must still be an id)."),
+                    Message("required", CAMPAIGN_REQUIRED),
+                ],
+            );
         match mode {
             Mode::Create => doc
                 .rules("type", &[Required, Range(1, 2), Message("required", TYPE_REQUIRED)])
@@ -181,6 +193,14 @@ fn optional_id(v: &mut Validator, form: &Form, field: &str, required: &str) -> O
 
 /// The type and the id it uses, after the declared fields.
 fn read_target(form: &Form, creating: bool, v: &mut Validator) -> Option<Target> {
+    // The id a type does not use is ignored, but one sent must be an id all the same, as the
+    // document says of both.
+    // (A browser's FormData sends a missing value as the text `null`.)
+    for (field, message) in [("categoryId", CATEGORY_REQUIRED), ("campaignId", CAMPAIGN_REQUIRED)] {
+        if !matches!(form.text(field).as_str(), "" | "null") {
+            optional_id(v, form, field, message);
+        }
+    }
     let raw_type = form.text("type");
     if raw_type.is_empty() {
         v.check("type", !creating, TYPE_REQUIRED);

@@ -457,7 +457,10 @@ pub fn routes() -> Api {
             put(restore),
             Doc::new(TRASH.tag, "Restore deleted records (by trash id list), all or none")
                 .roles(Roles::ADMIN)
-                .body_schema("application/json", query::id_list())
+                .body_schema(
+                    "application/json",
+                    query::id_list("The ids of the trash's entries to restore (duplicates count once)"),
+                )
                 .answers(404, "Some of the ids are not in the trash; nothing was restored")
                 .answers(
                     409,
@@ -471,7 +474,10 @@ pub fn routes() -> Api {
             delete(purge),
             Doc::new(TRASH.tag, "Delete records for good (by trash id list), all or none")
                 .roles(Roles::ADMIN)
-                .body_schema("application/json", query::id_list())
+                .body_schema(
+                    "application/json",
+                    query::id_list("The ids of the trash's entries to delete for good (duplicates count once)"),
+                )
                 .answers(404, "Some of the ids are not in the trash; nothing was deleted")
                 .answers(409, "Other records still refer to one of them; they are named")
                 .returns::<Deleted>(200),

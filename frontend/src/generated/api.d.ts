@@ -3151,12 +3151,12 @@ export interface paths {
                          * @description The current 6-digit code from the authenticator app.
                          * @default
                          */
-                        otp: string;
+                        otp?: string;
                         /** @default  */
                         password: string;
                         /**
                          * @description One of the account's recovery codes, in place of `otp` when the authenticator is lost:
-                         *     it signs in once, and the account is then asked to set up its authenticator again. In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator).
+                         *     it signs in once, and the account is then asked to set up its authenticator again. In place of otp: a recovery code, used once; the account must then set up its authenticator again (profile mustSetUpAuthenticator), and until it has, only the profile, the authenticator's set-up, recovery codes and sign-out answer (403 otherwise).
                          * @default
                          */
                         recoveryCode?: string;
@@ -3165,7 +3165,7 @@ export interface paths {
                          * @default
                          */
                         userName: string;
-                    };
+                    } | unknown | unknown;
                 };
             };
             responses: {
@@ -4458,7 +4458,7 @@ export interface paths {
                         descriptionEn: string;
                         descriptionRu: string;
                         discountPercent: number;
-                        /** @description After startDate. */
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). After startDate. */
                         expireDate: string;
                         /** Format: binary */
                         file?: string;
@@ -4471,6 +4471,7 @@ export interface paths {
                         order?: number | string;
                         partnerId: number;
                         specialOffer?: boolean;
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). */
                         startDate: string;
                     };
                 };
@@ -4593,7 +4594,7 @@ export interface paths {
                         descriptionEn: string;
                         descriptionRu: string;
                         discountPercent: number;
-                        /** @description After startDate. */
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). After startDate. */
                         expireDate: string;
                         /** Format: binary */
                         file: string;
@@ -4605,7 +4606,7 @@ export interface paths {
                         order?: number | string;
                         partnerId: number;
                         specialOffer?: boolean;
-                        /** @description Not in the past. */
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
                     };
                 };
@@ -11804,7 +11805,7 @@ export interface paths {
                         descriptionEn: string;
                         descriptionRu: string;
                         discountPercent: number;
-                        /** @description After startDate. */
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). After startDate. */
                         expireDate: string;
                         /** Format: binary */
                         file: string;
@@ -11815,7 +11816,7 @@ export interface paths {
                         nameRu: string;
                         order?: number | string;
                         specialOffer?: boolean;
-                        /** @description Not in the past. */
+                        /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
                     };
                 };

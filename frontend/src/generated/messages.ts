@@ -884,6 +884,7 @@ export const REFUSALS = [
   "You cannot deactivate your own account.",
   "You cannot delete your own account.",
   "You do not have permission to do this.",
+  "You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).",
   "Your account is not active yet. Ask an administrator to activate it.",
   "Your own authenticator cannot be reset here; ask another Admin.",
   "Your password is incorrect.",

@@ -51,14 +51,18 @@ pub(super) const START_GRACE: Duration = Duration::minutes(5);
 /// assets and the images (read by the campaign's writer), for the document (and so for the
 /// client's form, whose words are generated from it).
 pub(super) const FORM_RULES: [(&str, &[Rule]); 6] = [
-    ("startDate", &[Message("notPast", START_IN_PAST)]),
-    ("expireDate", &[Note("After startDate."), Message("afterStart", EXPIRE_BEFORE_START)]),
+    ("startDate", &[Note(INSTANT_FORMAT), Message("notPast", START_IN_PAST)]),
+    ("expireDate", &[Note(INSTANT_FORMAT), Note("After startDate."), Message("afterStart", EXPIRE_BEFORE_START)]),
     ("order", &[Range(1, i64::MAX)]),
     ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS)]),
     // Required on create (the create document says so); the messages stand for both.
     ("file", &[Message("required", FILE_REQUIRED)]),
     ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
 ];
+
+/// The shapes [`parse_instant`] reads, as the document describes a date field.
+const INSTANT_FORMAT: &str = "A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] \
+     with Z or an offset such as +04:00 (UTC without one; a space may stand for the T).";
 
 fn is_instant(text: &str) -> bool {
     parse_instant(text).is_some()

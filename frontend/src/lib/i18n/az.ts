@@ -789,6 +789,7 @@ export const azTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'Bu bərpa linki etibarsızdır və ya vaxtı keçib. Yenisini istəyin.',
   'This x-requestid was already used for a different request.': 'Bu x-requestid artıq başqa sorğu üçün istifadə olunub.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Ünvanınızdan çox cəhd edilib. {seconds} saniyə sonra yenidən cəhd edin.',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'Bərpa kodu ilə daxil oldunuz: əvvəlcə autentifikatorunuzu quraşdırın (Profilim, İki addımlı giriş, Autentifikatoru quraşdır).',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Bu hesaba çoxlu uğursuz giriş cəhdi olub. {seconds} saniyədən sonra yenidən cəhd edin.',
   'Usage record': 'İstifadə qeydi',
   'User': 'İstifadəçi',

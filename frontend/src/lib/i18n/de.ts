@@ -770,6 +770,7 @@ export const deTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen. Fordern Sie einen neuen an.',
   'This x-requestid was already used for a different request.': 'Diese x-requestid wurde bereits für eine andere Anfrage verwendet.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Zu viele Versuche von Ihrer Adresse. Versuchen Sie es in {seconds} Sekunden erneut.',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'Sie haben sich mit einem Wiederherstellungscode angemeldet: Richten Sie zuerst Ihren Authenticator ein (Mein Profil, Zweistufige Anmeldung, Authenticator einrichten).',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Zu viele fehlgeschlagene Anmeldungen für dieses Konto. Versuchen Sie es in {seconds} Sekunden erneut.',
   'Usage record': 'Nutzungseintrag',
   'User': 'Benutzer',

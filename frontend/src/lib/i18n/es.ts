@@ -770,6 +770,7 @@ export const esTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'Este enlace de restablecimiento no es válido o ha caducado. Solicite uno nuevo.',
   'This x-requestid was already used for a different request.': 'Este x-requestid ya se usó para otra solicitud.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Demasiados intentos desde su dirección. Vuelva a intentarlo en {seconds} segundos.',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'Ha iniciado sesión con un código de recuperación: primero configure su autenticador (Mi perfil, Inicio de sesión en dos pasos, Configurar autenticador).',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Demasiados inicios de sesión fallidos para esta cuenta. Inténtelo de nuevo dentro de {seconds} segundos.',
   'Usage record': 'Registro de uso',
   'User': 'Usuario',

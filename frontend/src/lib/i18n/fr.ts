@@ -770,6 +770,7 @@ export const frTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': "Ce lien de réinitialisation n'est pas valide ou a expiré. Demandez-en un nouveau.",
   'This x-requestid was already used for a different request.': 'Cet x-requestid a déjà servi pour une autre requête.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Trop de tentatives depuis votre adresse. Réessayez dans {seconds} secondes.',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'Vous vous êtes connecté avec un code de récupération : configurez d’abord votre authentificateur (Mon profil, Connexion en deux étapes, Configurer l’authentificateur).',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Trop de connexions échouées pour ce compte. Réessayez dans {seconds} secondes.',
   'Usage record': 'Utilisation',
   'User': 'Utilisateur',

@@ -770,6 +770,7 @@ export const jaTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'このリセットリンクは無効か期限切れです。新しいリンクを依頼してください。',
   'This x-requestid was already used for a different request.': 'この x-requestid はすでに別のリクエストで使われています。',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'お使いのアドレスからの試行が多すぎます。{seconds} 秒後にもう一度お試しください。',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'リカバリーコードでサインインしました。まず認証アプリを設定してください（マイプロフィール、2段階サインイン、認証アプリを設定）。',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'このアカウントへのサインインの失敗が多すぎます。{seconds} 秒後にもう一度お試しください。',
   'Usage record': '利用記録',
   'User': 'ユーザー',

@@ -816,6 +816,7 @@ export const ruTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': 'Ссылка для сброса недействительна или устарела. Запросите новую.',
   'This x-requestid was already used for a different request.': 'Этот x-requestid уже использован для другого запроса.',
   'Too many attempts from your address. Try again in {seconds} seconds.': 'Слишком много попыток с вашего адреса. Повторите через {seconds} с.',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': 'Вы вошли с кодом восстановления: сначала настройте аутентификатор (Мой профиль, Двухэтапный вход, Настроить аутентификатор).',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': 'Слишком много неудачных попыток входа в эту учётную запись. Повторите через {seconds} с.',
   'Usage record': 'Запись об использовании',
   'User': 'Пользователь',

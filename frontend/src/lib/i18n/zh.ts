@@ -765,6 +765,7 @@ export const zhTexts: TextTranslation = {
   'This reset link is invalid or has expired. Ask for a new one.': '此重置链接无效或已过期。请重新申请。',
   'This x-requestid was already used for a different request.': '此 x-requestid 已用于其他请求。',
   'Too many attempts from your address. Try again in {seconds} seconds.': '来自您地址的尝试次数过多。请在 {seconds} 秒后重试。',
+  'You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).': '您使用恢复码登录：请先设置身份验证器（我的资料、两步登录、设置身份验证器）。',
   'Too many failed sign-ins for this account. Try again in {seconds} seconds.': '此账户登录失败次数过多。请在 {seconds} 秒后重试。',
   'Usage record': '使用记录',
   'User': '用户',
