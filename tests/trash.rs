@@ -240,7 +240,8 @@ async fn deleting_for_good_takes_what_is_only_the_records_own_and_is_refused_whi
     let partner = trash(&app, token, "Kind=partner").await;
     purge(&app, token, &ids(&partner)).await.expect_message(
         409,
-        "Partner «Araz Market» is still referred to by campaigns (1), usage records (1); delete those for good first.",
+        "Partner «Araz Market» stays in the trash: campaigns (1), usage records (1) refer to it, and usage records are \
+         history that is kept.",
     );
     assert_eq!(
         app.count("SELECT COUNT(*) FROM partner_cities WHERE partner_id = 3 OR partner_id = 2"),
@@ -412,4 +413,26 @@ fn postgres_trash_holds_every_deleted_record_after_random_writes() {
     let mut conn = common::postgres::migrated_postgres("perkdesk_trash_walk");
     common::postgres::drop_foreign_keys(&conn);
     random_writes_keep_the_trash(&mut conn);
+}
+
+#[tokio::test]
+async fn a_purge_refusal_counts_each_referrer_once() {
+    let app = test_app();
+    let conn = app.state.db.conn().unwrap();
+    let w = people::world(&conn);
+    // One merchant that refers to the partner and to its branch: one merchant, named once.
+    insert(
+        &conn,
+        "INSERT INTO merchants (partner_id, partner_city_id, first_name, last_name, email, phone)
+         VALUES (?1, ?2, 'Rəna', 'Əliyeva', 'rena@araz.az', '994501234567')",
+        (w.other_partner, w.other_branch),
+    );
+    conn.execute("DELETE FROM usage_history WHERE partner_id = ?1", [w.other_partner]).unwrap();
+    let admin = app.admin().await;
+    delete(&app, &admin.token, "partner", w.other_partner).await;
+    let partner = trash(&app, &admin.token, "Kind=partner").await;
+    purge(&app, &admin.token, &ids(&partner)).await.expect_message(
+        409,
+        "Partner «Araz Market» is still referred to by campaigns (1), merchants (1); delete those for good first.",
+    );
 }

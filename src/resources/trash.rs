@@ -106,6 +106,9 @@ pub const PARENT_DELETED: &str =
     "{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.";
 pub const VALUE_TAKEN: &str = "{kind} «{label}» cannot be restored: its {field} now belongs to another record.";
 pub const STILL_REFERRED: &str = "{kind} «{label}» is still referred to by {referrers}; delete those for good first.";
+/// A purge refused by usage records, which are history and stay: nothing to delete first.
+pub const KEPT_AS_HISTORY: &str =
+    "{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.";
 pub const NO_LONGER_IN_TRASH: &str =
     "{missing} of the {n} selected records are no longer in the trash; nothing was changed.";
 
@@ -113,7 +116,10 @@ pub const NO_LONGER_IN_TRASH: &str =
 fn refusals() -> impl Iterator<Item = &'static str> {
     let kinds = KINDS.iter().map(|kind| kind.resource.name);
     let parents = KINDS.iter().flat_map(|kind| kind.parents.iter().map(|(_, _, _, called)| *called));
-    [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, NO_LONGER_IN_TRASH].into_iter().chain(kinds).chain(parents)
+    [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, KEPT_AS_HISTORY, NO_LONGER_IN_TRASH]
+        .into_iter()
+        .chain(kinds)
+        .chain(parents)
 }
 
 /// Every kind the trash holds, children before the parents they refer to: the retention purges in
@@ -300,47 +306,50 @@ impl Entry {
         Ok(())
     }
 
-    /// The refusal of a purge: what still refers to the record, or to the rows it owns.
+    /// The refusal of a purge: what still refers to the record, or to the rows it owns, each
+    /// kind of record counted once (a merchant refers to its partner and to the partner's branch).
+    /// Usage records are history: a record they refer to stays, and the refusal says so.
     fn still_referred(&self, tx: &Connection) -> AppResult<AppError> {
         // The record's own rows go with it: what refers to them is named through them, never
         // they themselves.
         let owned: Vec<&str> = self.kind.owned.iter().map(|(table, _)| *table).collect();
-        let mut found = referrers(tx, self.kind.resource.table, "id = ?1", self.record, None, &owned)?;
+        let mut ways = references(tx, self.kind.resource.table, "id = ?1", &owned)?;
         for (owned, rows) in self.kind.owned {
-            let through = called(owned).to_string();
-            found.extend(referrers(tx, owned, rows, self.record, Some(&through), &[])?);
+            ways.extend(references(tx, owned, rows, &[])?);
+        }
+        let mut found = Vec::new();
+        let mut history = false;
+        let mut children: Vec<&str> = ways.iter().map(|(child, _)| child.as_str()).collect();
+        children.sort_unstable();
+        children.dedup();
+        for child in children {
+            let any: Vec<&str> = ways.iter().filter(|(c, _)| c == child).map(|(_, test)| test.as_str()).collect();
+            let n: i64 = tx.query_row(
+                &format!("SELECT COUNT(*) FROM \"{child}\" WHERE {}", any.join(" OR ")),
+                [self.record],
+                |r| r.get(0),
+            )?;
+            if n > 0 {
+                history |= child == "usage_history";
+                found.push(format!("{} ({n})", called(child)));
+            }
         }
         let referrers = if found.is_empty() { "other records".to_string() } else { found.join(", ") };
-        Ok(AppError::Conflict(self.refusal(STILL_REFERRED, &[("{referrers}", &referrers)])))
+        let template = if history { KEPT_AS_HISTORY } else { STILL_REFERRED };
+        Ok(AppError::Conflict(self.refusal(template, &[("{referrers}", &referrers)])))
     }
 }
 
-/// "campaigns (2)" for each table with rows referring to the rows of `table` meeting `rows`,
-/// the tables in `skipped` left out.
-fn referrers(
-    tx: &Connection,
-    table: &str,
-    rows: &str,
-    record: i64,
-    through: Option<&str>,
-    skipped: &[&str],
-) -> AppResult<Vec<String>> {
-    let links = crate::db::schema::references_to(tx, table)?;
-    let mut found = Vec::new();
-    for (child, column) in links.into_iter().filter(|(child, _)| !skipped.contains(&child.as_str())) {
-        let n: i64 = tx.query_row(
-            &format!("SELECT COUNT(*) FROM \"{child}\" WHERE \"{column}\" IN (SELECT id FROM {table} WHERE {rows})"),
-            [record],
-            |r| r.get(0),
-        )?;
-        if n > 0 {
-            found.push(match through {
-                Some(owned) => format!("{} ({n}) through its {owned}", called(&child)),
-                None => format!("{} ({n})", called(&child)),
-            });
-        }
-    }
-    Ok(found)
+/// Each (table, test) by which a table's rows refer to the rows of `table` meeting `rows` (`?1`
+/// the record's id), in the order of the tables, the tables in `skipped` left out.
+fn references(tx: &Connection, table: &str, rows: &str, skipped: &[&str]) -> AppResult<Vec<(String, String)>> {
+    let mut links = crate::db::schema::references_to(tx, table)?;
+    links.sort();
+    Ok(links
+        .into_iter()
+        .filter(|(child, _)| !skipped.contains(&child.as_str()))
+        .map(|(child, column)| (child, format!("\"{column}\" IN (SELECT id FROM {table} WHERE {rows})")))
+        .collect())
 }
 
 fn called(table: &str) -> &str {

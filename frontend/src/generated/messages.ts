@@ -904,6 +904,7 @@ export const REFUSALS = [
   "{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.",
   "{kind} «{label}» cannot be restored: its {field} now belongs to another record.",
   "{kind} «{label}» is still referred to by {referrers}; delete those for good first.",
+  "{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.",
   "{missing} of the {n} selected records are no longer in the trash; nothing was changed.",
   "{missing} of the {n} selected records were not found; nothing was deleted."
 ] as const;

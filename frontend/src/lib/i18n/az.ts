@@ -813,6 +813,7 @@ export const azTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind} «{label}» bərpa edilə bilməz, çünki aid olduğu qeyd ({parent}) silinib: əvvəlcə onu bərpa edin.',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind} «{label}» bərpa edilə bilməz: onun {field} dəyəri indi başqa qeydə məxsusdur.',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind} «{label}» hələ də bu qeydlərdə istinad olunur: {referrers}; əvvəlcə onları birdəfəlik silin.',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind} «{label}» zibil qutusunda qalır: ona {referrers} istinad edir, istifadə qeydləri isə saxlanılan tarixçədir.',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': 'Seçilmiş {n} qeyddən {missing} artıq zibil qutusunda deyil; heç nə dəyişdirilmədi.',
   '{missing} of the {n} selected records were not found; nothing was deleted.': 'Seçilmiş {n} qeyddən {missing} tapılmadı; heç nə silinmədi.',
   'No such complaint': 'Belə şikayət yoxdur',

@@ -794,6 +794,7 @@ export const deTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind} «{label}» kann nicht wiederhergestellt werden, solange der zugehörige Datensatz ({parent}) gelöscht ist: Stellen Sie zuerst diesen wieder her.',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind} «{label}» kann nicht wiederhergestellt werden: Der Wert von {field} gehört jetzt einem anderen Datensatz.',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind} «{label}» wird noch verwendet von: {referrers}; löschen Sie diese zuerst endgültig.',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind} «{label}» bleibt im Papierkorb: {referrers} verweisen darauf, und Nutzungseinträge sind Verlauf, der aufbewahrt wird.',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': '{missing} der {n} ausgewählten Datensätze sind nicht mehr im Papierkorb; es wurde nichts geändert.',
   '{missing} of the {n} selected records were not found; nothing was deleted.': '{missing} der {n} ausgewählten Datensätze wurden nicht gefunden; es wurde nichts gelöscht.',
   'No such complaint': 'Keine solche Beschwerde',

@@ -794,6 +794,7 @@ export const esTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind} «{label}» no se puede restaurar mientras su registro relacionado ({parent}) esté eliminado: restáurelo primero.',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind} «{label}» no se puede restaurar: su {field} pertenece ahora a otro registro.',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind} «{label}» todavía está referenciado por {referrers}; elimínelos definitivamente primero.',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind} «{label}» se queda en la papelera: {referrers} hacen referencia a este registro, y los registros de uso son historial que se conserva.',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': '{missing} de los {n} registros seleccionados ya no están en la papelera; no se cambió nada.',
   '{missing} of the {n} selected records were not found; nothing was deleted.': 'No se encontraron {missing} de los {n} registros seleccionados; no se eliminó nada.',
   'No such complaint': 'No existe esa queja',

@@ -794,6 +794,7 @@ export const frTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': "{kind} «{label}» ne peut pas être restauré tant que l'enregistrement associé ({parent}) est supprimé : restaurez-le d'abord.",
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind} «{label}» ne peut pas être restauré : son {field} appartient désormais à un autre enregistrement.',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': "{kind} «{label}» est encore référencé par {referrers} ; supprimez-les d'abord définitivement.",
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind} «{label}» reste dans la corbeille : {referrers} y font référence, et les utilisations sont un historique conservé.',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': "{missing} des {n} enregistrements sélectionnés ne sont plus dans la corbeille ; rien n'a été modifié.",
   '{missing} of the {n} selected records were not found; nothing was deleted.': "{missing} des {n} enregistrements sélectionnés sont introuvables ; rien n'a été supprimé.",
   'No such complaint': 'Réclamation introuvable',

@@ -794,6 +794,7 @@ export const jaTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind}「{label}」は、関連する{parent}が削除されているため復元できません。先に{parent}を復元してください。',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind}「{label}」は復元できません。{field} がすでに別のレコードで使われています。',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind}「{label}」はまだ {referrers} から参照されています。先にそれらを完全に削除してください。',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind}「{label}」はごみ箱に残ります：{referrers} が参照しており、利用記録は保存される履歴です。',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': '選択した {n} 件のうち {missing} 件はすでにごみ箱にありません。何も変更していません。',
   '{missing} of the {n} selected records were not found; nothing was deleted.': '選択した {n} 件のうち {missing} 件が見つかりませんでした。何も削除していません。',
   'No such complaint': '該当する苦情はありません',

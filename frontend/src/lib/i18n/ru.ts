@@ -840,6 +840,7 @@ export const ruTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind} «{label}»: нельзя восстановить, пока удалён связанный объект ({parent}). Сначала восстановите его.',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind} «{label}»: нельзя восстановить — значение поля {field} теперь принадлежит другой записи.',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind} «{label}»: на запись всё ещё ссылаются {referrers}; сначала удалите их безвозвратно.',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind} «{label}» остаётся в корзине: на запись ссылаются {referrers}, а записи об использовании — это история, которая хранится.',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': 'Из {n} выбранных записей {missing} уже нет в корзине; ничего не изменено.',
   '{missing} of the {n} selected records were not found; nothing was deleted.': 'Из {n} выбранных записей {missing} не найдено; ничего не удалено.',
   'No such complaint': 'Такой жалобы нет',

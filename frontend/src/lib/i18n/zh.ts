@@ -789,6 +789,7 @@ export const zhTexts: TextTranslation = {
   '{kind} «{label}» cannot be restored while its {parent} is deleted: restore the {parent} first.': '{kind}“{label}”无法恢复，因为其所属的{parent}已被删除：请先恢复该{parent}。',
   '{kind} «{label}» cannot be restored: its {field} now belongs to another record.': '{kind}“{label}”无法恢复：其 {field} 现已属于另一条记录。',
   '{kind} «{label}» is still referred to by {referrers}; delete those for good first.': '{kind}“{label}”仍被 {referrers} 引用；请先将其永久删除。',
+  '{kind} «{label}» stays in the trash: {referrers} refer to it, and usage records are history that is kept.': '{kind}“{label}”保留在回收站中：{referrers} 引用了它，而使用记录是会保留的历史。',
   '{missing} of the {n} selected records are no longer in the trash; nothing was changed.': '所选的 {n} 条记录中有 {missing} 条已不在回收站中；未做任何更改。',
   '{missing} of the {n} selected records were not found; nothing was deleted.': '所选的 {n} 条记录中有 {missing} 条未找到；未删除任何内容。',
   'No such complaint': '没有此投诉',
