@@ -287,7 +287,7 @@ fn api_client_create_list_and_revoke() {
     // The database must exist first (any command that opens it creates it).
     let missing = perkdesk(&["api-client", "list", "--db", db], None);
     assert!(!missing.status.success());
-    perkdesk::db::Db::open(std::path::Path::new(db)).unwrap();
+    perkdesk::app::open_db(std::path::Path::new(db)).unwrap();
     let created =
         perkdesk(&["api-client", "create", "--db", db, "--name", "Employee app", "--kind", "employee-app"], None);
     assert!(created.status.success(), "{}", text(&created.stderr));
@@ -326,7 +326,7 @@ fn import_employees_dry_run_then_apply() {
     let db_path = dir.path().join("perkdesk.db");
     let db = db_path.to_str().unwrap();
     {
-        let opened = perkdesk::db::Db::open(&db_path).unwrap();
+        let opened = perkdesk::app::open_db(&db_path).unwrap();
         opened
             .conn()
             .unwrap()
@@ -401,7 +401,7 @@ fn scheduled_backups_are_written_checked_pruned_and_a_failure_is_on_record() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("perkdesk.db");
     let backups = dir.path().join("backups");
-    perkdesk::db::Db::open(&db).unwrap();
+    perkdesk::app::open_db(&db).unwrap();
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
         .args(["serve", "--db", db.to_str().unwrap(), "--bind", &format!("127.0.0.1:{port}")])
@@ -453,7 +453,7 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
     let copy = dir.path().join("copy.db");
     let (db_text, copy_text) = (db.to_str().unwrap(), copy.to_str().unwrap());
     let add_city = |name: &str| {
-        let opened = perkdesk::db::Db::open(&db).unwrap();
+        let opened = perkdesk::app::open_db(&db).unwrap();
         opened
             .conn()
             .unwrap()
@@ -473,7 +473,7 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
     assert_eq!(message.trim().lines().count(), 1, "one line: {message}");
 
     // While a server has it open, nothing is replaced, forced or not.
-    let serving = perkdesk::db::Db::open(&db).unwrap();
+    let serving = perkdesk::app::open_db(&db).unwrap();
     let _held = serving.conn().unwrap();
     let busy = perkdesk(&["restore", copy_text, "--db", db_text, "--force"], None);
     assert!(text(&busy.stderr).contains("is in use (stop the server first)"), "{}", text(&busy.stderr));
@@ -511,7 +511,7 @@ fn restore_checks_the_copy_and_keeps_a_newer_database_unless_forced() {
     let fresh = dir.path().join("fresh.db");
     let made = perkdesk(&["restore", copy_text, "--db", fresh.to_str().unwrap()], None);
     assert!(made.status.success(), "{}", text(&made.stderr));
-    perkdesk::db::Db::open(&fresh).unwrap();
+    perkdesk::app::open_db(&fresh).unwrap();
 }
 
 #[test]

@@ -1070,7 +1070,7 @@ const LARGE: [(&Resource, &str); 2] = [
 #[test]
 fn large_lists_sort_on_indexes() {
     let dir = tempfile::tempdir().unwrap();
-    let db = perkdesk::db::Db::open(&dir.path().join("plan.db")).unwrap();
+    let db = perkdesk::app::open_db(&dir.path().join("plan.db")).unwrap();
     let conn = db.conn().unwrap();
     seed_users(&conn);
     conn.execute_batch(
@@ -1167,7 +1167,7 @@ fn campaign_lists_sort_on_indexes() {
     use perkdesk::resources::campaigns::{CAMPAIGNS, EXPECTED};
     for analyzed in [false, true] {
         let dir = tempfile::tempdir().unwrap();
-        let db = perkdesk::db::Db::open(&dir.path().join("plan.db")).unwrap();
+        let db = perkdesk::app::open_db(&dir.path().join("plan.db")).unwrap();
         let conn = db.conn().unwrap();
         seed_campaigns(&conn);
         conn.execute_batch(

@@ -6,7 +6,6 @@ mod common;
 
 use std::process::Command;
 
-use perkdesk::db::Db;
 use serde_json::Value;
 
 /// The paths every figure of the product is read from: each GET without a path parameter or a
@@ -40,7 +39,7 @@ async fn postgres_copy_moves_an_installation_and_every_figure_stays() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("demo.db");
     let admin = {
-        let db = Db::open(&file).unwrap();
+        let db = perkdesk::app::open_db(&file).unwrap();
         let admin = perkdesk::cli::demo::prepare(&db, true).unwrap();
         db.checkpoint().unwrap();
         admin
@@ -69,8 +68,8 @@ async fn postgres_copy_moves_an_installation_and_every_figure_stays() {
     assert!(said.contains("already holds data"), "{said}");
 
     // The same figures from both engines, through the API.
-    let sqlite = common::test_app_on(Db::open(&file).unwrap());
-    let postgres = common::test_app_on(Db::open(std::path::Path::new(&url)).unwrap());
+    let sqlite = common::test_app_on(perkdesk::app::open_db(&file).unwrap());
+    let postgres = common::test_app_on(perkdesk::app::open_db(std::path::Path::new(&url)).unwrap());
     let paths = figure_paths();
     assert!(paths.len() > 20, "{paths:?}");
     let mut tokens = Vec::new();

@@ -274,7 +274,7 @@ fn last_month_is_the_previous_calendar_month_across_a_year_boundary() {
 #[test]
 fn the_summary_counts_last_month_as_of_the_given_day() {
     let dir = tempfile::tempdir().unwrap();
-    let db = perkdesk::db::Db::open(&dir.path().join("t.db")).unwrap();
+    let db = perkdesk::app::open_db(&dir.path().join("t.db")).unwrap();
     let conn = db.conn().unwrap();
     asset(&conn, 1, "Alpha");
     employee(&conn, 1, 1, true);
@@ -447,7 +447,7 @@ fn assert_counts_match(conn: &Connection, when: &str) {
 #[test]
 fn maintained_counts_equal_a_fresh_group_by_after_random_writes() {
     let mut conn = Connection::open_in_memory().unwrap();
-    perkdesk::db::migrate(&mut conn).unwrap();
+    perkdesk::db::migrate(&mut conn, &perkdesk::resources::declared()).unwrap();
     conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
     random_writes_keep_the_counts(&mut conn, |_| {});
 }
@@ -601,7 +601,7 @@ fn migration_7_back_fills_the_counts_from_existing_rows() {
          UPDATE partners SET is_active = 0 WHERE id = 1;",
     )
     .unwrap();
-    assert!(perkdesk::db::migrate(&mut conn).unwrap() >= 7);
+    assert!(perkdesk::db::migrate(&mut conn, &perkdesk::resources::declared()).unwrap() >= 7);
     assert_counts_match(&conn, "the back-fill");
     let filled: i64 = conn.query_row("SELECT SUM(n) FROM usage_month_counts", [], |r| r.get(0)).unwrap();
     assert_eq!(filled, 40 - 5);

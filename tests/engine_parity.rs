@@ -137,12 +137,12 @@ use common::postgres::{fresh_postgres, migrated_postgres};
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_and_sqlite_schemas_agree() {
     let mut sqlite = Connection::open_in_memory().unwrap();
-    let sqlite_version = perkdesk::db::migrate(&mut sqlite).unwrap();
+    let sqlite_version = perkdesk::db::migrate(&mut sqlite, &perkdesk::resources::declared()).unwrap();
     let mut postgres = fresh_postgres("perkdesk_parity");
-    let postgres_version = perkdesk::db::migrate(&mut postgres).unwrap();
+    let postgres_version = perkdesk::db::migrate(&mut postgres, &perkdesk::resources::declared()).unwrap();
     assert_eq!(postgres_version, sqlite_version, "both engines at the newest schema version");
     // A second start finds nothing to do.
-    assert_eq!(perkdesk::db::migrate(&mut postgres).unwrap(), postgres_version);
+    assert_eq!(perkdesk::db::migrate(&mut postgres, &perkdesk::resources::declared()).unwrap(), postgres_version);
 
     let (sqlite, postgres) = (sqlite_schema(&sqlite), postgres_schema(&postgres));
     let mut differences = Vec::new();
@@ -337,14 +337,14 @@ fn postgres_and_sqlite_name_the_same_references() {
 /// One write of the activity walk: who makes it (none: the server, and on PostgreSQL no writer
 /// declared), and the statement.
 struct Write {
-    actor: Option<perkdesk::db::activity::Actor>,
+    actor: Option<perkdesk::db::Actor>,
     sql: &'static str,
 }
 
 /// Writes of every kind the log names an action for, by every kind of actor, with text that
 /// needs escaping; the same on both engines.
 fn activity_writes() -> Vec<Write> {
-    use perkdesk::db::activity::Actor;
+    use perkdesk::db::Actor;
     let aysel = || Some(Actor::user(1, "Aysel Məmmədova"));
     let app = || Some(Actor::client(5, "Employee app"));
     let public = || Some(Actor::public("who@x.az"));
@@ -420,7 +420,7 @@ fn activity_after_writes(conn: &mut Connection) -> Vec<String> {
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_and_sqlite_log_the_same_activity() {
     let dir = tempfile::tempdir().unwrap();
-    let db = perkdesk::db::Db::open(&dir.path().join("activity.db")).unwrap();
+    let db = perkdesk::app::open_db(&dir.path().join("activity.db")).unwrap();
     let sqlite = activity_after_writes(&mut db.conn().unwrap());
     let postgres = activity_after_writes(&mut migrated_postgres("perkdesk_activity"));
     assert!(sqlite.len() > 20, "the walk was logged ({})", sqlite.len());
@@ -538,7 +538,7 @@ fn list_pages(conn: &Connection, counts: &perkdesk::db::CountCache) -> Vec<Strin
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_and_sqlite_list_the_same_pages() {
     let dir = tempfile::tempdir().unwrap();
-    let db = perkdesk::db::Db::open(&dir.path().join("lists.db")).unwrap();
+    let db = perkdesk::app::open_db(&dir.path().join("lists.db")).unwrap();
     let sqlite = db.conn().unwrap();
     // The uses point at no employee, campaign or partner: the lists read their own columns only.
     sqlite.execute_batch("PRAGMA foreign_keys = OFF").unwrap();

@@ -283,7 +283,7 @@ fn export_reports_writes_both_files_and_fails_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let db_path = dir.path().join("perkdesk.db");
     {
-        let db = perkdesk::db::Db::open(&db_path).unwrap();
+        let db = perkdesk::app::open_db(&db_path).unwrap();
         seed(&db.conn().unwrap());
     }
     let out = dir.path().join("reports/2026-11");
@@ -300,7 +300,7 @@ fn export_reports_writes_both_files_and_fails_in_one_line() {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(&names_path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o644, "readable like any file the operator writes");
+        assert_eq!(mode & 0o777, 0o600, "its owner's alone, as every file perkdesk writes (it names people)");
     }
 
     let missing = perkdesk(&[

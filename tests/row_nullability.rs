@@ -8,7 +8,6 @@
 //! concatenation of operands that are never null.
 
 use perkdesk::crud::{Kind, Resource, Sql};
-use perkdesk::db::Db;
 use perkdesk::resources::{self, reports};
 // The column origins are SQLite's own metadata (sqlite3_column_table_name), read on a connection
 // of the driver's own beside the server's.
@@ -150,7 +149,7 @@ fn derived_never_null(conn: &Connection, resource: &Resource, sql: &str) -> bool
 #[test]
 fn every_never_null_declaration_agrees_with_the_tables() {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let db = Db::open(&dir.path().join("rows.db")).expect("database");
+    let db = perkdesk::app::open_db(&dir.path().join("rows.db")).expect("database");
     let conn = Connection::open(db.path().unwrap()).expect("connection");
     let mut disagreements = Vec::new();
     for resource in declared_resources() {
@@ -161,6 +160,7 @@ fn every_never_null_declaration_agrees_with_the_tables() {
             let expressions: Vec<&str> = match column.sql {
                 Sql::Expr(sql) => vec![sql],
                 Sql::Localized(by_language) => by_language.to_vec(),
+                Sql::Made(make) => vec![make()],
             };
             let derived = expressions.iter().all(|sql| derived_never_null(&conn, resource, sql));
             if derived != column.never_null {

@@ -192,7 +192,7 @@ async fn a_form_past_the_limit_says_which_part_is_too_large() {
 /// lists name the new paths, and the old sequential paths are no longer served.
 #[tokio::test]
 async fn files_stored_before_public_names_are_renamed_by_the_migration() {
-    use perkdesk::db::{Db, MIGRATIONS};
+    use perkdesk::db::MIGRATIONS;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
     let png = encoded(ImageFormat::Png);
@@ -217,7 +217,7 @@ async fn files_stored_before_public_names_are_renamed_by_the_migration() {
         )
         .unwrap();
     }
-    let db = Db::open(&path).unwrap();
+    let db = perkdesk::app::open_db(&path).unwrap();
     let name: String =
         db.conn().unwrap().query_row("SELECT public_name FROM files WHERE id = 12", [], |r| r.get(0)).unwrap();
     assert_eq!(name.len(), 32, "{name}");

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::db::activity::{self, Actor, action};
+use crate::db::Actor;
+use crate::db::activity::{self, action};
 use crate::db::{Db, backup};
 use crate::resources::trash;
 

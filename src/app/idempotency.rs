@@ -25,6 +25,10 @@ use crate::core::error::AppError;
 pub const TOO_LONG: &str = "x-requestid must be at most 100 characters.";
 pub const RUNNING: &str = "A request with this x-requestid is still being processed.";
 pub const REUSED: &str = "This x-requestid was already used for a different request.";
+
+/// The tables of `x-requestid`'s own that the activity log does not record, with the reason.
+pub const UNRECORDED: &[(&str, &str)] =
+    &[("idempotency_keys", "answers kept a day for a retry; the write they answer is recorded")];
 /// How an `x-requestid` is refused (`core::refusals`).
 pub const REFUSALS: &[&str] = &[TOO_LONG, RUNNING, REUSED];
 use crate::db::{Unit, format_iso, lock, now_iso};

@@ -37,6 +37,21 @@ const CSP: &str =
 
 /// Every API endpoint, the one registry of the product: sign-in and sessions, the back-office
 /// resources, the inbound API, uploaded files, health and the OpenAPI document.
+/// Opens the database `db` names with what the resources declare of it (the activity log's and
+/// the trash's triggers): every process opens it so.
+pub fn open_db(db: &std::path::Path) -> anyhow::Result<crate::db::Db> {
+    crate::db::Db::open(db, &crate::resources::declared())
+}
+
+/// The tables of the layers below the resources that the activity log does not record, with the
+/// reason (the resources declare their own: `Resource::history`, `Resource::unrecorded`).
+pub fn unrecorded_tables() -> Vec<(String, &'static str)> {
+    let mut tables = crate::db::triggers::unrecorded();
+    let own = crate::auth::UNRECORDED.iter().chain(crate::http::files::UNRECORDED).chain(idempotency::UNRECORDED);
+    tables.extend(own.map(|(table, why)| (table.to_string(), *why)));
+    tables
+}
+
 pub fn api() -> Api {
     crate::auth::routes::routes()
         .merge(crate::auth::enrolment::routes())

@@ -75,6 +75,17 @@ pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
     headers.get(AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty())
 }
 
+/// The tables of the credentials' own that the activity log does not record, with the reason (the
+/// changes they stand for are recorded where they are made: a sign-in as a session, a password or
+/// authenticator change on the user).
+pub const UNRECORDED: &[(&str, &str)] = &[
+    ("refresh_tokens", "a session's single-use refresh tokens, hashed; the session's sign-in is recorded"),
+    ("password_resets", "reset links, hashed; the password change they lead to is recorded on the user"),
+    ("recovery_codes", "hashes of one-time codes; their use is recorded on the user"),
+    ("sign_in_locks", "the lockout's state; each failed sign-in is recorded"),
+    ("app_settings", "the token signing key, made once"),
+];
+
 /// The answer to any other call of a session signed in with a recovery code, until the account's
 /// authenticator is set up again.
 pub const SET_UP_AUTHENTICATOR_FIRST: &str = "You signed in with a recovery code: set up your authenticator first (My profile, Two-step sign-in, Set up authenticator).";

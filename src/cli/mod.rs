@@ -294,7 +294,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // What a command writes outside any request is recorded as the command line's, or the server's.
     Actor::set_process_default(if serving { Actor::system() } else { Actor::cli() });
     match command {
-        Command::Serve(args) => runtime()?.block_on(serve(Db::open(&args.db.db)?, args.options, None)),
+        Command::Serve(args) => runtime()?.block_on(serve(crate::app::open_db(&args.db.db)?, args.options, None)),
         Command::Demo(args) => demo(args),
         Command::CreateAdmin(args) => create_admin(args),
         Command::Otp(args) => otp(args),
@@ -354,7 +354,7 @@ fn open_existing(db: &Path) -> anyhow::Result<Db> {
     if let crate::db::Location::File(path) = crate::db::Location::parse(db) {
         anyhow::ensure!(path.exists(), "the database {} does not exist (use --db or PERKDESK_DB)", path.display());
     }
-    Db::open(db)
+    crate::app::open_db(db)
 }
 
 /// Binds `bind`; the demo falls back to a free port when its default one is taken.
@@ -465,7 +465,7 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
 
 fn demo(args: DemoArgs) -> anyhow::Result<()> {
     let fresh = !args.db.exists();
-    let db = Db::open(&args.db)?;
+    let db = crate::app::open_db(&args.db)?;
     if fresh {
         eprintln!("Creating the demo database {} ...", args.db.display());
     }
@@ -509,7 +509,7 @@ fn prompt(label: &str, given: Option<String>, flag: &str) -> anyhow::Result<Stri
 }
 
 fn create_admin(args: CreateAdminArgs) -> anyhow::Result<()> {
-    let db = Db::open(&args.db.db)?;
+    let db = crate::app::open_db(&args.db.db)?;
     let email = prompt("E-mail", args.email, "--email")?;
     let first_name = prompt("First name", args.first_name, "--first-name")?;
     let last_name = prompt("Last name", args.last_name, "--last-name")?;
@@ -642,8 +642,8 @@ fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
         "--to names the PostgreSQL database to copy into (postgres://user@host/db)"
     );
     anyhow::ensure!(args.from.exists(), "the file {} does not exist (--from)", args.from.display());
-    let from = Db::open(&args.from)?;
-    let to = Db::open(Path::new(&args.to))?;
+    let from = crate::app::open_db(&args.from)?;
+    let to = crate::app::open_db(Path::new(&args.to))?;
     let (source, mut destination) = (from.conn()?, to.conn()?);
     let report = crate::db::copy::copy_to_postgres(&source, &mut destination, |progress| match progress {
         Progress::Started => {

@@ -81,6 +81,46 @@ pub struct Resource {
     pub on_change: Option<ChangeHook>,
     /// Adds fields to the detail answer (e.g. a partner's city branches).
     pub detail_extra: Option<DetailExtra>,
+    /// Its records as a list of them is called in a sentence ("usage records").
+    pub plural: &'static str,
+    /// A record's name, SQL over its table's row (`{row}`): the Trash's label of a deleted one,
+    /// the name the activity log gives its entries' record. `None`: its records have none.
+    pub label: Option<&'static str>,
+    /// What the activity log records of its tables, its History tab's entries (empty: nothing).
+    pub history: &'static [Recorded],
+    /// Its soft-deleted rows are kept in the trash, and come back or go for good by these rules.
+    pub trash: Option<Trash>,
+    /// The tables its writes touch that the activity log does not record, each with the reason
+    /// (`tests/history_decisions.rs` asks every table for a decision).
+    pub unrecorded: &'static [(&'static str, &'static str)],
+}
+
+pub use crate::db::activity::Recorded;
+
+/// What a restore from the trash and a purge of a resource's records must respect beyond the
+/// generic steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Trash {
+    /// Which of its table's rows are its records (`{row}` is the row); all when `None`.
+    pub rows: Option<&'static str>,
+    /// Links that must lead to a live record for a restore: (column, field, parent table, what the
+    /// parent is called). A usage record keeps its links whatever they lead to: it is history.
+    pub parents: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// A value a live record may have taken while this one was deleted: (field, query that finds
+    /// the taker, `?1` the record's id).
+    pub unique: Option<(&'static str, &'static str)>,
+    /// The rows that belong to the record only, as (table, the condition that picks them, `?1`
+    /// the record's id, what they are called): the resource's hook removes them
+    /// (`Change::Purging`) before the record goes, and a refused purge names what still refers
+    /// to them.
+    pub owned: &'static [(&'static str, &'static str, &'static str)],
+    /// The login the record signs in with (`?1` its id), deleted for good after it.
+    pub login: Option<&'static str>,
+}
+
+impl Trash {
+    /// A record with nothing more to respect.
+    pub const PLAIN: Trash = Trash { rows: None, parents: &[], unique: None, owned: &[], login: None };
 }
 
 /// Where a list's unfiltered total comes from.
@@ -132,11 +172,13 @@ pub enum Change<'a> {
     },
 }
 
-/// The SQL behind a field: one expression, or one per content language (Az, En, Ru).
+/// The SQL behind a field: one expression, one per content language (Az, En, Ru), or one made
+/// once from the other declarations (the activity log's record names).
 #[derive(Clone, Copy, Debug)]
 pub enum Sql {
     Expr(&'static str),
     Localized([&'static str; 3]),
+    Made(fn() -> &'static str),
 }
 
 impl Sql {
@@ -144,6 +186,7 @@ impl Sql {
         match self {
             Sql::Expr(sql) => sql,
             Sql::Localized(by_language) => by_language[language as usize - 1],
+            Sql::Made(make) => make(),
         }
     }
 }
@@ -193,6 +236,11 @@ impl Column {
             in_list: true,
             never_null: false,
         }
+    }
+
+    /// A column whose SQL is made once from the other declarations.
+    pub const fn made(field: &'static str, sql: fn() -> &'static str, kind: Kind) -> Column {
+        Column { field, sql: Sql::Made(sql), kind, sortable: false, in_list: true, never_null: false }
     }
 
     pub const fn localized(field: &'static str, sql: [&'static str; 3]) -> Column {

@@ -314,7 +314,7 @@ mod tests {
 
     fn database() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Db::open(&dir.path().join("batch.db")).unwrap();
+        let mut db = Db::open(&dir.path().join("batch.db"), &crate::db::Declared::default()).unwrap();
         // The tests decide when a shared transaction commits, not the machine's speed.
         db.writers.max_age = Duration::from_secs(3600);
         db.conn().unwrap().execute_batch("CREATE TABLE t (x INTEGER NOT NULL)").unwrap();

@@ -4,6 +4,7 @@
 use anyhow::Context;
 
 use super::sql::Connection;
+use super::triggers::Declared;
 
 pub struct Migration {
     pub version: i64,
@@ -85,6 +86,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "sign_in_locks_per_address",
         sql: include_str!("../../migrations/0020_sign_in_locks_per_address.sql"),
     },
+    Migration {
+        version: 21,
+        name: "trash_triggers_declared",
+        sql: include_str!("../../migrations/0021_trash_triggers_declared.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -124,6 +130,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         name: "sign_in_locks_per_address",
         sql: include_str!("../../migrations/postgres/0020_sign_in_locks_per_address.sql"),
     },
+    Migration {
+        version: 21,
+        name: "trash_triggers_declared",
+        sql: include_str!("../../migrations/postgres/0021_trash_triggers_declared.sql"),
+    },
 ];
 
 /// Where an engine's migrations are recorded, spelled in its SQL.
@@ -138,17 +149,18 @@ const POSTGRES_LEDGER: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
      applied_at TEXT NOT NULL DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))
  )";
 
-/// Applies the migrations of the connection's engine that the database has not seen yet, all in
-/// one transaction, and returns the resulting schema version.
-pub fn migrate(conn: &mut Connection) -> anyhow::Result<i64> {
-    migrate_through(conn, SCHEMA_VERSION)
+/// Applies the migrations of the connection's engine that the database has not seen yet, and
+/// makes the triggers the resources' declarations ask for (the activity log's, the trash's), all
+/// in one transaction; returns the resulting schema version.
+pub fn migrate(conn: &mut Connection, declared: &Declared) -> anyhow::Result<i64> {
+    migrate_through(conn, SCHEMA_VERSION, declared)
 }
 
 /// Applies the unseen migrations up to and including `last` (a test stops short of the newest).
 /// App servers starting together take turns: the first applies, the others find it done (SQLite's
 /// write lock, taken at BEGIN; on PostgreSQL an advisory lock, with each statement reading what
 /// the one before it committed).
-fn migrate_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
+fn migrate_through(conn: &mut Connection, last: i64, declared: &Declared) -> anyhow::Result<i64> {
     let postgres = conn.is_postgres();
     let (migrations, ledger, folder) = match postgres {
         false => (MIGRATIONS, SQLITE_LEDGER, ""),
@@ -179,8 +191,9 @@ fn migrate_through(conn: &mut Connection, last: i64) -> anyhow::Result<i64> {
             (migration.version, migration.name),
         )?;
     }
-    // The activity log's triggers follow this binary's declarations, in the same transaction.
-    super::activity::install(&tx)?;
+    // The triggers follow this binary's declarations, in the same transaction.
+    super::activity::install(&tx, &declared.recorded)?;
+    super::trash::install(&tx, &declared.trashed)?;
     tx.commit()?;
     if let Some(sqlite) = conn.sqlite()
         && current < last
@@ -235,10 +248,10 @@ mod tests {
     fn each_migration_applies_on_an_empty_database_and_only_once() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
-        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
         let applied: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(applied, MIGRATIONS.len() as i64);
-        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
         let again: i64 = conn.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
         assert_eq!(again, applied);
         let fk_problems: i64 =
@@ -249,7 +262,7 @@ mod tests {
     #[test]
     fn the_schema_covers_every_entity_of_the_specification() {
         let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
+        migrate(&mut conn, &Declared::default()).unwrap();
         let tables = table_names(&conn);
         for expected in [
             "users",
@@ -298,10 +311,10 @@ mod tests {
     #[test]
     fn a_database_from_a_newer_binary_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
+        migrate(&mut conn, &Declared::default()).unwrap();
         conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?1, 'future')", [SCHEMA_VERSION + 1])
             .unwrap();
-        let error = migrate(&mut conn).unwrap_err().to_string();
+        let error = migrate(&mut conn, &Declared::default()).unwrap_err().to_string();
         assert!(error.contains("newer than this binary"), "{error}");
     }
 
@@ -312,7 +325,7 @@ mod tests {
     #[test]
     fn row_counts_follow_inserts_soft_deletes_restores_and_hard_deletes() {
         let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
+        migrate(&mut conn, &Declared::default()).unwrap();
         let insert_user = |conn: &Connection, email: &str, kind: &str| {
             conn.execute(
                 "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
@@ -350,7 +363,7 @@ mod tests {
     #[test]
     fn the_trigram_index_finds_substrings_and_follows_updates() {
         let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
+        migrate(&mut conn, &Declared::default()).unwrap();
         conn.execute(
             "INSERT INTO users (first_name, last_name, email, password_hash, totp_secret)
              VALUES ('Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y')",
@@ -395,7 +408,7 @@ mod tests {
                     ('hr', 'Aysel', 'Məmmədova', 'aysel@perk.az', 'x', 'y');",
         )
         .unwrap();
-        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
         let insert = |kind: &str, email: &str| {
             conn.execute(
                 "INSERT INTO users (kind, first_name, last_name, email, password_hash, totp_secret)
@@ -412,7 +425,7 @@ mod tests {
     /// A database at migration 9 with `campaigns` rows, analyzed or not.
     fn at_migration_9(analyzed: bool) -> Connection {
         let mut conn = Connection::open_in_memory().unwrap();
-        assert_eq!(migrate_through(&mut conn, 9).unwrap(), 9);
+        assert_eq!(migrate_through(&mut conn, 9, &Declared::default()).unwrap(), 9);
         conn.execute_batch(
             "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
              VALUES ('P', 'A', 'B', '994501234567', 'p@perk.az');
@@ -438,7 +451,7 @@ mod tests {
     fn indexes_a_migration_adds_to_an_analyzed_table_are_measured_too() {
         let mut conn = at_migration_9(true);
         assert!(measured(&conn, "campaigns_confirmed"));
-        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
         for index in ["campaigns_listed_name_en", "campaigns_listed_discount", "campaigns_listed_expire"] {
             assert!(measured(&conn, index), "{index} has statistics beside the table's older indexes");
         }
@@ -448,7 +461,7 @@ mod tests {
     #[test]
     fn a_database_never_analyzed_stays_without_statistics() {
         let mut conn = at_migration_9(false);
-        assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
         let stat_table: i64 =
             conn.query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'", [], |r| r.get(0)).unwrap();
         assert_eq!(stat_table, 0);

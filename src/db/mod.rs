@@ -2,6 +2,7 @@
 //! blocking work off the async runtime, and writes that take turns on a shared transaction.
 
 pub mod activity;
+pub mod actor;
 pub mod backup;
 mod batch;
 mod cluster;
@@ -13,6 +14,8 @@ pub mod schema;
 mod search_queue;
 pub mod sql;
 mod text;
+pub mod trash;
+pub mod triggers;
 mod unit;
 
 use std::path::{Path, PathBuf};
@@ -26,7 +29,7 @@ use tokio::sync::Semaphore;
 use crate::core::error::{AppError, AppResult};
 use crate::core::owner_only;
 
-pub use activity::Actor;
+pub use actor::Actor;
 use batch::Queue;
 pub use cluster::Claim;
 use cluster::Cluster;
@@ -34,6 +37,7 @@ pub use counts::{Anchor, CountCache, lock};
 pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate};
 use sql::{Connection, Transaction};
 pub use text::fold_search;
+pub use triggers::Declared;
 pub use unit::Unit;
 
 pub type Pool = r2d2::Pool<sql::Manager>;
@@ -130,22 +134,23 @@ pub fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
 }
 
 impl Db {
-    /// Opens the database `--db` names (see [`Location`]) and applies its migrations.
-    pub fn open(db: &Path) -> anyhow::Result<Db> {
+    /// Opens the database `--db` names (see [`Location`]), applies its migrations and makes the
+    /// triggers the resources' declarations ask for (handed down by the app layer).
+    pub fn open(db: &Path, declared: &Declared) -> anyhow::Result<Db> {
         match Location::parse(db) {
-            Location::File(path) => Db::open_file(&path),
-            Location::Postgres(url) => Db::open_postgres(&url),
+            Location::File(path) => Db::open_file(&path, declared),
+            Location::Postgres(url) => Db::open_postgres(&url, declared),
         }
     }
 
     /// Connects to the PostgreSQL database at `url` and applies its migrations (app servers
     /// starting together take turns). Writes take turns on this server as on SQLite.
-    fn open_postgres(url: &str) -> anyhow::Result<Db> {
+    fn open_postgres(url: &str, declared: &Declared) -> anyhow::Result<Db> {
         let location = Location::Postgres(url.to_string());
         let shown = location.describe();
         let mut conn =
             Connection::connect_postgres(url).with_context(|| format!("cannot connect to the database {shown}"))?;
-        migrate(&mut conn).context("cannot apply the database migrations")?;
+        migrate(&mut conn, declared).context("cannot apply the database migrations")?;
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(Duration::from_secs(10))
@@ -158,7 +163,7 @@ impl Db {
     }
 
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
-    fn open_file(path: &Path) -> anyhow::Result<Db> {
+    fn open_file(path: &Path, declared: &Declared) -> anyhow::Result<Db> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             anyhow::ensure!(parent.is_dir(), "the folder {} does not exist", parent.display());
         }
@@ -178,7 +183,7 @@ impl Db {
             configure(&mut sqlite)?;
             sqlite.pragma_update(None, "journal_mode", "WAL")?;
             let mut conn = Connection::from_sqlite(sqlite);
-            migrate(&mut conn).context("cannot apply the database migrations")?;
+            migrate(&mut conn, declared).context("cannot apply the database migrations")?;
             if let Some(sqlite) = conn.sqlite_mut() {
                 collation::rebuild_if_changed(sqlite)
                     .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
@@ -470,10 +475,11 @@ impl Db {
     }
 }
 
-/// A private database in memory with every migration applied, for tests.
+/// A private database in memory with every migration applied (and no declared triggers), for
+/// tests.
 pub fn migrated_in_memory() -> anyhow::Result<Connection> {
     let mut conn = Connection::open_in_memory()?;
-    migrate(&mut conn)?;
+    migrate(&mut conn, &Declared::default())?;
     Ok(conn)
 }
 

@@ -22,7 +22,7 @@ use super::sql::{Connection, Result};
 
 /// Each search index: the bit its triggers pass to `search_deferred`, its name (its queue is
 /// `<name>_queue`), and the columns both have (migration 18).
-const INDEXES: [(u8, &str, &str); 3] = [
+pub(super) const INDEXES: [(u8, &str, &str); 3] = [
     (1, "users_search", "first_name, last_name, email"),
     (2, "usage_history_search", "campaign_name"),
     (4, "campaigns_search", "names"),

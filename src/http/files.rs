@@ -28,6 +28,10 @@ pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 pub const TOO_LARGE: &str = "The image is larger than 5 MB.";
 pub const NOT_AN_IMAGE: &str = "Only PNG, JPEG, WebP or GIF images are accepted.";
 pub const IMAGE_NOT_FOUND: &str = "Image not found.";
+
+/// The tables of uploads' own that the activity log does not record, with the reason.
+pub const UNRECORDED: &[(&str, &str)] =
+    &[("files", "an uploaded image's bytes; the record that shows it records the change of image")];
 /// Longest side of an accepted image, in pixels.
 pub const MAX_IMAGE_SIDE: u32 = 8000;
 /// Largest accepted image, in pixels (width × height).

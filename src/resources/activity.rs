@@ -5,7 +5,6 @@
 
 use crate::auth::Roles;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
-use crate::db::activity;
 use crate::http::api::Api;
 
 pub static ACTIVITY: Resource = Resource {
@@ -28,7 +27,7 @@ pub static ACTIVITY: Resource = Resource {
         Column::new("resource", "a.resource", Kind::Text).unsorted().never_null(),
         Column::new("recordId", "a.record_id", Kind::Int).unsorted(),
         // The record's name as it is now (as the Trash names it); none once it is deleted for good.
-        Column::new("recordName", RECORD_NAME, Kind::Text).unsorted(),
+        Column::made("recordName", record_name, Kind::Text),
         Column::new("action", "a.action", Kind::Text).unsorted().never_null(),
         // A JSON object: {"field": [old, new]}, a secret {"field": "changed"}; null but for updates.
         Column::new("changes", "a.changes", Kind::Text).unsorted(),
@@ -63,32 +62,41 @@ pub static ACTIVITY: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "activity entries",
+    label: None,
+    history: &[],
+    trash: None,
+    unrecorded: &[("activity", "the log itself")],
 };
 
-/// The name of an entry's record, looked up in its resource's table (only for the page's rows).
-const RECORD_NAME: &str = "CASE a.resource
-    WHEN 'user' THEN (SELECT x.first_name || ' ' || x.last_name FROM users x WHERE x.id = a.record_id)
-    WHEN 'humanResource' THEN (SELECT u.first_name || ' ' || u.last_name FROM hr_accounts x JOIN users u ON u.id = x.user_id WHERE x.id = a.record_id)
-    WHEN 'city' THEN (SELECT x.name_en FROM cities x WHERE x.id = a.record_id)
-    WHEN 'asset' THEN (SELECT x.name FROM assets x WHERE x.id = a.record_id)
-    WHEN 'partner' THEN (SELECT x.name FROM partners x WHERE x.id = a.record_id)
-    WHEN 'partner/merchant' THEN (SELECT x.first_name || ' ' || x.last_name FROM merchants x WHERE x.id = a.record_id)
-    WHEN 'campaign/category' THEN (SELECT x.name_en FROM campaign_categories x WHERE x.id = a.record_id)
-    WHEN 'campaign' THEN (SELECT x.name_en FROM campaigns x WHERE x.id = a.record_id)
-    WHEN 'notification' THEN (SELECT x.header FROM notifications x WHERE x.id = a.record_id)
-    WHEN 'employee' THEN (SELECT x.first_name || ' ' || x.last_name FROM employees x WHERE x.id = a.record_id)
-    WHEN 'wishList' THEN (SELECT e.first_name || ' ' || e.last_name FROM wish_list_requests x JOIN employees e ON e.id = x.employee_id WHERE x.id = a.record_id)
-    WHEN 'apply' THEN (SELECT x.partner_name FROM merchant_applications x WHERE x.id = a.record_id)
-    WHEN 'usageHistory' THEN (SELECT x.campaign_name || ' · ' || x.employee_email FROM usage_history x WHERE x.id = a.record_id)
-    WHEN 'complaint' THEN (SELECT x.full_name FROM complaints x WHERE x.id = a.record_id)
-    WHEN 'promoCode' THEN (SELECT x.code FROM promo_codes x WHERE x.id = a.record_id)
-    WHEN 'apiClient' THEN (SELECT x.name FROM api_clients x WHERE x.id = a.record_id)
-END";
+/// The name of an entry's record, looked up with its resource's declared label in its table (for
+/// the page's rows only): `CASE a.resource WHEN 'asset' THEN (SELECT <label> FROM assets x WHERE
+/// x.id = a.record_id) ... END`, made once from the declarations.
+fn record_name() -> &'static str {
+    static MADE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    MADE.get_or_init(|| {
+        let cases: String = super::all()
+            .iter()
+            .filter(|resource| !resource.history.is_empty())
+            .filter_map(|resource| {
+                let label = resource.label?;
+                Some(format!(
+                    " WHEN '{}' THEN (SELECT {} FROM {} x WHERE x.id = a.record_id)",
+                    resource.path,
+                    label.replace("{row}", "x"),
+                    resource.table
+                ))
+            })
+            .collect();
+        format!("CASE a.resource{cases} END")
+    })
+}
 
 /// The Activity screen's calls, and the History tab's call of every recorded resource.
 pub fn routes(resources: &[&'static Resource]) -> Api {
     let mut api = crud::routes(&ACTIVITY);
-    for resource in resources.iter().filter(|r| activity::resource_of(r.table) == Some(r.path)) {
+    // Every resource whose writes the log records has a History tab.
+    for resource in resources.iter().filter(|r| !r.history.is_empty()) {
         api = api.merge(crud::history_route(resource, &ACTIVITY));
     }
     api

@@ -1,6 +1,8 @@
 //! The API clients screen: an Admin lists, creates and revokes the keys of the inbound API
 //! (the credential itself, its extractor and rate, is `auth::api_keys`).
 
+use crate::crud::Recorded;
+use crate::db::activity::action;
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -139,6 +141,13 @@ pub static API_CLIENTS: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "API clients",
+    label: Some("{row}.name"),
+    history: &[
+        Recorded { created: Some(action::KEY_CREATED), ..Recorded::table("api_clients") }.quiet(&["last_used_at"])
+    ],
+    trash: None,
+    unrecorded: &[],
 };
 
 /// `POST apiClient`'s body.

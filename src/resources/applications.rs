@@ -4,6 +4,7 @@
 //! (MerchantRequests.xlsx).
 
 use crate::auth::Roles;
+use crate::crud::Recorded;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Sql, Total};
 use crate::http::api::Api;
 use crate::http::files;
@@ -87,6 +88,11 @@ pub static APPLICATIONS: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "merchant applications",
+    label: Some("{row}.partner_name"),
+    history: &[Recorded::table("merchant_applications")],
+    trash: None,
+    unrecorded: &[("merchant_application_cities", "the cities an application names, written once with it")],
 };
 
 pub fn routes() -> Api {

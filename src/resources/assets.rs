@@ -5,6 +5,7 @@ use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
+use crate::crud::{Recorded, Trash};
 use crate::http::api::Api;
 use crate::http::files;
 use crate::http::forms::Form;
@@ -53,6 +54,11 @@ pub static ASSETS: Resource = Resource {
     delete: true,
     on_change: Some(purging),
     detail_extra: None,
+    plural: "assets",
+    label: Some("{row}.name"),
+    history: &[Recorded::table("assets")],
+    trash: Some(Trash { owned: &[("campaign_assets", "asset_id = ?1", "campaign links")], ..Trash::PLAIN }),
+    unrecorded: &[],
 };
 
 const BARCODE_PREFIX: Check = Check {

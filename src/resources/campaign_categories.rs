@@ -1,6 +1,7 @@
 //! Campaign categories (Category Names): the generic list, named in the caller's language, plus
 //! multipart create and edit with a photo and a display position, and the status switch.
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::http::Method;
 use axum::routing::MethodFilter;
@@ -53,6 +54,11 @@ pub static CATEGORIES: Resource = Resource {
     delete: true,
     on_change: Some(deleted),
     detail_extra: None,
+    plural: "campaign categories",
+    label: Some("{row}.name_en"),
+    history: &[Recorded::table("campaign_categories")],
+    trash: Some(Trash::PLAIN),
+    unrecorded: &[],
 };
 
 /// Categories keep one sequence of display positions.

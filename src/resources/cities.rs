@@ -1,6 +1,7 @@
 //! Cities: seeded reference data for partner branches, named in the caller's language.
 
 use crate::auth::Roles;
+use crate::crud::Recorded;
 use crate::crud::{self, Column, Filter, Kind, Resource, Total};
 use crate::http::api::Api;
 
@@ -29,6 +30,11 @@ pub static CITIES: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "cities",
+    label: Some("{row}.name_en"),
+    history: &[Recorded::table("cities")],
+    trash: None,
+    unrecorded: &[],
 };
 
 pub fn routes() -> Api {

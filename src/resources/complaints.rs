@@ -2,6 +2,7 @@
 //! cuts it to four words), the read flag that Call Center may set too, a Read/Unread filter and
 //! the unread count for the side menu.
 
+use crate::crud::Recorded;
 use axum::Json;
 use axum::extract::State;
 use axum::http::Method;
@@ -51,6 +52,11 @@ pub static COMPLAINTS: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "complaints",
+    label: Some("{row}.full_name"),
+    history: &[Recorded::table("complaints")],
+    trash: None,
+    unrecorded: &[],
 };
 
 /// `PUT complaint`: `{id, status}`, status the new read flag; Call Center may too.

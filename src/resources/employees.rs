@@ -3,6 +3,7 @@
 //! which is also the `{id, userName}` picker), edit, the active switch, delete, and the
 //! per-asset export `employee/export/admin?assetId=` saved as EmployeeList.xlsx.
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -73,6 +74,11 @@ pub static EMPLOYEES: Resource = Resource {
     delete: true,
     on_change: None,
     detail_extra: None,
+    plural: "employees",
+    label: Some(super::PERSON_LABEL),
+    history: &[Recorded::table("employees")],
+    trash: Some(Trash { parents: &[("asset_id", "assetId", "assets", "asset")], ..Trash::PLAIN }),
+    unrecorded: &[],
 };
 
 pub fn routes() -> Api {

@@ -1,6 +1,7 @@
 //! HR accounts: HR-portal logins (users of kind `hr`) tied to an asset. The generic list plus
 //! create, edit and an administrator's password change; delete and deactivate reach the login.
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -76,6 +77,42 @@ pub static HR_ACCOUNTS: Resource = Resource {
     delete: true,
     on_change: Some(follow_to_login),
     detail_extra: None,
+    plural: "HR accounts",
+    label: Some(
+        "(SELECT u.first_name || ' ' || u.last_name || ' <' || u.email || '>' FROM users u WHERE u.id = {row}.user_id)",
+    ),
+    history: &[
+        // An HR portal login is a `users` row recorded as its HR account; the account's own row
+        // records its creation, deletion and state.
+        Recorded {
+            rows: Some("{row}.kind = 'hr'"),
+            record: "(SELECT id FROM hr_accounts WHERE user_id = {row}.id)",
+            created: None,
+            ..Recorded::table("users")
+        }
+        .quiet(&[
+            "kind",
+            "totp_last_step",
+            "deleted_at",
+            "is_active",
+            "role_id",
+            "totp_pending_secret",
+            "must_set_up_authenticator",
+        ]),
+        Recorded::table("hr_accounts"),
+    ],
+    trash: Some(Trash {
+        parents: &[("asset_id", "assetId", "assets", "asset")],
+        unique: Some((
+            "email",
+            "SELECT o.id FROM hr_accounts h JOIN users r ON r.id = h.user_id
+             JOIN users o ON o.kind = r.kind AND o.email = r.email AND o.id <> r.id
+             WHERE h.id = ?1 AND o.deleted_at IS NULL",
+        )),
+        login: Some("SELECT user_id FROM hr_accounts WHERE id = ?1"),
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[],
 };
 
 /// The HR account's login follows it: deleted with it, (de)activated with it, its sessions ended.

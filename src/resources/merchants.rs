@@ -3,6 +3,7 @@
 //! must be the partner's own and the partner is fixed once the merchant exists. The userName is
 //! the e-mail, unique among live merchants; merchants do not sign in to this panel.
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -78,6 +79,22 @@ pub static MERCHANTS: Resource = Resource {
     delete: true,
     on_change: None,
     detail_extra: None,
+    plural: "merchants",
+    label: Some(super::PERSON_LABEL),
+    history: &[Recorded::table("merchants")],
+    trash: Some(Trash {
+        parents: &[
+            ("partner_id", "partnerId", "partners", "partner"),
+            ("partner_city_id", "partnerCityId", "partner_cities", "city branch"),
+        ],
+        unique: Some((
+            "email",
+            "SELECT o.id FROM merchants r JOIN merchants o ON o.email = r.email AND o.id <> r.id
+             WHERE r.id = ?1 AND o.deleted_at IS NULL",
+        )),
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[],
 };
 
 pub const PARTNER_REQUIRED: &str = "Partner Id is required";

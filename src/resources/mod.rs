@@ -23,7 +23,12 @@ pub mod users;
 pub mod wish_list;
 
 use crate::crud::Resource;
+use crate::db::activity::Audited;
+use crate::db::triggers::Declared;
 use crate::http::api::Api;
+
+/// A person's name and e-mail as a record's label (`{row}` its row): "Aysel Quliyeva <a@b.az>".
+pub(crate) const PERSON_LABEL: &str = "{row}.first_name || ' ' || {row}.last_name || ' <' || {row}.email || '>'";
 
 /// The back-office resources' routes (the app layer adds sign-in, the inbound API and files).
 pub fn routes() -> Api {
@@ -49,7 +54,33 @@ pub fn routes() -> Api {
         .merge(trash::routes())
 }
 
-/// Every declared resource, for the contract tests.
+/// What the resources declare that the database keeps by its triggers (the activity log's entries,
+/// the trash's rows), handed down to `db` when the database is opened.
+pub fn declared() -> Declared {
+    let resources = all();
+    let recorded = resources
+        .iter()
+        .flat_map(|resource| {
+            resource.history.iter().map(|recorded| Audited { resource: resource.path, recorded: *recorded })
+        })
+        .collect();
+    let trashed = resources
+        .iter()
+        .filter_map(|resource| {
+            let trash = resource.trash?;
+            Some(crate::db::trash::Trashed {
+                kind: resource.path,
+                table: resource.table,
+                rows: trash.rows,
+                label: resource.label.unwrap_or("''"),
+            })
+        })
+        .collect();
+    Declared { recorded, trashed }
+}
+
+/// Every declared resource: the registries (history routes, the trash's kinds, what `db` is
+/// handed) and the contract tests are made from it.
 pub fn all() -> [&'static Resource; 19] {
     [
         &users::USERS,

@@ -1,6 +1,7 @@
 //! Notifications to employees about a category (type 1) or a campaign (type 2): the generic list,
 //! filter by header, detail, delete and export, plus multipart create and edit with an image.
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, OptionalExtension};
 use utoipa::openapi::schema::Type;
 
@@ -69,6 +70,17 @@ pub static NOTIFICATIONS: Resource = Resource {
     delete: true,
     on_change: None,
     detail_extra: None,
+    plural: "notifications",
+    label: Some("{row}.header"),
+    history: &[Recorded::table("notifications")],
+    trash: Some(Trash {
+        parents: &[
+            ("category_id", "categoryId", "campaign_categories", "category"),
+            ("campaign_id", "campaignId", "campaigns", "campaign"),
+        ],
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[],
 };
 
 pub const HEADER_REQUIRED: &str = "Header is required";

@@ -1,6 +1,7 @@
 //! Partners (merchants' businesses) with their city branches and promo-code mode: the generic
 //! list plus multipart create and edit, where branch rows are added, edited and removed at once.
 
+use crate::crud::{Recorded, Trash};
 use std::collections::{HashMap, HashSet};
 
 use crate::db::sql::{Connection, OptionalExtension};
@@ -92,6 +93,14 @@ pub static PARTNERS: Resource = Resource {
         )],
         load: |conn, id, language| Ok(vec![("cities", Value::Array(branches(conn, id, language)?))]),
     }),
+    plural: "partners",
+    label: Some("{row}.name"),
+    history: &[Recorded::table("partners")],
+    trash: Some(Trash { owned: &[("partner_cities", "partner_id = ?1", "city branches")], ..Trash::PLAIN }),
+    unrecorded: &[(
+        "partner_cities",
+        "the branches are rows of the partner's form, written with it; the partner's entry records the form's own fields",
+    )],
 };
 
 /// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude, longitude.

@@ -4,6 +4,7 @@
 //! partner's campaigns (`{id, name, nameAz}`), so the id it yields, and the one in
 //! `promoCode/export/{campaignCategoryId}`, is a campaign id.
 
+use crate::crud::{Recorded, Trash};
 use std::collections::HashSet;
 
 use crate::db::sql::{Connection, OptionalExtension};
@@ -70,6 +71,17 @@ pub static PROMO_CODES: Resource = Resource {
     delete: true,
     on_change: None,
     detail_extra: None,
+    plural: "promo codes",
+    label: Some("{row}.code"),
+    history: &[Recorded::table("promo_codes")],
+    trash: Some(Trash {
+        parents: &[
+            ("partner_id", "partnerId", "partners", "partner"),
+            ("campaign_id", "campaignId", "campaigns", "campaign"),
+        ],
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[],
 };
 
 pub const MAX_COUNT: i64 = 500;

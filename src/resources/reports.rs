@@ -82,6 +82,11 @@ const fn names(
         delete: false,
         on_change: None,
         detail_extra: None,
+        plural: name,
+        label: None,
+        history: &[],
+        trash: None,
+        unrecorded: &[],
     }
 }
 

@@ -31,12 +31,6 @@ use crate::http::extract::ApiJson;
 use crate::http::files;
 use crate::http::state::AppState;
 
-use super::{
-    assets::ASSETS, campaign_categories::CATEGORIES, campaigns::CAMPAIGNS, employees::EMPLOYEES,
-    hr_accounts::HR_ACCOUNTS, merchants::MERCHANTS, notifications::NOTIFICATIONS, partners::PARTNERS,
-    promo_codes::PROMO_CODES, usage_history::USAGE_HISTORY, users::USERS,
-};
-
 pub static TRASH: Resource = Resource {
     path: "trash",
     row: "TrashRow",
@@ -76,29 +70,12 @@ pub static TRASH: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "deleted records",
+    label: None,
+    history: &[],
+    trash: None,
+    unrecorded: &[("trash", "kept by the triggers of the tables whose records it holds")],
 };
-
-/// A kind of record the trash holds: a resource that soft-deletes, and what its restore and its
-/// purge must respect beyond the generic steps.
-pub struct Trashed {
-    pub resource: &'static Resource,
-    /// Links that must lead to a live record for a restore: (column, field, parent table, what the
-    /// parent is called). A usage record keeps its links whatever they lead to: it is history.
-    pub parents: &'static [(&'static str, &'static str, &'static str, &'static str)],
-    /// A value a live record may have taken while this one was deleted: (field, query that finds
-    /// the taker, `?1` the record's id).
-    pub unique: Option<(&'static str, &'static str)>,
-    /// The rows that belong to the record only, as (table, the condition that picks them, `?1`
-    /// the record's id): the resource's hook removes them (`Change::Purging`) before the record
-    /// goes, and a refused purge names what still refers to them (a branch's merchants).
-    pub owned: &'static [(&'static str, &'static str)],
-    /// The login the record signs in with (`?1` its id), deleted for good after it.
-    pub login: Option<&'static str>,
-}
-
-const fn kind(resource: &'static Resource) -> Trashed {
-    Trashed { resource, parents: &[], unique: None, owned: &[], login: None }
-}
 
 /// How a restore or a purge is refused (`core::refusals`): `{kind}` is the record's kind and
 /// `{parent}` the kind it belongs to, both declared for translation; `{label}` is the record's.
@@ -114,100 +91,56 @@ pub const NO_LONGER_IN_TRASH: &str =
 
 /// The refusals above and the names they are filled with (the document lists each text once).
 fn refusals() -> impl Iterator<Item = &'static str> {
-    let kinds = KINDS.iter().map(|kind| kind.resource.name);
-    let parents = KINDS.iter().flat_map(|kind| kind.parents.iter().map(|(_, _, _, called)| *called));
+    let names = kinds().map(|kind| kind.name);
+    let parents: Vec<&'static str> =
+        kinds().flat_map(|kind| rules(kind).parents.iter().map(|(_, _, _, called)| *called)).collect();
     [PARENT_DELETED, VALUE_TAKEN, STILL_REFERRED, KEPT_AS_HISTORY, NO_LONGER_IN_TRASH]
         .into_iter()
-        .chain(kinds)
+        .chain(names)
         .chain(parents)
 }
 
-/// Every kind the trash holds, children before the parents they refer to: the retention purges in
-/// this order, so a partner whose campaigns left the trash with it goes in the same pass.
-pub static KINDS: &[Trashed] = &[
-    kind(&USAGE_HISTORY),
-    Trashed {
-        parents: &[
-            ("partner_id", "partnerId", "partners", "partner"),
-            ("campaign_id", "campaignId", "campaigns", "campaign"),
-        ],
-        ..kind(&PROMO_CODES)
-    },
-    Trashed {
-        parents: &[
-            ("category_id", "categoryId", "campaign_categories", "category"),
-            ("campaign_id", "campaignId", "campaigns", "campaign"),
-        ],
-        ..kind(&NOTIFICATIONS)
-    },
-    Trashed { parents: &[("asset_id", "assetId", "assets", "asset")], ..kind(&EMPLOYEES) },
-    Trashed {
-        parents: &[
-            ("partner_id", "partnerId", "partners", "partner"),
-            ("partner_city_id", "partnerCityId", "partner_cities", "city branch"),
-        ],
-        unique: Some((
-            "email",
-            "SELECT o.id FROM merchants r JOIN merchants o ON o.email = r.email AND o.id <> r.id
-             WHERE r.id = ?1 AND o.deleted_at IS NULL",
-        )),
-        ..kind(&MERCHANTS)
-    },
-    Trashed {
-        parents: &[
-            ("partner_id", "partnerId", "partners", "partner"),
-            ("campaign_category_id", "campaignCategoryId", "campaign_categories", "category"),
-        ],
-        owned: &[("campaign_assets", "campaign_id = ?1")],
-        ..kind(&CAMPAIGNS)
-    },
-    Trashed {
-        parents: &[("asset_id", "assetId", "assets", "asset")],
-        unique: Some((
-            "email",
-            "SELECT o.id FROM hr_accounts h JOIN users r ON r.id = h.user_id
-             JOIN users o ON o.kind = r.kind AND o.email = r.email AND o.id <> r.id
-             WHERE h.id = ?1 AND o.deleted_at IS NULL",
-        )),
-        login: Some("SELECT user_id FROM hr_accounts WHERE id = ?1"),
-        ..kind(&HR_ACCOUNTS)
-    },
-    kind(&CATEGORIES),
-    Trashed { owned: &[("partner_cities", "partner_id = ?1")], ..kind(&PARTNERS) },
-    Trashed { owned: &[("campaign_assets", "asset_id = ?1")], ..kind(&ASSETS) },
-    Trashed {
-        unique: Some((
-            "email",
-            "SELECT o.id FROM users r JOIN users o ON o.kind = r.kind AND o.email = r.email AND o.id <> r.id
-             WHERE r.id = ?1 AND o.deleted_at IS NULL",
-        )),
-        ..kind(&USERS)
-    },
-];
+/// Every kind the trash holds: the resources that declare a trash, in their declared order.
+fn kinds() -> impl Iterator<Item = &'static Resource> {
+    super::all().into_iter().filter(|resource| resource.trash.is_some())
+}
 
-/// What the records of a table that refer to another are called in a refusal.
-const REFERRERS: &[(&str, &str)] = &[
-    ("usage_history", "usage records"),
-    ("promo_codes", "promo codes"),
-    ("notifications", "notifications"),
-    ("employees", "employees"),
-    ("merchants", "merchants"),
-    ("campaigns", "campaigns"),
-    ("hr_accounts", "HR accounts"),
-    ("wish_list_requests", "wish list requests"),
-    ("complaints", "complaints"),
-    ("api_clients", "API clients"),
-    ("partner_cities", "city branches"),
-    ("campaign_assets", "campaign links"),
-];
+fn kind_of(name: &str) -> Option<&'static Resource> {
+    kinds().find(|kind| kind.path == name)
+}
 
-fn kind_of(name: &str) -> Option<&'static Trashed> {
-    KINDS.iter().find(|k| k.resource.path == name)
+/// The kinds children first: a kind whose table refers to another's comes before it (read from
+/// the schema's foreign keys), so a purge takes a campaign before its partner and a restore
+/// brings the partner back first, and the retention empties both in one pass.
+fn ranked(tx: &Connection) -> AppResult<Vec<&'static Resource>> {
+    let mut left: Vec<&'static Resource> = kinds().collect();
+    let mut referring: Vec<(&str, Vec<String>)> = Vec::with_capacity(left.len());
+    for kind in &left {
+        let children = crate::db::schema::references_to(tx, kind.table)?;
+        referring.push((kind.table, children.into_iter().map(|(child, _)| child).collect()));
+    }
+    let refers_to = |child: &str, parent: &str| {
+        child != parent
+            && referring.iter().any(|(table, children)| *table == parent && children.iter().any(|c| c == child))
+    };
+    let mut ranked = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        // A kind no other kind left refers to goes next (the first such, to keep the order stable).
+        let next =
+            left.iter().position(|kind| !left.iter().any(|other| refers_to(other.table, kind.table))).unwrap_or(0);
+        ranked.push(left.remove(next));
+    }
+    Ok(ranked)
+}
+
+/// A kind's rules (a declared trash always has them).
+fn rules(kind: &Resource) -> crate::crud::Trash {
+    kind.trash.unwrap_or(crate::crud::Trash::PLAIN)
 }
 
 /// One record in the trash.
 struct Entry {
-    kind: &'static Trashed,
+    kind: &'static Resource,
     record: i64,
     label: String,
 }
@@ -234,22 +167,22 @@ fn entries(tx: &Connection, ids: &[i64]) -> AppResult<Vec<Entry>> {
 }
 
 impl Entry {
-    /// The record's kind's place in `KINDS`: children before the parents they refer to.
-    fn rank(&self) -> usize {
-        KINDS.iter().position(|k| std::ptr::eq(k, self.kind)).unwrap_or(KINDS.len())
+    /// The record's kind's place among `ranked`: children before the parents they refer to.
+    fn rank(&self, ranked: &[&'static Resource]) -> usize {
+        ranked.iter().position(|k| std::ptr::eq(*k, self.kind)).unwrap_or(ranked.len())
     }
 
     /// `template` about this record: its `{kind}` and `{label}` filled in, then `more`.
     fn refusal(&self, template: &str, more: &[(&str, &str)]) -> String {
-        let text = template.replace("{kind}", self.kind.resource.name);
+        let text = template.replace("{kind}", self.kind.name);
         let text = more.iter().fold(text, |text, (name, value)| text.replace(name, value));
         // The label last: it is the record's own text, which may hold a `{...}` of its own.
         text.replace("{label}", &self.label)
     }
 
     fn restore(&self, tx: &Connection) -> AppResult<()> {
-        let table = self.kind.resource.table;
-        for (column, field, parent, called) in self.kind.parents {
+        let table = self.kind.table;
+        for (column, field, parent, called) in rules(self.kind).parents {
             let deleted: Option<bool> = tx
                 .query_row(
                     &format!(
@@ -263,7 +196,7 @@ impl Entry {
                 return Err(AppError::conflict_on(field, self.refusal(PARENT_DELETED, &[("{parent}", called)])));
             }
         }
-        if let Some((field, taker)) = self.kind.unique
+        if let Some((field, taker)) = rules(self.kind).unique
             && tx.query_row(taker, [self.record], |_| Ok(())).optional()?.is_some()
         {
             return Err(AppError::conflict_on(field, self.refusal(VALUE_TAKEN, &[("{field}", field)])));
@@ -278,16 +211,16 @@ impl Entry {
     /// Deletes the record for good with what is only its own; a refusal names what still refers
     /// to it. The caller runs it inside a savepoint or a transaction it rolls back on refusal.
     fn purge(&self, tx: &Connection, user: Option<&CurrentUser>) -> AppResult<()> {
-        let table = self.kind.resource.table;
+        let table = self.kind.table;
         let files = file_ids(tx, table, self.record)?;
-        let login: Option<i64> = match self.kind.login {
+        let login: Option<i64> = match rules(self.kind).login {
             Some(sql) => tx.query_row(sql, [self.record], |r| r.get(0)).optional()?,
             None => None,
         };
         // In a savepoint: after a refusal the transaction must still answer what refers to the
         // record (PostgreSQL aborts a transaction on a failed statement).
         let removed = tx.savepoint(|tx| -> AppResult<()> {
-            if let Some(hook) = self.kind.resource.on_change {
+            if let Some(hook) = self.kind.on_change {
                 hook(tx, user, &Change::Purging(&[self.record]))?;
             }
             tx.execute(&format!("DELETE FROM {table} WHERE id = ?1 AND deleted_at IS NOT NULL"), [self.record])?;
@@ -312,9 +245,9 @@ impl Entry {
     fn still_referred(&self, tx: &Connection) -> AppResult<AppError> {
         // The record's own rows go with it: what refers to them is named through them, never
         // they themselves.
-        let owned: Vec<&str> = self.kind.owned.iter().map(|(table, _)| *table).collect();
-        let mut ways = references(tx, self.kind.resource.table, "id = ?1", &owned)?;
-        for (owned, rows) in self.kind.owned {
+        let owned: Vec<&str> = rules(self.kind).owned.iter().map(|(table, _, _)| *table).collect();
+        let mut ways = references(tx, self.kind.table, "id = ?1", &owned)?;
+        for (owned, rows, _) in rules(self.kind).owned {
             ways.extend(references(tx, owned, rows, &[])?);
         }
         let mut found = Vec::new();
@@ -352,8 +285,18 @@ fn references(tx: &Connection, table: &str, rows: &str, skipped: &[&str]) -> App
         .collect())
 }
 
-fn called(table: &str) -> &str {
-    REFERRERS.iter().find(|(t, _)| *t == table).map_or(table, |(_, called)| called)
+/// How the records of `table` are called in a refusal: as the resource of that table declares
+/// them, or as the rows a trashed resource owns are declared ("city branches").
+fn called(table: &str) -> String {
+    let resources = super::all();
+    let of_resource = resources.iter().find(|resource| resource.table == table).map(|resource| resource.plural);
+    let owned = || {
+        resources
+            .iter()
+            .filter_map(|resource| resource.trash)
+            .find_map(|trash| trash.owned.iter().find(|(owned, _, _)| *owned == table).map(|(_, _, called)| *called))
+    };
+    of_resource.or_else(owned).unwrap_or(table).to_string()
 }
 
 /// The images the record refers to, by the table's keys into `files`.
@@ -383,16 +326,17 @@ async fn restore(
         .db
         .write(move |tx| {
             let mut entries = entries(tx, &ids)?;
+            let ranked = ranked(tx)?;
             // Parents before their children, so a selection holding both comes back in one call.
-            entries.sort_by_key(|e| std::cmp::Reverse(e.rank()));
+            entries.sort_by_key(|e| std::cmp::Reverse(e.rank(&ranked)));
             for entry in &entries {
                 entry.restore(tx)?;
             }
             // Each resource puts back what its delete took, for its records together.
-            for kind in KINDS {
+            for kind in ranked {
                 let records: Vec<i64> =
                     entries.iter().filter(|e| std::ptr::eq(e.kind, kind)).map(|e| e.record).collect();
-                if let (false, Some(hook)) = (records.is_empty(), kind.resource.on_change) {
+                if let (false, Some(hook)) = (records.is_empty(), kind.on_change) {
                     hook(tx, Some(&user), &Change::Restored(&records))?;
                 }
             }
@@ -412,8 +356,9 @@ async fn purge(
         .db
         .write(move |tx| {
             let mut entries = entries(tx, &ids)?;
+            let ranked = ranked(tx)?;
             // Children before their parents, so a selection holding both goes in one call.
-            entries.sort_by_key(Entry::rank);
+            entries.sort_by_key(|e| e.rank(&ranked));
             for entry in &entries {
                 entry.purge(tx, Some(&user))?;
             }
@@ -437,7 +382,8 @@ pub fn purge_expired(tx: &Connection, cutoff: &str, after: i64, limit: u32) -> A
         .into_iter()
         .filter_map(|(_, name, record, label)| Some(Entry { kind: kind_of(&name)?, record, label }))
         .collect();
-    entries.sort_by_key(Entry::rank);
+    let ranked = ranked(tx)?;
+    entries.sort_by_key(|e| e.rank(&ranked));
     for entry in &entries {
         match tx.savepoint(|tx| entry.purge(tx, None)) {
             Ok(()) => step.deleted += 1,

@@ -4,6 +4,7 @@
 //! total is a maintained counter. Status 0 confirmed / 1 cancelled is set from the drawer; delete
 //! is for Admins; the export by date range is saved as UsageHistory.xlsx (see docs/decisions.md).
 
+use crate::crud::{Recorded, Trash};
 use axum::http::Method;
 
 use crate::auth::Roles;
@@ -74,6 +75,11 @@ pub static USAGE_HISTORY: Resource = Resource {
     delete: true,
     on_change: None,
     detail_extra: None,
+    plural: "usage records",
+    label: Some("{row}.campaign_name || ' · ' || {row}.employee_email || ' · ' || substr({row}.created_at, 1, 10)"),
+    history: &[Recorded::table("usage_history")],
+    trash: Some(Trash::PLAIN),
+    unrecorded: &[],
 };
 
 pub const STATUS_RANGE: &str = "Status must be 0 (confirmed) or 1 (cancelled)";

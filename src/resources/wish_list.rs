@@ -3,6 +3,7 @@
 //! the row (0 new, 1 in review, 2 done), since a request nobody can mark as handled is not useful.
 
 use crate::auth::Roles;
+use crate::crud::Recorded;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::Api;
@@ -54,6 +55,11 @@ pub static WISH_LIST: Resource = Resource {
     delete: false,
     on_change: None,
     detail_extra: None,
+    plural: "wish list requests",
+    label: Some("(SELECT e.first_name || ' ' || e.last_name FROM employees e WHERE e.id = {row}.employee_id)"),
+    history: &[Recorded::table("wish_list_requests")],
+    trash: None,
+    unrecorded: &[],
 };
 
 pub const STATUS_RANGE: &str = "Status must be 0 (new), 1 (in review) or 2 (done)";

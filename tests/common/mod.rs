@@ -89,9 +89,9 @@ pub fn test_app_with(settings: Settings) -> TestApp {
     let (db, database) = match std::env::var("PERKDESK_TEST_ENGINE").as_deref() {
         Ok("postgres") => {
             let database = postgres::TestDatabase::new();
-            (Db::open(std::path::Path::new(&database.url)).unwrap(), Some(database))
+            (perkdesk::app::open_db(std::path::Path::new(&database.url)).unwrap(), Some(database))
         }
-        _ => (Db::open(&dir.path().join("test.db")).unwrap(), None),
+        _ => (perkdesk::app::open_db(&dir.path().join("test.db")).unwrap(), None),
     };
     let outbox = Arc::new(Mutex::new(Vec::new()));
     let state = perkdesk::app::state(db, settings, Mailer::Memory(outbox.clone())).unwrap();

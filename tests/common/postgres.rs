@@ -24,7 +24,7 @@ pub fn postgres_url(name: &str) -> String {
 /// A fresh database at the newest schema version.
 pub fn migrated_postgres(name: &str) -> Connection {
     let mut conn = fresh_postgres(name);
-    perkdesk::db::migrate(&mut conn).unwrap();
+    perkdesk::db::migrate(&mut conn, &perkdesk::resources::declared()).unwrap();
     conn
 }
 
@@ -106,7 +106,7 @@ fn ensure_template(server: &Connection) {
         server.execute_batch(&format!("CREATE DATABASE {building}")).unwrap();
         {
             let mut conn = Connection::connect_postgres(&postgres_url(&building)).unwrap();
-            perkdesk::db::migrate(&mut conn).unwrap();
+            perkdesk::db::migrate(&mut conn, &perkdesk::resources::declared()).unwrap();
         }
         server.execute_batch(&format!("ALTER DATABASE {building} RENAME TO {template}")).unwrap();
     }

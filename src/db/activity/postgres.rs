@@ -2,14 +2,15 @@
 //!
 //! SQLite's triggers are each connection's own and ask Rust who writes. PostgreSQL's triggers are
 //! the database's, shared by every app server, so they are made at each start (in the migration's
-//! transaction, under its lock) from [`AUDITED`] and the tables' columns as the catalogue lists
+//! transaction, under its lock) from the declarations ([`Audited`]) and the tables' columns as the catalogue lists
 //! them, and they read who writes from three transaction-local settings that
 //! [`declare_writer`] sets at the start of each write. The changes are spelled as SQLite's are
 //! (serde_json's compact text, the fields in column order), so the History tabs read the same
 //! text from both engines; `tests/engine_parity.rs` compares the two logs after the same writes.
 
+use super::super::actor::Actor;
 use super::super::sql::{Connection, Result};
-use super::{ALWAYS_QUIET, AUDITED, Actor, Audited, INSERT, SECRET_COLUMNS, STATE_COLUMNS, action, wire_name};
+use super::{ALWAYS_QUIET, Audited, INSERT, SECRET_COLUMNS, STATE_COLUMNS, action, wire_name};
 
 /// Tells this transaction's triggers who writes: [`Actor::writing`], as SQLite's triggers would
 /// ask. Settings made with `set_config(…, true)` end with the transaction. Nothing on SQLite,
@@ -45,7 +46,7 @@ pub fn write_as<T, E: From<super::super::sql::Error>>(
 
 /// Makes (again) the functions and triggers of the log on PostgreSQL; the triggers of an earlier
 /// version go first, so a declaration removed or renumbered leaves nothing behind.
-pub fn install(conn: &Connection) -> Result<()> {
+pub(super) fn install(conn: &Connection, audited: &[Audited]) -> Result<()> {
     let mut sql = String::from(
         "DO $$ DECLARE t record; BEGIN
              FOR t IN SELECT tgname, tgrelid::regclass AS tab FROM pg_trigger WHERE tgname LIKE 'activity\\_%' LOOP
@@ -54,8 +55,8 @@ pub fn install(conn: &Connection) -> Result<()> {
          END $$;\n",
     );
     sql.push_str(&helpers());
-    for (index, audited) in AUDITED.iter().enumerate() {
-        let columns = columns_of(conn, audited.table)?;
+    for (index, audited) in audited.iter().enumerate() {
+        let columns = columns_of(conn, audited.recorded.table)?;
         if !columns.is_empty() {
             sql.push_str(&trigger(index, audited, &columns));
         }
@@ -137,12 +138,13 @@ fn json_of(value: &str, column: &Column) -> String {
 
 /// One audited table's trigger function and trigger.
 fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
-    let Audited { table, resource, .. } = audited;
+    let Audited { resource, recorded } = audited;
+    let table = recorded.table;
     let name = format!("activity_{index}_{table}");
-    let record = |row: &str| audited.record.replace("{row}", row);
+    let record = |row: &str| recorded.record.replace("{row}", row);
     let only = |row: &str| {
         // A null test is no match, as in SQLite's WHEN.
-        audited
+        recorded
             .rows
             .map(|rows| format!("IF NOT COALESCE({}, false) THEN RETURN NULL; END IF;", rows.replace("{row}", row)))
     };
@@ -155,7 +157,7 @@ fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
     };
     let mut events = Vec::new();
     let mut body = String::new();
-    if let Some(created) = audited.created {
+    if let Some(created) = recorded.created {
         events.push("INSERT");
         body.push_str(&format!(
             "IF TG_OP = 'INSERT' THEN {} {} RETURN NULL; END IF;\n",
@@ -163,11 +165,11 @@ fn trigger(index: usize, audited: &Audited, columns: &[Column]) -> String {
             entry("NEW", &format!("'{created}'"), "NULL")
         ));
     }
-    if !audited.events_only {
+    if !recorded.events_only {
         events.extend(["UPDATE", "DELETE"]);
         let changes: String = columns
             .iter()
-            .filter(|c| !ALWAYS_QUIET.contains(&c.name.as_str()) && !audited.quiet.contains(&c.name.as_str()))
+            .filter(|c| !ALWAYS_QUIET.contains(&c.name.as_str()) && !recorded.quiet.contains(&c.name.as_str()))
             .map(|column| {
                 let c = &column.name;
                 let field = if SECRET_COLUMNS.contains(&c.as_str()) {

@@ -8,6 +8,7 @@ mod form;
 mod pickers;
 pub mod writes;
 
+use crate::crud::{Recorded, Trash};
 use crate::db::sql::{Connection, params_from_iter};
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
@@ -152,6 +153,21 @@ const BASE: Resource = Resource {
         ],
         load: linked_assets,
     }),
+    plural: "campaigns",
+    label: Some("{row}.name_en"),
+    history: &[Recorded::table("campaigns")],
+    trash: Some(Trash {
+        parents: &[
+            ("partner_id", "partnerId", "partners", "partner"),
+            ("campaign_category_id", "campaignCategoryId", "campaign_categories", "category"),
+        ],
+        owned: &[("campaign_assets", "campaign_id = ?1", "campaign links")],
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[(
+        "campaign_assets",
+        "which assets a campaign is offered to is part of its form, written with it; the campaign's entry records the form's own fields",
+    )],
 };
 
 /// Campaigns (`GET campaign`): confirmed campaigns only; campaigns made here are confirmed.
@@ -169,6 +185,10 @@ pub static EXPECTED: Resource = Resource {
     toggle: false,
     delete: false,
     on_change: None,
+    // The same records as `CAMPAIGNS`, which records their history and keeps them in the trash.
+    history: &[],
+    trash: None,
+    unrecorded: &[],
     ..BASE
 };
 

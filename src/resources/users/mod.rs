@@ -1,6 +1,8 @@
 //! Back-office users (the Users screen): the generic list plus create, edit, password changes
 //! and the authenticator QR code.
 
+use crate::crud::{Recorded, Trash};
+use crate::db::activity::action;
 use crate::db::sql::Value as SqlValue;
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
@@ -79,6 +81,39 @@ pub static USERS: Resource = Resource {
     delete: true,
     on_change: Some(guard_and_revoke),
     detail_extra: None,
+    plural: "users",
+    label: Some(super::PERSON_LABEL),
+    history: &[
+        Recorded { rows: Some("{row}.kind = 'staff'"), ..Recorded::table("users") }.quiet(&[
+            "kind",
+            "totp_last_step",
+            "totp_pending_secret",
+        ]),
+        // A sign-in is an event of its user's: a session made, or an attempt that failed (named by
+        // the e-mail typed).
+        Recorded {
+            record: "{row}.user_id",
+            created: Some(action::SIGN_IN),
+            events_only: true,
+            ..Recorded::table("sessions")
+        },
+        Recorded {
+            record: "(SELECT id FROM users WHERE kind = 'staff' AND email = {row}.email AND deleted_at IS NULL)",
+            created: Some(action::SIGN_IN_FAILED),
+            events_only: true,
+            ..Recorded::table("sign_in_failures")
+        },
+    ],
+    trash: Some(Trash {
+        rows: Some("{row}.kind = 'staff'"),
+        unique: Some((
+            "email",
+            "SELECT o.id FROM users r JOIN users o ON o.kind = r.kind AND o.email = r.email AND o.id <> r.id
+             WHERE r.id = ?1 AND o.deleted_at IS NULL",
+        )),
+        ..Trash::PLAIN
+    }),
+    unrecorded: &[],
 };
 
 /// Nobody may delete or deactivate their own account (so an Admin always remains), and a
