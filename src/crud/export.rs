@@ -195,7 +195,9 @@ pub fn display_phone(digits: &str) -> std::borrow::Cow<'_, str> {
 
 /// A text cell borrowed from the row (an export of a million rows would otherwise copy every one).
 fn text_at<'r>(row: &'r crate::db::sql::Row, index: usize) -> crate::db::sql::Result<Option<&'r str>> {
-    row.get_ref(index)?.as_str_or_null().map_err(|error| crate::db::sql::Error::column(index, "text", error))
+    row.get_ref(index)?
+        .as_str_or_null()
+        .map_err(|error| crate::db::sql::Error::column(index.to_string(), "text", error))
 }
 
 fn xlsx_error(error: rust_xlsxwriter::XlsxError) -> AppError {

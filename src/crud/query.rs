@@ -741,7 +741,11 @@ pub fn json_value(row: &crate::db::sql::Row, index: usize, kind: Kind) -> crate:
         }
         Kind::Objects(_) => match row.get::<Option<String>>(index)? {
             Some(json) => serde_json::from_str(&json).map_err(|error| {
-                crate::db::sql::Error::column(index, "JSON", crate::db::sql::FromSqlError::Other(error.to_string()))
+                crate::db::sql::Error::column(
+                    index.to_string(),
+                    "JSON",
+                    crate::db::sql::FromSqlError::Other(error.to_string()),
+                )
             })?,
             None => J::Array(vec![]),
         },

@@ -611,16 +611,43 @@ enum RowInner<'r> {
 }
 
 impl Row<'_> {
-    /// Column `index` (from 0) read as `T`.
-    pub fn get<T: FromSql>(&self, index: usize) -> Result<T> {
-        T::from_sql(self.get_ref(index)?).map_err(|error| Error::column(index, std::any::type_name::<T>(), error))
+    /// The column `index` names (its name in the statement, or its place from 0) read as `T`.
+    pub fn get<T: FromSql>(&self, index: impl RowIndex) -> Result<T> {
+        T::from_sql(self.get_ref(index)?)
+            .map_err(|error| Error::column(index.to_string(), std::any::type_name::<T>(), error))
     }
 
-    /// Column `index` (from 0) as it is stored.
-    pub fn get_ref(&self, index: usize) -> Result<ValueRef<'_>> {
-        match &self.inner {
-            RowInner::Sqlite(row) => Ok(from_sqlite(row.get_ref(index)?)),
-            RowInner::Postgres(row) => Ok(row.try_get::<_, Column<'_>>(index)?.0),
+    /// The column `index` names as it is stored.
+    pub fn get_ref(&self, index: impl RowIndex) -> Result<ValueRef<'_>> {
+        match (&self.inner, index.place()) {
+            (RowInner::Sqlite(row), Place::At(at)) => Ok(from_sqlite(row.get_ref(at)?)),
+            (RowInner::Sqlite(row), Place::Named(name)) => Ok(from_sqlite(row.get_ref(name)?)),
+            (RowInner::Postgres(row), Place::At(at)) => Ok(row.try_get::<_, Column<'_>>(at)?.0),
+            (RowInner::Postgres(row), Place::Named(name)) => Ok(row.try_get::<_, Column<'_>>(name)?.0),
         }
+    }
+}
+
+/// Which column of a row: its name in the statement (`"first_name"`, an alias), or its place from 0.
+pub trait RowIndex: Copy + std::fmt::Display {
+    #[doc(hidden)]
+    fn place(self) -> Place<'static>;
+}
+
+#[doc(hidden)]
+pub enum Place<'a> {
+    At(usize),
+    Named(&'a str),
+}
+
+impl RowIndex for usize {
+    fn place(self) -> Place<'static> {
+        Place::At(self)
+    }
+}
+
+impl RowIndex for &'static str {
+    fn place(self) -> Place<'static> {
+        Place::Named(self)
     }
 }

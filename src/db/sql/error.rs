@@ -19,7 +19,7 @@ pub enum Error {
     #[error("the query returned no rows")]
     NoRows,
     #[error("column {index} cannot be read as {wanted}: {reason}")]
-    Column { index: usize, wanted: &'static str, reason: String },
+    Column { index: String, wanted: &'static str, reason: String },
     #[error("the value {0} is out of the database's integer range")]
     OutOfRange(String),
     #[error("an insert of one row changed {0} rows")]
@@ -47,7 +47,7 @@ impl From<rusqlite::Error> for Error {
 
 impl Error {
     /// A column's value that could not be read as `wanted`.
-    pub fn column(index: usize, wanted: &'static str, error: FromSqlError) -> Error {
+    pub fn column(index: String, wanted: &'static str, error: FromSqlError) -> Error {
         let reason = match error {
             FromSqlError::InvalidType => "another type is stored".to_string(),
             FromSqlError::OutOfRange(n) => format!("{n} is out of range"),

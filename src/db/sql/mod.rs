@@ -13,7 +13,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
-pub use conn::{Connection, MappedRows, Row, Rows, Statement, Transaction};
+pub use conn::{Connection, MappedRows, Place, Row, RowIndex, Rows, Statement, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};

@@ -48,7 +48,17 @@ pub(super) fn conformance(conn: &mut Connection, schema: &str) {
         .unwrap();
     assert_eq!((score, none, data), (2.5, None, vec![0, 255]));
     let wrong = conn.query_row("SELECT name FROM seam WHERE id = 1", [], |row| row.get::<i64>(0)).unwrap_err();
-    assert!(matches!(wrong, Error::Column { index: 0, .. }), "{wrong}");
+    assert!(matches!(wrong, Error::Column { ref index, .. } if index == "0"), "{wrong}");
+    // A column is read by its name in the statement as well, an alias included.
+    let (name, doubled): (String, f64) = conn
+        .query_row("SELECT name, score * 2 AS doubled FROM seam WHERE id = 2", [], |row| {
+            Ok((row.get("name")?, row.get("doubled")?))
+        })
+        .unwrap();
+    assert_eq!((name.as_str(), doubled), ("two", 5.0));
+    let wrong = conn.query_row("SELECT name FROM seam WHERE id = 1", [], |row| row.get::<i64>("name")).unwrap_err();
+    assert!(matches!(wrong, Error::Column { ref index, .. } if index == "name"), "{wrong}");
+    assert!(conn.query_row("SELECT name FROM seam WHERE id = 1", [], |row| row.get::<String>("nothing")).is_err());
 
     // No row: an error of its own, or None through `optional`.
     let missing = conn.query_row("SELECT name FROM seam WHERE id = ?1", [99], |row| row.get::<String>(0));
