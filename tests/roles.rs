@@ -97,3 +97,78 @@ fn every_route_names_who_may_call_it_or_is_on_the_public_list() {
     unexpected.sort();
     assert!(unexpected.is_empty(), "open to anyone without being on the public list:\n{unexpected:#?}");
 }
+
+/// Every route that documents a kind of API key admits exactly that kind, before anything of the
+/// request is read (the body sent is not even JSON: a route that read it first would answer 400 or
+/// 415): the other kind gets 403, a staff token and no key 401; and every route that documents
+/// roles refuses any key with 401, as the keyed routes refuse staff tokens.
+#[tokio::test]
+async fn every_route_admits_exactly_the_key_kind_it_documents() {
+    use perkdesk::auth::api_keys::{self, ClientKind};
+    let app = test_app();
+    let staff = app.user_with_role("admin@perk.az", 0).await;
+    let keys: Vec<(&str, String)> = {
+        let conn = app.state.db.conn().unwrap();
+        let partner = conn
+            .insert(
+                "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+                 VALUES ('Gate', 'G', 'P', '994501234567', 'gate@perk.az')",
+                (),
+            )
+            .unwrap();
+        let (_, app_key) = api_keys::insert_client(&conn, "App", ClientKind::EmployeeApp, None, 100_000).unwrap();
+        let (_, partner_key) =
+            api_keys::insert_client(&conn, "Till", ClientKind::Partner, Some(partner), 100_000).unwrap();
+        vec![("employee-app", app_key), ("partner", partner_key)]
+    };
+    let junk = [("content-type", "text/plain")];
+    let mut wrong = Vec::new();
+    let access = perkdesk::app::api().access();
+    let keyed: Vec<_> = access.iter().filter_map(|a| Some((&a.method, &a.path, a.api_key?))).collect();
+    assert!(keyed.len() >= 10, "only {} routes document a key", keyed.len());
+    for (method, path, kind) in &keyed {
+        let uri = concrete(path);
+        for (key_kind, key) in &keys {
+            let answer = app.call_with((*method).clone(), &uri, Some(key), None, &junk).await;
+            let status = answer.status.as_u16();
+            let expected = match *key_kind {
+                "employee-app" => api_keys::FOR_PARTNER,
+                _ => api_keys::FOR_EMPLOYEE_APP,
+            };
+            if key_kind == kind {
+                if status == 401 || status == 403 {
+                    wrong.push(format!(
+                        "{method} {path}: a {key_kind} key is documented but got {status} {}",
+                        answer.message()
+                    ));
+                }
+            } else if status != 403 || answer.message() != expected {
+                wrong.push(format!("{method} {path}: a {key_kind} key got {status} {}", answer.message()));
+            }
+        }
+        let with_staff = app.call_with((*method).clone(), &uri, Some(&staff.token), None, &junk).await;
+        if with_staff.status.as_u16() != 401 || with_staff.message() != api_keys::STAFF_TOKEN_REFUSED {
+            wrong.push(format!("{method} {path}: a staff token got {} {}", with_staff.status, with_staff.message()));
+        }
+        let without = app.call_with((*method).clone(), &uri, None, None, &junk).await;
+        if without.status.as_u16() != 401 {
+            wrong.push(format!("{method} {path}: no key got {}", without.status));
+        }
+    }
+    for access in access.iter().filter(|a| a.roles.is_some()) {
+        let uri = concrete(&access.path);
+        for (key_kind, key) in &keys {
+            let answer = app.call_with(access.method.clone(), &uri, Some(key), None, &junk).await;
+            if answer.status.as_u16() != 401 || answer.message() != perkdesk::auth::API_KEY_NOT_HERE {
+                wrong.push(format!(
+                    "{} {}: a {key_kind} key got {} {}",
+                    access.method,
+                    access.path,
+                    answer.status,
+                    answer.message()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} answers against the document:\n{}", wrong.len(), wrong.join("\n"));
+}

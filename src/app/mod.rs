@@ -76,7 +76,8 @@ pub fn state(db: Db, settings: Settings, mailer: Mailer) -> anyhow::Result<AppSt
         .with(keys)
         .with(ClientLimits::default())
         .with(idempotency::Running::default())
-        .with(crate::auth::role_gate());
+        .with(crate::auth::role_gate())
+        .with(crate::auth::key_gate());
     Ok(AppState::new(db, settings, mailer, features))
 }
 

@@ -24,7 +24,7 @@ use utoipa::ToSchema;
 use crate::core::error::{AppError, AppResult};
 pub use crate::core::roles::{Role, Roles};
 use crate::db::Actor;
-use crate::http::gate::RoleGate;
+use crate::http::gate::{KeyGate, RoleGate};
 use crate::http::state::AppState;
 
 /// The signed-in back-office user behind a request, checked against the live session.
@@ -64,6 +64,23 @@ pub fn role_gate() -> RoleGate {
         Box::pin(async move { CurrentUser::from_request_parts(parts, state).await?.require(roles) })
     }
     RoleGate(check)
+}
+
+/// The registry's key gate (`http::gate`): a live API key of the kind the route documents.
+pub fn key_gate() -> KeyGate {
+    fn check<'a>(
+        parts: &'a mut Parts,
+        state: &'a AppState,
+        kind: &'static str,
+    ) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>> {
+        Box::pin(async move {
+            let client = api_keys::ApiClient::from_request_parts(parts, state).await?;
+            let wanted = api_keys::ClientKind::parse(kind)
+                .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a route documents the unknown key kind {kind}")))?;
+            client.require(wanted)
+        })
+    }
+    KeyGate(check)
 }
 
 pub const SIGN_IN_REQUIRED: &str = "Sign in to continue.";

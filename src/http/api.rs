@@ -423,12 +423,18 @@ impl Api {
         Api::default()
     }
 
-    /// Adds a route and its description. A route that documents roles is closed to every other
-    /// caller here, before its handler or any of its extractors runs (`gate`).
+    /// Adds a route and its description. A route that documents roles or a kind of API key is
+    /// closed to every other caller here, before its handler or any of its extractors runs
+    /// (`gate`).
     pub fn add(mut self, method: Method, path: &str, handler: MethodRouter<AppState>, doc: Doc) -> Api {
-        let handler = match doc.roles {
-            Some(roles) => handler
-                .route_layer(axum::middleware::from_fn(move |request, next| super::gate::admit(roles, request, next))),
+        let admits = match (doc.roles, doc.api_key) {
+            (Some(roles), _) => Some(super::gate::Admits::Roles(roles)),
+            (None, Some(kind)) => Some(super::gate::Admits::Key(kind)),
+            (None, None) => None,
+        };
+        let handler = match admits {
+            Some(admits) => handler
+                .route_layer(axum::middleware::from_fn(move |request, next| super::gate::admit(admits, request, next))),
             None => handler,
         };
         self.router = self.router.route(&path.to_ascii_lowercase(), handler);

@@ -1,7 +1,8 @@
-//! The role gate: a route that documents roles (`Doc::roles`) is closed by the registry to every
-//! other caller, before any extractor reads its body, so what the document says is what the
-//! server enforces. Who the caller is belongs to the credentials layer above; it lends its check
-//! to this one as a sub-state (`RoleGate`), set when the app is assembled.
+//! The gates: a route that documents roles (`Doc::roles`) or a kind of API key (`Doc::api_key`)
+//! is closed by the registry to every other caller, before any extractor reads its body, so what
+//! the document says is what the server enforces. Who the caller is belongs to the credentials
+//! layer above; it lends its checks to this one as sub-states (`RoleGate`, `KeyGate`), set when
+//! the app is assembled.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -23,17 +24,39 @@ pub type RoleCheck =
 /// The credentials layer's check, as a feature of the state.
 pub struct RoleGate(pub RoleCheck);
 
-/// Middleware of one route: `roles` are those its document names.
-pub async fn admit(roles: Roles, request: Request, next: Next) -> Response {
+/// Admits a request's caller when it sends a live API key of `kind` (as the document spells it):
+/// a 401 without one (or with a staff token), a 403 for a key of another kind. The client it finds
+/// it leaves in the parts' extensions.
+pub type KeyCheck =
+    for<'a> fn(&'a mut Parts, &'a AppState, &'static str) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>>;
+
+/// The credentials layer's key check, as a feature of the state.
+pub struct KeyGate(pub KeyCheck);
+
+/// Who a route admits, as its document names them.
+#[derive(Clone, Copy, Debug)]
+pub enum Admits {
+    Roles(Roles),
+    Key(&'static str),
+}
+
+/// Middleware of one route: the callers its document admits.
+pub async fn admit(admits: Admits, request: Request, next: Next) -> Response {
     let Some(state) = request.extensions().get::<AppState>().cloned() else {
         return AppError::Internal(anyhow::anyhow!("the app state is not in the request's extensions")).into_response();
     };
-    let gate = match state.feature::<RoleGate>() {
-        Ok(gate) => gate.0,
-        Err(error) => return error.into_response(),
-    };
     let (mut parts, body) = request.into_parts();
-    if let Err(refusal) = gate(&mut parts, &state, roles).await {
+    let admitted = match admits {
+        Admits::Roles(roles) => match state.feature::<RoleGate>() {
+            Ok(gate) => gate.0(&mut parts, &state, roles).await,
+            Err(error) => Err(error),
+        },
+        Admits::Key(kind) => match state.feature::<KeyGate>() {
+            Ok(gate) => gate.0(&mut parts, &state, kind).await,
+            Err(error) => Err(error),
+        },
+    };
+    if let Err(refusal) = admitted {
         return refusal.into_response();
     }
     next.run(Request::from_parts(parts, body)).await

@@ -9,7 +9,6 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::auth::api_keys::{ApiClient, ClientKind};
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud::{self, Language};
@@ -52,11 +51,9 @@ enum AssetRef {
 
 pub(super) async fn put_employee(
     State(state): State<AppState>,
-    client: ApiClient,
     path: Result<Path<String>, PathRejection>,
     ApiJson(body): ApiJson<Value>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    client.require(ClientKind::EmployeeApp)?;
     let Path(email) = path.map_err(|_| AppError::field("email", "The e-mail in the address is not valid"))?;
     let email = email.trim().to_string();
     let body = fields::object(&body)?;

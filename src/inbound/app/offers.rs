@@ -4,7 +4,6 @@ use axum::Json;
 use axum::extract::State;
 use serde_json::{Value, json};
 
-use crate::auth::api_keys::{ApiClient, ClientKind};
 use crate::core::error::AppResult;
 use crate::crud::ListPage;
 use crate::db::now_iso;
@@ -23,12 +22,7 @@ const OFFERED: &str = "FROM campaigns c JOIN campaign_assets ca ON ca.campaign_i
      WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.is_active = 1 AND c.expire_date > ?2
        AND p.deleted_at IS NULL AND p.is_active = 1 AND cc.deleted_at IS NULL AND cc.is_active = 1";
 
-pub(super) async fn campaigns(
-    State(state): State<AppState>,
-    client: ApiClient,
-    query: QueryMap,
-) -> AppResult<Json<ListPage>> {
-    client.require(ClientKind::EmployeeApp)?;
+pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) -> AppResult<Json<ListPage>> {
     let language = language(&query)?;
     let email = employee_param(&query)?;
     let (skip, take) = paging(&query)?;
@@ -106,12 +100,7 @@ const SEEN: &str = "FROM notifications n LEFT JOIN files f ON f.id = n.file_id
      WHERE n.deleted_at IS NULL AND (n.type = 1 OR EXISTS (
            SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = n.campaign_id AND ca.asset_id = ?1))";
 
-pub(super) async fn notifications(
-    State(state): State<AppState>,
-    client: ApiClient,
-    query: QueryMap,
-) -> AppResult<Json<ListPage>> {
-    client.require(ClientKind::EmployeeApp)?;
+pub(super) async fn notifications(State(state): State<AppState>, query: QueryMap) -> AppResult<Json<ListPage>> {
     let email = employee_param(&query)?;
     let (skip, take) = paging(&query)?;
     state
