@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 /**
  * Azerbaijani (Latin script): the interface and the validation texts. A noun after a number stays
@@ -822,4 +823,14 @@ export const azTexts: TextTranslation = {
   'The chosen asset does not exist.': 'Seçilmiş aktiv mövcud deyil.',
   'The city row {id} does not belong to this partner.': '{id} nömrəli şəhər sətri bu tərəfdaşa aid deyil.',
   'Your password is incorrect.': 'Şifrəniz yanlışdır.',
+};
+
+/** Azerbaijani: a dot groups thousands and a comma starts the decimals (3.000, 4,04); a month standing alone is capitalised. */
+export const azFormats: LocaleFormats = {
+  decimal: ',',
+  group: '.',
+  minimumGroupingDigits: 1,
+  months: ['Yanvar', 'Fevral', 'Mart', 'Aprel', 'May', 'İyun', 'İyul', 'Avqust', 'Sentyabr', 'Oktyabr', 'Noyabr', 'Dekabr'],
+  monthsShort: ['Yan', 'Fev', 'Mar', 'Apr', 'May', 'İyn', 'İyl', 'Avq', 'Sen', 'Okt', 'Noy', 'Dek'],
+  monthYear: '{month} {year}',
 };

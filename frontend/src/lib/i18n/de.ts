@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const de: Translation = {
   'app.loading': 'Wird geladen…',
@@ -803,4 +804,14 @@ export const deTexts: TextTranslation = {
   'The chosen asset does not exist.': 'Das gewählte Asset existiert nicht.',
   'The city row {id} does not belong to this partner.': 'Die Stadtzeile {id} gehört nicht zu diesem Partner.',
   'Your password is incorrect.': 'Ihr Passwort ist falsch.',
+};
+
+/** German: a dot groups thousands, a comma starts the decimals. */
+export const deFormats: LocaleFormats = {
+  decimal: ',',
+  group: '.',
+  minimumGroupingDigits: 1,
+  months: ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'],
+  monthsShort: ['Jan', 'Feb', 'Mär', 'Apr', 'Mai', 'Jun', 'Jul', 'Aug', 'Sep', 'Okt', 'Nov', 'Dez'],
+  monthYear: '{month} {year}',
 };

@@ -5,6 +5,7 @@ import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
 import { apiClientMessages, importMessages } from './en.apiClients';
 import { activityMessages } from './en.activity';
+import type { LocaleFormats } from './formats';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
@@ -308,6 +309,16 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+
+/** English numbers and months (the browser's own where it has English, which every browser has). */
+export const enFormats: LocaleFormats = {
+  decimal: '.',
+  group: ',',
+  minimumGroupingDigits: 1,
+  months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  monthsShort: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  monthYear: '{month} {year}',
+};
 
 /**
  * A plural message: one form per CLDR plural category of the language (`Intl.PluralRules`), `other`

@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const es: Translation = {
   'app.loading': 'Cargando…',
@@ -803,4 +804,14 @@ export const esTexts: TextTranslation = {
   'The chosen asset does not exist.': 'El activo elegido no existe.',
   'The city row {id} does not belong to this partner.': 'La fila de ciudad {id} no pertenece a este socio.',
   'Your password is incorrect.': 'Su contraseña no es correcta.',
+};
+
+/** Spanish: a dot groups thousands from five digits on (3000, 30.000), a comma starts the decimals. */
+export const esFormats: LocaleFormats = {
+  decimal: ',',
+  group: '.',
+  minimumGroupingDigits: 2,
+  months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
+  monthsShort: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'],
+  monthYear: '{month} de {year}',
 };

@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const fr: Translation = {
   'app.loading': 'Chargement…',
@@ -803,4 +804,14 @@ export const frTexts: TextTranslation = {
   'The chosen asset does not exist.': "L'actif choisi n'existe pas.",
   'The city row {id} does not belong to this partner.': "La ligne de ville {id} n'appartient pas à ce partenaire.",
   'Your password is incorrect.': 'Votre mot de passe est incorrect.',
+};
+
+/** French: a narrow no-break space groups thousands, a comma starts the decimals. */
+export const frFormats: LocaleFormats = {
+  decimal: ',',
+  group: '\u202f',
+  minimumGroupingDigits: 1,
+  months: ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'],
+  monthsShort: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
+  monthYear: '{month} {year}',
 };

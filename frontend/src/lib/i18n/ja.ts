@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const ja: Translation = {
   'app.loading': '読み込み中…',
@@ -803,4 +804,14 @@ export const jaTexts: TextTranslation = {
   'The chosen asset does not exist.': '選択したアセットは存在しません。',
   'The city row {id} does not belong to this partner.': '都市の行 {id} はこのパートナーのものではありません。',
   'Your password is incorrect.': 'あなたのパスワードが正しくありません。',
+};
+
+/** Japanese: a comma groups thousands; months are numbered (10月). */
+export const jaFormats: LocaleFormats = {
+  decimal: '.',
+  group: ',',
+  minimumGroupingDigits: 1,
+  months: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+  monthsShort: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+  monthYear: '{year}年{month}',
 };

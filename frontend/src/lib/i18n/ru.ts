@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 /** Russian: the interface and the validation texts, for back-office staff. */
 export const ru: Translation = {
@@ -849,4 +850,14 @@ export const ruTexts: TextTranslation = {
   'The chosen asset does not exist.': 'Выбранный актив не существует.',
   'The city row {id} does not belong to this partner.': 'Строка города {id} не принадлежит этому партнёру.',
   'Your password is incorrect.': 'Ваш пароль неверен.',
+};
+
+/** Russian: a no-break space groups thousands, a comma starts the decimals. */
+export const ruFormats: LocaleFormats = {
+  decimal: ',',
+  group: '\u00a0',
+  minimumGroupingDigits: 1,
+  months: ['январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'],
+  monthsShort: ['янв.', 'февр.', 'март', 'апр.', 'май', 'июнь', 'июль', 'авг.', 'сент.', 'окт.', 'нояб.', 'дек.'],
+  monthYear: '{month} {year} г.',
 };

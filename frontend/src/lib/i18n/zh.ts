@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const zh: Translation = {
   'app.loading': '加载中…',
@@ -798,4 +799,14 @@ export const zhTexts: TextTranslation = {
   'The chosen asset does not exist.': '所选资产不存在。',
   'The city row {id} does not belong to this partner.': '城市行 {id} 不属于此合作伙伴。',
   'Your password is incorrect.': '您的密码不正确。',
+};
+
+/** Chinese: a comma groups thousands; a month of a year is numbered (2026年10月). */
+export const zhFormats: LocaleFormats = {
+  decimal: '.',
+  group: ',',
+  minimumGroupingDigits: 1,
+  months: ['一月', '二月', '三月', '四月', '五月', '六月', '七月', '八月', '九月', '十月', '十一月', '十二月'],
+  monthsShort: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+  monthYear: '{year}年{monthNumber}月',
 };
