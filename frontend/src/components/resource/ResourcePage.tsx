@@ -3,7 +3,7 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Fragment, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
-import { t } from '../../lib/i18n';
+import { atSentenceStart, t } from '../../lib/i18n';
 import { needsPagination } from '../../lib/listQuery';
 import { formatPhone } from '../../lib/phone';
 import { canWrite } from '../../lib/roles';
@@ -87,9 +87,9 @@ function isText<Row>(column: ColumnDef<Row>): boolean {
   return !column.render && (column.kind === undefined || column.kind === 'text');
 }
 
-/** "Partner Bravo": the noun for one row, capitalised, then the row's name. */
+/** "Partner Bravo": the noun for one row, then the row's name, opening the toast's sentence. */
 function itemName(noun: string, name: string): string {
-  return `${noun.charAt(0).toLocaleUpperCase()}${noun.slice(1)} ${name}`.trim();
+  return atSentenceStart(`${noun} ${name}`.trim());
 }
 
 /**
@@ -256,7 +256,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const bulk = dialog?.kind === 'bulk' ? bulkActions.find((action) => action.id === dialog.actionId) : undefined;
   const bulkIds = dialog?.kind === 'bulk' ? dialog.ids : [];
   const bulkRow = bulkIds.length === 1 ? list.rows.find((row) => row.id === bulkIds[0]) : undefined;
-  const bulkTarget = { count: bulkIds.length, name: bulkRow && resource.rowLabel(bulkRow) };
+  const bulkTarget = { count: bulkIds.length, name: bulkRow && resource.rowLabel(bulkRow), row: bulkRow };
 
   return (
     <PageCard

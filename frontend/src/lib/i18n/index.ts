@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals-react';
 import { en, enFormats, type Message, type MessageKey, type TextTranslation, type Translation } from './en';
 import { formatNumberIn, monthNamesIn, monthYearIn, type LocaleFormats, type NumberOptions } from './formats';
+import { kindInSentence, sentenceStart } from './sentences';
 
 export type { MessageKey } from './en';
 
@@ -150,10 +151,19 @@ export function formatMonthYear(year: number, month: number): string {
   return monthYearIn(year, month, uiLanguage.value, catalogue.value.formats);
 }
 
+/** `text` opening a sentence of the interface language: its first letter capitalised by the language's rules. */
+export function atSentenceStart(text: string): string {
+  return sentenceStart(text, uiLanguage.value);
+}
+
+/** Parameters that name a kind of record ("Merchant"): a common noun inside the sentence. */
+const KIND_PARAMS = ['kind', 'noun'];
+
 /**
  * Translates a UI string; a `count` parameter picks the plural form and is written grouped
- * ("3.000 əməkdaş"). Reads a signal: components that call it must call useSignals() so a language
- * switch re-renders them.
+ * ("3.000 əməkdaş"); a `kind` or `noun` is lower-case inside the sentence and capitalised where
+ * the language's template opens with it. Reads a signal: components that call it must call
+ * useSignals() so a language switch re-renders them.
  */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const language = uiLanguage.value;
@@ -162,7 +172,11 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
   if (!params) return message;
   const filled: Record<string, string | number> = { ...params };
   if (count !== undefined) filled.count = formatNumber(count);
-  return fill(message, filled);
+  for (const name of KIND_PARAMS) {
+    if (typeof filled[name] === 'string') filled[name] = kindInSentence(filled[name], language);
+  }
+  const text = fill(message, filled);
+  return KIND_PARAMS.some((name) => name in params && message.startsWith(`{${name}}`)) ? sentenceStart(text, language) : text;
 }
 
 /** A catalogue's templates (texts with `{name}` parts) as patterns that match what the server filled in. */

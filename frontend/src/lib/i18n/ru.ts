@@ -337,7 +337,7 @@ export const ru: Translation = {
   'field.deletedBy': 'Кто удалил',
   'trash.unknown': 'Нет сведений',
   'trash.restore': 'Восстановить',
-  'trash.restoreOne': 'Восстановить {name}?',
+  'trash.restoreOne': 'Восстановить: {kind} {name}?',
   'trash.restoreMany': {
     one: 'Восстановить {count} запись?',
     few: 'Восстановить {count} записи?',
@@ -345,7 +345,7 @@ export const ru: Translation = {
     other: 'Восстановить {count} записи?',
   },
   'trash.restoreDetail': 'Они вернутся туда, где были, со связями, изображениями и порядком.',
-  'trash.restoredOne': '{name}: восстановлено',
+  'trash.restoredOne': '{kind} {name}: восстановлено',
   'trash.restoredMany': {
     one: 'Восстановлена {count} запись',
     few: 'Восстановлено {count} записи',
@@ -353,7 +353,7 @@ export const ru: Translation = {
     other: 'Восстановлено {count} записи',
   },
   'trash.purge': 'Удалить навсегда',
-  'trash.purgeOne': 'Удалить {name} навсегда?',
+  'trash.purgeOne': 'Удалить навсегда: {kind} {name}?',
   'trash.purgeMany': {
     one: 'Удалить навсегда {count} запись?',
     few: 'Удалить навсегда {count} записи?',
@@ -361,7 +361,7 @@ export const ru: Translation = {
     other: 'Удалить навсегда {count} записи?',
   },
   'trash.purgeDetail': 'Это нельзя отменить: записи и их изображения будут удалены из базы.',
-  'trash.purgedOne': '{name}: удалено навсегда',
+  'trash.purgedOne': '{kind} {name}: удалено навсегда',
   'trash.purgedMany': {
     one: 'Удалена навсегда {count} запись',
     few: 'Удалено навсегда {count} записи',
