@@ -41,9 +41,14 @@ type OpenDialog<Row> =
   | { kind: 'tool'; toolId: string; row: Row }
   | null;
 
+/** The value a column shows: its `value` of the row, else the field as sent. */
+function fieldOf<Row>(column: ColumnDef<Row>, row: Row): unknown {
+  return column.value ? column.value(row) : (row as Record<string, unknown>)[column.field];
+}
+
 function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
   if (column.render) return column.render(row);
-  const value = (row as Record<string, unknown>)[column.field];
+  const value = fieldOf(column, row);
   switch (column.kind) {
     case 'image':
       return <SafeImage path={value as string | null} alt="" className="size-8 max-w-none rounded-md object-cover" />;
@@ -180,7 +185,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             />
           )
         : (row) => cellValue(column, row),
-    text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
+    text: isText(column) ? (row: Row) => textOf(fieldOf(column, row)) : undefined,
   }));
   const toolCount =
     (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + bulkActions.length + (canRemove ? 1 : 0);

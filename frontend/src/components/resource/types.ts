@@ -25,6 +25,11 @@ export interface ColumnDef<Row> {
   /** The API sort field when it is not `field` (a label column sorted by the flag behind it). */
   sortField?: string;
   render?: (row: Row) => ReactNode;
+  /**
+   * The cell's text when it is not the field as sent (a complaint's reason named in the interface
+   * language); the column stays a text column, cut to its share with the whole text on hover.
+   */
+  value?: (row: Row) => string;
   /** 1 (default) always shows; 2 and 3 drop out of narrow tables (DataTable's ColumnPriority), staying in the drawer and the export. */
   priority?: ColumnPriority;
   /** The header may take two lines (DataTable's wrapHeader): for the very wide lists. */
