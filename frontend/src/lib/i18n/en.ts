@@ -139,8 +139,10 @@ export const en = {
   'link.newTab': '(opens in a new tab)',
   'date.choose': 'Choose {label} from a calendar',
   'date.calendar': '{label} calendar',
-  'date.typed': 'Enter the date as dd-mm-yyyy',
-  'date.typedTime': 'Enter the date and time as dd-mm-yyyy hh:mm',
+  'date.shape': 'dd-mm-yyyy',
+  'date.shapeTime': 'dd-mm-yyyy hh:mm',
+  'date.typed': 'Enter the date as {shape}',
+  'date.typedTime': 'Enter the date and time as {shape}',
 
   'filter.show': 'Show filter',
   'filter.hide': 'Hide filter',
