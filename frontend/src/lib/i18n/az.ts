@@ -290,6 +290,7 @@ export const az: Translation = {
   'activity.resource.promoCode': 'Promokod',
   'activity.resource.apiClient': 'API müştərisi',
   'activity.resource.backup': 'Ehtiyat nüsxə',
+  'field.mustSetUpAuthenticator': 'Autentifikatoru yenidən qurmalıdır',
   'field.bytes': 'Ölçü (bayt)',
   'field.removed': 'Silinən köhnə nüsxələr',
   'field.error': 'Xəta',

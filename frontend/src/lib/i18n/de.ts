@@ -544,6 +544,7 @@ export const de: Translation = {
   'activity.resource.promoCode': 'Promocode',
   'activity.resource.apiClient': 'API-Client',
   'activity.resource.backup': 'Sicherung',
+  'field.mustSetUpAuthenticator': 'Muss den Authenticator neu einrichten',
   'field.bytes': 'Größe (Byte)',
   'field.removed': 'Entfernte ältere Kopien',
   'field.error': 'Fehler',

@@ -52,6 +52,7 @@ export const activityMessages = {
   'activity.resource.promoCode': 'Promo code',
   'activity.resource.apiClient': 'API client',
   'activity.resource.backup': 'Backup',
+  'field.mustSetUpAuthenticator': 'Must set up the authenticator',
   'field.bytes': 'Size (bytes)',
   'field.removed': 'Older copies removed',
   'field.error': 'Error',

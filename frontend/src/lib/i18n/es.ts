@@ -544,6 +544,7 @@ export const es: Translation = {
   'activity.resource.promoCode': 'Código promocional',
   'activity.resource.apiClient': 'Cliente de la API',
   'activity.resource.backup': 'Copia de seguridad',
+  'field.mustSetUpAuthenticator': 'Debe configurar de nuevo el autenticador',
   'field.bytes': 'Tamaño (bytes)',
   'field.removed': 'Copias antiguas eliminadas',
   'field.error': 'Error',

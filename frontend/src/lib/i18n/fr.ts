@@ -544,6 +544,7 @@ export const fr: Translation = {
   'activity.resource.promoCode': 'Code promo',
   'activity.resource.apiClient': 'Client API',
   'activity.resource.backup': 'Sauvegarde',
+  'field.mustSetUpAuthenticator': "Doit reconfigurer l'authentificateur",
   'field.bytes': 'Taille (octets)',
   'field.removed': 'Anciennes copies supprimées',
   'field.error': 'Erreur',

@@ -544,6 +544,7 @@ export const ja: Translation = {
   'activity.resource.promoCode': 'プロモコード',
   'activity.resource.apiClient': 'API クライアント',
   'activity.resource.backup': 'バックアップ',
+  'field.mustSetUpAuthenticator': '認証アプリの再設定が必要',
   'field.bytes': 'サイズ（バイト）',
   'field.removed': '削除した古いコピー',
   'field.error': 'エラー',

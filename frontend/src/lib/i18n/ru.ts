@@ -297,6 +297,7 @@ export const ru: Translation = {
   'activity.resource.promoCode': 'Промокод',
   'activity.resource.apiClient': 'API-клиент',
   'activity.resource.backup': 'Резервная копия',
+  'field.mustSetUpAuthenticator': 'Должен заново настроить аутентификатор',
   'field.bytes': 'Размер (байт)',
   'field.removed': 'Удалено старых копий',
   'field.error': 'Ошибка',

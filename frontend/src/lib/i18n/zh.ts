@@ -541,6 +541,7 @@ export const zh: Translation = {
   'activity.resource.promoCode': '优惠码',
   'activity.resource.apiClient': 'API 客户端',
   'activity.resource.backup': '备份',
+  'field.mustSetUpAuthenticator': '需重新设置验证器',
   'field.bytes': '大小（字节）',
   'field.removed': '已删除的旧副本',
   'field.error': '错误',
