@@ -92,6 +92,8 @@ export const en = {
   'button.reset': 'Reset',
   'button.chooseImage': 'Choose image',
   'button.changeImage': 'Change image',
+  'button.copy': 'Copy',
+  'button.copied': 'Copied',
 
   'table.selected': '{count} selected',
   'table.selectAll': 'Select all rows',
