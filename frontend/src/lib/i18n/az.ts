@@ -482,7 +482,7 @@ export const az: Translation = {
   'filter.activeCount': 'aktiv',
   'filter.applied': 'Tətbiq olunan filtrlər',
   'filter.clear': 'Filtrləri təmizlə',
-  'filter.remove': '{label} filtrini sil: {value}',
+  'filter.remove': '{label}: {value} — filtri sil',
   'filter.notBefore': '{label} {other} tarixindən əvvəl ola bilməz',
   'delete.title': 'Sil',
   'delete.question': 'Silmək istədiyinizə əminsiniz?',

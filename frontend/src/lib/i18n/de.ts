@@ -230,7 +230,7 @@ export const de: Translation = {
   'filter.activeCount': 'aktiv',
   'filter.applied': 'Angewendete Filter',
   'filter.clear': 'Filter löschen',
-  'filter.remove': 'Filter {label} entfernen: {value}',
+  'filter.remove': '{label}: {value} – Filter entfernen',
   'filter.notBefore': '{label} darf nicht vor {other} liegen',
   'delete.question': 'Möchten Sie wirklich löschen?',
   'delete.one': '{noun} {name} löschen?',

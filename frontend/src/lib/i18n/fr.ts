@@ -230,7 +230,7 @@ export const fr: Translation = {
   'filter.activeCount': 'actifs',
   'filter.applied': 'Filtres appliqués',
   'filter.clear': 'Effacer les filtres',
-  'filter.remove': 'Retirer le filtre {label} : {value}',
+  'filter.remove': 'Retirer le filtre {label}: {value}',
   'filter.notBefore': '{label} ne peut pas précéder {other}',
   'delete.question': 'Voulez-vous vraiment supprimer ?',
   'delete.one': 'Supprimer {noun} {name} ?',

@@ -230,7 +230,7 @@ export const zh: Translation = {
   'filter.activeCount': '个已启用',
   'filter.applied': '已应用的筛选',
   'filter.clear': '清除筛选',
-  'filter.remove': '移除筛选 {label}：{value}',
+  'filter.remove': '移除筛选 {label}: {value}',
   'filter.notBefore': '{label}不能早于{other}',
   'delete.question': '确定要删除吗？',
   'delete.one': '删除{noun}「{name}」？',
