@@ -76,6 +76,8 @@ function textOf(value: unknown): string {
  * with no rows): a phone number, the status switch with its badge, a 32 px picture, a date.
  */
 const KIND_MIN_WIDTH: Partial<Record<NonNullable<ColumnDef<unknown>['kind']>, string>> = {
+  // A usual address on two lines, broken before its @ ("leyla.quliyeva" over "@azersun.az"), without crowding out the names.
+  email: '8rem',
   phone: '8.5rem',
   status: '6.5rem',
   image: '2rem',
@@ -87,9 +89,9 @@ const KIND_MIN_WIDTH: Partial<Record<NonNullable<ColumnDef<unknown>['kind']>, st
 /** The row tools' width: each button 2rem, 0.125rem apart. */
 const toolsWidth = (count: number) => `${count * 2 + Math.max(0, count - 1) * 0.125}rem`;
 
-/** A plain text column (no kind, no render): DataTable cuts it to its share of the width, the full text on hover. */
+/** A plain text column (no render): DataTable cuts it to its share of the width, the full text on hover (an e-mail wraps). */
 function isText<Row>(column: ColumnDef<Row>): boolean {
-  return !column.render && (column.kind === undefined || column.kind === 'text');
+  return !column.render && (column.kind === undefined || column.kind === 'text' || column.kind === 'email');
 }
 
 /** "Partner Bravo": the noun for one row, then the row's name, opening the toast's sentence. */

@@ -19,8 +19,11 @@ export interface ColumnDef<Row> {
   /** The row property, also the API sort field unless `sortField` names another. */
   field: string;
   label: MessageKey;
-  /** How the value shows; image columns never sort, the status column toggles. */
-  kind?: 'text' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
+  /**
+   * How the value shows; image columns never sort, the status column toggles. An `email` is a text
+   * column shown whole (wrapped, never cut) with room for a usual address on two lines.
+   */
+  kind?: 'text' | 'email' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
   sortable?: boolean;
   /** The API sort field when it is not `field` (a label column sorted by the flag behind it). */
   sortField?: string;

@@ -35,7 +35,7 @@ export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
   nouns: { one: 'noun.complaint', many: 'noun.complaints' },
   columns: [
     { field: 'fullName', label: 'field.fullName', width: 14 },
-    { field: 'email', label: 'field.email', width: 20, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 20, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
     { field: 'reasonName', label: 'field.reason', value: reasonOf, width: 14, priority: 2 },
     {
