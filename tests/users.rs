@@ -338,6 +338,9 @@ async fn an_admin_resets_another_users_authenticator_and_signs_them_out() {
         .query_row("SELECT totp_secret FROM users WHERE id = ?1", [user.id], |r| r.get(0))
         .unwrap();
     assert_ne!(new_secret, user.secret);
+    // The key to read out by phone is the stored secret itself, in base32.
+    assert_eq!(answer.json()["secret"], new_secret.as_str());
+    assert!(new_secret.chars().all(|c| c.is_ascii_uppercase() || ('2'..='7').contains(&c) || c == '='));
     app.sign_in_raw("rashad@perk.az", PASSWORD, &old_code).await.expect(401);
     app.sign_in("rashad@perk.az").await;
 

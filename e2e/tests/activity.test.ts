@@ -126,8 +126,10 @@ describe('Activity and History: an edit is on record, in the drawer and on the A
     await activity.open('?resource=asset');
     const workbook = await downloads.export(page, activity.button('Export'));
     expect(workbook.fileName).toBe('Activity.xlsx');
-    expect(workbook.header).toEqual(['Date', 'Who', 'Kind', 'Resource', 'Record', 'Action', 'Changes']);
-    expect(workbook.data.map((row) => row[5])).toEqual(['update', 'create']);
+    expect(workbook.header).toEqual(['Date', 'Who', 'Kind', 'Resource', 'Record', 'Name', 'Action', 'Changes']);
+    expect(workbook.data.map((row) => row[6])).toEqual(['update', 'create']);
+    // The record's name as it is now, as the screen shows it.
+    expect(workbook.data.map((row) => row[5])).toEqual(['Xəzər Telekom', 'Xəzər Telekom']);
     expect(workbook.data[0][1]).toBe(ADMIN_NAME);
   });
 

@@ -66,7 +66,7 @@ describe('Trash: a deleted record is listed with who deleted it, restored as it 
     await trash.open();
     await trash.tool('Şəki Halva', 'Restore').click();
     const confirm = await openedDialog(page, 'Restore');
-    await confirm.getByText('Restore Asset Şəki Halva?', { exact: true }).waitFor();
+    await confirm.getByText('Restore asset Şəki Halva?', { exact: true }).waitFor();
     await expectAccessible(page, 'the restore confirmation', confirm);
     await shot(page, 'trash-restore-confirm');
     await confirm.getByRole('button', { name: 'Yes' }).click();

@@ -11,9 +11,11 @@ import {
   PointElement,
   Tooltip,
   type ChartConfiguration,
+  type ChartTypeRegistry,
+  type TooltipItem,
 } from 'chart.js';
 import { useEffect, useId, useRef, useState } from 'react';
-import { t, uiLanguage } from '../lib/i18n';
+import { formatNumber, t } from '../lib/i18n';
 import { colorScheme, type ColorScheme } from '../lib/theme';
 import { Icon } from './icons';
 
@@ -73,19 +75,17 @@ export interface ChartData {
   colors: readonly string[];
 }
 
-export function formatCount(value: number): string {
-  return value.toLocaleString(uiLanguage.value);
-}
-
 /** The chart.js configuration for `data` (pure, so the mapping can be tested without a canvas). */
 export function chartConfig(data: ChartData, scheme: ColorScheme = 'light'): ChartConfiguration {
   const paint = (color: string) => schemeColor(color, scheme);
+  // chart.js writes its numbers with the browser's Intl, which may lack the interface language's data: the panel writes them.
+  const tooltipLabel = (item: TooltipItem<keyof ChartTypeRegistry>) => `${item.dataset.label ?? ''}: ${formatNumber(Number(item.raw))}`;
   const common = {
     responsive: true,
     maintainAspectRatio: false,
     // Drawn at once: no animation to wait for, and nothing moves for people who asked for less motion.
     animation: false as const,
-    plugins: { tooltip: { enabled: true } },
+    plugins: { tooltip: { enabled: true, callbacks: { label: tooltipLabel } } },
   };
   if (data.kind === 'line') {
     const color = paint(data.colors[0] ?? chartPalette.indigo);
@@ -113,7 +113,11 @@ export function chartConfig(data: ChartData, scheme: ColorScheme = 'light'): Cha
         scales: {
           x: { grid: { display: false }, ticks: { color: paint(chartPalette.text) } },
           // Counts: whole numbers only on the axis, from zero.
-          y: { beginAtZero: true, grid: { color: paint(chartPalette.grid) }, ticks: { color: paint(chartPalette.text), precision: 0 } },
+          y: {
+            beginAtZero: true,
+            grid: { color: paint(chartPalette.grid) },
+            ticks: { color: paint(chartPalette.text), precision: 0, callback: (value: number | string) => formatNumber(Number(value)) },
+          },
         },
       },
     };
@@ -206,7 +210,7 @@ export function Chart({
               <li key={label} className="flex items-center gap-2">
                 <span className="size-3 shrink-0 rounded-sm" style={{ backgroundColor: schemeColor(data.colors[index], scheme) }} />
                 <span className="text-slate-700">{label}</span>
-                <span className="ml-auto font-semibold text-slate-900 tabular-nums">{formatCount(data.values[index] ?? 0)}</span>
+                <span className="ml-auto font-semibold text-slate-900 tabular-nums">{formatNumber(data.values[index] ?? 0)}</span>
                 <span className="w-10 text-right text-xs text-slate-600 tabular-nums">{share(data.values[index] ?? 0)}%</span>
               </li>
             ))}
@@ -243,7 +247,7 @@ export function Chart({
                   <th scope="row" className="px-3 py-1.5 font-normal text-slate-700">
                     {label}
                   </th>
-                  <td className="px-3 py-1.5 text-right tabular-nums">{data.values[index] == null ? '' : formatCount(data.values[index] ?? 0)}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{data.values[index] == null ? '' : formatNumber(data.values[index] ?? 0)}</td>
                 </tr>
               ))}
             </tbody>

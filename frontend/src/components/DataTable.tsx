@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { Fragment, useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { ColumnPriority } from '../lib/columnChoice';
 import { t } from '../lib/i18n';
 import { Button } from './Button';
@@ -33,7 +33,7 @@ export interface TableColumn<Row> {
    */
   wrapHeader?: boolean;
   /**
-   * A text column (names, e-mails) cut with an ellipsis, the full text on hover.
+   * A text column (names, e-mails) cut with an ellipsis, the full text on hover (an e-mail wraps instead).
    * From `md` up such columns share the width the other columns leave, in
    * proportion to their `width`; below it each is cut at 16rem and a wide table
    * scrolls inside its card.
@@ -42,8 +42,9 @@ export interface TableColumn<Row> {
   /** A text column's typical length in characters (default 16): its share of the free width. */
   width?: number;
   /**
-   * Another column's narrowest width (a CSS length, at least its widest content): the column keeps
-   * it with no rows too, so an empty or failed list lays its headers out as a full one does.
+   * The column's narrowest width (a CSS length): another column's, at least its widest content, so
+   * an empty or failed list lays its headers out as a full one does; a text column's, the room its
+   * text needs to read well (an e-mail's two lines).
    */
   minWidth?: string;
 }
@@ -144,8 +145,28 @@ function SortHeader({ column, sort, onSort }: { column: TableColumn<unknown>; so
   );
 }
 
-/** Text cut with an ellipsis to its cell (16rem below md), the whole of it on hover. */
+/** Text that holds an e-mail address. */
+const EMAIL = /\S@\S+\.\S/;
+
+/**
+ * Text cut with an ellipsis to its cell (16rem below md), the whole of it on hover; text with an
+ * e-mail in it is never cut (someone reads it to write to the person, or to tell two apart): it
+ * wraps instead, before its @ and after its dots first, anywhere else only if it must.
+ */
 function CutText({ text }: { text: string }) {
+  if (EMAIL.test(text)) {
+    const parts = text.split(/(?=@)|(?<=\.)/);
+    return (
+      <span className="block max-w-64 whitespace-normal [overflow-wrap:anywhere] md:max-w-none">
+        {parts.map((part, index) => (
+          <Fragment key={index}>
+            {index > 0 && <wbr />}
+            {part}
+          </Fragment>
+        ))}
+      </span>
+    );
+  }
   return (
     <span className="block max-w-64 truncate md:max-w-none" title={text}>
       {text}
@@ -154,35 +175,47 @@ function CutText({ text }: { text: string }) {
 }
 
 /**
- * Whether the element's content is wider than the element (kept current as either resizes), and
- * whether the headers should take two lines: a table whose one-line headers overflow a card from md
- * up (a language with longer words than English) lets its headers wrap, until the card grows wider
- * than it was when they started to, when one line is tried again.
+ * How far a table gives way to fit its card from md up: 0 not at all; 1 its headers take two lines
+ * (a language with longer words than English); 2 its text columns also give up the room they
+ * would like (an e-mail's two lines), their text wrapping on more lines. Each step is taken only
+ * while the table is still wider than its card, and all are undone once the card grows wider than
+ * it was when the first was taken.
  */
-function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): { overflowing: boolean; wrapHeaders: boolean } {
+export type Squeeze = 0 | 1 | 2;
+
+/** Whether the element's content is wider than the element (kept current as either resizes), and how far it squeezes to fit. */
+function useHorizontalOverflow(ref: RefObject<HTMLElement | null>): { overflowing: boolean; squeeze: Squeeze } {
   const [overflowing, setOverflowing] = useState(false);
-  const [wrappedAt, setWrappedAt] = useState<number | null>(null);
+  const [squeeze, setSqueeze] = useState<{ level: Squeeze; at: number | null }>({ level: 0, at: null });
+  const measure = useRef<() => void>(() => {});
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const measure = () => {
+    measure.current = () => {
       const width = element.clientWidth;
       const over = element.scrollWidth > width + 1;
       const fromMd = typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 768px)').matches;
       setOverflowing(over);
-      setWrappedAt((wrapped) => {
-        if (wrapped !== null) return width > wrapped + 1 ? null : wrapped;
-        return over && fromMd ? width : null;
+      setSqueeze((current) => {
+        if (current.at !== null && width > current.at + 1) return { level: 0, at: null };
+        if (over && fromMd && current.level < 2) return { level: (current.level + 1) as Squeeze, at: current.at ?? width };
+        return current;
       });
     };
     // observe() reports the current sizes once after the next layout, so there is no first measure here:
     // reading scrollWidth during the mount would force a layout of the whole page before the list is even requested.
-    const observer = new ResizeObserver(measure);
+    const observer = new ResizeObserver(() => measure.current());
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);
     return () => observer.disconnect();
   }, [ref]);
-  return { overflowing, wrapHeaders: wrappedAt !== null };
+  // A step that changed no size would not be observed: look again once it is drawn.
+  useEffect(() => {
+    if (squeeze.level === 0) return;
+    const frame = requestAnimationFrame(() => measure.current());
+    return () => cancelAnimationFrame(frame);
+  }, [squeeze.level]);
+  return { overflowing, squeeze: squeeze.level };
 }
 
 // Cells of the other columns take their content's width, so the text columns get the rest.
@@ -203,7 +236,8 @@ const stickyShadow =
  * loading/empty/failed states. Columns drop out of a narrow card by their
  * priority; a table still wider than its card scrolls inside it, says so, and
  * keeps the actions column at the right edge with a shadow over the scrolled
- * columns. Headers stay on one line unless the one-line table would not fit its card.
+ * columns. Headers stay on one line, and text columns keep the room they ask
+ * for, unless the table would not fit its card (Squeeze).
  */
 export function DataTable<Row extends { id: number }>({
   caption,
@@ -230,7 +264,8 @@ export function DataTable<Row extends { id: number }>({
 }) {
   useSignals();
   const scroller = useRef<HTMLDivElement>(null);
-  const { overflowing, wrapHeaders } = useHorizontalOverflow(scroller);
+  const { overflowing, squeeze } = useHorizontalOverflow(scroller);
+  const wrapHeaders = squeeze >= 1;
   const span = columns.length + (selection ? 1 : 0);
   const shares = textColumnShares(columns);
   const widthClass = (column: TableColumn<Row>, header = false) => (column.text ? (header ? textHeader : textCell) : fixedCell);
@@ -308,7 +343,8 @@ export function DataTable<Row extends { id: number }>({
                         : 'none'
                   }
                 >
-                  <div style={column.text ? undefined : { minWidth: column.minWidth }}>
+                  {/* A text column's room (an e-mail's two lines) is the last to give way (Squeeze). */}
+                  <div style={{ minWidth: column.text && squeeze === 2 ? undefined : column.minWidth }}>
                     {column.sortField && onSort ? (
                       <SortHeader column={column as TableColumn<unknown>} sort={sort} onSort={onSort} />
                     ) : (

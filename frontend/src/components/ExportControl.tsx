@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorMessage, type Query } from '../lib/api';
 import { localDayEnd, localDayStart } from '../lib/dates';
 import { downloadFile, saveBlob, type DownloadProgress } from '../lib/download';
-import { t } from '../lib/i18n';
+import { formatNumber, t } from '../lib/i18n';
 import { MESSAGES, required, type Schema } from '../lib/validation';
 import { Alert } from './Alert';
 import { Button } from './Button';
@@ -75,7 +75,7 @@ export function withParams(filters: Query, values: Query): Query {
 }
 
 function formatBytes(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024 * 1024 ? `${formatNumber(Math.round(bytes / 1024))} KB` : `${formatNumber(bytes / 1024 / 1024, { fractionDigits: 1 })} MB`;
 }
 
 /** Downloads with real progress and saves the file; a failure is thrown to the caller. */

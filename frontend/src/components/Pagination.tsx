@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { t } from '../lib/i18n';
+import { formatNumber, t } from '../lib/i18n';
 import { PAGE_SIZES } from '../lib/listQuery';
 import { Icon } from './icons';
 
@@ -51,7 +51,7 @@ export function Pagination({
             </option>
           ))}
         </select>
-        <span>{t('table.showing', { from, to, total })}</span>
+        <span>{t('table.showing', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) })}</span>
       </div>
       <ul className="flex items-center gap-1">
         <li>

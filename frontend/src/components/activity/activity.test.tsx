@@ -2,7 +2,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockApi, pageOf, queryOf, signedIn } from '../../testing/api';
-import { ACTIONS, RESOURCES, actionLabel, actorText, changesSummary, fieldLabel, parseChanges, resourceLabel, valueText } from './activityText';
+import { formatDateTime } from '../../lib/dates';
+import { ACTIONS, RESOURCES, actionLabel, actorText, changesSummary, fieldLabel, parseChanges, recordText, resourceLabel, valueText } from './activityText';
 import { ChangeList } from './ChangeList';
 import { HistoryPanel } from './HistoryPanel';
 
@@ -14,6 +15,7 @@ const entry = (id: number, action: string, changes: string | null = null) => ({
   actorName: 'Aysel Məmmədova',
   resource: 'asset',
   recordId: 7,
+  recordName: 'Xəzər Telekom' as string | null,
   action,
   changes,
 });
@@ -31,8 +33,55 @@ describe('activity entries as text', () => {
       { field: 'passwordHash', secret: true, before: null, after: null },
     ]);
     for (const broken of [null, '', 'not json', '[1,2]', 'null']) expect(parseChanges(broken)).toEqual([]);
-    expect(changesSummary('{"firstName":["a","b"],"isActive":[1,0]}')).toBe('First name, isActive');
+    expect(changesSummary('{"firstName":["a","b"],"isActive":[1,0]}')).toBe('First name, Status');
     expect(fieldLabel('passwordHash')).toBe('Password');
+  });
+
+  it('names every field the log records by the label the screens give it, never as the server spells it', () => {
+    // The audited tables' columns as the log writes them (db/activity.rs: AUDITED, less the quiet ones).
+    const recorded = {
+      user: 'firstName lastName email phone roleId isActive deletedAt mustSetUpAuthenticator',
+      humanResource: 'userId assetId isMfaActive isEmployeeSeen isActive deletedAt firstName lastName email phone',
+      city: 'nameAz nameEn nameRu',
+      asset: 'name contactPerson contactPersonPhoneNumber contactPersonEmail barcodePrefix fileId isActive deletedAt',
+      partner: 'name contactPersonFirstName contactPersonLastName phoneNumber email fileId isPromoCodeUsing promoCodeVersion isActive deletedAt',
+      merchant: 'partnerId partnerCityId firstName lastName email phone isActive deletedAt',
+      category: 'nameAz nameEn nameRu photoFileId orderNo isActive deletedAt',
+      campaign:
+        'partnerId campaignCategoryId discountPercent startDate expireDate fileId backgroundFileId nameAz nameEn nameRu descriptionAz descriptionEn descriptionRu specialOffer isPremium isTrend isActive isConfirmed orderNo notificationStatus deletedAt',
+      notification: 'header text fileId type categoryId campaignId deletedAt',
+      employee: 'assetId firstName lastName email phone isActive deletedAt',
+      wish: 'employeeId text status requestDate deletedAt',
+      apply: 'partnerName fullName email phone fileId deletedAt',
+      usage: 'employeeId assetId partnerId campaignId categoryId employeeEmail assetName partnerName campaignName categoryName discountPercent status rating deletedAt partnerCityId',
+      complaint: 'employeeId fullName email phone reasonId description isRead recordDate deletedAt',
+      promoCode: 'partnerId campaignId code isUsed usedDate deletedAt',
+      apiClient: 'name kind partnerId keyPrefix rateLimitPerMinute revokedAt',
+    };
+    const raw = Object.values(recorded)
+      .flatMap((fields) => fields.split(' '))
+      .filter((field) => fieldLabel(field) === field);
+    expect(raw).toEqual([]);
+    expect(fieldLabel('isRead')).toBe('Read');
+    expect(fieldLabel('deletedAt')).toBe('Deleted on');
+    expect(fieldLabel('reasonId')).toBe('Reason');
+  });
+
+  it('shows times in the panel’s date format and known values by their names', () => {
+    expect(valueText('deletedAt', '2026-11-20T10:00:00.123Z')).toBe(formatDateTime('2026-11-20T10:00:00.123Z'));
+    expect(valueText('deletedAt', '2026-11-20T10:00:00.123Z')).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
+    expect(valueText('startDate', '2026-11-20 10:00:00')).toMatch(/^20-11-2026 \d{2}:\d{2}$/);
+    expect(valueText('reasonId', 3)).toBe('Staff behaviour');
+    expect(valueText('roleId', 2)).toBe('Call Center');
+    expect(valueText('mustSetUpAuthenticator', 1)).toBe('Yes');
+    expect(valueText('name', '2026 campaign')).toBe('2026 campaign');
+  });
+
+  it('names the record by its name as it is now, by kind and id only once it is gone', () => {
+    const row = { ...entry(1, 'delete'), resource: 'partner/merchant', recordName: 'Elvin Quliyev' };
+    expect(recordText(row)).toBe('Merchant Elvin Quliyev');
+    expect(recordText({ ...row, recordName: null })).toBe('Merchant #7');
+    expect(recordText({ ...row, recordId: null, recordName: null, resource: 'backup' })).toBe('Backup');
   });
 
   it('shows empty values and flags in words', () => {

@@ -1,6 +1,7 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { setUiLanguage } from '../../lib/i18n';
 import { DateInput, DateTimeInput } from './DateInputs';
 
 function Harness({ initial = '', withTime = false }: { initial?: string; withTime?: boolean }) {
@@ -22,6 +23,19 @@ const field = () => screen.getByLabelText('When') as HTMLInputElement;
 const value = () => screen.getByTestId('value').textContent;
 
 describe('DateInput', () => {
+  it('says the shape of a date in the interface language', async () => {
+    await act(() => setUiLanguage('az'));
+    try {
+      render(<Harness />);
+      expect(field().placeholder).toBe('gg-aa-iiii');
+      fireEvent.change(field(), { target: { value: '31-02-2026' } });
+      fireEvent.blur(field());
+      expect(screen.getByText('Tarixi gg-aa-iiii kimi daxil edin')).toBeInTheDocument();
+    } finally {
+      await act(() => setUiLanguage('en'));
+    }
+  });
+
   it('shows a day as dd-MM-yyyy and keeps the ISO day as its value', () => {
     render(<Harness initial="2026-12-25" />);
     expect(field().value).toBe('25-12-2026');

@@ -11,16 +11,17 @@ interface Shape {
   /** What a person typed → the value, or null when it is not a date. */
   read: (text: string) => string | null;
   native: 'date' | 'datetime-local';
-  placeholder: string;
+  /** The shape to type, in the interface language's letters (dd-mm-yyyy, gg-aa-iiii): the placeholder and the hint say it. */
+  placeholder: 'date.shape' | 'date.shapeTime';
   hint: 'date.typed' | 'date.typedTime';
 }
 
-const DAY: Shape = { shown: dayText, read: typedDay, native: 'date', placeholder: 'dd-mm-yyyy', hint: 'date.typed' };
+const DAY: Shape = { shown: dayText, read: typedDay, native: 'date', placeholder: 'date.shape', hint: 'date.typed' };
 const DAY_TIME: Shape = {
   shown: dayTimeText,
   read: typedDayTime,
   native: 'datetime-local',
-  placeholder: 'dd-mm-yyyy hh:mm',
+  placeholder: 'date.shapeTime',
   hint: 'date.typedTime',
 };
 
@@ -73,7 +74,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
           type="text"
           inputMode="numeric"
           autoComplete="off"
-          placeholder={shape.placeholder}
+          placeholder={t(shape.placeholder)}
           value={text}
           aria-invalid={invalid || unreadable || undefined}
           aria-describedby={described}
@@ -107,7 +108,7 @@ function TypedDateInput({ id, value, onChange, onBlur, invalid, describedBy, sha
       </div>
       {unreadable ? (
         <p id={hintId} className="mt-1 text-xs text-red-600">
-          {t(shape.hint)}
+          {t(shape.hint, { shape: t(shape.placeholder) })}
         </p>
       ) : null}
     </div>

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { t } from '../../lib/i18n';
 import { Button } from '../Button';
+import { CopyButton } from '../CopyButton';
 import { Dialog, DialogActions } from '../Dialog';
 import { Icon } from '../icons';
 
@@ -10,16 +10,7 @@ import { Icon } from '../icons';
  * them as a text file; the server keeps only their hashes.
  */
 export function RecoveryCodeList({ codes, owner }: { codes: readonly string[]; owner: string }) {
-  const [copied, setCopied] = useState(false);
   const text = codes.join('\n');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch {
-      // No clipboard (an insecure page): the codes stay on screen to write down.
-    }
-  };
   const download = () => {
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([`${t('recovery.fileHeader', { owner })}\n\n${text}\n`], { type: 'text/plain' }));
@@ -36,10 +27,7 @@ export function RecoveryCodeList({ codes, owner }: { codes: readonly string[]; o
         ))}
       </ol>
       <div className="flex flex-wrap gap-2">
-        <Button onClick={copy}>
-          <Icon name={copied ? 'check' : 'copy'} className="size-4" />
-          {copied ? t('recovery.copied') : t('recovery.copy')}
-        </Button>
+        <CopyButton text={text} />
         <Button onClick={download}>
           <Icon name="download" className="size-4" />
           {t('recovery.download')}

@@ -1,6 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { api, errorMessage } from '../../lib/api';
+import type { Schema } from '../../lib/contract';
+import { AuthenticatorKey } from '../recovery/AuthenticatorKey';
 import { RecoveryCodeList, recoveryCodesOf } from '../recovery/RecoveryCodes';
 import { t } from '../../lib/i18n';
 import { Alert } from '../Alert';
@@ -33,21 +35,23 @@ export function QrCodeDialog({ userId, name, onClose }: { userId: number; name: 
 /**
  * A lost phone (issue 23): an Admin gives the row's login a new authenticator
  * (`PUT user/resetAuthenticator {id}`) after asking; the old one stops working
- * and the person is signed out everywhere. The new QR code is shown here once,
- * for the Admin to hand over.
+ * and the person is signed out everywhere. The new QR code and its key (to read
+ * out by phone) are shown here once, for the Admin to hand over.
  */
 export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: number; name: string; onClose: () => void }) {
   useSignals();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [qr, setQr] = useState<string | null>(null);
+  const [secret, setSecret] = useState('');
   const [codes, setCodes] = useState<string[]>([]);
   const reset = async () => {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.put<{ data: string; recoveryCodes: string[] }>('user/resetAuthenticator', { id: userId });
+      const answer = await api.put<Schema<'NewAuthenticator'>>('user/resetAuthenticator', { id: userId });
       setQr(answer.data);
+      setSecret(answer.secret);
       setCodes(recoveryCodesOf(answer));
     } catch (failure) {
       setError(errorMessage(failure));
@@ -62,6 +66,7 @@ export function ResetAuthenticatorDialog({ userId, name, onClose }: { userId: nu
           <p className="text-sm text-slate-900">{t('tool.resetAuthenticatorDone', { name })}</p>
           <img src={qr} alt={`${t('tool.qrCode')}: ${name}`} className="size-56 rounded-lg bg-white p-2" />
           <p className="text-xs text-slate-600">{t('tool.qrHelp')}</p>
+          {secret && <AuthenticatorKey secret={secret} />}
           <div className="w-full text-left">
             {codes.length > 0 && <RecoveryCodeList codes={codes} owner={name} />}
           </div>

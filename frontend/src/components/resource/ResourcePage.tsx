@@ -3,7 +3,7 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Fragment, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
-import { t } from '../../lib/i18n';
+import { atSentenceStart, t } from '../../lib/i18n';
 import { needsPagination } from '../../lib/listQuery';
 import { formatPhone } from '../../lib/phone';
 import { canWrite } from '../../lib/roles';
@@ -41,9 +41,14 @@ type OpenDialog<Row> =
   | { kind: 'tool'; toolId: string; row: Row }
   | null;
 
+/** The value a column shows: its `value` of the row, else the field as sent. */
+function fieldOf<Row>(column: ColumnDef<Row>, row: Row): unknown {
+  return column.value ? column.value(row) : (row as Record<string, unknown>)[column.field];
+}
+
 function cellValue<Row>(column: ColumnDef<Row>, row: Row): ReactNode {
   if (column.render) return column.render(row);
-  const value = (row as Record<string, unknown>)[column.field];
+  const value = fieldOf(column, row);
   switch (column.kind) {
     case 'image':
       return <SafeImage path={value as string | null} alt="" className="size-8 max-w-none rounded-md object-cover" />;
@@ -71,6 +76,8 @@ function textOf(value: unknown): string {
  * with no rows): a phone number, the status switch with its badge, a 32 px picture, a date.
  */
 const KIND_MIN_WIDTH: Partial<Record<NonNullable<ColumnDef<unknown>['kind']>, string>> = {
+  // A usual address on two lines, broken before its @ ("leyla.quliyeva" over "@azersun.az"), without crowding out the names.
+  email: '8rem',
   phone: '8.5rem',
   status: '6.5rem',
   image: '2rem',
@@ -82,14 +89,14 @@ const KIND_MIN_WIDTH: Partial<Record<NonNullable<ColumnDef<unknown>['kind']>, st
 /** The row tools' width: each button 2rem, 0.125rem apart. */
 const toolsWidth = (count: number) => `${count * 2 + Math.max(0, count - 1) * 0.125}rem`;
 
-/** A plain text column (no kind, no render): DataTable cuts it to its share of the width, the full text on hover. */
+/** A plain text column (no render): DataTable cuts it to its share of the width, the full text on hover (an e-mail wraps). */
 function isText<Row>(column: ColumnDef<Row>): boolean {
-  return !column.render && (column.kind === undefined || column.kind === 'text');
+  return !column.render && (column.kind === undefined || column.kind === 'text' || column.kind === 'email');
 }
 
-/** "Partner Bravo": the noun for one row, capitalised, then the row's name. */
+/** "Partner Bravo": the noun for one row, then the row's name, opening the toast's sentence. */
 function itemName(noun: string, name: string): string {
-  return `${noun.charAt(0).toLocaleUpperCase()}${noun.slice(1)} ${name}`.trim();
+  return atSentenceStart(`${noun} ${name}`.trim());
 }
 
 /**
@@ -180,7 +187,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
             />
           )
         : (row) => cellValue(column, row),
-    text: isText(column) ? (row: Row) => textOf((row as Record<string, unknown>)[column.field]) : undefined,
+    text: isText(column) ? (row: Row) => textOf(fieldOf(column, row)) : undefined,
   }));
   const toolCount =
     (resource.view ? 1 : 0) + (resource.edit && writable ? 1 : 0) + tools.length + bulkActions.length + (canRemove ? 1 : 0);
@@ -256,7 +263,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const bulk = dialog?.kind === 'bulk' ? bulkActions.find((action) => action.id === dialog.actionId) : undefined;
   const bulkIds = dialog?.kind === 'bulk' ? dialog.ids : [];
   const bulkRow = bulkIds.length === 1 ? list.rows.find((row) => row.id === bulkIds[0]) : undefined;
-  const bulkTarget = { count: bulkIds.length, name: bulkRow && resource.rowLabel(bulkRow) };
+  const bulkTarget = { count: bulkIds.length, name: bulkRow && resource.rowLabel(bulkRow), row: bulkRow };
 
   return (
     <PageCard

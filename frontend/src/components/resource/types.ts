@@ -19,12 +19,20 @@ export interface ColumnDef<Row> {
   /** The row property, also the API sort field unless `sortField` names another. */
   field: string;
   label: MessageKey;
-  /** How the value shows; image columns never sort, the status column toggles. */
-  kind?: 'text' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
+  /**
+   * How the value shows; image columns never sort, the status column toggles. An `email` is a text
+   * column shown whole (wrapped, never cut) with room for a usual address on two lines.
+   */
+  kind?: 'text' | 'email' | 'image' | 'status' | 'phone' | 'date' | 'dateTime' | 'yesNo';
   sortable?: boolean;
   /** The API sort field when it is not `field` (a label column sorted by the flag behind it). */
   sortField?: string;
   render?: (row: Row) => ReactNode;
+  /**
+   * The cell's text when it is not the field as sent (a complaint's reason named in the interface
+   * language); the column stays a text column, cut to its share with the whole text on hover.
+   */
+  value?: (row: Row) => string;
   /** 1 (default) always shows; 2 and 3 drop out of narrow tables (DataTable's ColumnPriority), staying in the drawer and the export. */
   priority?: ColumnPriority;
   /** The header may take two lines (DataTable's wrapHeader): for the very wide lists. */
@@ -119,22 +127,30 @@ export interface RowTool<Row> {
   render: (context: ToolContext<Row>) => ReactNode;
 }
 
+/** What a bulk action applies to: how many rows, and the row itself when it is one on this page. */
+export interface BulkTarget<Row> {
+  count: number;
+  /** The row's label (`rowLabel`). */
+  name?: string;
+  row?: Row;
+}
+
 /**
  * A change applied to the selected rows, or to one row from its tools (the trash's Restore and
  * Delete for good), after a confirmation; the list reloads and `done` is announced.
  */
-export interface BulkAction {
+export interface BulkAction<Row> {
   id: string;
   label: MessageKey;
   icon: IconName;
   /** 'danger' for what cannot be undone. */
   tone: 'primary' | 'danger';
   /** The confirmation's question: the row's name when it is one row on the page, else the count. */
-  question: (target: { count: number; name?: string }) => string;
+  question: (target: BulkTarget<Row>) => string;
   /** The line under the question (what follows from it). */
   detail: MessageKey;
   call: (ids: number[]) => Promise<unknown>;
-  done: (target: { count: number; name?: string }) => string;
+  done: (target: BulkTarget<Row>) => string;
 }
 
 /** A toolbar button of the screen's own beside Export and Create (Employee list's Import), with its dialog. */
@@ -202,7 +218,7 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   toggleCall?: (row: Row, isActive: boolean) => Promise<unknown>;
   tools?: readonly RowTool<Row>[];
   /** Changes to the selected rows (and each row's tools) besides delete; selection shows for editors. */
-  bulkActions?: readonly BulkAction[];
+  bulkActions?: readonly BulkAction<Row>[];
   /** Toolbar buttons of the screen's own, before Export. */
   actions?: readonly ToolbarAction[];
   exportSpec?: ExportSpec;

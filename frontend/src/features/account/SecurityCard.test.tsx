@@ -49,7 +49,7 @@ describe('own account: two-step sign-in', () => {
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByRole('img', { name: /QR code/ })).toBeInTheDocument());
     dialog = within(screen.getByRole('dialog', { name: 'Set up authenticator' }));
-    expect(dialog.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    expect(dialog.getByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
     await user.type(dialog.getByLabelText('One-time code'), '123456');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.callsTo('PUT /api/auth/authenticator')[0]?.body).toEqual({ otp: '123456' }));

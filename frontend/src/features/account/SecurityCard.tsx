@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { FormDialog } from '../../components/FormDialog';
 import { Icon } from '../../components/icons';
+import { AuthenticatorKey } from '../../components/recovery/AuthenticatorKey';
 import { RecoveryCodesDialog, recoveryCodesOf } from '../../components/recovery/RecoveryCodes';
 import type { FieldDef } from '../../components/form/types';
 import { FORM_MESSAGES } from '../../generated/messages';
@@ -132,7 +133,7 @@ export function SecurityCard() {
           <div className="flex flex-col items-center gap-2 text-center">
             <img src={step.qr} alt={`${t('tool.qrCode')}: ${owner}`} className="size-48 rounded-lg bg-white p-2" />
             <p className="text-xs text-slate-600">{t('security.scanHelp')}</p>
-            <p className="font-mono text-xs break-all text-slate-800">{step.secret}</p>
+            <AuthenticatorKey secret={step.secret} />
           </div>
         )}
       </FormDialog>

@@ -6,7 +6,7 @@ import {
   actorKindLabel,
   actorText,
   changesSummary,
-  resourceLabel,
+  recordText,
   type ActivityRow,
 } from '../../components/activity/activityText';
 import { ChangeList } from '../../components/activity/ChangeList';
@@ -19,9 +19,6 @@ export type { ActivityRow };
 
 /** Staff users to filter by, named by e-mail (`GET user/filter`, searched by e-mail). */
 const userPicker = serverPicker('user/filter', 'user', { label: 'email', search: 'Email' });
-
-const recordText = (entry: ActivityRow) =>
-  entry.recordId === null ? resourceLabel(entry.resource) : `${resourceLabel(entry.resource)} #${entry.recordId}`;
 
 /**
  * The activity log (issue 23, Admins, under Settings): every change the back

@@ -2,8 +2,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useState } from 'react';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
+import { CopyButton } from '../../components/CopyButton';
 import { Dialog, DialogActions } from '../../components/Dialog';
-import { Icon } from '../../components/icons';
 import { ResourcePage } from '../../components/resource/ResourcePage';
 import { t } from '../../lib/i18n';
 import { apiClientsResource, revealedKey } from './apiClientsResource';
@@ -20,16 +20,6 @@ function KeyShownOnce() {
   const close = () => {
     revealedKey.value = null;
     setCopied(false);
-  };
-  const copy = async () => {
-    if (!shown) return;
-    try {
-      await navigator.clipboard.writeText(shown.key);
-      setCopied(true);
-    } catch {
-      // No clipboard (an insecure page): the key stays selected in the field to copy by hand.
-      document.getElementById(fieldId)?.focus();
-    }
   };
   return (
     <Dialog open={shown !== null} onClose={close} title={t('apiClients.keyTitle', { name: shown?.name ?? '' })}>
@@ -49,10 +39,13 @@ function KeyShownOnce() {
         {copied ? t('apiClients.copied') : ''}
       </p>
       <DialogActions>
-        <Button onClick={copy}>
-          <Icon name="copy" className="size-4" />
-          {t('apiClients.copy')}
-        </Button>
+        {/* Without a clipboard the field takes the focus, its key selected to copy by hand. */}
+        <CopyButton
+          text={shown?.key ?? ''}
+          label={t('apiClients.copy')}
+          onCopied={() => setCopied(true)}
+          onFailed={() => document.getElementById(fieldId)?.focus()}
+        />
         <Button variant="primary" onClick={close}>
           {t('apiClients.keyDone')}
         </Button>

@@ -29,7 +29,7 @@ export const assetsResource: ResourceDeclaration<AssetRow> = {
     { field: 'name', label: 'field.assetName', width: 16 },
     { field: 'contactPerson', label: 'field.primaryContactPerson', width: 18, priority: 2 },
     { field: 'contactPersonPhoneNumber', label: 'field.phone', kind: 'phone', priority: 3 },
-    { field: 'contactPersonEmail', label: 'field.email', width: 28, priority: 2 },
+    { field: 'contactPersonEmail', kind: 'email', label: 'field.email', width: 28, priority: 2 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],
   toolsLabel: 'table.rowActions',

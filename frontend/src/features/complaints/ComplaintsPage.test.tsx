@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { setUiLanguage } from '../../lib/i18n';
 import { Role } from '../../lib/roles';
 import { admin, json, mockApi, pageOf, queryOf, signedIn } from '../../testing/api';
 import { renderAt } from '../../testing/render';
@@ -34,6 +35,36 @@ describe('complaint description', () => {
 });
 
 describe('Complaints screen', () => {
+  it('names each reason by its id in the interface language, whatever language the server wrote: table, filter, drawer', async () => {
+    await act(() => setUiLanguage('de'));
+    try {
+      // The server answers in the content language (Az by default); the German panel names reasons itself.
+      const { api, user } = setup();
+      const sabina = within(await screen.findByRole('row', { name: /Səbinə/ }));
+      expect(sabina.getByText('Falscher Rabattbetrag')).toBeInTheDocument();
+      expect(within(screen.getByRole('row', { name: /Orxan/ })).getByText('Problem mit der App')).toBeInTheDocument();
+      expect(screen.queryByText('Wrong discount amount')).toBeNull();
+      await user.click(screen.getByRole('button', { name: /Filter anzeigen/ }));
+      const reason = screen.getByLabelText('Grund');
+      expect(within(reason).getAllByRole('option').map((option) => option.textContent)).toEqual([
+        'Alle',
+        'Rabatt nicht gewährt',
+        'Falscher Rabattbetrag',
+        'Verhalten des Personals',
+        'Problem mit der App',
+        'Sonstiges',
+      ]);
+      await user.selectOptions(reason, 'Falscher Rabattbetrag');
+      await waitFor(() => expect(api.callsTo('GET /api/complaint/filter')).toHaveLength(1));
+      expect(queryOf(api.callsTo('GET /api/complaint/filter')[0])).toMatchObject({ ReasonId: '2' });
+      await user.click(within(await screen.findByRole('row', { name: /Səbinə/ })).getByRole('button', { name: 'Ansehen' }));
+      const drawer = within(await screen.findByRole('dialog', { name: 'Beschwerdedetails' }));
+      expect(await drawer.findByText('Falscher Rabattbetrag')).toBeInTheDocument();
+    } finally {
+      await act(() => setUiLanguage('en'));
+    }
+  });
+
   it('lists the complaints read-only with the cut description and the read switch', async () => {
     setup();
     await screen.findByText('Səbinə Hüseynova');

@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
+import { COMPLAINT_REASON_IDS, complaintReasonKey, complaintReasonName } from '../../lib/complaintReasons';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 import { formatPhone } from '../../lib/phone';
@@ -18,10 +19,14 @@ export function shortDescription(description: string): string {
 
 const readWords = () => ({ on: t('complaints.read'), off: t('complaints.unread') });
 
+/** The reason in the interface language, by its id (the server's name is in the content language). */
+const reasonOf = (complaint: ComplaintRow) => complaintReasonName(complaint.reasonId, complaint.reasonName);
+
 /**
  * Complaints (the specification's campaigns part): read-only but for the read flag, which Call
- * Center may set too (`PUT complaint {id, status}`); a Read/Unread filter, and
- * the side menu counts the unread ones.
+ * Center may set too (`PUT complaint {id, status}`); Read/Unread and Reason
+ * filters, and the side menu counts the unread ones. Reasons are named from
+ * the panel's catalogue by id, in any interface language.
  */
 export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
   title: 'menu.complaints',
@@ -30,9 +35,9 @@ export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
   nouns: { one: 'noun.complaint', many: 'noun.complaints' },
   columns: [
     { field: 'fullName', label: 'field.fullName', width: 14 },
-    { field: 'email', label: 'field.email', width: 20, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 20, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
-    { field: 'reasonName', label: 'field.reason', width: 14, priority: 2 },
+    { field: 'reasonName', label: 'field.reason', value: reasonOf, width: 14, priority: 2 },
     {
       field: 'description',
       label: 'field.description',
@@ -76,6 +81,13 @@ export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
         { value: 'false', label: 'complaints.unread' },
       ],
     },
+    {
+      name: 'reasonId',
+      param: 'ReasonId',
+      label: 'field.reason',
+      kind: 'select',
+      options: COMPLAINT_REASON_IDS.map((id) => ({ value: String(id), label: complaintReasonKey(id) })),
+    },
     { name: 'fullName', param: 'FullName', label: 'field.fullName' },
   ],
   view: {
@@ -84,7 +96,7 @@ export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
       { label: 'field.fullName', value: (complaint) => complaint.fullName },
       { label: 'field.email', value: (complaint) => complaint.email },
       { label: 'field.phone', value: (complaint) => formatPhone(complaint.phone) },
-      { label: 'field.reason', value: (complaint) => complaint.reasonName },
+      { label: 'field.reason', value: reasonOf },
       { label: 'field.description', value: (complaint) => <p className="whitespace-pre-line">{complaint.description}</p> },
       { label: 'field.status', value: (complaint) => <StatusBadge active={complaint.isRead} words={readWords()} /> },
       { label: 'field.recordDate', value: (complaint) => formatDateTime(complaint.recordDate) },

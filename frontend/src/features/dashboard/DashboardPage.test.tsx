@@ -1,13 +1,15 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { chartConfig, chartPalette } from '../../components/Chart';
+import { monthNames, setUiLanguage } from '../../lib/i18n';
 import { Role } from '../../lib/roles';
 import { admin, json, mockApi, queryOf, signedIn, type Handler } from '../../testing/api';
 import { chartIn, drawnCharts, drawnIn, shown } from '../../testing/charts';
+import { browserWithoutLocaleData } from '../../testing/intl';
 import { renderAt } from '../../testing/render';
 import DashboardPage from './DashboardPage';
-import { employeesChart, formatRating, monthLabel, monthNames, monthsSoFar, usageChart, yearOptions, type DashboardSummary } from './dashboardData';
+import { employeesChart, formatRating, monthLabel, monthsSoFar, usageChart, yearOptions, type DashboardSummary } from './dashboardData';
 
 vi.mock('chart.js', async (importOriginal) => (await import('../../testing/charts')).chartJsMock(importOriginal));
 
@@ -80,7 +82,7 @@ describe('dashboard data → charts', () => {
   });
 
   it('puts each month on its own point Jan to Dec; missing or impossible months count as none', () => {
-    const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }, { month: 13, usageCount: 99 }, { month: 0, usageCount: 5 }], 'en', 'Usage count');
+    const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }, { month: 13, usageCount: 99 }, { month: 0, usageCount: 5 }], monthNames('short'), 'Usage count');
     expect(data.labels).toEqual(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
     expect(data.values).toEqual([0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 40]);
     const config = chartConfig(data);
@@ -88,24 +90,26 @@ describe('dashboard data → charts', () => {
     expect(config.data.datasets[0]).toMatchObject({ label: 'Usage count', borderColor: chartPalette.indigo, data: data.values });
     expect(config.options?.scales?.y).toMatchObject({ beginAtZero: true, ticks: { precision: 0 } });
     expect(chartConfig(data, 'dark').options?.scales?.y).toMatchObject({ grid: { color: '#2b3649' }, ticks: { color: '#a9b3c4' } });
-    expect(monthNames('de')[2]).toMatch(/^Mär/);
+    // The y axis and the tooltip write numbers as the panel does, not as chart.js's Intl would.
+    const y = config.options?.scales?.y as { ticks: { callback: (value: number) => string } };
+    expect(y.ticks.callback(12000)).toBe('12,000');
   });
 
   it('ends the line of this year at the current month: months still to come have no point, not a zero', () => {
     const now = new Date(2026, 10, 25);
     expect([monthsSoFar(2025, now), monthsSoFar(2026, now), monthsSoFar(2027, now)]).toEqual([12, 11, 0]);
-    const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }], 'en', 'Usage count', monthsSoFar(2026, now));
+    const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }], monthNames('short'), 'Usage count', monthsSoFar(2026, now));
     expect(data.values).toEqual([0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, null]);
   });
 
   it('offers this year first and the nine before it; names last month and formats ratings', () => {
     expect(yearOptions(2026)).toEqual([2026, 2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017]);
-    expect(monthLabel('2026-10', 'en')).toBe('October 2026');
-    expect(monthLabel('2025-12', 'en')).toBe('December 2025');
-    expect(monthLabel('bogus', 'en')).toBeNull();
-    expect(formatRating(4.25, 'en')).toBe('4.25');
-    expect(formatRating(4, 'en')).toBe('4.00');
-    expect(formatRating(null, 'en')).toBeNull();
+    expect(monthLabel('2026-10')).toBe('October 2026');
+    expect(monthLabel('2025-12')).toBe('December 2025');
+    expect(monthLabel('bogus')).toBeNull();
+    expect(formatRating(4.25)).toBe('4.25');
+    expect(formatRating(4)).toBe('4.00');
+    expect(formatRating(null)).toBeNull();
   });
 });
 
@@ -150,6 +154,29 @@ describe('Dashboard screen', () => {
     const onAssets = within(card('Count of employees on assets'));
     expect(onAssets.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Asset name', 'Employee count']);
     expect(onAssets.getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['Bakcell820', 'Azersun Holding300']);
+  });
+
+  it('in Azerbaijani on a browser without Azerbaijani data, takes month names and numbers from the panel', async () => {
+    await act(() => setUiLanguage('az'));
+    browserWithoutLocaleData('az');
+    try {
+      setup();
+      const list = (await screen.findAllByRole('definition'))[0].closest('dl') as HTMLElement;
+      expect(within(list).getAllByRole('definition').map((dd) => dd.textContent)).toEqual(['1.225', '312', '9.876']);
+      expect(list.textContent).toContain('(Oktyabr 2026)');
+      const line = (await screen.findAllByRole('figure'))[1];
+      await drawnIn(line);
+      expect(tableRows(line).map(([month]) => month)).toEqual(['Yan', 'Fev', 'Mar', 'Apr', 'May', 'İyn', 'İyl', 'Avq', 'Sen', 'Okt', 'Noy', 'Dek']);
+      expect(tableRows(figure(screen.getAllByRole('figure')[0].getAttribute('aria-label') ?? ''))).toEqual([
+        ['Aktiv', '1.180'],
+        ['Deaktiv', '45'],
+      ]);
+      expect(within(screen.getByRole('row', { name: /Bravo Market/ })).getAllByRole('cell').map((td) => td.textContent)).toEqual(['Bravo Market', '12', '4,25']);
+      expect(screen.getAllByRole('row', { name: /Azersun/ })[0].textContent).toContain('4.100');
+      expect(document.body.textContent).not.toMatch(/M\d\d|1,225|4\.25/);
+    } finally {
+      await act(() => setUiLanguage('en'));
+    }
   });
 
   it('says "Error: " and the message in the card whose call failed; the rest still works', async () => {

@@ -1,13 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useMemo, useState } from 'react';
 import { Alert } from '../../components/Alert';
-import { Chart, formatCount } from '../../components/Chart';
+import { Chart } from '../../components/Chart';
 import { DataTable, type TableColumn } from '../../components/DataTable';
 import { Icon, type IconName } from '../../components/icons';
 import { Panel, RemoteContent } from '../../components/Panel';
 import { Spinner } from '../../components/Spinner';
 import { pickRemote, useRemoteValue, type RemoteValue } from '../../components/useRemoteValue';
-import { t, uiLanguage } from '../../lib/i18n';
+import { formatNumber, monthNames, t } from '../../lib/i18n';
 import {
   employeesChart,
   formatRating,
@@ -37,7 +37,7 @@ function Figure({ icon, label, value }: { icon: IconName; label: string; value: 
         </span>
         {label}
       </dt>
-      <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{formatCount(value)}</dd>
+      <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{formatNumber(value)}</dd>
     </div>
   );
 }
@@ -54,7 +54,7 @@ function Figures({ summary }: { summary: RemoteValue<DashboardSummary> }) {
     );
   }
   const data = summary.data;
-  const lastMonth = monthLabel(data.lastMonth, uiLanguage.value);
+  const lastMonth = monthLabel(data.lastMonth);
   return (
     <dl className="grid gap-4 sm:grid-cols-3">
       <Figure icon="employees" label={t('dashboard.totalEmployees')} value={data.totalEmployeeCount} />
@@ -83,10 +83,11 @@ function UsageHistory() {
   const [year, setYear] = useState(thisYear);
   const pickerId = useId();
   const history = useRemoteValue<MonthUsage[]>('dashboard/usageHistory', { year });
-  const locale = uiLanguage.value;
+  // The interface language's short month names ("Jan", "Yan"): the same list until the language changes.
+  const months = monthNames('short');
   const series = t('field.usageCount');
   const entries = history.status === 'error' ? undefined : history.data;
-  const data = useMemo(() => (entries ? usageChart(entries, locale, series, monthsSoFar(year)) : null), [entries, locale, series, year]);
+  const data = useMemo(() => (entries ? usageChart(entries, months, series, monthsSoFar(year)) : null), [entries, months, series, year]);
   return (
     <Panel
       title={t('dashboard.usageHistory')}
@@ -143,21 +144,20 @@ export default function DashboardPage() {
   const assetUsage = useRemoteValue<AssetEmployees[]>('dashboard/usageEmployees');
   const assetEmployees = useRemoteValue<AssetEmployees[]>('dashboard/assetEmployees');
   const partners = pickRemote(summary, (data) => data.partners);
-  const locale = uiLanguage.value;
 
   const partnerColumns: TableColumn<Ranked<TopPartner>>[] = [
     { key: 'name', header: t('field.name'), render: (row) => row.name, text: (row) => row.name },
-    { key: 'campaignsCount', header: t('field.campaignsCount'), render: (row) => formatCount(row.campaignsCount), className: numberCell },
+    { key: 'campaignsCount', header: t('field.campaignsCount'), render: (row) => formatNumber(row.campaignsCount), className: numberCell },
     {
       key: 'rating',
       header: t('field.rating'),
       className: numberCell,
-      render: (row) => formatRating(row.rating, locale) ?? <span className="text-slate-600">{t('dashboard.noRating')}</span>,
+      render: (row) => formatRating(row.rating) ?? <span className="text-slate-600">{t('dashboard.noRating')}</span>,
     },
   ];
   const categoryColumns: TableColumn<Ranked<CategoryUsage>>[] = [
     { key: 'categoryName', header: t('field.categoryName'), render: (row) => row.categoryName, text: (row) => row.categoryName },
-    { key: 'usageCount', header: t('field.usageCount'), render: (row) => formatCount(row.usageCount), className: numberCell },
+    { key: 'usageCount', header: t('field.usageCount'), render: (row) => formatNumber(row.usageCount), className: numberCell },
   ];
   const assetName: TableColumn<Ranked<AssetEmployees>> = {
     key: 'assetName',
@@ -168,13 +168,13 @@ export default function DashboardPage() {
   const employeeCount: TableColumn<Ranked<AssetEmployees>> = {
     key: 'employeeCount',
     header: t('field.employeeCount'),
-    render: (row) => formatCount(row.employeeCount),
+    render: (row) => formatNumber(row.employeeCount),
     className: numberCell,
   };
   const usageCount: TableColumn<Ranked<AssetEmployees>> = {
     key: 'usageHistoryCount',
     header: t('field.usageHistoryCount'),
-    render: (row) => formatCount(row.usageHistoryCount),
+    render: (row) => formatNumber(row.usageHistoryCount),
     className: numberCell,
   };
 

@@ -1,5 +1,6 @@
 import { chartPalette, type ChartData } from '../../components/Chart';
 import type { Schema } from '../../lib/contract';
+import { formatMonthYear, formatNumber } from '../../lib/i18n';
 
 /** `GET dashboard` (docs/decisions.md, "Dashboard and reports"). */
 export type DashboardSummary = Schema<'Summary'>;
@@ -26,24 +27,18 @@ export function employeesChart(summary: DashboardSummary, labels: { active: stri
   };
 }
 
-/** Short month names, January first, in the UI language ("Jan" … "Dec"). */
-export function monthNames(locale: string): string[] {
-  const format = new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' });
-  return Array.from({ length: 12 }, (_, index) => format.format(new Date(Date.UTC(2000, index, 1))));
-}
-
 /**
- * The line of the year's twelve months. Each entry lands on its own month; a
+ * The line of the year's twelve months (`months` names them, January first). Each entry lands on its own month; a
  * month the answer leaves out (or an entry outside 1–12) counts as none. Only
  * the first `monthsSoFar` months have happened: the rest have no point (not a
  * zero), so this year's line ends at the current month.
  */
-export function usageChart(entries: MonthUsage[], locale: string, seriesLabel: string, monthsSoFar = 12): ChartData {
+export function usageChart(entries: MonthUsage[], months: readonly string[], seriesLabel: string, monthsSoFar = 12): ChartData {
   const values: (number | null)[] = Array.from({ length: 12 }, (_, index) => (index < monthsSoFar ? 0 : null));
   for (const entry of entries) {
     if (Number.isInteger(entry.month) && entry.month >= 1 && entry.month <= Math.min(12, monthsSoFar)) values[entry.month - 1] = entry.usageCount;
   }
-  return { kind: 'line', labels: monthNames(locale), values, seriesLabel, colors: [chartPalette.indigo] };
+  return { kind: 'line', labels: [...months], values, seriesLabel, colors: [chartPalette.indigo] };
 }
 
 /** How many months of `year` have begun by `now`: all twelve of a past year, none of a future one. */
@@ -58,16 +53,16 @@ export function yearOptions(thisYear: number): number[] {
 }
 
 /** "2026-10" → "October 2026" in the UI language; null for anything else. */
-export function monthLabel(yearMonth: string | undefined, locale: string): string | null {
+export function monthLabel(yearMonth: string | undefined): string | null {
   const match = /^(\d{4})-(\d{2})$/.exec(yearMonth ?? '');
   if (!match) return null;
   const month = Number(match[2]);
   if (month < 1 || month > 12) return null;
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(Number(match[1]), month - 1, 1)));
+  return formatMonthYear(Number(match[1]), month);
 }
 
 /** A rating with two decimals, as the server rounds it ("4.25", "3.00"), so a column of them lines up, or null when the partner has none. */
-export function formatRating(rating: number | null | undefined, locale: string): string | null {
+export function formatRating(rating: number | null | undefined): string | null {
   if (rating === null || rating === undefined || !Number.isFinite(rating)) return null;
-  return rating.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return formatNumber(rating, { fractionDigits: 2 });
 }

@@ -8,7 +8,7 @@ import type { ToolbarAction } from '../../components/resource/types';
 import { errorMessage, request } from '../../lib/api';
 import { downloadFile, saveBlob } from '../../lib/download';
 import type { Schema } from '../../lib/contract';
-import { t } from '../../lib/i18n';
+import { formatNumber, t } from '../../lib/i18n';
 
 /** What `POST employee/import` answers: the dry run's or the apply's counts and refused rows. */
 export type ImportReport = Schema<'ImportReport'>;
@@ -99,7 +99,12 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: (confi
       {report && (
         <section aria-label={t('import.dryRun')} className="mt-4">
           <Alert tone={report.refused.length ? 'info' : 'success'}>
-            {t('import.summary', { rows: report.rows, added: report.added, updated: report.updated, refused: report.refused.length })}
+            {t('import.summary', {
+              rows: formatNumber(report.rows),
+              added: formatNumber(report.added),
+              updated: formatNumber(report.updated),
+              refused: formatNumber(report.refused.length),
+            })}
           </Alert>
           {report.refused.length > 0 && (
             <div className="mt-3 max-h-64 overflow-auto rounded-lg border border-slate-200" tabIndex={0} aria-label={t('import.refusedRows')}>

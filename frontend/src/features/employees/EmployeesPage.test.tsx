@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../lib/validation';
+import { MESSAGES, validate } from '../../lib/validation';
 import { captureDownloads, json, mockApi, pageOf, queryOf, signedIn } from '../../testing/api';
 import { renderAt } from '../../testing/render';
 import EmployeesPage from './EmployeesPage';
-import { CHOOSE_ASSET, editEmployeeSchema, editPayload, editValuesOf, employeeExportForm, type EmployeeRow } from './schemas';
+import { editEmployeeSchema, editPayload, editValuesOf, employeeExportForm, type EmployeeRow } from './schemas';
 
 const rows: EmployeeRow[] = [
   { id: 1, firstName: 'İlkin', lastName: 'Məmmədov', fullName: 'İlkin Məmmədov', email: 'ilkin@azersun.az', userName: 'ilkin@azersun.az', phone: '994501234567', assetId: 3, assetName: 'Azərsun', isActive: true },
@@ -56,7 +56,7 @@ describe('employee edit rules', () => {
   });
 
   it('asks for an asset before the export', () => {
-    expect(validate(employeeExportForm.schema, employeeExportForm.initialValues())).toEqual({ assetId: CHOOSE_ASSET });
+    expect(validate(employeeExportForm.schema, employeeExportForm.initialValues())).toEqual({ assetId: MESSAGES.chooseAsset });
     expect(employeeExportForm.query({ assetId: { id: 3, label: 'Azərsun' } })).toEqual({ assetId: 3 });
   });
 });
@@ -93,7 +93,7 @@ describe('Employee list screen', () => {
     await user.click(screen.getByRole('button', { name: 'Export' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Export Excel' }));
     await user.click(dialog.getByRole('button', { name: 'Download' }));
-    expect(dialog.getByText(CHOOSE_ASSET)).toBeInTheDocument();
+    expect(dialog.getByText(MESSAGES.chooseAsset)).toBeInTheDocument();
     await user.click(dialog.getByRole('combobox', { name: 'Asset name' }));
     await user.click(await screen.findByRole('option', { name: 'Azərsun' }));
     await user.click(dialog.getByRole('button', { name: 'Download' }));

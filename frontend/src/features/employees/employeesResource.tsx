@@ -21,7 +21,7 @@ export const employeesResource: ResourceDeclaration<EmployeeRow> = {
   columns: [
     { field: 'firstName', label: 'field.firstName', width: 14 },
     { field: 'lastName', label: 'field.lastName', width: 14 },
-    { field: 'email', label: 'field.email', width: 26, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 26, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
     { field: 'assetName', label: 'field.assetName', width: 16, priority: 2 },
     { field: 'isActive', label: 'field.status', kind: 'status' },

@@ -55,11 +55,9 @@ export interface EmployeeExportValues {
   assetId: PickerOption | null;
 }
 
-export const CHOOSE_ASSET = 'Choose an asset';
-
 export const employeeExportForm = {
   fields: [{ name: 'assetId', label: 'field.assetName', kind: 'picker', load: listPicker('asset') }] as FieldDef<EmployeeExportValues>[],
-  schema: { assetId: [required(CHOOSE_ASSET)] } as Schema<EmployeeExportValues>,
+  schema: { assetId: [required(MESSAGES.chooseAsset)] } as Schema<EmployeeExportValues>,
   initialValues: (): EmployeeExportValues => ({ assetId: null }),
   query: (values: EmployeeExportValues) => ({ assetId: values.assetId?.id }),
 };

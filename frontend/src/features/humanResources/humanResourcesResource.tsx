@@ -37,7 +37,7 @@ export const humanResourcesResource: ResourceDeclaration<HumanResourceRow> = {
   columns: [
     { field: 'assetName', label: 'field.assetName', width: 16, priority: 2 },
     { field: 'fullName', label: 'field.fullName', width: 18 },
-    { field: 'email', label: 'field.email', width: 28, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 28, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],

@@ -1,4 +1,6 @@
+import { act } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { setUiLanguage, translateText } from '../../lib/i18n';
 import { validate } from '../../lib/validation';
 import {
   adminPasswordSchema,
@@ -41,6 +43,15 @@ describe('create HR account form', () => {
     confirmPassword: 'abcdefg1',
   };
   const errorsOf = (change: Partial<CreateHumanResourceValues>) => validate(createHumanResourceSchema, { ...valid, ...change });
+
+  it('asks for an asset in the interface language', async () => {
+    await act(() => setUiLanguage('az'));
+    try {
+      expect(translateText(errorsOf({ assetId: null }).assetId ?? '')).toBe('Təşkilat seçin');
+    } finally {
+      await act(() => setUiLanguage('en'));
+    }
+  });
 
   it('starts with both switches off and no asset, and accepts a complete form', () => {
     expect(emptyCreateHumanResource()).toMatchObject({ assetId: null, isMfaActive: false, isEmployeeSeen: false });

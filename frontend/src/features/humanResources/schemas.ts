@@ -61,8 +61,6 @@ export const adminPasswordFields: FieldDef<AdminPasswordValues>[] = [
   { name: 'confirmPassword', label: 'field.newPasswordConfirm', kind: 'password', autoComplete: 'new-password' },
 ];
 
-export const CHOOSE_ASSET = 'Choose an asset';
-
 /** The server's messages for the person (its declared form); the asset's is the edit's own. */
 const CREATE = FORM_MESSAGES['POST /api/humanResource'];
 
@@ -79,7 +77,7 @@ const letterAndDigit = matches<CreateHumanResourceValues>(PATTERNS.letterAndDigi
 export const createHumanResourceSchema: Schema<CreateHumanResourceValues> = {
   ...detailsSchema,
   // The spec's message for a missing asset names an id nobody sees; a new account asks the person to choose (edit keeps the spec's message).
-  assetId: [required(CHOOSE_ASSET)],
+  assetId: [required(MESSAGES.chooseAsset)],
   password: [required(CREATE.password.required), letterAndDigit],
   confirmPassword: [required(CREATE.confirmPassword.required), letterAndDigit, sameAs('password', CREATE.confirmPassword.same)],
 };

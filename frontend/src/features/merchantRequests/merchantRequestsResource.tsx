@@ -38,7 +38,7 @@ export const merchantRequestsResource: ResourceDeclaration<MerchantRequestRow> =
   columns: [
     { field: 'partnerName', label: 'field.partnerName', width: 16 },
     { field: 'fullName', label: 'field.fullName', width: 16 },
-    { field: 'email', label: 'field.email', width: 24, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 24, priority: 2 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 3 },
     { field: 'file', label: 'field.file', sortable: false, render: (request) => <FileLink request={request} /> },
     { field: 'cityNames', label: 'field.cities', sortable: false, width: 16, priority: 2 },

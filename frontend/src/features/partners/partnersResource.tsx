@@ -51,7 +51,7 @@ export const partnersResource: ResourceDeclaration<PartnerRow> = {
     // one left the e-mails a few characters at 1280 px.
     { field: 'contactPerson', label: 'field.contactPerson', width: 18, priority: 2 },
     { field: 'phoneNumber', label: 'field.phone', kind: 'phone', priority: 3 },
-    { field: 'email', label: 'field.email', width: 28, priority: 2 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 28, priority: 2 },
     // The server's Azerbaijani Bəli / Xeyr, sorted by the flag behind it.
     { field: 'promoCode', label: 'field.promokod', sortField: 'isPromoCodeUsing', width: 6, priority: 3 },
     { field: 'isActive', label: 'field.status', kind: 'status' },

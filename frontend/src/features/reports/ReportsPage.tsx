@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
-import { Chart, formatCount } from '../../components/Chart';
+import { Chart } from '../../components/Chart';
 import { DataTable, type TableColumn } from '../../components/DataTable';
 import { TextInput } from '../../components/form/inputs';
 import { Icon } from '../../components/icons';
@@ -100,7 +100,7 @@ function ReportTab({ kind, label }: { kind: ReportKind; label: string }) {
         actions={
           answer && (
             <span className="rounded-full bg-indigo-50 px-3 py-1 text-sm font-semibold text-indigo-800">
-              {t('reports.total', { count: formatCount(answer.allCount) })}
+              {t('reports.total', { count: answer.allCount })}
             </span>
           )
         }

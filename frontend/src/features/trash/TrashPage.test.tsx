@@ -1,6 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { setUiLanguage } from '../../lib/i18n';
+import { toasts } from '../../components/Toast';
 import { Role } from '../../lib/roles';
 import { admin, json, mockApi, pageOf, signedIn } from '../../testing/api';
 import { renderAt } from '../../testing/render';
@@ -38,9 +40,31 @@ describe('Trash screen', () => {
     const row = within(await screen.findByRole('row', { name: /Yay endirimi/ }));
     await user.click(row.getByRole('button', { name: 'Restore' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Restore' }));
-    expect(confirm.getByText('Restore Campaign Yay endirimi?')).toBeInTheDocument();
+    // The kind is a common noun inside the sentence; it opens the toast, capitalised.
+    expect(confirm.getByText('Restore campaign Yay endirimi?')).toBeInTheDocument();
     await user.click(confirm.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(api.callsTo('PUT /api/trash/restore')[0]?.body).toEqual({ id: [7] }));
+    await waitFor(() => expect(toasts.value.map((toast) => toast.text)).toContain('Campaign Yay endirimi restored'));
+  });
+
+  it('writes the kind by each language’s rules: German keeps its nouns capitalised, Azerbaijani opens with it', async () => {
+    for (const [language, question] of [
+      ['de', 'Kampagne Yay endirimi wiederherstellen?'],
+      ['az', 'Kampaniya Yay endirimi bərpa edilsin?'],
+      ['fr', 'Restaurer campagne Yay endirimi ?'],
+    ] as const) {
+      await act(() => setUiLanguage(language));
+      try {
+        const { user } = setup();
+        const row = within(await screen.findByRole('row', { name: /Yay endirimi/ }));
+        // The row's tools: View, Restore, Delete for good.
+        await user.click(row.getAllByRole('button').at(-2)!);
+        expect(await screen.findByText(question)).toBeInTheDocument();
+      } finally {
+        cleanup();
+        await act(() => setUiLanguage('en'));
+      }
+    }
   });
 
   it('keeps the confirmation open with the server’s reason when a restore is refused', async () => {

@@ -26,26 +26,29 @@ export const TRASH_KINDS = [
 /** "Campaign Summer sale": the kind, then the record's name as it was when deleted. */
 export const trashRowLabel = (row: TrashRow) => `${resourceLabel(row.kind)} ${row.label}`;
 
-const restoreAction: BulkAction = {
+/** One record named in a sentence: its kind (a common noun there, by the language's rules) and its name. */
+const named = (row: TrashRow) => ({ kind: resourceLabel(row.kind), name: row.label });
+
+const restoreAction: BulkAction<TrashRow> = {
   id: 'restore',
   label: 'trash.restore',
   icon: 'restore',
   tone: 'primary',
-  question: ({ count, name }) => (name ? t('trash.restoreOne', { name }) : t('trash.restoreMany', { count })),
+  question: ({ count, row }) => (row ? t('trash.restoreOne', named(row)) : t('trash.restoreMany', { count })),
   detail: 'trash.restoreDetail',
   call: (ids) => api.put('trash/restore', { id: ids }),
-  done: ({ count, name }) => (name ? t('trash.restoredOne', { name }) : t('trash.restoredMany', { count })),
+  done: ({ count, row }) => (row ? t('trash.restoredOne', named(row)) : t('trash.restoredMany', { count })),
 };
 
-const purgeAction: BulkAction = {
+const purgeAction: BulkAction<TrashRow> = {
   id: 'purge',
   label: 'trash.purge',
   icon: 'trash',
   tone: 'danger',
-  question: ({ count, name }) => (name ? t('trash.purgeOne', { name }) : t('trash.purgeMany', { count })),
+  question: ({ count, row }) => (row ? t('trash.purgeOne', named(row)) : t('trash.purgeMany', { count })),
   detail: 'trash.purgeDetail',
   call: (ids) => api.delete('trash', { id: ids }),
-  done: ({ count, name }) => (name ? t('trash.purgedOne', { name }) : t('trash.purgedMany', { count })),
+  done: ({ count, row }) => (row ? t('trash.purgedOne', named(row)) : t('trash.purgedMany', { count })),
 };
 
 /**

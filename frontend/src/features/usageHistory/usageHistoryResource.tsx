@@ -41,7 +41,7 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
   rowLabel: usageLabel,
   nouns: { one: 'noun.usageRecord', many: 'noun.usageRecords' },
   columns: [
-    { field: 'employeeEmail', label: 'field.employeeEmail', width: 22, wrapHeader: true },
+    { field: 'employeeEmail', kind: 'email', label: 'field.employeeEmail', width: 22, wrapHeader: true },
     { field: 'assetName', label: 'field.assetName', width: 12, priority: 2 },
     { field: 'partnerName', label: 'field.partnerName', width: 12 },
     { field: 'campaignName', label: 'field.campaignName', width: 18 },

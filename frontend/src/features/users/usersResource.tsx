@@ -39,7 +39,7 @@ export const usersResource: ResourceDeclaration<UserRow> = {
   columns: [
     { field: 'firstName', label: 'field.firstName', width: 12 },
     { field: 'lastName', label: 'field.lastName', width: 14 },
-    { field: 'email', label: 'field.email', width: 28 },
+    { field: 'email', kind: 'email', label: 'field.email', width: 28 },
     { field: 'phone', label: 'field.phone', kind: 'phone', priority: 2 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],

@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 /**
  * Azerbaijani (Latin script): the interface and the validation texts. A noun after a number stays
@@ -95,6 +96,11 @@ export const az: Translation = {
   'complaints.markedUnread': '{name} şikayəti oxunmamış kimi qeyd edildi',
   'complaints.unreadBadge': 'oxunmayıb',
   'field.reason': 'Səbəb',
+  'complaints.reason.1': 'Endirim tətbiq edilmədi',
+  'complaints.reason.2': 'Endirimin məbləği səhvdir',
+  'complaints.reason.3': 'İşçilərin davranışı',
+  'complaints.reason.4': 'Tətbiqdə problem',
+  'complaints.reason.5': 'Digər',
   'field.description': 'Təsvir',
   'field.recordDate': 'Qeyd tarixi',
   'noun.employeeRequest': 'sorğu',
@@ -284,6 +290,7 @@ export const az: Translation = {
   'activity.resource.promoCode': 'Promokod',
   'activity.resource.apiClient': 'API müştərisi',
   'activity.resource.backup': 'Ehtiyat nüsxə',
+  'field.mustSetUpAuthenticator': 'Autentifikatoru yenidən qurmalıdır',
   'field.bytes': 'Ölçü (bayt)',
   'field.removed': 'Silinən köhnə nüsxələr',
   'field.error': 'Xəta',
@@ -305,9 +312,11 @@ export const az: Translation = {
   'recovery.forYou': 'Yeni bərpa kodlarınız.',
   'recovery.forNewUser': '{name} üçün bərpa kodları: onları QR kodla birlikdə təhvil verin.',
   'recovery.fileHeader': '{owner} üçün perkdesk bərpa kodları',
-  'recovery.copy': 'Köçür',
-  'recovery.copied': 'Köçürüldü',
+  'button.copy': 'Köçür',
+  'button.copied': 'Köçürüldü',
   'recovery.download': 'Yüklə',
+  'authenticator.key': 'Açar',
+  'authenticator.keyHelp': 'Kodu skan edə bilməyən tətbiq üçün: bu açarı tətbiqə yazın və ya qrup-qrup oxuyun.',
   'recovery.stored': 'Kodları saxladım',
   'auth.recoveryCode': 'Bərpa kodu',
   'auth.useRecoveryCode': 'Autentifikatoru itirmisiniz? Bərpa kodundan istifadə edin',
@@ -329,16 +338,16 @@ export const az: Translation = {
   'field.deletedBy': 'Kim silib',
   'trash.unknown': 'Məlumat yoxdur',
   'trash.restore': 'Bərpa et',
-  'trash.restoreOne': '{name} bərpa edilsin?',
+  'trash.restoreOne': '{kind} {name} bərpa edilsin?',
   'trash.restoreMany': '{count} qeyd bərpa edilsin?',
   'trash.restoreDetail': 'Əlaqələri, şəkilləri və sırası ilə olduqları yerə qayıdacaqlar.',
-  'trash.restoredOne': '{name} bərpa edildi',
+  'trash.restoredOne': '{kind} {name} bərpa edildi',
   'trash.restoredMany': '{count} qeyd bərpa edildi',
   'trash.purge': 'Həmişəlik sil',
-  'trash.purgeOne': '{name} həmişəlik silinsin?',
+  'trash.purgeOne': '{kind} {name} həmişəlik silinsin?',
   'trash.purgeMany': '{count} qeyd həmişəlik silinsin?',
   'trash.purgeDetail': 'Bunu geri qaytarmaq olmaz: qeydlər və şəkilləri verilənlər bazasından silinəcək.',
-  'trash.purgedOne': '{name} həmişəlik silindi',
+  'trash.purgedOne': '{kind} {name} həmişəlik silindi',
   'trash.purgedMany': '{count} qeyd həmişəlik silindi',
 
   // The panel
@@ -457,8 +466,10 @@ export const az: Translation = {
   'link.newTab': '(yeni vərəqdə açılır)',
   'date.choose': '{label} təqvimdən seçin',
   'date.calendar': '{label} təqvimi',
-  'date.typed': 'Tarixi gg-aa-iiii kimi daxil edin',
-  'date.typedTime': 'Tarixi və vaxtı gg-aa-iiii ss:dd kimi daxil edin',
+  'date.shape': 'gg-aa-iiii',
+  'date.shapeTime': 'gg-aa-iiii ss:dd',
+  'date.typed': 'Tarixi {shape} kimi daxil edin',
+  'date.typedTime': 'Tarixi və vaxtı {shape} kimi daxil edin',
   'filter.show': 'Filtri göstər',
   'filter.hide': 'Filtri gizlət',
   'columns.button': 'Sütunlar',
@@ -471,7 +482,7 @@ export const az: Translation = {
   'filter.activeCount': 'aktiv',
   'filter.applied': 'Tətbiq olunan filtrlər',
   'filter.clear': 'Filtrləri təmizlə',
-  'filter.remove': '{label} filtrini sil: {value}',
+  'filter.remove': '{label}: {value} — filtri sil',
   'filter.notBefore': '{label} {other} tarixindən əvvəl ola bilməz',
   'delete.title': 'Sil',
   'delete.question': 'Silmək istədiyinizə əminsiniz?',
@@ -680,6 +691,7 @@ export const azTexts: TextTranslation = {
   'Name Ru is required': 'Ad Ru mütləqdir',
   'Notification text is required': 'Bildirişin mətni mütləqdir',
   'Asset Id is required': 'Təşkilat mütləqdir',
+  'Choose an asset': 'Təşkilat seçin',
   'A user with this e-mail already exists.': 'Bu e-poçtla istifadəçi artıq var.',
   'Confirm Password is required': 'Şifrənin təsdiqi mütləqdir',
   'Both password need to be the same': 'Hər iki şifrə eyni olmalıdır',
@@ -825,4 +837,14 @@ export const azTexts: TextTranslation = {
   'The chosen asset does not exist.': 'Seçilmiş aktiv mövcud deyil.',
   'The city row {id} does not belong to this partner.': '{id} nömrəli şəhər sətri bu tərəfdaşa aid deyil.',
   'Your password is incorrect.': 'Şifrəniz yanlışdır.',
+};
+
+/** Azerbaijani: a dot groups thousands and a comma starts the decimals (3.000, 4,04); a month standing alone is capitalised. */
+export const azFormats: LocaleFormats = {
+  decimal: ',',
+  group: '.',
+  minimumGroupingDigits: 1,
+  months: ['Yanvar', 'Fevral', 'Mart', 'Aprel', 'May', 'İyun', 'İyul', 'Avqust', 'Sentyabr', 'Oktyabr', 'Noyabr', 'Dekabr'],
+  monthsShort: ['Yan', 'Fev', 'Mar', 'Apr', 'May', 'İyn', 'İyl', 'Avq', 'Sen', 'Okt', 'Noy', 'Dek'],
+  monthYear: '{month} {year}',
 };

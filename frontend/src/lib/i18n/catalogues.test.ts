@@ -81,6 +81,12 @@ describe('the interface languages', () => {
     }
   });
 
+  it.each(uiLanguages.map((language) => language.code))('%s names a filter chip with its visible text in it (as axe asks)', async (code) => {
+    await act(() => setUiLanguage(code));
+    // The chip shows "{label}: {value}" (FilterChips); its accessible name must contain that text.
+    expect(t('filter.remove', { label: 'Səbəb', value: 'Digər' })).toContain('Səbəb: Digər');
+  });
+
   it.each(uiLanguages.filter((language) => language.code !== 'en').map((language) => language.code))(
     '%s translates every validation and refusal text and no text nobody shows',
     async (code) => {

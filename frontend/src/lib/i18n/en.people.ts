@@ -28,6 +28,11 @@ export const peopleMessages = {
   'complaints.markedUnread': 'Complaint of {name} marked unread',
   'complaints.unreadBadge': 'unread',
   'field.reason': 'Reason',
+  'complaints.reason.1': 'Discount not honoured',
+  'complaints.reason.2': 'Wrong discount amount',
+  'complaints.reason.3': 'Staff behaviour',
+  'complaints.reason.4': 'App problem',
+  'complaints.reason.5': 'Other',
   'field.description': 'Description',
   'field.recordDate': 'Record date',
 

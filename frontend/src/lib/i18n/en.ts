@@ -5,6 +5,7 @@ import { usageMessages } from './en.usage';
 import { reportingMessages } from './en.reporting';
 import { apiClientMessages, importMessages } from './en.apiClients';
 import { activityMessages } from './en.activity';
+import type { LocaleFormats } from './formats';
 
 /** English, the default UI language and the key set every other dictionary follows. */
 export const en = {
@@ -91,6 +92,8 @@ export const en = {
   'button.reset': 'Reset',
   'button.chooseImage': 'Choose image',
   'button.changeImage': 'Change image',
+  'button.copy': 'Copy',
+  'button.copied': 'Copied',
 
   'table.selected': '{count} selected',
   'table.selectAll': 'Select all rows',
@@ -138,8 +141,10 @@ export const en = {
   'link.newTab': '(opens in a new tab)',
   'date.choose': 'Choose {label} from a calendar',
   'date.calendar': '{label} calendar',
-  'date.typed': 'Enter the date as dd-mm-yyyy',
-  'date.typedTime': 'Enter the date and time as dd-mm-yyyy hh:mm',
+  'date.shape': 'dd-mm-yyyy',
+  'date.shapeTime': 'dd-mm-yyyy hh:mm',
+  'date.typed': 'Enter the date as {shape}',
+  'date.typedTime': 'Enter the date and time as {shape}',
 
   'filter.show': 'Show filter',
   'filter.hide': 'Hide filter',
@@ -308,6 +313,16 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+
+/** English numbers and months (the browser's own where it has English, which every browser has). */
+export const enFormats: LocaleFormats = {
+  decimal: '.',
+  group: ',',
+  minimumGroupingDigits: 1,
+  months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  monthsShort: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  monthYear: '{month} {year}',
+};
 
 /**
  * A plural message: one form per CLDR plural category of the language (`Intl.PluralRules`), `other`

@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const es: Translation = {
   'app.loading': 'Cargando…',
@@ -217,8 +218,10 @@ export const es: Translation = {
   'link.newTab': '(se abre en una pestaña nueva)',
   'date.choose': 'Elegir {label} en un calendario',
   'date.calendar': 'Calendario: {label}',
-  'date.typed': 'Escriba la fecha como dd-mm-aaaa',
-  'date.typedTime': 'Escriba la fecha y la hora como dd-mm-aaaa hh:mm',
+  'date.shape': 'dd-mm-aaaa',
+  'date.shapeTime': 'dd-mm-aaaa hh:mm',
+  'date.typed': 'Escriba la fecha como {shape}',
+  'date.typedTime': 'Escriba la fecha y la hora como {shape}',
   'columns.button': 'Columnas',
   'columns.legend': 'Mostrar columnas',
   'columns.hiddenCount': '{count} ocultas',
@@ -357,6 +360,11 @@ export const es: Translation = {
   'complaints.markedUnread': 'Queja de {name} marcada como no leída',
   'complaints.unreadBadge': 'no leída',
   'field.reason': 'Motivo',
+  'complaints.reason.1': 'Descuento no aplicado',
+  'complaints.reason.2': 'Importe de descuento incorrecto',
+  'complaints.reason.3': 'Comportamiento del personal',
+  'complaints.reason.4': 'Problema con la aplicación',
+  'complaints.reason.5': 'Otro',
   'field.description': 'Descripción',
   'field.recordDate': 'Fecha de registro',
   'noun.employeeRequest': 'solicitud',
@@ -536,6 +544,7 @@ export const es: Translation = {
   'activity.resource.promoCode': 'Código promocional',
   'activity.resource.apiClient': 'Cliente de la API',
   'activity.resource.backup': 'Copia de seguridad',
+  'field.mustSetUpAuthenticator': 'Debe configurar de nuevo el autenticador',
   'field.bytes': 'Tamaño (bytes)',
   'field.removed': 'Copias antiguas eliminadas',
   'field.error': 'Error',
@@ -557,9 +566,11 @@ export const es: Translation = {
   'recovery.forYou': 'Sus nuevos códigos de recuperación.',
   'recovery.forNewUser': 'Los códigos de recuperación de {name}: entréguelos junto con el código QR.',
   'recovery.fileHeader': 'Códigos de recuperación de perkdesk de {owner}',
-  'recovery.copy': 'Copiar',
-  'recovery.copied': 'Copiado',
+  'button.copy': 'Copiar',
+  'button.copied': 'Copiado',
   'recovery.download': 'Descargar',
+  'authenticator.key': 'Clave',
+  'authenticator.keyHelp': 'Para una aplicación que no puede escanear el código: escriba esta clave en ella o díctela grupo a grupo.',
   'recovery.stored': 'He guardado los códigos',
   'auth.recoveryCode': 'Código de recuperación',
   'auth.useRecoveryCode': '¿Perdió el autenticador? Use un código de recuperación',
@@ -581,16 +592,16 @@ export const es: Translation = {
   'field.deletedBy': 'Eliminado por',
   'trash.unknown': 'Sin registro',
   'trash.restore': 'Restaurar',
-  'trash.restoreOne': '¿Restaurar {name}?',
+  'trash.restoreOne': '¿Restaurar {kind} {name}?',
   'trash.restoreMany': { one: '¿Restaurar {count} registro?', other: '¿Restaurar {count} registros?' },
   'trash.restoreDetail': 'Vuelven a donde estaban, con sus vínculos, imágenes y orden.',
-  'trash.restoredOne': '{name}: restaurado',
+  'trash.restoredOne': '{kind} {name}: restaurado',
   'trash.restoredMany': { one: '{count} registro restaurado', other: '{count} registros restaurados' },
   'trash.purge': 'Eliminar definitivamente',
-  'trash.purgeOne': '¿Eliminar {name} definitivamente?',
+  'trash.purgeOne': '¿Eliminar {kind} {name} definitivamente?',
   'trash.purgeMany': { one: '¿Eliminar {count} registro definitivamente?', other: '¿Eliminar {count} registros definitivamente?' },
   'trash.purgeDetail': 'No se puede deshacer: los registros y sus imágenes salen de la base de datos.',
-  'trash.purgedOne': '{name}: eliminado definitivamente',
+  'trash.purgedOne': '{kind} {name}: eliminado definitivamente',
   'trash.purgedMany': { one: '{count} registro eliminado definitivamente', other: '{count} registros eliminados definitivamente' },
 };
 
@@ -661,6 +672,7 @@ export const esTexts: TextTranslation = {
   'Name Ru is required': 'El nombre Ru es obligatorio',
   'Notification text is required': 'El texto de la notificación es obligatorio',
   'Asset Id is required': 'La organización es obligatoria',
+  'Choose an asset': 'Elija una organización',
   'A user with this e-mail already exists.': 'Ya existe un usuario con este correo.',
   'Confirm Password is required': 'La confirmación de la contraseña es obligatoria',
   'Both password need to be the same': 'Las dos contraseñas deben coincidir',
@@ -806,4 +818,14 @@ export const esTexts: TextTranslation = {
   'The chosen asset does not exist.': 'El activo elegido no existe.',
   'The city row {id} does not belong to this partner.': 'La fila de ciudad {id} no pertenece a este socio.',
   'Your password is incorrect.': 'Su contraseña no es correcta.',
+};
+
+/** Spanish: a dot groups thousands from five digits on (3000, 30.000), a comma starts the decimals. */
+export const esFormats: LocaleFormats = {
+  decimal: ',',
+  group: '.',
+  minimumGroupingDigits: 2,
+  months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
+  monthsShort: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'],
+  monthYear: '{month} de {year}',
 };

@@ -1,5 +1,7 @@
-import { signal } from '@preact/signals-react';
-import { en, type Message, type MessageKey, type TextTranslation, type Translation } from './en';
+import { computed, signal } from '@preact/signals-react';
+import { en, enFormats, type Message, type MessageKey, type TextTranslation, type Translation } from './en';
+import { formatNumberIn, monthNamesIn, monthYearIn, type LocaleFormats, type NumberOptions } from './formats';
+import { kindInSentence, sentenceStart } from './sentences';
 
 export type { MessageKey } from './en';
 
@@ -34,22 +36,26 @@ export const CONTENT_LANGUAGE_KEY = 'perkdesk-content-language';
 interface Catalogue {
   messages: Translation;
   texts: TextTranslation;
+  /** How the language writes numbers and months, for a browser without its data. */
+  formats: LocaleFormats;
 }
+
+const english: Catalogue = { messages: en, texts: {}, formats: enFormats };
 
 // Only English ships in the first bundle; other catalogues load when chosen.
 const loaders: Record<Exclude<UiLanguage, 'en'>, () => Promise<Catalogue>> = {
-  az: () => import('./az').then((m) => ({ messages: m.az, texts: m.azTexts })),
-  ru: () => import('./ru').then((m) => ({ messages: m.ru, texts: m.ruTexts })),
-  de: () => import('./de').then((m) => ({ messages: m.de, texts: m.deTexts })),
-  es: () => import('./es').then((m) => ({ messages: m.es, texts: m.esTexts })),
-  fr: () => import('./fr').then((m) => ({ messages: m.fr, texts: m.frTexts })),
-  ja: () => import('./ja').then((m) => ({ messages: m.ja, texts: m.jaTexts })),
-  zh: () => import('./zh').then((m) => ({ messages: m.zh, texts: m.zhTexts })),
+  az: () => import('./az').then((m) => ({ messages: m.az, texts: m.azTexts, formats: m.azFormats })),
+  ru: () => import('./ru').then((m) => ({ messages: m.ru, texts: m.ruTexts, formats: m.ruFormats })),
+  de: () => import('./de').then((m) => ({ messages: m.de, texts: m.deTexts, formats: m.deFormats })),
+  es: () => import('./es').then((m) => ({ messages: m.es, texts: m.esTexts, formats: m.esFormats })),
+  fr: () => import('./fr').then((m) => ({ messages: m.fr, texts: m.frTexts, formats: m.frFormats })),
+  ja: () => import('./ja').then((m) => ({ messages: m.ja, texts: m.jaTexts, formats: m.jaFormats })),
+  zh: () => import('./zh').then((m) => ({ messages: m.zh, texts: m.zhTexts, formats: m.zhFormats })),
 };
 
 /** Loads a language's catalogue (tests read every language through it). */
 export function loadCatalogue(code: UiLanguage): Promise<Catalogue> {
-  return code === 'en' ? Promise.resolve({ messages: en, texts: {} }) : loaders[code]();
+  return code === 'en' ? Promise.resolve(english) : loaders[code]();
 }
 
 export function isUiLanguage(value: string | null | undefined): value is UiLanguage {
@@ -74,7 +80,7 @@ export function browserLanguage(preferred: readonly string[] = navigator.languag
 }
 
 export const uiLanguage = signal<UiLanguage>('en');
-const catalogue = signal<Catalogue>({ messages: en, texts: {} });
+const catalogue = signal<Catalogue>(english);
 export const contentLanguage = signal<number>(storedContentLanguage() ?? DEFAULT_CONTENT_LANGUAGE);
 
 /**
@@ -119,13 +125,58 @@ function fill(template: string, params?: Record<string, string | number>): strin
 }
 
 /**
- * Translates a UI string; a `count` parameter picks the plural form. Reads a signal: components
- * that call it must call useSignals() so a language switch re-renders them.
+ * A number in the interface language ("3.000" and "4,04" in Azerbaijani), the browser's format
+ * where it has the language's, else the catalogue's. Reads signals, as `t` does.
+ */
+export function formatNumber(value: number, options?: NumberOptions): string {
+  return formatNumberIn(value, uiLanguage.value, catalogue.value.formats, options);
+}
+
+// One list per language, so a screen can keep what it drew from them until the language changes.
+const monthNameLists = {
+  long: computed(() => monthNamesIn(uiLanguage.value, catalogue.value.formats, 'long')),
+  short: computed(() => monthNamesIn(uiLanguage.value, catalogue.value.formats, 'short')),
+};
+
+/**
+ * The twelve month names in the interface language, January first (`short` for a chart's axis):
+ * the same array until the language changes.
+ */
+export function monthNames(width: 'long' | 'short'): readonly string[] {
+  return monthNameLists[width].value;
+}
+
+/** A month of a year in the interface language ("October 2026"); `month` is 1–12. */
+export function formatMonthYear(year: number, month: number): string {
+  return monthYearIn(year, month, uiLanguage.value, catalogue.value.formats);
+}
+
+/** `text` opening a sentence of the interface language: its first letter capitalised by the language's rules. */
+export function atSentenceStart(text: string): string {
+  return sentenceStart(text, uiLanguage.value);
+}
+
+/** Parameters that name a kind of record ("Merchant"): a common noun inside the sentence. */
+const KIND_PARAMS = ['kind', 'noun'];
+
+/**
+ * Translates a UI string; a `count` parameter picks the plural form and is written grouped
+ * ("3.000 əməkdaş"); a `kind` or `noun` is lower-case inside the sentence and capitalised where
+ * the language's template opens with it. Reads a signal: components that call it must call
+ * useSignals() so a language switch re-renders them.
  */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
+  const language = uiLanguage.value;
   const count = typeof params?.count === 'number' ? params.count : undefined;
-  const message = catalogue.value.messages[key] ?? en[key];
-  return fill(pluralForm(message, count, uiLanguage.value), params);
+  const message = pluralForm(catalogue.value.messages[key] ?? en[key], count, language);
+  if (!params) return message;
+  const filled: Record<string, string | number> = { ...params };
+  if (count !== undefined) filled.count = formatNumber(count);
+  for (const name of KIND_PARAMS) {
+    if (typeof filled[name] === 'string') filled[name] = kindInSentence(filled[name], language);
+  }
+  const text = fill(message, filled);
+  return KIND_PARAMS.some((name) => name in params && message.startsWith(`{${name}}`)) ? sentenceStart(text, language) : text;
 }
 
 /** A catalogue's templates (texts with `{name}` parts) as patterns that match what the server filled in. */

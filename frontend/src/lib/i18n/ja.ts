@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 export const ja: Translation = {
   'app.loading': '読み込み中…',
@@ -217,8 +218,10 @@ export const ja: Translation = {
   'link.newTab': '（新しいタブで開きます）',
   'date.choose': 'カレンダーから{label}を選ぶ',
   'date.calendar': '{label}のカレンダー',
-  'date.typed': '日付を dd-mm-yyyy で入力してください',
-  'date.typedTime': '日時を dd-mm-yyyy hh:mm で入力してください',
+  'date.shape': '日-月-年',
+  'date.shapeTime': '日-月-年 時:分',
+  'date.typed': '日付を {shape} の形で入力してください',
+  'date.typedTime': '日時を {shape} の形で入力してください',
   'columns.button': '列',
   'columns.legend': '表示する列',
   'columns.hiddenCount': '{count} 列を非表示',
@@ -357,6 +360,11 @@ export const ja: Translation = {
   'complaints.markedUnread': '{name} の苦情を未読にしました',
   'complaints.unreadBadge': '未読',
   'field.reason': '理由',
+  'complaints.reason.1': '割引が適用されなかった',
+  'complaints.reason.2': '割引額が間違っている',
+  'complaints.reason.3': 'スタッフの対応',
+  'complaints.reason.4': 'アプリの不具合',
+  'complaints.reason.5': 'その他',
   'field.description': '説明',
   'field.recordDate': '記録日',
   'noun.employeeRequest': 'リクエスト',
@@ -536,6 +544,7 @@ export const ja: Translation = {
   'activity.resource.promoCode': 'プロモコード',
   'activity.resource.apiClient': 'API クライアント',
   'activity.resource.backup': 'バックアップ',
+  'field.mustSetUpAuthenticator': '認証アプリの再設定が必要',
   'field.bytes': 'サイズ（バイト）',
   'field.removed': '削除した古いコピー',
   'field.error': 'エラー',
@@ -557,9 +566,11 @@ export const ja: Translation = {
   'recovery.forYou': '新しいリカバリーコードです。',
   'recovery.forNewUser': '{name} のリカバリーコードです。QR コードと一緒に渡してください。',
   'recovery.fileHeader': '{owner} の perkdesk リカバリーコード',
-  'recovery.copy': 'コピー',
-  'recovery.copied': 'コピーしました',
+  'button.copy': 'コピー',
+  'button.copied': 'コピーしました',
   'recovery.download': 'ダウンロード',
+  'authenticator.key': 'キー',
+  'authenticator.keyHelp': 'コードを読み取れないアプリの場合は、このキーを入力するか、グループごとに読み上げてください。',
   'recovery.stored': 'コードを保管しました',
   'auth.recoveryCode': 'リカバリーコード',
   'auth.useRecoveryCode': '認証アプリをなくしましたか？リカバリーコードを使う',
@@ -581,16 +592,16 @@ export const ja: Translation = {
   'field.deletedBy': '削除した人',
   'trash.unknown': '記録なし',
   'trash.restore': '復元',
-  'trash.restoreOne': '{name} を復元しますか？',
+  'trash.restoreOne': '{kind}「{name}」を復元しますか？',
   'trash.restoreMany': '{count} 件のレコードを復元しますか？',
   'trash.restoreDetail': 'リンク、画像、表示順とともに元の場所に戻ります。',
-  'trash.restoredOne': '{name} を復元しました',
+  'trash.restoredOne': '{kind}「{name}」を復元しました',
   'trash.restoredMany': '{count} 件のレコードを復元しました',
   'trash.purge': '完全に削除',
-  'trash.purgeOne': '{name} を完全に削除しますか？',
+  'trash.purgeOne': '{kind}「{name}」を完全に削除しますか？',
   'trash.purgeMany': '{count} 件のレコードを完全に削除しますか？',
   'trash.purgeDetail': '元に戻せません。レコードと画像はデータベースから削除されます。',
-  'trash.purgedOne': '{name} を完全に削除しました',
+  'trash.purgedOne': '{kind}「{name}」を完全に削除しました',
   'trash.purgedMany': '{count} 件のレコードを完全に削除しました',
 };
 
@@ -661,6 +672,7 @@ export const jaTexts: TextTranslation = {
   'Name Ru is required': '名前 Ru は必須です',
   'Notification text is required': 'お知らせの本文は必須です',
   'Asset Id is required': '組織は必須です',
+  'Choose an asset': '組織を選択してください',
   'A user with this e-mail already exists.': 'このメールアドレスのユーザーはすでに存在します。',
   'Confirm Password is required': 'パスワードの確認は必須です',
   'Both password need to be the same': 'パスワードが一致しません',
@@ -806,4 +818,14 @@ export const jaTexts: TextTranslation = {
   'The chosen asset does not exist.': '選択したアセットは存在しません。',
   'The city row {id} does not belong to this partner.': '都市の行 {id} はこのパートナーのものではありません。',
   'Your password is incorrect.': 'あなたのパスワードが正しくありません。',
+};
+
+/** Japanese: a comma groups thousands; months are numbered (10月). */
+export const jaFormats: LocaleFormats = {
+  decimal: '.',
+  group: ',',
+  minimumGroupingDigits: 1,
+  months: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+  monthsShort: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+  monthYear: '{year}年{month}',
 };

@@ -1,4 +1,5 @@
 import type { TextTranslation, Translation } from './en';
+import type { LocaleFormats } from './formats';
 
 /** Russian: the interface and the validation texts, for back-office staff. */
 export const ru: Translation = {
@@ -92,6 +93,11 @@ export const ru: Translation = {
   'complaints.markedUnread': 'Жалоба от {name} отмечена как непрочитанная',
   'complaints.unreadBadge': 'не прочитана',
   'field.reason': 'Причина',
+  'complaints.reason.1': 'Скидку не предоставили',
+  'complaints.reason.2': 'Неверный размер скидки',
+  'complaints.reason.3': 'Поведение персонала',
+  'complaints.reason.4': 'Проблема с приложением',
+  'complaints.reason.5': 'Другое',
   'field.description': 'Описание',
   'field.recordDate': 'Дата записи',
   'noun.employeeRequest': 'запрос',
@@ -291,6 +297,7 @@ export const ru: Translation = {
   'activity.resource.promoCode': 'Промокод',
   'activity.resource.apiClient': 'API-клиент',
   'activity.resource.backup': 'Резервная копия',
+  'field.mustSetUpAuthenticator': 'Должен заново настроить аутентификатор',
   'field.bytes': 'Размер (байт)',
   'field.removed': 'Удалено старых копий',
   'field.error': 'Ошибка',
@@ -312,9 +319,11 @@ export const ru: Translation = {
   'recovery.forYou': 'Ваши новые коды восстановления.',
   'recovery.forNewUser': 'Коды восстановления пользователя {name}: передайте их вместе с QR-кодом.',
   'recovery.fileHeader': 'Коды восстановления perkdesk: {owner}',
-  'recovery.copy': 'Копировать',
-  'recovery.copied': 'Скопировано',
+  'button.copy': 'Копировать',
+  'button.copied': 'Скопировано',
   'recovery.download': 'Скачать',
+  'authenticator.key': 'Ключ',
+  'authenticator.keyHelp': 'Если приложение не может отсканировать код, введите в него этот ключ или продиктуйте его по группам.',
   'recovery.stored': 'Я сохранил коды',
   'auth.recoveryCode': 'Код восстановления',
   'auth.useRecoveryCode': 'Потеряли аутентификатор? Войдите по коду восстановления',
@@ -336,7 +345,7 @@ export const ru: Translation = {
   'field.deletedBy': 'Кто удалил',
   'trash.unknown': 'Нет сведений',
   'trash.restore': 'Восстановить',
-  'trash.restoreOne': 'Восстановить {name}?',
+  'trash.restoreOne': 'Восстановить: {kind} {name}?',
   'trash.restoreMany': {
     one: 'Восстановить {count} запись?',
     few: 'Восстановить {count} записи?',
@@ -344,7 +353,7 @@ export const ru: Translation = {
     other: 'Восстановить {count} записи?',
   },
   'trash.restoreDetail': 'Они вернутся туда, где были, со связями, изображениями и порядком.',
-  'trash.restoredOne': '{name}: восстановлено',
+  'trash.restoredOne': '{kind} {name}: восстановлено',
   'trash.restoredMany': {
     one: 'Восстановлена {count} запись',
     few: 'Восстановлено {count} записи',
@@ -352,7 +361,7 @@ export const ru: Translation = {
     other: 'Восстановлено {count} записи',
   },
   'trash.purge': 'Удалить навсегда',
-  'trash.purgeOne': 'Удалить {name} навсегда?',
+  'trash.purgeOne': 'Удалить навсегда: {kind} {name}?',
   'trash.purgeMany': {
     one: 'Удалить навсегда {count} запись?',
     few: 'Удалить навсегда {count} записи?',
@@ -360,7 +369,7 @@ export const ru: Translation = {
     other: 'Удалить навсегда {count} записи?',
   },
   'trash.purgeDetail': 'Это нельзя отменить: записи и их изображения будут удалены из базы.',
-  'trash.purgedOne': '{name}: удалено навсегда',
+  'trash.purgedOne': '{kind} {name}: удалено навсегда',
   'trash.purgedMany': {
     one: 'Удалена навсегда {count} запись',
     few: 'Удалено навсегда {count} записи',
@@ -484,8 +493,10 @@ export const ru: Translation = {
   'link.newTab': '(откроется в новой вкладке)',
   'date.choose': '{label}: выбрать в календаре',
   'date.calendar': '{label}: календарь',
-  'date.typed': 'Введите дату в виде дд-мм-гггг',
-  'date.typedTime': 'Введите дату и время в виде дд-мм-гггг чч:мм',
+  'date.shape': 'дд-мм-гггг',
+  'date.shapeTime': 'дд-мм-гггг чч:мм',
+  'date.typed': 'Введите дату в виде {shape}',
+  'date.typedTime': 'Введите дату и время в виде {shape}',
   'filter.show': 'Показать фильтр',
   'filter.hide': 'Скрыть фильтр',
   'columns.button': 'Столбцы',
@@ -707,6 +718,7 @@ export const ruTexts: TextTranslation = {
   'Name Ru is required': 'Укажите название Ru',
   'Notification text is required': 'Укажите текст уведомления',
   'Asset Id is required': 'Укажите организацию',
+  'Choose an asset': 'Выберите организацию',
   'A user with this e-mail already exists.': 'Пользователь с таким e-mail уже есть.',
   'Confirm Password is required': 'Подтвердите пароль',
   'Both password need to be the same': 'Пароли должны совпадать',
@@ -852,4 +864,14 @@ export const ruTexts: TextTranslation = {
   'The chosen asset does not exist.': 'Выбранный актив не существует.',
   'The city row {id} does not belong to this partner.': 'Строка города {id} не принадлежит этому партнёру.',
   'Your password is incorrect.': 'Ваш пароль неверен.',
+};
+
+/** Russian: a no-break space groups thousands, a comma starts the decimals. */
+export const ruFormats: LocaleFormats = {
+  decimal: ',',
+  group: '\u00a0',
+  minimumGroupingDigits: 1,
+  months: ['январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'],
+  monthsShort: ['янв.', 'февр.', 'март', 'апр.', 'май', 'июнь', 'июль', 'авг.', 'сент.', 'окт.', 'нояб.', 'дек.'],
+  monthYear: '{month} {year} г.',
 };
