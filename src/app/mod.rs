@@ -35,8 +35,6 @@ pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
 const CSP: &str =
     "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Every API endpoint, the one registry of the product: sign-in and sessions, the back-office
-/// resources, the inbound API, uploaded files, health and the OpenAPI document.
 /// Opens the database `db` names with what the resources declare of it (the activity log's and
 /// the trash's triggers): every process opens it so.
 pub fn open_db(db: &std::path::Path) -> anyhow::Result<crate::db::Db> {
@@ -52,6 +50,8 @@ pub fn unrecorded_tables() -> Vec<(String, &'static str)> {
     tables
 }
 
+/// Every API endpoint, the one registry of the product: sign-in and sessions, the back-office
+/// resources, the inbound API, uploaded files, health and the OpenAPI document.
 pub fn api() -> Api {
     crate::auth::routes::routes()
         .merge(crate::auth::enrolment::routes())

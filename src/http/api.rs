@@ -416,6 +416,8 @@ pub struct Api {
     endpoints: Vec<Endpoint>,
     /// The refusal texts these routes may send beyond their fields' `x-messages`.
     refusals: Vec<(Audience, String)>,
+    /// Top-level extensions of the document.
+    extensions: Vec<(&'static str, serde_json::Value)>,
 }
 
 impl Api {
@@ -446,6 +448,7 @@ impl Api {
         self.router = self.router.merge(other.router);
         self.endpoints.extend(other.endpoints);
         self.refusals.extend(other.refusals);
+        self.extensions.extend(other.extensions);
         self
     }
 
@@ -453,6 +456,13 @@ impl Api {
     /// `audience`; the document lists them as `x-refusals`.
     pub fn refuses<T: ToString>(mut self, audience: Audience, texts: impl IntoIterator<Item = T>) -> Api {
         self.refusals.extend(texts.into_iter().map(|text| (audience, text.to_string())));
+        self
+    }
+
+    /// Adds a top-level extension to the document (`x-...`): what the client is generated from
+    /// beyond the operations (the record kinds, say).
+    pub fn extension(mut self, name: &'static str, value: serde_json::Value) -> Api {
+        self.extensions.push((name, value));
         self
     }
 
@@ -476,7 +486,11 @@ impl Api {
 
     pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
         let mut openapi = build_openapi(self.endpoints);
-        openapi.extensions.get_or_insert_with(Default::default).insert(REFUSALS.to_string(), refusals(self.refusals));
+        let extensions = openapi.extensions.get_or_insert_with(Default::default);
+        extensions.insert(REFUSALS.to_string(), refusals(self.refusals));
+        for (name, value) in self.extensions {
+            extensions.insert(name.to_string(), value);
+        }
         let router = super::secrets::protect(self.router, &mut openapi);
         (router, openapi)
     }

@@ -52,6 +52,18 @@ pub fn routes() -> Api {
         .merge(api_clients::routes())
         .merge(activity::routes(&all()))
         .merge(trash::routes())
+        .extension("x-record-kinds", record_kinds())
+}
+
+/// The kinds of record as the API spells them, for the client's generated contract: those the
+/// trash holds and those the activity log names (the resources whose writes it records, and the
+/// server's own events), so the panel's filters and labels follow the declarations.
+fn record_kinds() -> serde_json::Value {
+    let resources = all();
+    let trash: Vec<&str> = resources.iter().filter(|r| r.trash.is_some()).map(|r| r.path).collect();
+    let mut history: Vec<&str> = resources.iter().filter(|r| !r.history.is_empty()).map(|r| r.path).collect();
+    history.push(crate::db::activity::BACKUP_RESOURCE);
+    serde_json::json!({ "trash": trash, "history": history })
 }
 
 /// What the resources declare that the database keeps by its triggers (the activity log's entries,
