@@ -221,7 +221,7 @@ pub struct Column {
     /// Shown in list rows (detail always has every column).
     pub in_list: bool,
     /// The column is never NULL: the row schema says so (the client's type has no `null`), and
-    /// a deep page sorted by it can start from a remembered row (see `query::ANCHOR_EVERY`).
+    /// a deep page sorted by it can start from a remembered row (see `query::plan::ANCHOR_EVERY`).
     /// `tests/row_nullability.rs` checks each declaration against the tables.
     pub never_null: bool,
 }
@@ -289,15 +289,18 @@ pub enum FilterKind {
     To(&'static str),
 }
 
-/// A trigram FTS5 table that answers a `Contains` filter: `key IN (SELECT rowid FROM table
-/// WHERE table MATCH 'columns : "term"')`. Terms on one table are joined into one MATCH.
+/// What a `Contains` filter searches: a table's folded text, by the row's id (`key`) and the
+/// searched fields' name in its search (`columns`). Where an index of the engine answers searches
+/// of the table on its own (`db::dialect::Dialect::search_index`), the plan reads it; otherwise
+/// the rows are tested. Terms on one table are looked up together.
 #[derive(Clone, Copy, Debug)]
 pub struct Search {
     pub key: &'static str,
-    pub table: &'static str,
+    /// The searched table.
+    pub of: &'static str,
     pub columns: &'static str,
-    /// The index holds exactly the resource's rows (its triggers follow the scope), so a search
-    /// alone is counted and, in id order, paged from the index without visiting the table.
+    /// The search holds exactly the resource's rows (its triggers follow the scope), so a search
+    /// alone is counted and, in id order, paged from its index without visiting the table.
     pub scoped: bool,
 }
 

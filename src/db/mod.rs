@@ -9,6 +9,7 @@ mod cluster;
 pub mod collation;
 pub mod copy;
 mod counts;
+pub mod dialect;
 mod migrations;
 pub mod schema;
 mod search_queue;

@@ -50,7 +50,7 @@ pub static USAGE_HISTORY: Resource = Resource {
         Filter::searched(
             "CampaignName",
             "h.campaign_name",
-            Search { key: "h.id", table: "usage_history_search", columns: "campaign_name", scoped: true },
+            Search { key: "h.id", of: "usage_history", columns: "campaign_name", scoped: true },
         ),
         Filter::from("StartDate", "h.created_at"),
         Filter::to("EndDate", "h.created_at"),

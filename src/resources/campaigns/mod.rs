@@ -106,7 +106,7 @@ const FILTERS: &[Filter] = &[
     Filter::searched(
         "CampaignName",
         "(c.name_az || ' ' || c.name_en || ' ' || c.name_ru)",
-        Search { key: "c.id", table: "campaigns_search", columns: "names", scoped: false },
+        Search { key: "c.id", of: "campaigns", columns: "names", scoped: false },
     ),
     Filter::equals("DiscountPercent", "c.discount_percent", ValueKind::Int),
     Filter::on_date("ExpireDate", "c.expire_date"),

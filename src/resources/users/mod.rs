@@ -28,7 +28,7 @@ use crate::http::reply::MessageBody;
 use crate::http::state::AppState;
 
 const fn search(columns: &'static str) -> Search {
-    Search { key: "u.id", table: "users_search", columns, scoped: true }
+    Search { key: "u.id", of: "users", columns, scoped: true }
 }
 
 pub static USERS: Resource = Resource {

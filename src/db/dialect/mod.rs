@@ -1,0 +1,86 @@
+//! Everything SQLite and PostgreSQL spell differently for the layers above `db`, one function each
+//! with one implementation per engine (`sqlite.rs`, `postgres.rs`), as Directus keeps a helper per
+//! difference: how a text column sorts and continues from a remembered row, how a column is tested
+//! for holding a term, which search index (if any) answers a search of a table, and whether other
+//! app servers share the database. Callers ask the connection's [`Dialect`] and never which engine
+//! it is; the differences inside `db` itself (beginning a write, the change clock, the counts'
+//! ledger) stay beside the code that has them.
+
+mod postgres;
+mod sqlite;
+
+use super::sql::{Connection, Value};
+
+pub use sqlite::SearchIndex;
+
+/// The SQL spelling of one engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    pub fn of(conn: &Connection) -> Dialect {
+        if conn.is_postgres() { Dialect::Postgres } else { Dialect::Sqlite }
+    }
+
+    /// The ORDER BY term of a text column, spelled as its sort index is built (the Azerbaijani
+    /// alphabet: SQLite's sort key `az_key(column)`, PostgreSQL's ICU collation).
+    pub fn text_order(self, column: &str) -> String {
+        match self {
+            Dialect::Sqlite => sqlite::text_order(column),
+            Dialect::Postgres => postgres::text_order(column),
+        }
+    }
+
+    /// What a statement reads as a row's text sort value, to continue from that row later.
+    pub fn text_anchor(self, column: &str) -> String {
+        match self {
+            Dialect::Sqlite => sqlite::text_order(column),
+            Dialect::Postgres => column.to_string(),
+        }
+    }
+
+    /// The remembered row (its text sort `value` and `id`) and the rows after it in the order
+    /// (`comparison` `>=` or `<=`), with the condition's parameters, so the sort index is sought
+    /// rather than walked.
+    pub fn text_at_or_after(
+        self,
+        column: &str,
+        id: &str,
+        comparison: &str,
+        value: Value,
+        anchor: i64,
+    ) -> (String, Vec<Value>) {
+        match self {
+            Dialect::Sqlite => sqlite::text_at_or_after(column, id, comparison, value, anchor),
+            Dialect::Postgres => postgres::text_at_or_after(column, id, comparison, value, anchor),
+        }
+    }
+
+    /// The test that `column` holds `term` (case and Azerbaijani letters folded, wildcards taken
+    /// literally), with its one parameter.
+    pub fn contains(self, column: &str, term: &str) -> (String, Value) {
+        match self {
+            Dialect::Sqlite => sqlite::contains(column, term),
+            Dialect::Postgres => postgres::contains(column, term),
+        }
+    }
+
+    /// The index that answers searches of `table` on its own (SQLite's trigram FTS5 tables),
+    /// or `None` where a row test is served by the table's own indexes (PostgreSQL's trigram GIN
+    /// indexes on the folded columns).
+    pub fn search_index(self, table: &str) -> Option<SearchIndex> {
+        match self {
+            Dialect::Sqlite => sqlite::search_index(table),
+            Dialect::Postgres => None,
+        }
+    }
+
+    /// Whether other app servers may share the database (a PostgreSQL cluster): their writes can
+    /// conflict with this one's, and shared upkeep is done by one of them.
+    pub fn is_shared(self) -> bool {
+        self == Dialect::Postgres
+    }
+}
