@@ -13,15 +13,13 @@ fn rank(top: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| *layer == top).or(ROOT_FILES.contains(&top).then_some(LAYERS.len()))
 }
 
-/// The crate-level modules a source text names (`crate::x`), with their line numbers, up to
-/// its unit tests: a test module may reach any layer to build its fixtures.
+/// The crate-level modules a source text names (`crate::x`), with their line numbers, the whole
+/// file: a file's unit tests keep to its layer too (a test that needs a higher layer's fixtures is
+/// an integration test, in `tests/`).
 fn named_modules(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let code = line.trim_start();
-        if code.starts_with("#[cfg(test)]") {
-            break;
-        }
         if code.starts_with("//") {
             continue;
         }
@@ -70,9 +68,10 @@ fn the_check_sees_an_upward_import_and_lets_a_downward_one_pass() {
     let upward = "use crate::db::Db;\nuse crate::resources::users::USERS;\n";
     assert_eq!(violations("crud", "crud/x.rs", upward), ["crud/x.rs:2: `crud` imports `resources`, a layer above it"]);
     assert!(violations("resources", "resources/x.rs", upward).is_empty());
-    // Comments and a file's unit tests do not count; a folder outside the order does.
-    let in_tests = "// crate::app is named here\n#[cfg(test)]\nmod tests { use crate::app::app; }\n";
-    assert!(violations("core", "core/x.rs", in_tests).is_empty());
+    // Comments do not count; a file's unit tests do, and a folder outside the order does.
+    assert!(violations("core", "core/x.rs", "// crate::app is named here\n").is_empty());
+    let in_tests = "#[cfg(test)]\nmod tests { use crate::app::app; }\n";
+    assert_eq!(violations("core", "core/x.rs", in_tests).len(), 1);
     assert_eq!(violations("extras", "extras/x.rs", "").len(), 1);
     assert_eq!(violations("auth", "auth/x.rs", "let x = crate::inbound::app::routes();").len(), 1);
 }

@@ -8,16 +8,18 @@ mod error;
 mod params;
 mod pg;
 mod reconnecting;
+mod statement;
 mod value;
 
 #[cfg(test)]
 mod tests;
 
-pub use conn::{Connection, MappedRows, Place, Row, RowIndex, Rows, Statement, Transaction};
+pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
 pub use reconnecting::Reconnecting;
+pub use statement::{MappedRows, Place, Row, RowIndex, Rows, Statement};
 pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};
 
 /// Hands the pool connections behind the seam: SQLite's, or PostgreSQL's at a URL.

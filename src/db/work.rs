@@ -1,0 +1,239 @@
+//! Running work on the database: reads on the blocking pool or, for a point look-up, on the
+//! calling thread; writes in their turn among the writers on a shared transaction (`batch`),
+//! answered once committed; a request's unit of work kept open until its answer is recorded.
+
+use super::sql::{Connection, Transaction};
+use super::{Actor, Db, Unit, activity, batch};
+use crate::core::error::{AppError, AppResult};
+
+impl Db {
+    /// Runs blocking SQLite work on the blocking thread pool. Inside a request whose write is
+    /// still open, the work runs on that connection, so it sees what the request wrote.
+    pub async fn run<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
+    {
+        if let Some(unit) = Unit::current()
+            && let Some(mut open) = unit.take()
+        {
+            let (open, result) = as_caller(move || {
+                let result = open.conn().and_then(work);
+                (open, result)
+            })
+            .await?;
+            unit.put(open);
+            return result;
+        }
+        let pool = self.pool.clone();
+        let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        as_caller(move || {
+            let mut conn = pool.get()?;
+            let result = work(&mut conn);
+            // The connection goes back before the turn, so the next in line finds it free.
+            drop(conn);
+            drop(turn);
+            result
+        })
+        .await?
+    }
+
+    /// Runs a point look-up (a row by a unique key) on the calling thread, without the hand-over
+    /// to the blocking pool that [`Db::run`] pays. That hand-over, a wake-up on each side, costs
+    /// more than such a read, and every authenticated request makes one or two of them. Reads in
+    /// WAL mode never wait for writers, and the turn is taken before the connection, so the
+    /// thread never waits either. Anything that may scan goes through [`Db::run`].
+    pub async fn look_up<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        // A PostgreSQL look-up is a round trip to the server: never on the async thread.
+        if Unit::current().is_some_and(|unit| unit.has_open()) || self.is_postgres() {
+            return self.run(move |conn| work(conn)).await;
+        }
+        let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let conn = self.pool.get()?;
+        work(&conn)
+    }
+
+    /// Runs `work` so that all of it is written, or none of it, and returns once it is committed.
+    /// Inside an idempotent request the work stays open until [`Db::finish_unit`] records the
+    /// answer beside it.
+    pub async fn write<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
+            return self.write_now(work).await;
+        };
+        if let Some(first) = unit.take() {
+            // A second write in one request: the first is kept and committed on its own, and the
+            // answer will be recorded in a write of its own.
+            unit.mark_split();
+            let committed = tokio::task::spawn_blocking(move || keep_and_end(first)).await??;
+            self.writers.committed(committed).await?;
+            return self.write_now(work).await;
+        }
+        let (turn, value) = work_in_turn(self.writers.turn().await?, work).await?;
+        unit.put(turn);
+        Ok(value)
+    }
+
+    /// [`Db::write`] for a point write: one record's insert or change with its triggers, and the
+    /// record read back (a declared resource's create or edit, a recorded use). On SQLite, a
+    /// writer that joins a shared transaction already open runs on the calling thread: its work
+    /// only touches that transaction's pages, costing less than the hand-over to the blocking pool
+    /// and back, a wake-up on each side that the writers' queue waited through while the turn was
+    /// held (it halved the inbound writes at 32 connections). Beginning a transaction, which may
+    /// wait for the file's write lock, and committing it, the WAL's write and at times its
+    /// checkpoint, stay on the blocking pool, as does every PostgreSQL statement (a round trip).
+    pub async fn write_point<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let unit = Unit::current().filter(|unit| !unit.is_split());
+        if self.is_postgres() || unit.as_ref().is_some_and(|unit| unit.has_open()) {
+            return self.write(work).await;
+        }
+        let mut turn = self.writers.turn().await?;
+        if !turn.joins_open() {
+            return match unit {
+                Some(unit) => {
+                    let (turn, value) = work_in_turn(turn, work).await?;
+                    unit.put(turn);
+                    Ok(value)
+                }
+                None => self.work_and_commit(turn, work).await,
+            };
+        }
+        let value = match Actor::current().enter(|| turn.work(work)) {
+            Ok(value) => value,
+            Err(refused) => {
+                commit_off_thread(turn.end_leaving_commit()).await?;
+                return Err(refused);
+            }
+        };
+        match unit {
+            Some(unit) => unit.put(turn),
+            None => self.keep_and_commit(turn).await?,
+        }
+        Ok(value)
+    }
+
+    /// Keeps a writer's work and ends its turn on the calling thread, runs the commit if it is due
+    /// on the blocking pool, and waits for the commit that holds the work.
+    async fn keep_and_commit(&self, mut turn: batch::Turn) -> AppResult<()> {
+        // A work that cannot be kept is undone as the turn ends; a commit due for the others'
+        // still goes to the pool.
+        let kept = turn.keep();
+        commit_off_thread(turn.end_leaving_commit()).await?;
+        self.writers.committed(kept?).await
+    }
+
+    /// One write in its turn among writers, answered once committed.
+    async fn write_now<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let turn = self.writers.turn().await?;
+        self.work_and_commit(turn, work).await
+    }
+
+    /// Runs `work` in `turn` on the blocking pool, keeps it and waits for its commit.
+    async fn work_and_commit<T, F>(&self, mut turn: batch::Turn, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let (value, committed) = as_caller(move || -> AppResult<(T, batch::Committed)> {
+            let value = turn.work(work)?;
+            Ok((value, keep_and_end(turn)?))
+        })
+        .await??;
+        self.writers.committed(committed).await?;
+        Ok(value)
+    }
+
+    /// Ends a request's unit of work: `record` runs beside the request's write (or as a write of
+    /// its own when the request wrote nothing, or wrote twice), then all of it commits.
+    pub async fn finish_unit<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
+    where
+        F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
+    {
+        match (unit.take(), record) {
+            // The answer is one row beside the request's write, in its open transaction: on
+            // SQLite, on the calling thread (see `write_point`), the commit if due on the pool.
+            (Some(mut open), record) if !self.is_postgres() => {
+                if let Some(record) = record
+                    && let Err(error) = open.conn().and_then(|conn| record(conn))
+                {
+                    commit_off_thread(open.end_leaving_commit()).await?;
+                    return Err(error);
+                }
+                self.keep_and_commit(open).await
+            }
+            (Some(mut open), record) => {
+                let committed = tokio::task::spawn_blocking(move || {
+                    if let Some(record) = record {
+                        record(open.conn()?)?;
+                    }
+                    keep_and_end(open)
+                })
+                .await??;
+                self.writers.committed(committed).await
+            }
+            (None, Some(record)) => self.write_now(record).await,
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// The synchronous form of [`Db::write`].
+pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> AppResult<T>) -> AppResult<T> {
+    let tx = conn.write_transaction()?;
+    activity::declare_writer(&tx)?;
+    let value = work(&tx)?;
+    tx.commit().map_err(AppError::from)?;
+    Ok(value)
+}
+
+/// Runs `work` on the blocking pool as the caller of the task that asks (`db::activity`): what it
+/// writes is recorded as theirs.
+fn as_caller<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> tokio::task::JoinHandle<T> {
+    let actor = Actor::current();
+    tokio::task::spawn_blocking(move || actor.enter(work))
+}
+
+/// Runs `work` in `turn` on the blocking pool, as the caller, and hands the turn back with the
+/// work still in its savepoint.
+async fn work_in_turn<T, F>(mut turn: batch::Turn, work: F) -> AppResult<(batch::Turn, T)>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+{
+    as_caller(move || -> AppResult<(batch::Turn, T)> {
+        let value = turn.work(work)?;
+        Ok((turn, value))
+    })
+    .await?
+}
+
+/// Keeps a writer's work and ends its turn (an error undoes the work as the turn ends).
+fn keep_and_end(mut turn: batch::Turn) -> AppResult<batch::Committed> {
+    let committed = turn.keep()?;
+    turn.end(false);
+    Ok(committed)
+}
+
+/// Runs a due commit on the blocking pool, off the async threads (it writes the WAL, and at
+/// times checkpoints it).
+async fn commit_off_thread(commit: Option<batch::Commit>) -> AppResult<()> {
+    if let Some(commit) = commit {
+        tokio::task::spawn_blocking(move || drop(commit)).await?;
+    }
+    Ok(())
+}
