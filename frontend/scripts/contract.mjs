@@ -3,7 +3,9 @@
 //   src/generated/api.d.ts     every path, payload and answer type (openapi-typescript)
 //   src/generated/messages.ts  each declared form field's messages (`x-messages`), by operation, and
 //                              every other refusal text the panel may be sent (`x-refusals`)
-// Usage: node scripts/contract.mjs <openapi.json>            writes both files
+//   src/generated/recordKinds.ts  the kinds of record the trash holds and the activity log names
+//                              (`x-record-kinds`), so the panel's filters and labels follow the server
+// Usage: node scripts/contract.mjs <openapi.json>            writes the files
 //        node scripts/contract.mjs <openapi.json> --check    fails when they are not current
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -52,6 +54,19 @@ function typesOnly(value) {
   );
 }
 
+/**
+ * One list of `x-record-kinds` (`trash`, `history`). A document without it is refused rather than
+ * read as no kinds: empty lists would quietly empty the trash's and the activity log's filters.
+ */
+function recordKinds(list) {
+  const kinds = document['x-record-kinds']?.[list];
+  if (!Array.isArray(kinds) || kinds.length === 0) {
+    console.error(`the document has no x-record-kinds.${list}: is it from a server older than this script?`);
+    process.exit(1);
+  }
+  return kinds;
+}
+
 const files = {
   'api.d.ts': header + astToString(await openapiTS(typesOnly(document), { defaultNonNullable: false })),
   'messages.ts':
@@ -63,6 +78,15 @@ const files = {
     ' * sent); the texts only machines meet (the inbound API, malformed requests) are left out.\n' +
     ' */\n' +
     `export const REFUSALS = ${JSON.stringify(document['x-refusals']?.people ?? [], null, 2)} as const;\n`,
+  'recordKinds.ts':
+    header +
+    '/** The kinds of record the trash holds, as the API spells them (its `kind`). */\n' +
+    `export const TRASH_KINDS = ${JSON.stringify(recordKinds('trash'), null, 2)} as const;\n\n` +
+    '/**\n' +
+    ' * The kinds of record the activity log names (its `resource`): the resources whose writes it\n' +
+    ' * records, and the server\'s own events (`backup`).\n' +
+    ' */\n' +
+    `export const HISTORY_KINDS = ${JSON.stringify(recordKinds('history'), null, 2)} as const;\n`,
 };
 
 let stale = [];
@@ -81,6 +105,6 @@ for (const [name, text] of Object.entries(files)) {
   }
 }
 if (stale.length > 0) {
-  console.error(`${stale.join(' and ')} not generated from the current server: run \`npm run contract\` and commit.`);
+  console.error(`${stale.join(', ')} not generated from the current server: run \`npm run contract\` and commit.`);
   process.exit(1);
 }

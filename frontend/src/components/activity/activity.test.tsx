@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockApi, pageOf, queryOf, signedIn } from '../../testing/api';
 import { formatDateTime } from '../../lib/dates';
-import { ACTIONS, RESOURCES, actionLabel, actorText, changesSummary, fieldLabel, parseChanges, recordText, resourceLabel, valueText } from './activityText';
+import { HISTORY_KINDS } from '../../generated/recordKinds';
+import { ACTIONS, actionLabel, actorText, changesSummary, fieldLabel, parseChanges, recordText, resourceLabel, valueText } from './activityText';
 import { ChangeList } from './ChangeList';
 import { HistoryPanel } from './HistoryPanel';
 
@@ -23,7 +24,7 @@ const entry = (id: number, action: string, changes: string | null = null) => ({
 describe('activity entries as text', () => {
   it('names every action and record type the server writes, in words', () => {
     for (const action of ACTIONS) expect(actionLabel(action)).not.toBe(action);
-    for (const resource of RESOURCES) expect(resourceLabel(resource)).not.toBe(resource);
+    for (const resource of HISTORY_KINDS) expect(resourceLabel(resource)).not.toBe(resource);
     expect(actionLabel('somethingNew')).toBe('somethingNew');
   });
 

@@ -43,26 +43,6 @@ export const ACTIONS = [
 
 export const ACTOR_KINDS = ['user', 'client', 'cli', 'system', 'public'] as const;
 
-export const RESOURCES = [
-  'user',
-  'humanResource',
-  'asset',
-  'partner',
-  'partner/merchant',
-  'campaign/category',
-  'campaign',
-  'notification',
-  'employee',
-  'wishList',
-  'apply',
-  'usageHistory',
-  'complaint',
-  'promoCode',
-  'apiClient',
-  'city',
-  'backup',
-] as const;
-
 export const actionLabel = (action: string) => known(`activity.action.${action}`, action);
 export const actorKindLabel = (kind: string) => known(`activity.kind.${kind}`, kind);
 export const resourceLabel = (resource: string) => known(`activity.resource.${resource}`, resource);

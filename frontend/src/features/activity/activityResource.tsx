@@ -1,7 +1,6 @@
 import {
   ACTIONS,
   ACTOR_KINDS,
-  RESOURCES,
   actionLabel,
   actorKindLabel,
   actorText,
@@ -12,6 +11,7 @@ import {
 import { ChangeList } from '../../components/activity/ChangeList';
 import { serverPicker } from '../../components/form/listPicker';
 import type { ResourceDeclaration } from '../../components/resource/types';
+import { HISTORY_KINDS } from '../../generated/recordKinds';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
 
@@ -53,7 +53,8 @@ export const activityResource: ResourceDeclaration<ActivityRow> = {
       param: 'Resource',
       label: 'field.recordType',
       kind: 'select',
-      options: RESOURCES.map((resource) => ({ value: resource, label: `activity.resource.${resource}` as const })),
+      // The kinds the server's declarations give the log, in their order: a new one needs only its label.
+      options: HISTORY_KINDS.map((resource) => ({ value: resource, label: `activity.resource.${resource}` as const })),
     },
     {
       name: 'action',

@@ -1,5 +1,6 @@
 import { resourceLabel } from '../../components/activity/activityText';
 import type { BulkAction, ResourceDeclaration } from '../../components/resource/types';
+import { TRASH_KINDS } from '../../generated/recordKinds';
 import { api } from '../../lib/api';
 import type { Schema } from '../../lib/contract';
 import { formatDateTime } from '../../lib/dates';
@@ -7,21 +8,6 @@ import { t } from '../../lib/i18n';
 
 /** One deleted record as the server's document declares it (`TrashRow`). */
 export type TrashRow = Schema<'TrashRow'>;
-
-/** The kinds the trash holds, as the API spells them (the activity log's record types). */
-export const TRASH_KINDS = [
-  'user',
-  'humanResource',
-  'asset',
-  'partner',
-  'partner/merchant',
-  'campaign/category',
-  'campaign',
-  'notification',
-  'employee',
-  'usageHistory',
-  'promoCode',
-] as const;
 
 /** "Campaign Summer sale": the kind, then the record's name as it was when deleted. */
 export const trashRowLabel = (row: TrashRow) => `${resourceLabel(row.kind)} ${row.label}`;
@@ -76,6 +62,7 @@ export const trashResource: ResourceDeclaration<TrashRow> = {
       param: 'Kind',
       label: 'field.recordType',
       kind: 'select',
+      // The kinds the server's declarations give the trash, in their order: a new one needs only its label.
       options: TRASH_KINDS.map((kind) => ({ value: kind, label: `activity.resource.${kind}` as const })),
     },
     { name: 'label', param: 'Label', label: 'field.name', kind: 'text' },
