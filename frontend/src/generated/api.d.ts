@@ -3165,7 +3165,11 @@ export interface paths {
                          * @default
                          */
                         userName: string;
-                    } | unknown | unknown;
+                    } | {
+                        otp: unknown;
+                    } | {
+                        recoveryCode: unknown;
+                    };
                 };
             };
             responses: {

@@ -299,16 +299,27 @@ fn body_content(content_type: &str, schema: RefOr<Schema>) -> utoipa::openapi::C
 
 /// Writes the server's rules into an object schema (a referenced schema is patched where it is
 /// defined; a `$ref` here is left alone).
-/// `fields` are required one at a time: none is in `required`, and `anyOf` asks for one of them.
-/// (The object keeps its properties, so each field's messages stay where the client reads them.)
+/// `fields` are required one at a time: none is in `required`, and `anyOf` asks for one of them
+/// sent and not blank (each may be blank when another is given: the server reads the one that is
+/// not). The object keeps its properties, so each field's messages stay where the client reads
+/// them.
 fn one_of_required(schema: &mut RefOr<Schema>, fields: &[&str]) {
     let RefOr::T(Schema::Object(object)) = schema else { return };
     if fields.is_empty() {
         return;
     }
     object.required.retain(|field| !fields.contains(&field.as_str()));
-    let choices: Vec<serde_json::Value> =
-        fields.iter().map(|field| serde_json::json!({ "required": [field] })).collect();
+    for field in fields {
+        if let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field) {
+            property.pattern = Some(patterns::TEXT.to_string());
+        }
+    }
+    let choices: Vec<serde_json::Value> = fields
+        .iter()
+        .map(|field| {
+            serde_json::json!({ "required": [field], "properties": { *field: { "pattern": patterns::NOT_BLANK } } })
+        })
+        .collect();
     object
         .extensions
         .get_or_insert_with(Default::default)
