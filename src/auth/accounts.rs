@@ -5,8 +5,8 @@
 //! must in the same transaction. The person's own fields (names, e-mail, phone) are the Users and
 //! HR screens' declared writes.
 
-use crate::db::sql::Value as SqlValue;
 use crate::db::sql::{Connection, OptionalExtension};
+use crate::http::form_fields::Columns;
 
 use super::{recovery, sessions, totp};
 use crate::core::error::AppResult;
@@ -22,15 +22,17 @@ pub enum Reach {
     Any,
 }
 
+/// The columns [`login_columns`] sets, for the declarations of the forms that make logins.
+pub const LOGIN_COLUMNS: &[&str] = &["kind", "role_id", "password_hash", "totp_secret"];
+
 /// The columns a new login gets beside its person: its kind (`staff` or `hr`), its role, its
 /// password hash and a fresh TOTP secret (made here only, for staff users and HR accounts alike).
-pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Vec<(&'static str, SqlValue)> {
-    vec![
-        ("kind", SqlValue::Text(kind.into())),
-        ("role_id", SqlValue::Integer(role_id)),
-        ("password_hash", SqlValue::Text(password_hash)),
-        ("totp_secret", SqlValue::Text(totp::new_secret())),
-    ]
+pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Columns {
+    Columns::new()
+        .set("kind", kind)
+        .set("role_id", role_id)
+        .set("password_hash", password_hash)
+        .set("totp_secret", totp::new_secret())
 }
 
 /// A staff account made outside the Users screen: a registration (inactive until an Admin

@@ -84,6 +84,8 @@ pub static ASSET_FORM: WriteForm = WriteForm {
     ],
     image: Some(ImageField { names: &["file"], column: "file_id", required_on_create: Some("File is required") }),
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// Assets are plain declared writes.

@@ -103,6 +103,8 @@ pub static CATEGORY_FORM: WriteForm = WriteForm {
     // The photo arrives as `file` (as on every other form) or as `photo` (the spec's field name).
     image: Some(ImageField { names: &["file", "photo"], column: "photo_file_id", required_on_create: None }),
     extra_parts: &[ExtraPart::both("order", Type::Integer)],
+    computed: &[],
+    children: &[],
 };
 
 /// A category's writes place it in the one sequence of display positions.

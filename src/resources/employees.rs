@@ -135,6 +135,8 @@ pub static EMPLOYEE_EDIT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// `PUT employee`: the spec's payload. Read field by field (see `fields`).
@@ -156,7 +158,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
     let values = EMPLOYEE_EDIT_FORM.read(body, Mode::Update, &mut v);
     v.finish()?;
-    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.update(tx, id, &values, None, &[]))
+    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.write(&values).update(tx, id))
         .await
         .map(Json)
 }

@@ -164,6 +164,8 @@ pub static HR_PERSON_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: accounts::LOGIN_COLUMNS,
+    children: &[],
 };
 
 /// The texts this module's routes refuse with (`core::refusals`).
@@ -295,13 +297,11 @@ async fn create(
     let row = crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
         let asset_id = body.asset_id.unwrap_or_default();
         check_asset(tx, asset_id)?;
-        let user_id = HR_PERSON_FORM.insert(
-            tx,
-            &person,
-            None,
+        let user_id = HR_PERSON_FORM
+            .write(&person)
             // HR accounts sign in to the HR portal, where the role is User's.
-            &accounts::login_columns("hr", Role::User as i64, password_hash),
-        )?;
+            .computed(accounts::login_columns("hr", Role::User as i64, password_hash))
+            .insert(tx)?;
         let id = tx.insert(
             "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
             (user_id, asset_id, body.is_mfa_active, body.is_employee_seen),
@@ -325,7 +325,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountE
             let asset_id = body.asset_id.unwrap_or_default();
             check_asset(tx, asset_id)?;
             let now = now_iso();
-            HR_PERSON_FORM.update(tx, user_id, &person, None, &[])?;
+            HR_PERSON_FORM.write(&person).update(tx, user_id)?;
             tx.execute(
                 "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
                 (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),

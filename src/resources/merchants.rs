@@ -127,6 +127,8 @@ pub static NEW_MERCHANT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// A merchant's edit: the phone is `phone` here, as the spec spells it; the partner is sent but
@@ -144,6 +146,8 @@ pub static MERCHANT_EDIT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// The texts this module's routes refuse with (`core::refusals`).
@@ -238,7 +242,7 @@ async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let row = crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let number = |name| values.number(name).unwrap_or_default();
         check_branch(tx, number("partnerId"), number("partnerCityId"))?;
-        NEW_MERCHANT_FORM.insert(tx, &values, None, &[])
+        NEW_MERCHANT_FORM.write(&values).insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -259,7 +263,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
             return Err(AppError::conflict_on("partnerId", PARTNER_FIXED));
         }
         check_branch(tx, partner_id, values.number("partnerCityId").unwrap_or_default())?;
-        MERCHANT_EDIT_FORM.update(tx, id, &values, None, &[])
+        MERCHANT_EDIT_FORM.write(&values).update(tx, id)
     })
     .await
     .map(Json)

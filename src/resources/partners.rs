@@ -17,10 +17,9 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
-use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
+use crate::crud::writes::{self, Children, Columns, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::db::now_iso;
-use crate::db::sql::Value as SqlValue;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::PathId;
@@ -147,6 +146,15 @@ pub static PARTNER_FORM: WriteForm = WriteForm {
         ExtraPart::both("Cities[0].Longitude", Type::Number),
         ExtraPart::update_only("deletedCities[0]", Type::Integer),
     ],
+    computed: &["is_promo_code_using", "promo_code_version"],
+    children: &[&BRANCHES],
+};
+
+/// A partner's city branches, rows of their own: an edit adds, changes and removes them by id.
+pub static BRANCHES: Children = Children {
+    table: "partner_cities",
+    parent: "partner_id",
+    columns: &["city_id", "address", "latitude", "longitude"],
 };
 
 /// A partner's writes carry its promo code choice and its city branches.
@@ -174,11 +182,8 @@ impl Writer for PartnerWriter {
         read_input(form, mode == Mode::Create, v)
     }
 
-    fn columns(input: &PartnerInput) -> Vec<(&'static str, SqlValue)> {
-        vec![
-            ("is_promo_code_using", SqlValue::Integer(input.promo.into())),
-            ("promo_code_version", input.promo_version.map_or(SqlValue::Null, SqlValue::Integer)),
-        ]
+    fn columns(input: &PartnerInput) -> Columns {
+        Columns::new().set("is_promo_code_using", input.promo).set("promo_code_version", input.promo_version)
     }
 
     fn saved(tx: &Connection, id: i64, _: Mode, input: &PartnerInput) -> AppResult<()> {
@@ -336,19 +341,18 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
     }
     let now = now_iso();
     for id in deleted {
-        tx.execute("UPDATE partner_cities SET deleted_at = ?2 WHERE id = ?1", (id, &now))?;
+        BRANCHES.remove(tx, *id, &now)?;
     }
     for branch in branches.iter().filter(|b| !deleted.contains(&b.id)) {
+        let row = Columns::new()
+            .set("city_id", branch.city_id)
+            .set("address", branch.address.as_str())
+            .set("latitude", branch.latitude)
+            .set("longitude", branch.longitude);
         if branch.id > 0 {
-            tx.execute(
-                "UPDATE partner_cities SET city_id = ?2, address = ?3, latitude = ?4, longitude = ?5 WHERE id = ?1",
-                (branch.id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
-            )?;
+            BRANCHES.edit(tx, branch.id, row)?;
         } else {
-            tx.execute(
-                "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, ?2, ?3, ?4, ?5)",
-                (partner_id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
-            )?;
+            BRANCHES.add(tx, partner_id, row)?;
         }
     }
     // An edit may remove rows, but a partner never ends up without a branch; the error rolls the

@@ -5,13 +5,16 @@
 //! plain INSERT and UPDATE. A form that writes no row of its own (signing in) uses the fields
 //! alone.
 //!
-//! The declarations are `fields.rs`, reading and checking a form's values `read.rs`, and the
-//! document's rules `rules.rs`.
+//! The declarations are `fields.rs`, reading and checking a form's values `read.rs`, the
+//! document's rules `rules.rs`, and the columns a write stores, with the statements made from
+//! them, `columns.rs`.
 
+mod columns;
 mod fields;
 mod read;
 mod rules;
 
+pub use columns::Columns;
 pub use fields::{Bounds, Check, Field, FieldKind, Mode, OnEdit};
 pub use read::{Decimal, Sent, Source, Values, json_object, read_fields, read_json_fields};
 pub use rules::document_fields;

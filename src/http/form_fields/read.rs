@@ -5,7 +5,7 @@
 use crate::db::sql::Value as SqlValue;
 use serde_json::Value;
 
-use super::{Bounds, Field, FieldKind, Mode, OnEdit};
+use super::{Bounds, Columns, Field, FieldKind, Mode, OnEdit};
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::{self, Validator};
 use crate::db::sql::on_constraint;
@@ -302,27 +302,30 @@ impl Values {
         self.get(name).parse().ok()
     }
 
-    /// (column, value) of each stored field: text, a number (NULL when an optional one was not
-    /// sent), or `None` for a kept field an edit did not send.
-    pub fn stored(&self) -> Vec<(&'static str, Option<SqlValue>)> {
-        self.values
-            .iter()
-            .filter_map(|(field, value)| {
-                let numeric = field.is_number() || matches!(field.kind, FieldKind::Flag { .. });
-                let value = value.as_ref().map(|text| match (numeric, text.parse::<i64>()) {
-                    (true, Ok(number)) => SqlValue::Integer(number),
-                    (true, Err(_)) => SqlValue::Null,
-                    (false, _) => SqlValue::Text(text.clone()),
-                });
-                field.column.map(|column| (column, value))
-            })
-            .collect()
+    /// The stored fields by column: text, a number (NULL when an optional one was not sent), or
+    /// kept, for a kept field an edit did not send.
+    pub fn stored(&self) -> Columns {
+        self.values.iter().fold(Columns::new(), |columns, (field, value)| {
+            let Some(column) = field.column else { return columns };
+            let numeric = field.is_number() || matches!(field.kind, FieldKind::Flag { .. });
+            let value = value.as_ref().map(|text| match (numeric, text.parse::<i64>()) {
+                (true, Ok(number)) => SqlValue::Integer(number),
+                (true, Err(_)) => SqlValue::Null,
+                (false, _) => SqlValue::Text(text.clone()),
+            });
+            columns.set_or_keep(column, value)
+        })
     }
 
-    /// Turns a taken unique value into the 409 of the first unique field (tables here hold one
+    /// The first unique field, with the message a taken value answers (tables here hold one
     /// unique column at most).
+    pub fn unique(&self) -> Option<(&'static str, &'static str)> {
+        self.values.iter().find_map(|(field, _)| field.unique.map(|message| (field.name, message)))
+    }
+
+    /// Turns a taken unique value into the 409 of the first unique field.
     pub fn on_constraint(&self) -> impl Fn(crate::db::sql::Error) -> AppError {
-        let unique = self.values.iter().find_map(|(field, _)| field.unique.map(|message| (field.name, message)));
+        let unique = self.unique();
         move |error| match unique {
             Some((field, message)) => on_constraint(field, message)(error),
             None => error.into(),
@@ -401,7 +404,7 @@ mod tests {
     #[test]
     fn a_number_is_stored_as_a_number_and_a_missing_optional_one_as_null() {
         let (values, _) = read(json!({"campaignId": 7, "text": "abc"}));
-        let stored: Vec<(&str, Option<SqlValue>)> = values.stored();
+        let stored = values.stored();
         assert!(stored.is_empty(), "input fields have no column: {stored:?}");
         static STORED: &[Field] = &[
             Field::new("campaign_id", "campaign_id", FieldKind::Id { invalid: "x" }),
@@ -410,9 +413,6 @@ mod tests {
         let mut v = Validator::new();
         let object = json!({"campaign_id": "12"}).as_object().cloned().unwrap_or_default();
         let values = read_fields(STORED, &object, Mode::Create, &mut v);
-        assert_eq!(
-            values.stored(),
-            vec![("campaign_id", Some(SqlValue::Integer(12))), ("rating", Some(SqlValue::Null))]
-        );
+        assert_eq!(values.stored(), Columns::new().set("campaign_id", 12).set("rating", SqlValue::Null));
     }
 }

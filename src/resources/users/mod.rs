@@ -3,7 +3,6 @@
 
 use crate::crud::{Recorded, Trash};
 use crate::db::activity::action;
-use crate::db::sql::Value as SqlValue;
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -157,6 +156,8 @@ pub static NEW_USER_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: accounts::LOGIN_COLUMNS,
+    children: &[],
 };
 
 /// An edit: the phone is required here (the spec's edit form), the password is changed elsewhere.
@@ -166,6 +167,9 @@ pub static USER_EDIT_FORM: WriteForm = WriteForm {
     fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phone", "phone").required("Phone number is required")],
     image: None,
     extra_parts: &[],
+    // The role, when the edit sends one (the user's own role cannot change).
+    computed: &["role_id"],
+    children: &[],
 };
 
 mod credentials;
@@ -365,8 +369,10 @@ async fn create(
     let user = state
         .db
         .write(move |tx| {
-            let id =
-                NEW_USER_FORM.insert(tx, &values, None, &accounts::login_columns("staff", role_id, password_hash))?;
+            let id = NEW_USER_FORM
+                .write(&values)
+                .computed(accounts::login_columns("staff", role_id, password_hash))
+                .insert(tx)?;
             recovery::replace(tx, id, &hashes)?;
             load_row(tx, id)
         })
@@ -419,7 +425,7 @@ async fn update(
             if body.id == user.id && role_id != current_role {
                 return Err(AppError::Conflict(OWN_ROLE.into()));
             }
-            USER_EDIT_FORM.update(tx, body.id, &values, None, &[("role_id", SqlValue::Integer(role_id))])?;
+            USER_EDIT_FORM.write(&values).set("role_id", role_id).update(tx, body.id)?;
             load_row(tx, body.id)
         })
         .await
