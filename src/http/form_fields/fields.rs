@@ -123,6 +123,16 @@ impl Field {
         Field::new(name, column, FieldKind::Checked(check))
     }
 
+    /// A whole number stored in `column`.
+    pub const fn whole(name: &'static str, column: &'static str, bounds: &'static Bounds) -> Field {
+        Field::new(name, column, FieldKind::Whole(bounds))
+    }
+
+    /// A yes/no stored in `column` as 1 or 0.
+    pub const fn flag(name: &'static str, column: &'static str, invalid: &'static str) -> Field {
+        Field::new(name, column, FieldKind::Flag { invalid })
+    }
+
     /// A value that passes the field's rules (for examples and tests).
     pub fn example(&self) -> &'static str {
         match self.kind {
