@@ -3,7 +3,7 @@
 //! by hand. The declared writes (`crud::writes`) and the writers below them (`auth`'s API keys)
 //! build their statements here.
 
-use crate::db::sql::{self, Connection, Value, params_from_iter};
+use crate::db::sql::{self, Connection, Row, Value, params_from_iter};
 
 /// Columns by name, each with its value: `Some` is written; `None` is kept as stored by an
 /// UPDATE (and is NULL in an INSERT): a kept field an edit did not send, an image that did not
@@ -29,6 +29,12 @@ impl Columns {
     pub fn set_or_keep<V: Into<Value>>(mut self, column: &'static str, value: Option<V>) -> Columns {
         self.columns.push((column, value.map(Into::into)));
         self
+    }
+
+    /// The columns of `row` these `names` name, each read by its name as it is stored (a copy of
+    /// one row's values into another's).
+    pub fn read(row: &Row<'_>, names: &[&'static str]) -> sql::Result<Columns> {
+        names.iter().try_fold(Columns::new(), |columns, name| Ok(columns.set(name, row.get::<Value>(*name)?)))
     }
 
     /// These columns, then `more`.
