@@ -49,20 +49,16 @@ pub struct NewStaff<'a> {
 /// Inserts the account with `totp_secret`; a taken e-mail is the driver's constraint error, which
 /// the caller names in its own words.
 pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> crate::db::sql::Result<i64> {
-    let id = tx.insert(
-        "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
-         VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        (
-            staff.first_name,
-            staff.last_name,
-            staff.email,
-            staff.role as i64,
-            staff.password_hash,
-            totp_secret,
-            staff.active,
-        ),
-    )?;
-    Ok(id)
+    Columns::new()
+        .set("kind", "staff")
+        .set("first_name", staff.first_name)
+        .set("last_name", staff.last_name)
+        .set("email", staff.email)
+        .set("role_id", staff.role as i64)
+        .set("password_hash", staff.password_hash)
+        .set("totp_secret", totp_secret)
+        .set("is_active", staff.active)
+        .insert(tx, "users")
 }
 
 /// Stores a new password hash for the live login and ends its sessions except `keep` (the

@@ -17,7 +17,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
-use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
+use crate::crud::writes::{self, Check, Columns, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Total};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
@@ -302,10 +302,12 @@ async fn create(
             // HR accounts sign in to the HR portal, where the role is User's.
             .computed(accounts::login_columns("hr", Role::User as i64, password_hash))
             .insert(tx)?;
-        let id = tx.insert(
-            "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
-            (user_id, asset_id, body.is_mfa_active, body.is_employee_seen),
-        )?;
+        let id = Columns::new()
+            .set("user_id", user_id)
+            .set("asset_id", asset_id)
+            .set("is_mfa_active", body.is_mfa_active)
+            .set("is_employee_seen", body.is_employee_seen)
+            .insert(tx, "hr_accounts")?;
         Ok(id)
     })
     .await?;
@@ -318,22 +320,26 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountE
     let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     v.finish()?;
     crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
-            let user_id: i64 = tx
-                .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| r.get(0))
-                .optional()?
-                .ok_or_else(|| HR_ACCOUNTS.not_found())?;
-            let asset_id = body.asset_id.unwrap_or_default();
-            check_asset(tx, asset_id)?;
-            let now = now_iso();
-            HR_PERSON_FORM.write(&person).update(tx, user_id)?;
-            tx.execute(
-                "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
-                (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),
-            )?;
-            Ok(body.id)
-        })
-        .await
-        .map(Json)
+        let user_id: i64 = tx
+            .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
+                r.get("user_id")
+            })
+            .optional()?
+            .ok_or_else(|| HR_ACCOUNTS.not_found())?;
+        let asset_id = body.asset_id.unwrap_or_default();
+        check_asset(tx, asset_id)?;
+        let now = now_iso();
+        HR_PERSON_FORM.write(&person).update(tx, user_id)?;
+        Columns::new()
+            .set("asset_id", asset_id)
+            .set("is_mfa_active", body.is_mfa_active)
+            .set("is_employee_seen", body.is_employee_seen)
+            .set("updated_at", now)
+            .update(tx, "hr_accounts", body.id)?;
+        Ok(body.id)
+    })
+    .await
+    .map(Json)
 }
 
 #[derive(Deserialize, ToSchema, Default)]

@@ -183,10 +183,13 @@ pub fn insert_for_campaign(
     file_id: Option<i64>,
     campaign_id: i64,
 ) -> AppResult<i64> {
-    let id = tx.insert(
-        "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
-        (header, text, file_id, campaign_id),
-    )?;
+    let id = Columns::new()
+        .set("header", header)
+        .set("text", text)
+        .set("file_id", file_id)
+        .set("type", 2)
+        .set("campaign_id", campaign_id)
+        .insert(tx, "notifications")?;
     Ok(id)
 }
 
