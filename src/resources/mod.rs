@@ -105,6 +105,26 @@ pub fn all() -> [&'static Resource; 19] {
     ]
 }
 
+/// Every form the resources declare (the generic ones, those their own writers run, and the rows
+/// other layers write through them), for the checks over every declaration.
+pub fn write_forms() -> Vec<&'static crate::crud::writes::WriteForm> {
+    vec![
+        &assets::ASSET_FORM,
+        &campaign_categories::CATEGORY_FORM,
+        &partners::PARTNER_FORM,
+        &notifications::NOTIFICATION_FORM,
+        &users::NEW_USER_FORM,
+        &users::USER_EDIT_FORM,
+        &hr_accounts::HR_PERSON_FORM,
+        &employees::EMPLOYEE_EDIT_FORM,
+        &employees::ARRIVAL_FORM,
+        &merchants::NEW_MERCHANT_FORM,
+        &merchants::MERCHANT_EDIT_FORM,
+        &campaigns::writes::CAMPAIGN_FORM,
+        &promo_codes::BATCH_FORM,
+    ]
+}
+
 /// Every declared write and the route that serves it, for the table-driven tests over writes.
 pub fn declared_writes() -> Vec<crate::crud::writes::DeclaredWrite> {
     use crate::crud::writes::{DeclaredWrite, Mode};

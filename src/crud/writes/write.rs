@@ -224,3 +224,89 @@ impl Write {
         Ok(id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::validation::Validator;
+    use crate::http::form_fields::{Field, Mode, read_fields};
+    use serde_json::json;
+
+    static PARENT_FORM: WriteForm = WriteForm {
+        resource: &crate::resources::cities::CITIES,
+        table: "parent",
+        fields: &[Field::text("name", "name").required("Name is required")],
+        image: None,
+        extra_parts: &[],
+        computed: &["position"],
+        children: &[&LINKS],
+    };
+
+    static LINKS: Children = Children { table: "link", parent: "parent_id", columns: &["target"] };
+    static OTHER: Children = Children { table: "other", parent: "parent_id", columns: &["target"] };
+
+    fn database() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT, position INTEGER, updated_at TEXT, deleted_at TEXT);
+             CREATE TABLE link (parent_id INTEGER, target INTEGER);",
+        )
+        .unwrap();
+        conn
+    }
+
+    fn values(name: &str) -> Values {
+        let body = json!({ "name": name });
+        let mut v = Validator::new();
+        read_fields(PARENT_FORM.fields, body.as_object().unwrap(), Mode::Create, &mut v)
+    }
+
+    fn targets(conn: &Connection, parent: i64) -> Vec<i64> {
+        let mut statement = conn.prepare("SELECT target FROM link WHERE parent_id = ?1 ORDER BY target").unwrap();
+        statement.query_map([parent], |r| r.get("target")).unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    fn links(targets: &[i64]) -> Vec<Columns> {
+        targets.iter().map(|target| Columns::new().set("target", *target)).collect()
+    }
+
+    #[test]
+    fn a_write_stores_its_fields_computed_columns_and_links_by_name() {
+        let conn = database();
+        let id = PARENT_FORM.write(&values("first")).set("position", 3).children(&LINKS, links(&[1, 2])).insert(&conn);
+        let id = id.unwrap();
+        let (name, position): (String, i64) = conn
+            .query_row("SELECT name, position FROM parent", [], |r| Ok((r.get("name")?, r.get("position")?)))
+            .unwrap();
+        assert_eq!((name.as_str(), position, targets(&conn, id)), ("first", 3, vec![1, 2]));
+        PARENT_FORM.write(&values("second")).children(&LINKS, links(&[5])).update(&conn, id).unwrap();
+        let (name, position): (String, i64) = conn
+            .query_row("SELECT name, position FROM parent", [], |r| Ok((r.get("name")?, r.get("position")?)))
+            .unwrap();
+        assert_eq!((name.as_str(), position, targets(&conn, id)), ("second", 3, vec![5]), "links replaced");
+    }
+
+    #[test]
+    fn a_write_naming_what_its_declaration_does_not_is_refused_before_any_statement() {
+        let conn = database();
+        let undeclared = [
+            PARENT_FORM.write(&values("a")).set("colour", "red"),
+            PARENT_FORM.write(&values("a")).set("position", 1).set("position", 2),
+            PARENT_FORM.write(&values("a")).children(&OTHER, links(&[1])),
+            PARENT_FORM.write(&values("a")).children(&LINKS, [Columns::new().set("colour", 1)]),
+            PARENT_FORM.write(&values("a")).image(Some(1)),
+        ];
+        for write in undeclared {
+            assert!(matches!(write.insert(&conn), Err(AppError::Internal(_))));
+        }
+        let rows: i64 = conn.query_row("SELECT COUNT(*) AS n FROM parent", [], |r| r.get("n")).unwrap();
+        assert_eq!(rows, 0);
+    }
+
+    #[test]
+    fn an_edit_of_a_row_that_is_not_there_is_a_404() {
+        let conn = database();
+        let answer = PARENT_FORM.write(&values("a")).update(&conn, 7);
+        assert!(matches!(answer, Err(AppError::NotFound(_))));
+    }
+}

@@ -28,6 +28,7 @@ mod uses;
 use arrivals::{EMPLOYEE_FIELDS, EmployeeIn, put_employee};
 use offers::{campaigns, notifications};
 use uses::{COMPLAINT_FIELDS, ComplaintIn, USAGE_FIELDS, UsageIn, WISH_FIELDS, WishIn, complaint, usage, wish};
+pub use uses::{COMPLAINT_FORM, USAGE_FORM, WISH_FORM};
 
 const TAG: &str = "Employee app";
 const KIND: &str = "employee-app";
