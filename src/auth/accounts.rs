@@ -147,7 +147,7 @@ pub fn reset_totp(
                               must_set_up_authenticator = 0, updated_at = ?3
              WHERE id = ?1 AND deleted_at IS NULL RETURNING email",
             (user_id, &secret, now_iso()),
-            |r| r.get(0),
+            |r| r.get("email"),
         )
         .optional()?;
     let Some(email) = email else { return Ok(None) };
@@ -169,10 +169,16 @@ pub fn start_authenticator_setup(tx: &Connection, user_id: i64, pending_secret: 
     Ok(())
 }
 
+/// The login's stored password hash, for a re-authentication (its own changes of password or
+/// authenticator).
+pub fn password_hash(conn: &Connection, user_id: i64) -> AppResult<String> {
+    Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get("password_hash"))?)
+}
+
 /// The secret being set up, if any.
 pub fn pending_secret(conn: &Connection, user_id: i64) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row("SELECT totp_pending_secret FROM users WHERE id = ?1", [user_id], |r| r.get(0))
+        .query_row("SELECT totp_pending_secret FROM users WHERE id = ?1", [user_id], |r| r.get("totp_pending_secret"))
         .optional()?
         .flatten())
 }

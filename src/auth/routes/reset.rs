@@ -123,14 +123,14 @@ pub(super) async fn request_reset(
                 .query_row(
                     "SELECT id FROM users WHERE email = ?1 AND kind = 'staff' AND is_active = 1 AND deleted_at IS NULL",
                     [&lookup_email],
-                    |r| r.get(0),
+                    |r| r.get("id"),
                 )
                 .optional()?;
             let Some(user_id) = user_id else { return Ok(None) };
             let sent_this_hour: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",
+                "SELECT COUNT(*) AS n FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",
                 (user_id, format_iso(OffsetDateTime::now_utc() - Duration::hours(1))),
-                |r| r.get(0),
+                |r| r.get("n"),
             )?;
             if sent_this_hour >= RESETS_PER_ACCOUNT_PER_HOUR {
                 tracing::warn!(user_id, "password-reset request over the account's hourly limit; no link sent");
@@ -185,7 +185,7 @@ pub(super) async fn confirm_reset(
                      WHERE r.token_hash = ?1 AND r.used_at IS NULL AND r.expires_at > ?2
                        AND u.deleted_at IS NULL AND u.is_active = 1",
                     (hash_token(body.token.trim()), now_iso()),
-                    |r| r.get(0),
+                    |r| r.get("user_id"),
                 )
                 .optional()?;
             // A well-formed token that names no live link (unknown, used, expired): a 404.
@@ -199,7 +199,7 @@ pub(super) async fn confirm_reset(
                 (hash_token(body.token.trim()), now_iso()),
             )?;
             accounts::set_password(tx, user_id, Reach::Any, &new_hash, "password reset", None)?;
-            let email: String = tx.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |r| r.get(0))?;
+            let email: String = tx.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |r| r.get("email"))?;
             sessions::clear_failures(tx, &email, None)?;
             Ok(())
         })

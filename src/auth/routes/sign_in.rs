@@ -120,17 +120,18 @@ pub(super) async fn sign_in(
             }
             let candidate = conn
                 .query_row(
-                    "SELECT id, password_hash, totp_secret, totp_last_step, is_active, first_name || ' ' || last_name
+                    "SELECT id, password_hash, totp_secret, totp_last_step, is_active,
+                            first_name || ' ' || last_name AS full_name
                      FROM users WHERE email = ?1 AND kind = 'staff' AND deleted_at IS NULL",
                     [&looked_up],
                     |r| {
                         Ok(Candidate {
-                            id: r.get(0)?,
-                            password_hash: r.get(1)?,
-                            totp_secret: r.get(2)?,
-                            totp_last_step: r.get(3)?,
-                            is_active: r.get(4)?,
-                            name: r.get(5)?,
+                            id: r.get("id")?,
+                            password_hash: r.get("password_hash")?,
+                            totp_secret: r.get("totp_secret")?,
+                            totp_last_step: r.get("totp_last_step")?,
+                            is_active: r.get("is_active")?,
+                            name: r.get("full_name")?,
                         })
                     },
                 )
