@@ -133,7 +133,7 @@ fn follow_to_login(tx: &Connection, _: Option<&CurrentUser>, change: &Change) ->
 
 fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
     let mut stmt = tx.prepare_cached("SELECT user_id FROM hr_accounts WHERE id = ?1")?;
-    hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
+    hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get("user_id"))?)).collect()
 }
 
 pub const ASSET_REQUIRED: &str = "Asset Id is required";
@@ -367,7 +367,7 @@ async fn change_password(
         .write(move |tx| {
             let user_id: i64 = tx
                 .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
-                    r.get(0)
+                    r.get("user_id")
                 })
                 .optional()?
                 .ok_or_else(|| HR_ACCOUNTS.not_found())?;

@@ -256,7 +256,9 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     v.finish()?;
     crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let partner_id: i64 = tx
-            .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+            .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+                r.get("partner_id")
+            })
             .optional()?
             .ok_or_else(|| MERCHANTS.not_found())?;
         if Some(partner_id) != values.number("partnerId") {

@@ -102,19 +102,21 @@ pub static PARTNERS: Resource = Resource {
     )],
 };
 
-/// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude, longitude.
-fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult<Vec<Value>> {
+/// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude,
+/// longitude (the partner's detail, its branches call and the employee app's campaigns).
+pub fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult<Vec<Value>> {
     let city_name = ["c.name_az", "c.name_en", "c.name_ru"][language as usize - 1];
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT pc.id, pc.city_id, {city_name}, pc.address, pc.latitude, pc.longitude
+        "SELECT pc.id, pc.city_id, {city_name} AS city_name, pc.address, pc.latitude, pc.longitude
          FROM partner_cities pc JOIN cities c ON c.id = pc.city_id
          WHERE pc.partner_id = ?1 AND pc.deleted_at IS NULL ORDER BY pc.id"
     ))?;
     let rows = stmt
         .query_map([partner_id], |r| {
             Ok(json!({
-                "id": r.get::<i64>(0)?, "cityId": r.get::<i64>(1)?, "cityName": r.get::<String>(2)?,
-                "address": r.get::<String>(3)?, "latitude": r.get::<f64>(4)?, "longitude": r.get::<f64>(5)?,
+                "id": r.get::<i64>("id")?, "cityId": r.get::<i64>("city_id")?, "cityName": r.get::<String>("city_name")?,
+                "address": r.get::<String>("address")?, "latitude": r.get::<f64>("latitude")?,
+                "longitude": r.get::<f64>("longitude")?,
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
@@ -316,7 +318,7 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
 fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted: &[i64]) -> AppResult<()> {
     let own: HashSet<i64> = tx
         .prepare_cached("SELECT id FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL")?
-        .query_map([partner_id], |r| r.get(0))?
+        .query_map([partner_id], |r| r.get("id"))?
         .collect::<Result<_, _>>()?;
     let foreign =
         branches.iter().map(|b| b.id).filter(|id| *id > 0).chain(deleted.iter().copied()).find(|id| !own.contains(id));
@@ -330,7 +332,7 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
     }
     let cities: HashMap<i64, ()> = tx
         .prepare_cached("SELECT id FROM cities")?
-        .query_map([], |r| Ok((r.get(0)?, ())))?
+        .query_map([], |r| Ok((r.get("id")?, ())))?
         .collect::<Result<_, _>>()?;
     if let Some(branch) = branches.iter().find(|b| !cities.contains_key(&b.city_id)) {
         return Err(AppError::FieldRefused {
@@ -358,9 +360,9 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
     // An edit may remove rows, but a partner never ends up without a branch; the error rolls the
     // whole edit back.
     let remaining: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL",
+        "SELECT COUNT(*) AS n FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL",
         [partner_id],
-        |r| r.get(0),
+        |r| r.get("n"),
     )?;
     if remaining == 0 {
         // The edit is well formed but conflicts with what the partner has: it would remove the

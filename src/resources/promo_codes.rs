@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::campaigns;
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
@@ -219,11 +220,7 @@ fn check_target(tx: &crate::db::sql::Connection, partner_id: i64, campaign_id: i
     if !promo {
         return Err(AppError::conflict_on("partnerId", NOT_PROMO_PARTNER));
     }
-    let campaign_partner: i64 = tx
-        .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [campaign_id], |r| {
-            r.get("partner_id")
-        })
-        .optional()?
+    let campaign_partner = campaigns::partner_of(tx, campaign_id)?
         .ok_or_else(|| AppError::no_such("campaignId", "The chosen campaign does not exist."))?;
     if campaign_partner != partner_id {
         return Err(AppError::no_such("campaignId", NOT_PARTNERS_CAMPAIGN));
@@ -292,13 +289,7 @@ async fn export(
     let campaign_partner: i64 = state
         .db
         .run(move |conn| {
-            conn.query_row(
-                "SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL",
-                [campaign_id],
-                |r| r.get("partner_id"),
-            )
-            .optional()?
-            .ok_or_else(|| AppError::NotFound("Campaign not found.".into()))
+            campaigns::partner_of(conn, campaign_id)?.ok_or_else(|| AppError::NotFound("Campaign not found.".into()))
         })
         .await?;
     if partner_id.is_some_and(|partner| partner != campaign_partner) {

@@ -319,13 +319,13 @@ fn load_row(tx: &Connection, id: i64) -> AppResult<SavedUser> {
         [id],
         |r| {
             Ok(SavedUser {
-                id: r.get(0)?,
-                first_name: r.get(1)?,
-                last_name: r.get(2)?,
-                email: r.get(3)?,
-                phone: r.get(4)?,
-                role_id: r.get(5)?,
-                is_active: r.get(6)?,
+                id: r.get("id")?,
+                first_name: r.get("first_name")?,
+                last_name: r.get("last_name")?,
+                email: r.get("email")?,
+                phone: r.get("phone")?,
+                role_id: r.get("role_id")?,
+                is_active: r.get("is_active")?,
             })
         },
     )?)
@@ -417,7 +417,7 @@ async fn update(
                 .query_row(
                     "SELECT role_id FROM users WHERE id = ?1 AND kind = 'staff' AND deleted_at IS NULL",
                     [body.id],
-                    |r| r.get(0),
+                    |r| r.get("role_id"),
                 )
                 .optional()?
                 .ok_or_else(|| USERS.not_found())?;
