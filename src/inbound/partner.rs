@@ -205,11 +205,7 @@ async fn own_campaign(State(state): State<AppState>, client: ApiClient, PathId(i
     state
         .db
         .run(move |conn| {
-            let owner: Option<i64> = conn
-                .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
-                    r.get("partner_id")
-                })
-                .optional()?;
+            let owner = campaigns::partner_of(conn, id)?;
             if owner != Some(partner) {
                 return Err(AppError::NotFound(CAMPAIGN_UNKNOWN.into()));
             }

@@ -155,19 +155,19 @@ pub(crate) struct Employee {
 pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
     let found = conn
         .prepare_cached(
-            "SELECT id, asset_id, first_name || ' ' || last_name, email, phone, is_active FROM employees
+            "SELECT id, asset_id, first_name || ' ' || last_name AS full_name, email, phone, is_active FROM employees
              WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1",
         )?
         .query_row([email], |r| {
             Ok((
                 Employee {
-                    id: r.get(0)?,
-                    asset_id: r.get(1)?,
-                    full_name: r.get(2)?,
-                    email: r.get(3)?,
-                    phone: r.get(4)?,
+                    id: r.get("id")?,
+                    asset_id: r.get("asset_id")?,
+                    full_name: r.get("full_name")?,
+                    email: r.get("email")?,
+                    phone: r.get("phone")?,
                 },
-                r.get::<bool>(5)?,
+                r.get::<bool>("is_active")?,
             ))
         })
         .optional()?;
