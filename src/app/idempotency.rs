@@ -235,10 +235,10 @@ fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Res
         )?
         .query_row((&key.request_id, key.user_id, &key.session_id, since), |r| {
             Ok((
-                r.get::<String>(0)?,
-                r.get::<Option<u16>>(1)?,
-                r.get::<Option<String>>(2)?,
-                r.get::<Option<Vec<u8>>>(3)?,
+                r.get::<String>("payload_hash")?,
+                r.get::<Option<u16>>("status")?,
+                r.get::<Option<String>>("content_type")?,
+                r.get::<Option<Vec<u8>>>("body")?,
             ))
         })
         .optional()?;

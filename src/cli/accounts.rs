@@ -114,7 +114,7 @@ pub(super) fn otp(args: OtpArgs) -> anyhow::Result<()> {
             .query_row(
                 "SELECT totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL",
                 [args.email.trim()],
-                |r| r.get(0),
+                |r| r.get("totp_secret"),
             )
             .optional()?
     };
@@ -134,7 +134,7 @@ pub(super) fn reset_otp(args: OtpArgs) -> anyhow::Result<()> {
             .query_row(
                 "SELECT id FROM users WHERE email = ?1 AND deleted_at IS NULL ORDER BY kind = 'staff' DESC LIMIT 1",
                 [&email],
-                |r| r.get(0),
+                |r| r.get("id"),
             )
             .optional()?;
         let Some(id) = id else { return Ok(None) };
