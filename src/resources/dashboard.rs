@@ -13,6 +13,7 @@ use serde::Serialize;
 use time::{Date, OffsetDateTime};
 use utoipa::ToSchema;
 
+use super::reports::{self, StateCounts};
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
@@ -204,13 +205,8 @@ fn month_key(year: i32, month: u8) -> String {
 
 /// `GET dashboard` as of `today` (UTC).
 pub fn summary(conn: &Connection, today: Date) -> AppResult<Summary> {
-    let (active, deactive) = conn
-        .prepare_cached(
-            "SELECT COALESCE(SUM(CASE WHEN state = 'active' THEN n END), 0) AS active,
-                    COALESCE(SUM(CASE WHEN state = 'deactive' THEN n END), 0) AS deactive
-             FROM state_counts WHERE kind = 'employee'",
-        )?
-        .query_row([], |r| Ok((r.get::<i64>("active")?, r.get::<i64>("deactive")?)))?;
+    // The employees' counts as the reports read them.
+    let StateCounts { active, deactive, .. } = reports::state_counts(conn, "employee")?;
     let total_usage: i64 = conn
         .prepare_cached("SELECT n FROM row_counts WHERE name = 'usage_history'")?
         .query_row([], |r| r.get("n"))
