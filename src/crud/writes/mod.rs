@@ -4,8 +4,10 @@
 //! the child rows written with it (a campaign's assets), and from that one declaration come the
 //! form's validation, the OpenAPI rules, and the INSERT and UPDATE by column name with the stored
 //! image and the child rows, in one transaction, a taken unique value answered on its field
-//! ([`Write`], in `write.rs`). What a table needs beyond that (a branch list, a display position)
-//! is the resource's [`Writer`] hooks, or its own writer built on the same declaration.
+//! ([`Write`], in `write.rs`). What a table needs beyond that (checks against other rows, a
+//! display position, a partner's branches added, edited and removed by id through their
+//! declaration) is the resource's [`Writer`] hooks, or its own writer built on the same
+//! declaration.
 
 mod write;
 
@@ -57,7 +59,8 @@ impl ExtraPart {
     }
 }
 
-/// A resource's form: its declared fields, its image, and the parts its writer reads itself.
+/// A resource's form: its declared fields, its image, the parts its writer reads itself, the
+/// columns the writer computes and the child tables written with its rows.
 pub struct WriteForm {
     pub resource: &'static Resource,
     /// The table the declared columns are in: the resource's own, or the one it extends (an HR
