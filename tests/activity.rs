@@ -314,7 +314,7 @@ async fn a_write_whose_entry_cannot_be_recorded_is_not_made_and_says_why() {
     let made = app.send_form(Method::POST, "/api/asset", &admin.token, ASSET, &[("file", "logo.png", PNG)]).await;
     let id = made.expect(201).json()["id"].as_i64().unwrap();
     // The log refuses entries from now on (as a full disk or a damaged table would).
-    let refuse = if app.state.db.is_postgres() {
+    let refuse = if app.state.db.is_shared() {
         "CREATE FUNCTION refuse_entries() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the activity log is out of space'; END $$;
          CREATE TRIGGER refuse_entries BEFORE INSERT ON activity FOR EACH ROW EXECUTE FUNCTION refuse_entries();"
     } else {

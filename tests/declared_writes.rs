@@ -225,3 +225,33 @@ async fn every_declared_write_enforces_its_declaration() {
         }
     }
 }
+
+/// The columns `columns` of `table` can be read: each is a column of the table on this engine.
+fn assert_columns(conn: &perkdesk::db::sql::Connection, table: &str, columns: &[&str]) {
+    let sql = format!("SELECT {} FROM {table} WHERE 1 = 0", columns.join(", "));
+    if let Err(error) = conn.prepare(&sql) {
+        panic!("{table} has not every column a declaration names ({}): {error}", columns.join(", "));
+    }
+}
+
+/// Every column a declared form names (its fields', its image's, its computed ones, its child
+/// tables') is a column of its table: the statements made from a declaration name no column the
+/// schema lacks, on either engine.
+#[tokio::test]
+async fn every_declared_column_is_a_column_of_its_table() {
+    let app = test_app();
+    let conn = app.state.db.conn().unwrap();
+    let forms: Vec<_> =
+        perkdesk::resources::write_forms().into_iter().chain(perkdesk::inbound::write_forms()).collect();
+    assert!(forms.len() >= 17, "only {} declared forms", forms.len());
+    for form in forms {
+        let mut columns: Vec<&str> = form.fields.iter().filter_map(|field| field.column).collect();
+        columns.extend(form.image.iter().map(|image| image.column));
+        columns.extend(form.computed);
+        assert_columns(&conn, form.table, &columns);
+        for children in form.children {
+            let columns: Vec<&str> = std::iter::once(children.parent).chain(children.columns.iter().copied()).collect();
+            assert_columns(&conn, children.table, &columns);
+        }
+    }
+}

@@ -102,9 +102,115 @@ fn only_db_names_the_database_driver() {
     assert!(found.is_empty(), "modules outside db naming the driver:\n{}", found.join("\n"));
 }
 
+/// The words by which code asks which engine it runs on. Above `db`, code asks for a capability
+/// (`Db::is_shared`, `Db::is_a_file`) or a dialect's answer (`db::dialect`), never the engine.
+const ENGINE_TESTS: &[&str] = &["is_postgres(", "Dialect::Postgres", "Dialect::Sqlite", "Location::Postgres"];
+
+/// The lines of a source text, comments aside, that ask which engine it runs on.
+fn engine_tests(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .filter(|(_, line)| ENGINE_TESTS.iter().any(|word| line.contains(word)))
+        .map(|(number, _)| number + 1)
+        .collect()
+}
+
+#[test]
+fn nothing_above_db_asks_which_engine_it_runs_on() {
+    let mut found = Vec::new();
+    for (relative, text) in sources::rust_sources() {
+        // The copy to PostgreSQL's command checks that its arguments name one engine each.
+        if relative.starts_with("db") || relative == std::path::Path::new("cli/files.rs") {
+            continue;
+        }
+        found.extend(engine_tests(&text).into_iter().map(|line| format!("{}:{line}", relative.display())));
+    }
+    assert!(found.is_empty(), "modules above db testing the engine:\n{}", found.join("\n"));
+    assert_eq!(engine_tests("if db.is_postgres() {\n// db.is_postgres()\nif db.is_shared() {}\n"), [1]);
+}
+
 #[test]
 fn the_driver_check_sees_a_driver_path_and_not_a_comment() {
     assert_eq!(driver_names("use rusqlite::Connection;\n// rusqlite::Row\nlet x = 1;\n"), [1]);
     assert_eq!(driver_names("fn f(e: postgres::Error) {}\n"), [1]);
     assert!(driver_names("use crate::db::sql::Connection;\n").is_empty());
+}
+
+/// Positional row reads the code above `db` may keep: generic code that reads a declared query's
+/// columns by place. Everything else reads a row's columns by name (`row.get::<T>("first_name")`,
+/// an expression by its alias), so a reordered SELECT cannot shift a value into another field.
+const MAX_POSITIONAL_READS: usize = 10;
+
+/// The arguments of a row read at `after` (the text just past a `get` that `before` precedes):
+/// `get_ref(…`, or `.get(…` and `.get::<T>(…` (nested generics included).
+fn read_arguments<'t>(before: &str, after: &'t str) -> Option<&'t str> {
+    if let Some(arguments) = after.strip_prefix("_ref(") {
+        return Some(arguments);
+    }
+    if !before.ends_with('.') {
+        return None;
+    }
+    let Some(generics) = after.strip_prefix("::<") else { return after.strip_prefix('(') };
+    let mut depth = 1;
+    for (at, c) in generics.char_indices() {
+        depth += match c {
+            '<' => 1,
+            '>' => -1,
+            _ => 0,
+        };
+        if depth == 0 {
+            return generics[at + 1..].strip_prefix('(');
+        }
+    }
+    None
+}
+
+/// The positional reads in a source text, `.get(<digits>)`, `.get::<…>(<digits>)` and
+/// `get_ref(<digits>)`, as (line, code); a range such as `.get(5..7)` is a slice, not a column.
+fn positional_reads(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        for (at, _) in line.match_indices("get") {
+            let Some(arguments) = read_arguments(&line[..at], &line[at + "get".len()..]) else { continue };
+            let arguments = arguments.trim_start();
+            let digits = arguments.chars().take_while(char::is_ascii_digit).count();
+            if digits > 0 && arguments[digits..].trim_start().starts_with(')') {
+                found.push((number + 1, line.trim().to_string()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn rows_above_db_are_read_by_column_name() {
+    let mut found = Vec::new();
+    for (relative, text) in sources::rust_sources() {
+        if relative.starts_with("db") {
+            continue;
+        }
+        for (line, code) in positional_reads(&text) {
+            found.push(format!("{}:{line}: {code}", relative.display()));
+        }
+    }
+    found.sort();
+    assert!(
+        found.len() <= MAX_POSITIONAL_READS,
+        "{} positional row reads outside src/db/ (at most {MAX_POSITIONAL_READS}; read the column by its name or alias):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_read_check_sees_positional_reads_and_not_names_or_slices() {
+    let text = "let a = r.get(0)?;\nlet b = r.get::<Option<i64>>(12)?;\nlet c = row.get_ref(1)?;\n\
+                let d = r.get(\"first_name\")?;\nlet e = key.get(5..7);\nlet f = r.get::<i64>(\"n\")?;\n\
+                // r.get(3) in a comment\nlet g = r.get(index)?;\n";
+    let lines: Vec<usize> = positional_reads(text).into_iter().map(|(line, _)| line).collect();
+    assert_eq!(lines, [1, 2, 3]);
 }

@@ -130,6 +130,15 @@ async fn deleted_records_of_every_kind_are_listed_with_who_deleted_them_and_all_
         assert_eq!(row["deletedBy"], "Test User", "{path}");
         assert!(row["deletedAt"].as_str().unwrap().starts_with("20"));
     }
+    // The activity log names a person as the screens do; the trash adds the e-mail to tell two
+    // deleted people of one name apart.
+    for (path, id, name) in [("employee", w.employees[1], "İsmayıl Həsənov"), ("humanResource", x.hr, "Leyla Kazımova")] {
+        let path = path.replace('/', "%2F");
+        let log = app.get(&format!("/api/activity/filter?Resource={path}&RecordId={id}&Take=10"), token).await;
+        let entries = log.json()["data"].as_array().unwrap().clone();
+        assert!(!entries.is_empty(), "{path}");
+        assert!(entries.iter().all(|entry| entry["recordName"] == name), "{entries:?}");
+    }
     let campaigns = trash(&app, token, "Kind=campaign").await;
     assert_eq!(campaigns.len(), 1);
     assert_eq!(trash(&app, token, "Label=kaz").await.len(), 1, "the label filter");

@@ -51,7 +51,7 @@ const COUNT_SERVERS_EVERY: Duration = Duration::from_secs(10);
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
     let now = Instant::now();
-    if db.is_postgres() {
+    if db.is_shared() {
         repeat(&db, now, FOLD_EVERY, |db| async move {
             if let Err(error) = db.fold_counts().await {
                 tracing::error!(error = %error, "folding the counts failed");

@@ -210,7 +210,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
 /// of its own key and the leading server sweeps the rest ([`expire_all`]).
 fn expire(conn: &crate::db::sql::Connection, recording: Option<&Key>) -> Result<usize, AppError> {
     let cutoff = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
-    Ok(match recording.filter(|_| conn.is_postgres()) {
+    Ok(match recording.filter(|_| conn.is_shared()) {
         Some(key) => conn
             .prepare_cached(
                 "DELETE FROM idempotency_keys
@@ -235,10 +235,10 @@ fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Res
         )?
         .query_row((&key.request_id, key.user_id, &key.session_id, since), |r| {
             Ok((
-                r.get::<String>(0)?,
-                r.get::<Option<u16>>(1)?,
-                r.get::<Option<String>>(2)?,
-                r.get::<Option<Vec<u8>>>(3)?,
+                r.get::<String>("payload_hash")?,
+                r.get::<Option<u16>>("status")?,
+                r.get::<Option<String>>("content_type")?,
+                r.get::<Option<Vec<u8>>>("body")?,
             ))
         })
         .optional()?;

@@ -196,7 +196,9 @@ pub struct Health {
 async fn health(State(state): State<AppState>) -> AppResult<axum::Json<Health>> {
     let schema_version = state
         .db
-        .run(|conn| Ok(conn.query_row("SELECT MAX(version) FROM schema_migrations", [], |r| r.get(0))?))
+        .run(|conn| {
+            Ok(conn.query_row("SELECT MAX(version) AS version FROM schema_migrations", [], |r| r.get("version"))?)
+        })
         .await?;
     Ok(axum::Json(Health { status: "ok", schema_version }))
 }

@@ -33,7 +33,7 @@ const FIRST_PAUSE: Duration = Duration::from_millis(5);
 const LONGEST_PAUSE: Duration = Duration::from_millis(200);
 
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if !is_mutation(request.method()) || !state.db.is_postgres() {
+    if !is_mutation(request.method()) || !state.db.is_shared() {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();

@@ -5,8 +5,8 @@
 //! must in the same transaction. The person's own fields (names, e-mail, phone) are the Users and
 //! HR screens' declared writes.
 
-use crate::db::sql::Value as SqlValue;
 use crate::db::sql::{Connection, OptionalExtension};
+use crate::http::form_fields::Columns;
 
 use super::{recovery, sessions, totp};
 use crate::core::error::AppResult;
@@ -22,15 +22,17 @@ pub enum Reach {
     Any,
 }
 
+/// The columns [`login_columns`] sets, for the declarations of the forms that make logins.
+pub const LOGIN_COLUMNS: &[&str] = &["kind", "role_id", "password_hash", "totp_secret"];
+
 /// The columns a new login gets beside its person: its kind (`staff` or `hr`), its role, its
 /// password hash and a fresh TOTP secret (made here only, for staff users and HR accounts alike).
-pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Vec<(&'static str, SqlValue)> {
-    vec![
-        ("kind", SqlValue::Text(kind.into())),
-        ("role_id", SqlValue::Integer(role_id)),
-        ("password_hash", SqlValue::Text(password_hash)),
-        ("totp_secret", SqlValue::Text(totp::new_secret())),
-    ]
+pub fn login_columns(kind: &str, role_id: i64, password_hash: String) -> Columns {
+    Columns::new()
+        .set("kind", kind)
+        .set("role_id", role_id)
+        .set("password_hash", password_hash)
+        .set("totp_secret", totp::new_secret())
 }
 
 /// A staff account made outside the Users screen: a registration (inactive until an Admin
@@ -47,20 +49,16 @@ pub struct NewStaff<'a> {
 /// Inserts the account with `totp_secret`; a taken e-mail is the driver's constraint error, which
 /// the caller names in its own words.
 pub fn insert_staff(tx: &Connection, staff: &NewStaff, totp_secret: &str) -> crate::db::sql::Result<i64> {
-    let id = tx.insert(
-        "INSERT INTO users (kind, first_name, last_name, email, role_id, password_hash, totp_secret, is_active)
-         VALUES ('staff', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        (
-            staff.first_name,
-            staff.last_name,
-            staff.email,
-            staff.role as i64,
-            staff.password_hash,
-            totp_secret,
-            staff.active,
-        ),
-    )?;
-    Ok(id)
+    Columns::new()
+        .set("kind", "staff")
+        .set("first_name", staff.first_name)
+        .set("last_name", staff.last_name)
+        .set("email", staff.email)
+        .set("role_id", staff.role as i64)
+        .set("password_hash", staff.password_hash)
+        .set("totp_secret", totp_secret)
+        .set("is_active", staff.active)
+        .insert(tx, "users")
 }
 
 /// Stores a new password hash for the live login and ends its sessions except `keep` (the
@@ -149,7 +147,7 @@ pub fn reset_totp(
                               must_set_up_authenticator = 0, updated_at = ?3
              WHERE id = ?1 AND deleted_at IS NULL RETURNING email",
             (user_id, &secret, now_iso()),
-            |r| r.get(0),
+            |r| r.get("email"),
         )
         .optional()?;
     let Some(email) = email else { return Ok(None) };
@@ -171,10 +169,16 @@ pub fn start_authenticator_setup(tx: &Connection, user_id: i64, pending_secret: 
     Ok(())
 }
 
+/// The login's stored password hash, for a re-authentication (its own changes of password or
+/// authenticator).
+pub fn password_hash(conn: &Connection, user_id: i64) -> AppResult<String> {
+    Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get("password_hash"))?)
+}
+
 /// The secret being set up, if any.
 pub fn pending_secret(conn: &Connection, user_id: i64) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row("SELECT totp_pending_secret FROM users WHERE id = ?1", [user_id], |r| r.get(0))
+        .query_row("SELECT totp_pending_secret FROM users WHERE id = ?1", [user_id], |r| r.get("totp_pending_secret"))
         .optional()?
         .flatten())
 }

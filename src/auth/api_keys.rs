@@ -23,6 +23,7 @@ use super::bearer_token;
 use super::tokens::{hash_token, random_bytes};
 use crate::core::error::{AppError, AppResult};
 use crate::db::{Actor, format_iso, lock};
+use crate::http::form_fields::Columns;
 use crate::http::limits::share;
 use crate::http::state::AppState;
 
@@ -117,17 +118,20 @@ pub fn insert_client(
 ) -> AppResult<(i64, String)> {
     let (key, hash) = new_key();
     let prefix: String = key.chars().take(KEY_PREFIX.len() + 6).collect();
-    let id = tx.insert(
-        "INSERT INTO api_clients (name, kind, partner_id, key_hash, key_prefix, rate_limit_per_minute)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        (name, kind.as_str(), partner_id, &hash, &prefix, per_minute),
-    )?;
+    let id = Columns::new()
+        .set("name", name)
+        .set("kind", kind.as_str())
+        .set("partner_id", partner_id)
+        .set("key_hash", hash)
+        .set("key_prefix", prefix)
+        .set("rate_limit_per_minute", i64::from(per_minute))
+        .insert(tx, "api_clients")?;
     Ok((id, key))
 }
 
 /// Revokes the client's key at once (the next request with it is refused).
 pub fn revoke_client(tx: &crate::db::sql::Connection, id: i64) -> AppResult<()> {
-    tx.execute("UPDATE api_clients SET revoked_at = ?2 WHERE id = ?1", (id, crate::db::now_iso()))?;
+    Columns::new().set("revoked_at", crate::db::now_iso()).update(tx, "api_clients", id)?;
     Ok(())
 }
 
@@ -173,21 +177,22 @@ impl FromRequestParts<AppState> for ApiClient {
             .db
             .look_up(move |conn| {
                 conn.prepare_cached(
-                    "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at, revoked_at IS NOT NULL
+                    "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at,
+                            revoked_at IS NOT NULL AS revoked
                      FROM api_clients WHERE key_hash = ?1",
                 )?
                 .query_row([hash], |r| {
-                    let kind: String = r.get(2)?;
+                    let kind: String = r.get("kind")?;
                     Ok(Found {
                         client: ApiClient {
-                            id: r.get(0)?,
-                            name: r.get(1)?,
+                            id: r.get("id")?,
+                            name: r.get("name")?,
                             kind: ClientKind::parse(&kind).unwrap_or(ClientKind::Partner),
-                            partner_id: r.get(3)?,
+                            partner_id: r.get("partner_id")?,
                         },
-                        per_minute: r.get::<i64>(4)?.clamp(1, 1_000_000) as u32,
-                        last_used_at: r.get(5)?,
-                        revoked: r.get(6)?,
+                        per_minute: r.get::<i64>("rate_limit_per_minute")?.clamp(1, 1_000_000) as u32,
+                        last_used_at: r.get("last_used_at")?,
+                        revoked: r.get("revoked")?,
                     })
                 })
                 .optional()
@@ -214,8 +219,7 @@ impl FromRequestParts<AppState> for ApiClient {
             state
                 .db
                 .write(move |conn| {
-                    conn.prepare_cached("UPDATE api_clients SET last_used_at = ?2 WHERE id = ?1")?
-                        .execute((id, now))?;
+                    Columns::new().set("last_used_at", now).update(conn, "api_clients", id)?;
                     Ok(())
                 })
                 .await?;

@@ -73,10 +73,7 @@ async fn check_password(state: &AppState, ip: std::net::IpAddr, user: &CurrentUs
         return Err(AppError::field("password", "Required field"));
     }
     let id = user.id;
-    let stored: String = state
-        .db
-        .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [id], |r| r.get(0))?))
-        .await?;
+    let stored: String = state.db.run(move |conn| accounts::password_hash(conn, id)).await?;
     if password::verify_off_thread(stored, typed).await {
         Ok(())
     } else {

@@ -147,16 +147,16 @@ impl FromRequestParts<AppState> for CurrentUser {
                        AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
                 )?
                 .query_row((&claims.session_id, claims.user_id), |row| {
-                    let role_id: i64 = row.get(5)?;
+                    let role_id: i64 = row.get("role_id")?;
                     Ok(CurrentUser {
-                        id: row.get(0)?,
-                        first_name: row.get(1)?,
-                        last_name: row.get(2)?,
-                        email: row.get(3)?,
-                        phone: row.get(4)?,
+                        id: row.get("id")?,
+                        first_name: row.get("first_name")?,
+                        last_name: row.get("last_name")?,
+                        email: row.get("email")?,
+                        phone: row.get("phone")?,
                         role_id,
                         is_active: true,
-                        must_set_up_authenticator: row.get(6)?,
+                        must_set_up_authenticator: row.get("must_set_up_authenticator")?,
                         role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
                         session_id: claims.session_id.clone(),
                     })

@@ -79,16 +79,16 @@ pub fn replace(tx: &Connection, user_id: i64, hashes: &[String]) -> AppResult<()
 pub fn unused(conn: &Connection, user_id: i64) -> AppResult<Vec<(i64, String)>> {
     Ok(conn
         .prepare_cached("SELECT id, code_hash FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL ORDER BY id")?
-        .query_map([user_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map([user_id], |r| Ok((r.get("id")?, r.get("code_hash")?)))?
         .collect::<Result<_, _>>()?)
 }
 
 /// How many unused codes the login has left.
 pub fn left(conn: &Connection, user_id: i64) -> AppResult<i64> {
     Ok(conn.query_row(
-        "SELECT COUNT(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL",
+        "SELECT COUNT(*) AS n FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL",
         [user_id],
-        |r| r.get(0),
+        |r| r.get("n"),
     )?)
 }
 

@@ -79,9 +79,10 @@ pub enum Refresh {
 pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult<Refresh> {
     let found = tx
         .query_row(
-            "SELECT t.session_id, t.used_at IS NOT NULL, t.expires_at > ?2, s.revoked_at IS NULL, s.user_id,
-                    u.is_active = 1 AND u.deleted_at IS NULL AND u.kind = 'staff',
-                    CASE WHEN t.used_at > ?3 THEN t.successor END
+            "SELECT t.session_id, t.used_at IS NOT NULL AS spent, t.expires_at > ?2 AS fresh,
+                    s.revoked_at IS NULL AS live, s.user_id,
+                    u.is_active = 1 AND u.deleted_at IS NULL AND u.kind = 'staff' AS user_ok,
+                    CASE WHEN t.used_at > ?3 THEN t.successor END AS successor
              FROM refresh_tokens t
              JOIN sessions s ON s.id = t.session_id
              JOIN users u ON u.id = s.user_id
@@ -89,13 +90,13 @@ pub fn rotate(tx: &Connection, keys: &JwtKeys, refresh_token: &str) -> AppResult
             (hash_token(refresh_token), now_iso(), format_iso(OffsetDateTime::now_utc() - REFRESH_GRACE)),
             |r| {
                 Ok((
-                    r.get::<String>(0)?,
-                    r.get::<bool>(1)?,
-                    r.get::<bool>(2)?,
-                    r.get::<bool>(3)?,
-                    r.get::<i64>(4)?,
-                    r.get::<bool>(5)?,
-                    r.get::<Option<Vec<u8>>>(6)?,
+                    r.get::<String>("session_id")?,
+                    r.get::<bool>("spent")?,
+                    r.get::<bool>("fresh")?,
+                    r.get::<bool>("live")?,
+                    r.get::<i64>("user_id")?,
+                    r.get::<bool>("user_ok")?,
+                    r.get::<Option<Vec<u8>>>("successor")?,
                 ))
             },
         )
@@ -170,7 +171,7 @@ pub fn revoke_session(conn: &Connection, session_id: &str, reason: &str) -> AppR
 pub fn session_of_refresh_token(conn: &Connection, refresh_token: &str) -> AppResult<Option<String>> {
     Ok(conn
         .query_row("SELECT session_id FROM refresh_tokens WHERE token_hash = ?1", [hash_token(refresh_token)], |r| {
-            r.get(0)
+            r.get("session_id")
         })
         .optional()?)
 }
@@ -217,15 +218,17 @@ pub fn sign_in_gate(conn: &Connection, email: &str, address: &str) -> AppResult<
     let now = OffsetDateTime::now_utc();
     let until: Option<String> = conn
         .prepare_cached("SELECT until FROM sign_in_locks WHERE email = ?1 AND address = ?2")?
-        .query_row((email, address), |r| r.get(0))
+        .query_row((email, address), |r| r.get("until"))
         .optional()?;
     if until.is_some_and(|until| until > format_iso(now)) {
         return Ok(Gate::Locked);
     }
     let window_start = format_iso(now - FAILURE_WINDOW);
     let (failures, last): (i64, Option<String>) = conn
-        .prepare_cached("SELECT COUNT(*), MAX(at) FROM sign_in_failures WHERE email = ?1 AND at > ?2")?
-        .query_row((email, &window_start), |r| Ok((r.get(0)?, r.get(1)?)))?;
+        .prepare_cached(
+            "SELECT COUNT(*) AS failures, MAX(at) AS last FROM sign_in_failures WHERE email = ?1 AND at > ?2",
+        )?
+        .query_row((email, &window_start), |r| Ok((r.get("failures")?, r.get("last")?)))?;
     if failures < THROTTLE_AFTER_FAILURES {
         return Ok(Gate::Open);
     }
@@ -235,7 +238,7 @@ pub fn sign_in_gate(conn: &Connection, email: &str, address: &str) -> AppResult<
              WHERE u.email = ?1 AND u.kind = 'staff' AND u.deleted_at IS NULL AND s.ip = ?2 AND s.created_at > ?3
              LIMIT 1",
         )?
-        .query_row((email, address, format_iso(now - FAMILIAR_FOR)), |r| r.get::<i64>(0))
+        .query_row((email, address, format_iso(now - FAMILIAR_FOR)), |_| Ok(()))
         .optional()?
         .is_some();
     if familiar {
@@ -264,8 +267,8 @@ pub fn record_failure(tx: &Connection, email: &str, address: &str) -> AppResult<
         format_iso(now),
     ))?;
     let recent: i64 = tx
-        .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND address = ?2 AND at > ?3")?
-        .query_row((email, address, &window_start), |r| r.get(0))?;
+        .prepare_cached("SELECT COUNT(*) AS n FROM sign_in_failures WHERE email = ?1 AND address = ?2 AND at > ?3")?
+        .query_row((email, address, &window_start), |r| r.get("n"))?;
     if recent >= LOCK_AFTER_FAILURES {
         tx.prepare_cached(
             "INSERT INTO sign_in_locks (email, address, until) VALUES (?1, ?2, ?3)

@@ -38,7 +38,7 @@ impl JwtKeys {
     /// Loads the signing key kept in the database, generating it on first start.
     pub fn load_or_create(conn: &Connection) -> anyhow::Result<JwtKeys> {
         let stored: Option<String> = conn
-            .query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| r.get(0))
+            .query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| r.get("value"))
             .optional()?;
         let secret = match stored {
             Some(hex_key) => hex::decode(hex_key)?,
@@ -50,7 +50,9 @@ impl JwtKeys {
                     [hex::encode(&key)],
                 )?;
                 let kept: String =
-                    conn.query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| r.get(0))?;
+                    conn.query_row("SELECT value FROM app_settings WHERE key = 'jwt_signing_key'", [], |r| {
+                        r.get("value")
+                    })?;
                 hex::decode(kept)?
             }
         };

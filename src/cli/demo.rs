@@ -223,7 +223,7 @@ pub fn prepare(db: &Db, fresh: bool) -> anyhow::Result<DemoAdmin> {
     let (recovery_codes, recovery_hashes) = crate::auth::recovery::new_set()?;
     let existing: Option<(i64, String)> = tx
         .query_row("SELECT id, totp_secret FROM users WHERE email = ?1 AND deleted_at IS NULL", [ADMIN_EMAIL], |r| {
-            Ok((r.get(0)?, r.get(1)?))
+            Ok((r.get("id")?, r.get("totp_secret")?))
         })
         .optional()?;
     let codes_replaced = existing.is_some();
@@ -340,7 +340,7 @@ const RETIRED_PARTNER_CONTACT: (&str, &str) = ("Lalə", "Rəhimova");
 /// starts, so a new demo opens with all of them still there.
 fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
     let assets: Vec<i64> =
-        tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        tx.prepare("SELECT id FROM assets ORDER BY id")?.query_map([], |r| r.get("id"))?.collect::<Result<_, _>>()?;
     for (index, (asset_id, (first, last))) in (0_i64..).zip(assets.iter().zip(LEAVERS)) {
         tx.execute(
             "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active, created_at, deleted_at)
@@ -373,7 +373,7 @@ fn fill_retired(tx: &Connection) -> anyhow::Result<()> {
         .query_row(
             "SELECT partner_id, campaign_category_id FROM campaigns WHERE deleted_at IS NULL ORDER BY id LIMIT 1",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get("partner_id")?, r.get("campaign_category_id")?)),
         )
         .optional()?
     else {
@@ -872,13 +872,13 @@ fn fill_campaigns(tx: &Connection, rng: &mut StdRng) -> anyhow::Result<()> {
     }
     let assets: Vec<i64> = tx
         .prepare("SELECT id FROM assets WHERE deleted_at IS NULL ORDER BY id")?
-        .query_map([], |r| r.get(0))?
+        .query_map([], |r| r.get("id"))?
         .collect::<Result<_, _>>()?;
     let now = time::OffsetDateTime::now_utc();
     let mut positions = vec![0i64; CATEGORIES.len()];
     for (index, demo) in CAMPAIGNS.iter().enumerate() {
         let partner_id: i64 = tx
-            .query_row("SELECT id FROM partners WHERE name = ?1", [demo.partner], |r| r.get(0))
+            .query_row("SELECT id FROM partners WHERE name = ?1", [demo.partner], |r| r.get("id"))
             .with_context(|| format!("the demo partner {} is missing", demo.partner))?;
         let image_id = crate::http::files::store_image(tx, demo.image)?;
         positions[demo.category] += 1;
@@ -1009,7 +1009,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::
 
     let assets: Vec<(i64, String)> = tx
         .prepare("SELECT id, name FROM assets WHERE deleted_at IS NULL ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map([], |r| Ok((r.get("id")?, r.get("name")?)))?
         .collect::<Result<_, _>>()?;
     let mut emails = HashSet::new();
     let mut employees: Vec<(i64, i64, String, String)> = vec![];
@@ -1051,7 +1051,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::
 
     for (index, (reason, description)) in COMPLAINTS.iter().cycle().take(28).enumerate() {
         let (id, _, name, email) = &employees[rng.random_range(0..employees.len())];
-        let phone: String = tx.query_row("SELECT phone FROM employees WHERE id = ?1", [id], |r| r.get(0))?;
+        let phone: String = tx.query_row("SELECT phone FROM employees WHERE id = ?1", [id], |r| r.get("phone"))?;
         tx.execute(
             "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description, is_read, record_date)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -1087,7 +1087,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::
             "SELECT pc.partner_id, pc.id, p.name FROM partner_cities pc JOIN partners p ON p.id = pc.partner_id
              WHERE pc.deleted_at IS NULL AND p.deleted_at IS NULL ORDER BY pc.id",
         )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map([], |r| Ok((r.get("partner_id")?, r.get("id")?, r.get("name")?)))?
         .collect::<Result<_, _>>()?;
     let mut merchant_emails = HashSet::new();
     for (partner_id, branch_id, partner_name) in &branches {
@@ -1110,7 +1110,7 @@ fn fill_people(tx: &Connection, rng: &mut StdRng, names: &mut Names) -> anyhow::
             "SELECT c.partner_id, c.id FROM campaigns c JOIN partners p ON p.id = c.partner_id
              WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 AND p.is_promo_code_using = 1 ORDER BY c.id",
         )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map([], |r| Ok((r.get("partner_id")?, r.get("id")?)))?
         .collect::<Result<_, _>>()?;
     for (partner_id, campaign_id) in promo_campaigns {
         let mut written = 0;
@@ -1150,29 +1150,29 @@ fn fill_usage_history(
 ) -> anyhow::Result<()> {
     let campaigns: Vec<UsedCampaign> = tx
         .prepare(
-            "SELECT c.id, c.partner_id, c.campaign_category_id, c.name_az, p.name, cc.name_az, c.discount_percent,
-                    c.start_date, c.expire_date
+            "SELECT c.id, c.partner_id, c.campaign_category_id, c.name_az, p.name AS partner_name,
+                    cc.name_az AS category_name, c.discount_percent, c.start_date, c.expire_date
              FROM campaigns c JOIN partners p ON p.id = c.partner_id
              JOIN campaign_categories cc ON cc.id = c.campaign_category_id
              WHERE c.deleted_at IS NULL AND c.is_confirmed = 1 ORDER BY c.id",
         )?
         .query_map([], |r| {
             Ok(UsedCampaign {
-                id: r.get(0)?,
-                partner_id: r.get(1)?,
-                category_id: r.get(2)?,
-                name: r.get(3)?,
-                partner_name: r.get(4)?,
-                category_name: r.get(5)?,
-                discount: r.get(6)?,
-                start: r.get(7)?,
-                expire: r.get(8)?,
+                id: r.get("id")?,
+                partner_id: r.get("partner_id")?,
+                category_id: r.get("campaign_category_id")?,
+                name: r.get("name_az")?,
+                partner_name: r.get("partner_name")?,
+                category_name: r.get("category_name")?,
+                discount: r.get("discount_percent")?,
+                start: r.get("start_date")?,
+                expire: r.get("expire_date")?,
             })
         })?
         .collect::<Result<_, _>>()?;
     let asset_names: std::collections::HashMap<i64, String> = tx
         .prepare("SELECT id, name FROM assets")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map([], |r| Ok((r.get("id")?, r.get("name")?)))?
         .collect::<Result<_, _>>()?;
     let mut insert = tx.prepare(
         "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,

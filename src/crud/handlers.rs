@@ -386,11 +386,11 @@ async fn soft_delete(
             let placeholders = vec!["?"; ids.len()].join(", ");
             let found: i64 = tx.query_row(
                 &format!(
-                    "SELECT COUNT(*) FROM {} WHERE {} AND {} IN ({placeholders})",
+                    "SELECT COUNT(*) AS n FROM {} WHERE {} AND {} IN ({placeholders})",
                     resource.from, resource.scope, resource.id
                 ),
                 params_from_iter(ids.iter()),
-                |r| r.get(0),
+                |r| r.get("n"),
             )?;
             if found as usize != ids.len() {
                 return Err(AppError::NotFound(match ids.len() {

@@ -83,8 +83,9 @@ pub struct Resource {
     pub detail_extra: Option<DetailExtra>,
     /// Its records as a list of them is called in a sentence ("usage records").
     pub plural: &'static str,
-    /// A record's name, SQL over its table's row (`{row}`): the Trash's label of a deleted one,
-    /// the name the activity log gives its entries' record. `None`: its records have none.
+    /// A record's name, SQL over its table's row (`{row}`): the name the activity log gives its
+    /// entries' record and, unless its trash declares a longer one, the Trash's label of a deleted
+    /// one. `None`: its records have none.
     pub label: Option<&'static str>,
     /// What the activity log records of its tables, its History tab's entries (empty: nothing).
     pub history: &'static [Recorded],
@@ -116,11 +117,15 @@ pub struct Trash {
     pub owned: &'static [(&'static str, &'static str, &'static str)],
     /// The login the record signs in with (`?1` its id), deleted for good after it.
     pub login: Option<&'static str>,
+    /// The Trash's label of a deleted record (`{row}` its row) when its name alone would not tell
+    /// two deleted records apart (a person's e-mail beside the name); the resource's label when
+    /// `None`.
+    pub label: Option<&'static str>,
 }
 
 impl Trash {
     /// A record with nothing more to respect.
-    pub const PLAIN: Trash = Trash { rows: None, parents: &[], unique: None, owned: &[], login: None };
+    pub const PLAIN: Trash = Trash { rows: None, parents: &[], unique: None, owned: &[], login: None, label: None };
 }
 
 /// Where a list's unfiltered total comes from.
@@ -348,6 +353,39 @@ impl Filter {
 pub struct Export {
     pub file_name: &'static str,
     pub columns: &'static [(&'static str, &'static str)],
+}
+
+#[cfg(test)]
+impl Resource {
+    /// A resource of one table that declares nothing else, for the mechanism's unit tests, which
+    /// keep to this layer (the declared resources sit above it): `..Resource::of_table(..)`.
+    pub(crate) const fn of_table(path: &'static str, table: &'static str) -> Resource {
+        Resource {
+            path,
+            row: "Row",
+            tag: "Tests",
+            name: "Record",
+            table,
+            from: table,
+            scope: "1 = 1",
+            id: "id",
+            total: Total::Counted,
+            columns: &[],
+            filters: &[],
+            export: None,
+            read: Roles::ADMIN,
+            write: Roles::ADMIN,
+            toggle: false,
+            delete: false,
+            on_change: None,
+            detail_extra: None,
+            plural: "records",
+            label: None,
+            history: &[],
+            trash: None,
+            unrecorded: &[],
+        }
+    }
 }
 
 impl Resource {

@@ -128,6 +128,19 @@ impl Db {
         matches!(self.location, Location::Postgres(_))
     }
 
+    /// Whether other app servers may share this database (a PostgreSQL cluster): their writes can
+    /// conflict with this one's and are retried, and shared upkeep (folding counts, sweeping
+    /// stored answers) is done by one of them. The layers above ask this, not the engine.
+    pub fn is_shared(&self) -> bool {
+        self.is_postgres()
+    }
+
+    /// Whether `perkdesk backup` and scheduled backups can copy this database: a file can; a
+    /// PostgreSQL cluster is backed up by its own tools (docs/operations.md).
+    pub fn is_a_file(&self) -> bool {
+        self.path().is_some()
+    }
+
     /// Claims `name` among the app servers sharing the database (see `cluster`): `None` while
     /// another server holds it; released when the claim is dropped.
     pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {

@@ -296,7 +296,12 @@ async fn serve(State(state): State<AppState>, Path(file): Path<String>, headers:
             Ok(conn
                 .prepare_cached("SELECT content_type, ext, sha256, bytes FROM files WHERE public_name = ?1")?
                 .query_row([name], |r| {
-                    Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?, r.get::<Vec<u8>>(3)?))
+                    Ok((
+                        r.get::<String>("content_type")?,
+                        r.get::<String>("ext")?,
+                        r.get::<String>("sha256")?,
+                        r.get::<Vec<u8>>("bytes")?,
+                    ))
                 })
                 .optional()?)
         })

@@ -28,7 +28,7 @@ use crate::http::api::{Api, Doc};
 use crate::http::extract::QueryMap;
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
-use crate::resources::employees;
+use crate::resources::{assets, employees};
 
 use super::workbook::{self, CellText};
 
@@ -89,8 +89,6 @@ fn read_rows(bytes: &[u8]) -> AppResult<Rows> {
 /// Checks every row against the database as it is (inside the caller's transaction).
 fn check(conn: &Connection, rows: Rows) -> AppResult<(Vec<Good>, Vec<RefusedRow>)> {
     let mut by_id = conn.prepare_cached("SELECT 1 FROM assets WHERE id = ?1 AND deleted_at IS NULL")?;
-    let mut by_prefix =
-        conn.prepare_cached("SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2")?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let (mut good, mut refused) = (vec![], vec![]);
     for (row, cells) in rows {
@@ -145,7 +143,7 @@ fn check(conn: &Connection, rows: Rows) -> AppResult<(Vec<Good>, Vec<RefusedRow>
             v.check("Asset", found, &format!("There is no asset with id {id}."));
             found.then_some(id)
         } else {
-            let ids: Vec<i64> = by_prefix.query_map([&asset], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            let ids = assets::with_barcode_prefix(conn, &asset)?;
             v.check("Asset", !ids.is_empty(), &format!("No asset has the barcode prefix {asset}.")).check(
                 "Asset",
                 ids.len() < 2,

@@ -59,6 +59,11 @@ const REFUSALS: &[&str] = &[
     partner::NOT_A_PARTNER_KEY,
 ];
 
+/// The forms the inbound writes declare, for the checks over every declaration.
+pub fn write_forms() -> Vec<&'static crate::crud::writes::WriteForm> {
+    vec![&app::USAGE_FORM, &app::WISH_FORM, &app::COMPLAINT_FORM, &partner::APPLICATION_FORM]
+}
+
 pub fn routes() -> Api {
     app::routes().merge(partner::routes()).merge(import::routes()).refuses(Audience::Machines, REFUSALS)
 }

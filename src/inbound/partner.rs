@@ -20,6 +20,7 @@ use utoipa::openapi::schema::Type;
 use crate::auth::api_keys::ApiClient;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
+use crate::crud::writes::{Children, Columns, ImageField, WriteForm};
 use crate::crud::{self, Language, ListPage};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Note, Range, Required};
@@ -50,11 +51,27 @@ static REDEEM_FIELDS: &[Field] = &[Field::input("code", FieldKind::Text).require
 
 /// Who applies to become a merchant; the cities and the file are read beside them.
 static APPLY_FIELDS: &[Field] = &[
-    Field::input("partnerName", FieldKind::Text).required(PARTNER_NAME_REQUIRED).max_length(200),
-    Field::input("fullName", FieldKind::Text).required(FULL_NAME_REQUIRED).max_length(100),
-    Field::input("email", FieldKind::Email).required("Email is required"),
-    Field::input("phone", FieldKind::Phone).required(PHONE_REQUIRED),
+    Field::text("partnerName", "partner_name").required(PARTNER_NAME_REQUIRED).max_length(200),
+    Field::text("fullName", "full_name").required(FULL_NAME_REQUIRED).max_length(100),
+    Field::email("email", "email").required("Email is required"),
+    Field::phone("phone", "phone").required(PHONE_REQUIRED),
 ];
+
+/// An application as stored: who applies, the file they sent, and the cities they want to serve.
+pub static APPLICATION_FORM: WriteForm = WriteForm {
+    resource: &APPLICATIONS,
+    table: "merchant_applications",
+    fields: APPLY_FIELDS,
+    image: Some(ImageField { names: &["file"], column: "file_id", required_on_create: Some(campaigns::FILE_REQUIRED) }),
+    // Read by `apply` itself, one part per city.
+    extra_parts: &[],
+    computed: &[],
+    children: &[&APPLICATION_CITIES],
+};
+
+/// The cities an application names: links written once with it.
+pub static APPLICATION_CITIES: Children =
+    Children { table: "merchant_application_cities", parent: "application_id", columns: &["city_id"] };
 
 pub fn routes() -> Api {
     Api::new()
@@ -153,27 +170,27 @@ async fn own_campaigns(State(state): State<AppState>, client: ApiClient, query: 
         .db
         .run(move |conn| {
             let total_count: i64 = conn
-                .prepare_cached("SELECT COUNT(*) FROM campaigns WHERE partner_id = ?1 AND deleted_at IS NULL")?
-                .query_row([partner], |r| r.get(0))?;
+                .prepare_cached("SELECT COUNT(*) AS n FROM campaigns WHERE partner_id = ?1 AND deleted_at IS NULL")?
+                .query_row([partner], |r| r.get("n"))?;
             let data = conn
                 .prepare_cached(&format!(
                     "SELECT c.id, c.name_az, c.name_en, c.name_ru, c.discount_percent, c.start_date, c.expire_date,
-                            c.is_confirmed, c.is_active, {STATE_SQL}
+                            c.is_confirmed, c.is_active, {STATE_SQL} AS state
                      FROM campaigns c WHERE c.partner_id = ?2 AND c.deleted_at IS NULL
                      ORDER BY c.id DESC LIMIT ?3 OFFSET ?4"
                 ))?
                 .query_map((now_iso(), partner, take, skip), |r| {
                     Ok(json!({
-                        "id": r.get::<i64>(0)?,
-                        "nameAz": r.get::<String>(1)?,
-                        "nameEn": r.get::<String>(2)?,
-                        "nameRu": r.get::<String>(3)?,
-                        "discountPercent": r.get::<i64>(4)?,
-                        "startDate": r.get::<String>(5)?,
-                        "expireDate": r.get::<String>(6)?,
-                        "isConfirmed": r.get::<bool>(7)?,
-                        "isActive": r.get::<bool>(8)?,
-                        "state": r.get::<String>(9)?,
+                        "id": r.get::<i64>("id")?,
+                        "nameAz": r.get::<String>("name_az")?,
+                        "nameEn": r.get::<String>("name_en")?,
+                        "nameRu": r.get::<String>("name_ru")?,
+                        "discountPercent": r.get::<i64>("discount_percent")?,
+                        "startDate": r.get::<String>("start_date")?,
+                        "expireDate": r.get::<String>("expire_date")?,
+                        "isConfirmed": r.get::<bool>("is_confirmed")?,
+                        "isActive": r.get::<bool>("is_active")?,
+                        "state": r.get::<String>("state")?,
                     }))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -188,9 +205,7 @@ async fn own_campaign(State(state): State<AppState>, client: ApiClient, PathId(i
     state
         .db
         .run(move |conn| {
-            let owner: Option<i64> = conn
-                .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
-                .optional()?;
+            let owner = campaigns::partner_of(conn, id)?;
             if owner != Some(partner) {
                 return Err(AppError::NotFound(CAMPAIGN_UNKNOWN.into()));
             }
@@ -235,8 +250,6 @@ impl FromRequestParts<AppState> for ApplyQuota {
 async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     let mut v = Validator::new();
     let applicant = read_fields(APPLY_FIELDS, &form, Mode::Create, &mut v);
-    let text = |name| applicant.get(name).to_string();
-    let (partner_name, full_name, email, phone) = (text("partnerName"), text("fullName"), text("email"), text("phone"));
     let mut raw_cities = form.list("cityIds");
     raw_cities.extend(form.rows("Cities").into_iter().filter_map(|mut row| row.remove("cityid")));
     let cities: BTreeSet<i64> = raw_cities.iter().filter_map(|c| c.parse().ok()).filter(|c| *c > 0).collect();
@@ -253,17 +266,11 @@ async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppR
             }
         }
         let file_id = files::store_upload(tx, file)?;
-        let id = tx.insert(
-            "INSERT INTO merchant_applications (partner_name, full_name, email, phone, file_id)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            (&partner_name, &full_name, &email, &phone, file_id),
-        )?;
-        let mut link =
-            tx.prepare_cached("INSERT INTO merchant_application_cities (application_id, city_id) VALUES (?1, ?2)")?;
-        for city in &cities {
-            link.execute((id, city))?;
-        }
-        Ok(id)
+        APPLICATION_FORM
+            .write(&applicant)
+            .image(file_id)
+            .children(&APPLICATION_CITIES, cities.iter().map(|city| Columns::new().set("city_id", *city)))
+            .insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

@@ -99,7 +99,9 @@ impl NewClient {
 /// Revokes a client at once; a client already revoked is a 409, an unknown one a 404.
 pub fn revoke(tx: &Connection, id: i64) -> AppResult<i64> {
     let revoked: bool = tx
-        .query_row("SELECT revoked_at IS NOT NULL FROM api_clients WHERE id = ?1", [id], |r| r.get(0))
+        .query_row("SELECT revoked_at IS NOT NULL AS revoked FROM api_clients WHERE id = ?1", [id], |r| {
+            r.get("revoked")
+        })
         .optional()?
         .ok_or_else(|| API_CLIENTS.not_found())?;
     if revoked {
@@ -266,20 +268,21 @@ pub struct Listed {
 
 pub fn list_all(conn: &Connection) -> AppResult<Vec<Listed>> {
     let mut stmt = conn.prepare(
-        "SELECT k.id, k.name, k.kind, p.name, k.key_prefix, k.rate_limit_per_minute, k.last_used_at, k.revoked_at
+        "SELECT k.id, k.name, k.kind, p.name AS partner_name, k.key_prefix, k.rate_limit_per_minute, k.last_used_at,
+                k.revoked_at
          FROM api_clients k LEFT JOIN partners p ON p.id = k.partner_id ORDER BY k.id",
     )?;
     let rows = stmt
         .query_map([], |r| {
             Ok(Listed {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                kind: r.get(2)?,
-                partner: r.get(3)?,
-                key_prefix: r.get(4)?,
-                per_minute: r.get(5)?,
-                last_used_at: r.get(6)?,
-                revoked_at: r.get(7)?,
+                id: r.get("id")?,
+                name: r.get("name")?,
+                kind: r.get("kind")?,
+                partner: r.get("partner_name")?,
+                key_prefix: r.get("key_prefix")?,
+                per_minute: r.get("rate_limit_per_minute")?,
+                last_used_at: r.get("last_used_at")?,
+                revoked_at: r.get("revoked_at")?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -1,11 +1,13 @@
 //! Assets (client organisations): the generic list plus multipart create and edit with a logo.
 
 use crate::auth::Roles;
+use crate::core::error::AppResult;
 use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::crud::writes::{self, Check, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
 use crate::crud::{Recorded, Trash};
+use crate::db::sql::Connection;
 use crate::http::api::Api;
 use crate::http::files;
 use crate::http::forms::Form;
@@ -84,6 +86,8 @@ pub static ASSET_FORM: WriteForm = WriteForm {
     ],
     image: Some(ImageField { names: &["file"], column: "file_id", required_on_create: Some("File is required") }),
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// Assets are plain declared writes.
@@ -112,4 +116,13 @@ fn purging(
 
 pub fn routes() -> Api {
     writes::write_routes::<AssetWriter>(crud::routes(&ASSETS))
+}
+
+/// The live assets with this barcode prefix, two at most: one names the asset, two say the
+/// prefix is not enough (the employee app's upsert and the import name an asset by it).
+pub fn with_barcode_prefix(conn: &Connection, prefix: &str) -> AppResult<Vec<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2")?
+        .query_map([prefix], |r| r.get("id"))?
+        .collect::<Result<_, _>>()?)
 }

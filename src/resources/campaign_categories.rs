@@ -80,10 +80,10 @@ fn deleted(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResu
     let placeholders = vec!["?"; ids.len()].join(", ");
     let in_use: i64 = tx.query_row(
         &format!(
-            "SELECT COUNT(*) FROM campaigns WHERE deleted_at IS NULL AND campaign_category_id IN ({placeholders})"
+            "SELECT COUNT(*) AS n FROM campaigns WHERE deleted_at IS NULL AND campaign_category_id IN ({placeholders})"
         ),
         params_from_iter(ids.iter()),
-        |r| r.get(0),
+        |r| r.get("n"),
     )?;
     if in_use > 0 {
         return Err(AppError::Conflict(HAS_CAMPAIGNS.into()));
@@ -103,6 +103,8 @@ pub static CATEGORY_FORM: WriteForm = WriteForm {
     // The photo arrives as `file` (as on every other form) or as `photo` (the spec's field name).
     image: Some(ImageField { names: &["file", "photo"], column: "photo_file_id", required_on_create: None }),
     extra_parts: &[ExtraPart::both("order", Type::Integer)],
+    computed: &[],
+    children: &[],
 };
 
 /// A category's writes place it in the one sequence of display positions.

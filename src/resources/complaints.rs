@@ -92,8 +92,8 @@ async fn unread_count(State(state): State<AppState>) -> AppResult<Json<UnreadCou
         .run(|conn| {
             // Answered from the (is_read, id) index of live complaints.
             let count = conn
-                .prepare_cached("SELECT COUNT(*) FROM complaints WHERE deleted_at IS NULL AND is_read = 0")?
-                .query_row([], |r| r.get(0))?;
+                .prepare_cached("SELECT COUNT(*) AS n FROM complaints WHERE deleted_at IS NULL AND is_read = 0")?
+                .query_row([], |r| r.get("n"))?;
             Ok(UnreadCount { count })
         })
         .await

@@ -13,6 +13,7 @@ use serde::Serialize;
 use time::{Date, OffsetDateTime};
 use utoipa::ToSchema;
 
+use super::reports::{self, StateCounts};
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
@@ -204,22 +205,17 @@ fn month_key(year: i32, month: u8) -> String {
 
 /// `GET dashboard` as of `today` (UTC).
 pub fn summary(conn: &Connection, today: Date) -> AppResult<Summary> {
-    let (active, deactive) = conn
-        .prepare_cached(
-            "SELECT COALESCE(SUM(CASE WHEN state = 'active' THEN n END), 0),
-                    COALESCE(SUM(CASE WHEN state = 'deactive' THEN n END), 0)
-             FROM state_counts WHERE kind = 'employee'",
-        )?
-        .query_row([], |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)))?;
+    // The employees' counts as the reports read them.
+    let StateCounts { active, deactive, .. } = reports::state_counts(conn, "employee")?;
     let total_usage: i64 = conn
         .prepare_cached("SELECT n FROM row_counts WHERE name = 'usage_history'")?
-        .query_row([], |r| r.get(0))
+        .query_row([], |r| r.get("n"))
         .optional()?
         .unwrap_or(0);
     let last_month = previous_month(today);
     let last_month_usage: i64 = conn
         .prepare_cached("SELECT n FROM usage_month_counts WHERE month = ?1")?
-        .query_row([&last_month], |r| r.get(0))
+        .query_row([&last_month], |r| r.get("n"))
         .optional()?
         .unwrap_or(0);
     Ok(Summary {
@@ -245,13 +241,13 @@ pub fn top_partners(conn: &Connection) -> AppResult<Vec<TopPartner>> {
          LIMIT ?1",
     )?;
     let rows = stmt.query_map([TOP], |r| {
-        let sum: Option<i64> = r.get(3)?;
-        let count: Option<i64> = r.get(4)?;
+        let sum: Option<i64> = r.get("rating_sum")?;
+        let count: Option<i64> = r.get("ratings")?;
         let rating = match (sum, count) {
             (Some(sum), Some(count)) if count > 0 => Some((sum as f64 / count as f64 * 100.0).round() / 100.0),
             _ => None,
         };
-        Ok(TopPartner { id: r.get(0)?, name: r.get(1)?, campaigns_count: r.get(2)?, rating })
+        Ok(TopPartner { id: r.get("id")?, name: r.get("name")?, campaigns_count: r.get("campaigns")?, rating })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -270,8 +266,9 @@ pub fn top_categories(conn: &Connection, language: Language) -> AppResult<Vec<Ca
          ORDER BY uses DESC, name, c.id
          LIMIT ?1"
     ))?;
-    let rows = stmt
-        .query_map([TOP], |r| Ok(CategoryUsage { id: r.get(0)?, category_name: r.get(1)?, usage_count: r.get(2)? }))?;
+    let rows = stmt.query_map([TOP], |r| {
+        Ok(CategoryUsage { id: r.get("id")?, category_name: r.get("name")?, usage_count: r.get("uses")? })
+    })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -292,12 +289,12 @@ pub fn top_assets(conn: &Connection, order: AssetOrder) -> AppResult<Vec<AssetEm
     ))?;
     let rows = stmt.query_map([TOP], |r| {
         Ok(AssetEmployees {
-            asset_id: r.get(0)?,
-            asset_name: r.get(1)?,
-            active_employee_count: r.get(2)?,
-            deactive_employee_count: r.get(3)?,
-            employee_count: r.get(4)?,
-            usage_history_count: r.get(5)?,
+            asset_id: r.get("id")?,
+            asset_name: r.get("name")?,
+            active_employee_count: r.get("active")?,
+            deactive_employee_count: r.get("deactive")?,
+            employee_count: r.get("employees")?,
+            usage_history_count: r.get("uses")?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -309,10 +306,10 @@ pub fn usage_by_month(conn: &Connection, year: i32) -> AppResult<Vec<MonthUsage>
     let mut stmt = conn.prepare_cached("SELECT month, n FROM usage_month_counts WHERE month BETWEEN ?1 AND ?2")?;
     let mut rows = stmt.query((month_key(year, 1), month_key(year, 12)))?;
     while let Some(row) = rows.next()? {
-        let key: String = row.get(0)?;
+        let key: String = row.get("month")?;
         let month = key.get(5..7).and_then(|m| m.parse::<usize>().ok()).filter(|m| (1..=12).contains(m));
         if let Some(month) = month {
-            months[month - 1].usage_count += row.get::<i64>(1)?;
+            months[month - 1].usage_count += row.get::<i64>("n")?;
         }
     }
     Ok(months)

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use crate::auth::Roles;
 use crate::core::error::AppResult;
 use crate::core::validation::Validator;
-use crate::crud::writes::{Field, Mode, WriteForm};
+use crate::crud::writes::{Columns, Field, Mode, Write, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Range, Required};
 use crate::http::api::{Api, Doc, query};
@@ -75,9 +75,13 @@ pub static EMPLOYEES: Resource = Resource {
     on_change: None,
     detail_extra: None,
     plural: "employees",
-    label: Some(super::PERSON_LABEL),
+    label: Some(super::PERSON_NAME),
     history: &[Recorded::table("employees")],
-    trash: Some(Trash { parents: &[("asset_id", "assetId", "assets", "asset")], ..Trash::PLAIN }),
+    trash: Some(Trash {
+        label: Some(super::PERSON_LABEL),
+        parents: &[("asset_id", "assetId", "assets", "asset")],
+        ..Trash::PLAIN
+    }),
     unrecorded: &[],
 };
 
@@ -135,6 +139,8 @@ pub static EMPLOYEE_EDIT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// `PUT employee`: the spec's payload. Read field by field (see `fields`).
@@ -156,7 +162,7 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
     let values = EMPLOYEE_EDIT_FORM.read(body, Mode::Update, &mut v);
     v.finish()?;
-    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.update(tx, id, &values, None, &[]))
+    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.write(&values).update(tx, id))
         .await
         .map(Json)
 }
@@ -173,11 +179,23 @@ pub struct Arrival<'a> {
     pub is_active: Option<bool>,
 }
 
+/// An arriving employee as stored: every column comes from the app's call or a workbook's row,
+/// each read its own way into an [`Arrival`].
+pub static ARRIVAL_FORM: WriteForm = WriteForm {
+    resource: &EMPLOYEES,
+    table: "employees",
+    fields: &[],
+    image: None,
+    extra_parts: &[],
+    computed: &["asset_id", "first_name", "last_name", "email", "phone", "is_active", "updated_at"],
+    children: &[],
+};
+
 /// The live employee with this e-mail, the oldest when several share it.
 pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<i64>> {
     Ok(conn
         .prepare_cached("SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1")?
-        .query_row([email], |r| r.get(0))
+        .query_row([email], |r| r.get("id"))
         .optional()?)
 }
 
@@ -186,23 +204,15 @@ pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<i64>> {
 /// the update's time, one for every row of an import.
 pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival, now: &str) -> AppResult<i64> {
     let Arrival { asset_id, first_name, last_name, email, phone, is_active } = *employee;
+    let person = Columns::new()
+        .set("asset_id", asset_id)
+        .set("first_name", first_name)
+        .set("last_name", last_name)
+        .set("phone", phone);
+    let arrival = Write::new(&ARRIVAL_FORM).computed(person);
     match existing {
-        Some(id) => {
-            tx.prepare_cached(
-                "UPDATE employees SET asset_id = ?2, first_name = ?3, last_name = ?4, phone = ?5,
-                        is_active = COALESCE(?6, is_active), updated_at = ?7
-                 WHERE id = ?1",
-            )?
-            .execute((id, asset_id, first_name, last_name, phone, is_active, now))?;
-            Ok(id)
-        }
-        None => {
-            let id = tx.insert(
-                "INSERT INTO employees (asset_id, first_name, last_name, email, phone, is_active)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                (asset_id, first_name, last_name, email, phone, is_active.unwrap_or(true)),
-            )?;
-            Ok(id)
-        }
+        // A known employee keeps the e-mail it is known by (another case of it finds it too).
+        Some(id) => arrival.set_or_keep("is_active", is_active).set("updated_at", now).update(tx, id),
+        None => arrival.set("email", email).set("is_active", is_active.unwrap_or(true)).insert(tx),
     }
 }

@@ -17,7 +17,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::{self, Validator};
-use crate::crud::writes::{self, Check, Field, Mode, WriteForm};
+use crate::crud::writes::{self, Check, Columns, Field, Mode, WriteForm};
 use crate::crud::{self, Change, Column, Export, Filter, Kind, Resource, Total};
 use crate::db::now_iso;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
@@ -78,9 +78,7 @@ pub static HR_ACCOUNTS: Resource = Resource {
     on_change: Some(follow_to_login),
     detail_extra: None,
     plural: "HR accounts",
-    label: Some(
-        "(SELECT u.first_name || ' ' || u.last_name || ' <' || u.email || '>' FROM users u WHERE u.id = {row}.user_id)",
-    ),
+    label: Some("(SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = {row}.user_id)"),
     history: &[
         // An HR portal login is a `users` row recorded as its HR account; the account's own row
         // records its creation, deletion and state.
@@ -102,6 +100,9 @@ pub static HR_ACCOUNTS: Resource = Resource {
         Recorded::table("hr_accounts"),
     ],
     trash: Some(Trash {
+        label: Some(
+            "(SELECT u.first_name || ' ' || u.last_name || ' <' || u.email || '>' FROM users u WHERE u.id = {row}.user_id)",
+        ),
         parents: &[("asset_id", "assetId", "assets", "asset")],
         unique: Some((
             "email",
@@ -133,7 +134,7 @@ fn follow_to_login(tx: &Connection, _: Option<&CurrentUser>, change: &Change) ->
 
 fn login_ids(tx: &Connection, hr_ids: &[i64]) -> AppResult<Vec<i64>> {
     let mut stmt = tx.prepare_cached("SELECT user_id FROM hr_accounts WHERE id = ?1")?;
-    hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get(0))?)).collect()
+    hr_ids.iter().map(|id| Ok(stmt.query_row([id], |r| r.get("user_id"))?)).collect()
 }
 
 pub const ASSET_REQUIRED: &str = "Asset Id is required";
@@ -164,6 +165,8 @@ pub static HR_PERSON_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: accounts::LOGIN_COLUMNS,
+    children: &[],
 };
 
 /// The texts this module's routes refuse with (`core::refusals`).
@@ -295,17 +298,17 @@ async fn create(
     let row = crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
         let asset_id = body.asset_id.unwrap_or_default();
         check_asset(tx, asset_id)?;
-        let user_id = HR_PERSON_FORM.insert(
-            tx,
-            &person,
-            None,
+        let user_id = HR_PERSON_FORM
+            .write(&person)
             // HR accounts sign in to the HR portal, where the role is User's.
-            &accounts::login_columns("hr", Role::User as i64, password_hash),
-        )?;
-        let id = tx.insert(
-            "INSERT INTO hr_accounts (user_id, asset_id, is_mfa_active, is_employee_seen) VALUES (?1, ?2, ?3, ?4)",
-            (user_id, asset_id, body.is_mfa_active, body.is_employee_seen),
-        )?;
+            .computed(accounts::login_columns("hr", Role::User as i64, password_hash))
+            .insert(tx)?;
+        let id = Columns::new()
+            .set("user_id", user_id)
+            .set("asset_id", asset_id)
+            .set("is_mfa_active", body.is_mfa_active)
+            .set("is_employee_seen", body.is_employee_seen)
+            .insert(tx, "hr_accounts")?;
         Ok(id)
     })
     .await?;
@@ -318,22 +321,26 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<HrAccountE
     let person = HR_PERSON_FORM.read(&writes::json_object(&body)?, Mode::Update, &mut v);
     v.finish()?;
     crud::save_then_fetch(&state, &HR_ACCOUNTS, move |tx| {
-            let user_id: i64 = tx
-                .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| r.get(0))
-                .optional()?
-                .ok_or_else(|| HR_ACCOUNTS.not_found())?;
-            let asset_id = body.asset_id.unwrap_or_default();
-            check_asset(tx, asset_id)?;
-            let now = now_iso();
-            HR_PERSON_FORM.update(tx, user_id, &person, None, &[])?;
-            tx.execute(
-                "UPDATE hr_accounts SET asset_id = ?2, is_mfa_active = ?3, is_employee_seen = ?4, updated_at = ?5 WHERE id = ?1",
-                (body.id, asset_id, body.is_mfa_active, body.is_employee_seen, &now),
-            )?;
-            Ok(body.id)
-        })
-        .await
-        .map(Json)
+        let user_id: i64 = tx
+            .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
+                r.get("user_id")
+            })
+            .optional()?
+            .ok_or_else(|| HR_ACCOUNTS.not_found())?;
+        let asset_id = body.asset_id.unwrap_or_default();
+        check_asset(tx, asset_id)?;
+        let now = now_iso();
+        HR_PERSON_FORM.write(&person).update(tx, user_id)?;
+        Columns::new()
+            .set("asset_id", asset_id)
+            .set("is_mfa_active", body.is_mfa_active)
+            .set("is_employee_seen", body.is_employee_seen)
+            .set("updated_at", now)
+            .update(tx, "hr_accounts", body.id)?;
+        Ok(body.id)
+    })
+    .await
+    .map(Json)
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -361,7 +368,7 @@ async fn change_password(
         .write(move |tx| {
             let user_id: i64 = tx
                 .query_row("SELECT user_id FROM hr_accounts WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
-                    r.get(0)
+                    r.get("user_id")
                 })
                 .optional()?
                 .ok_or_else(|| HR_ACCOUNTS.not_found())?;

@@ -80,9 +80,10 @@ pub static MERCHANTS: Resource = Resource {
     on_change: None,
     detail_extra: None,
     plural: "merchants",
-    label: Some(super::PERSON_LABEL),
+    label: Some(super::PERSON_NAME),
     history: &[Recorded::table("merchants")],
     trash: Some(Trash {
+        label: Some(super::PERSON_LABEL),
         parents: &[
             ("partner_id", "partnerId", "partners", "partner"),
             ("partner_city_id", "partnerCityId", "partner_cities", "city branch"),
@@ -127,6 +128,8 @@ pub static NEW_MERCHANT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// A merchant's edit: the phone is `phone` here, as the spec spells it; the partner is sent but
@@ -144,6 +147,8 @@ pub static MERCHANT_EDIT_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: &[],
+    children: &[],
 };
 
 /// The texts this module's routes refuse with (`core::refusals`).
@@ -238,7 +243,7 @@ async fn create(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let row = crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let number = |name| values.number(name).unwrap_or_default();
         check_branch(tx, number("partnerId"), number("partnerCityId"))?;
-        NEW_MERCHANT_FORM.insert(tx, &values, None, &[])
+        NEW_MERCHANT_FORM.write(&values).insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -252,14 +257,16 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     v.finish()?;
     crud::save_then_fetch(&state, &MERCHANTS, move |tx| {
         let partner_id: i64 = tx
-            .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+            .query_row("SELECT partner_id FROM merchants WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+                r.get("partner_id")
+            })
             .optional()?
             .ok_or_else(|| MERCHANTS.not_found())?;
         if Some(partner_id) != values.number("partnerId") {
             return Err(AppError::conflict_on("partnerId", PARTNER_FIXED));
         }
         check_branch(tx, partner_id, values.number("partnerCityId").unwrap_or_default())?;
-        MERCHANT_EDIT_FORM.update(tx, id, &values, None, &[])
+        MERCHANT_EDIT_FORM.write(&values).update(tx, id)
     })
     .await
     .map(Json)

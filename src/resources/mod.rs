@@ -27,7 +27,10 @@ use crate::db::activity::Audited;
 use crate::db::triggers::Declared;
 use crate::http::api::Api;
 
-/// A person's name and e-mail as a record's label (`{row}` its row): "Aysel Quliyeva <a@b.az>".
+/// A person's name as a record's label (`{row}` its row): "Aysel Quliyeva".
+pub(crate) const PERSON_NAME: &str = "{row}.first_name || ' ' || {row}.last_name";
+/// A person's name and e-mail as a deleted record's label in the Trash, where two people of one
+/// name must be told apart: "Aysel Quliyeva <a@b.az>".
 pub(crate) const PERSON_LABEL: &str = "{row}.first_name || ' ' || {row}.last_name || ' <' || {row}.email || '>'";
 
 /// The back-office resources' routes (the app layer adds sign-in, the inbound API and files).
@@ -84,7 +87,7 @@ pub fn declared() -> Declared {
                 kind: resource.path,
                 table: resource.table,
                 rows: trash.rows,
-                label: resource.label.unwrap_or("''"),
+                label: trash.label.or(resource.label).unwrap_or("''"),
             })
         })
         .collect();
@@ -114,6 +117,26 @@ pub fn all() -> [&'static Resource; 19] {
         &api_clients::API_CLIENTS,
         &activity::ACTIVITY,
         &trash::TRASH,
+    ]
+}
+
+/// Every form the resources declare (the generic ones, those their own writers run, and the rows
+/// other layers write through them), for the checks over every declaration.
+pub fn write_forms() -> Vec<&'static crate::crud::writes::WriteForm> {
+    vec![
+        &assets::ASSET_FORM,
+        &campaign_categories::CATEGORY_FORM,
+        &partners::PARTNER_FORM,
+        &notifications::NOTIFICATION_FORM,
+        &users::NEW_USER_FORM,
+        &users::USER_EDIT_FORM,
+        &hr_accounts::HR_PERSON_FORM,
+        &employees::EMPLOYEE_EDIT_FORM,
+        &employees::ARRIVAL_FORM,
+        &merchants::NEW_MERCHANT_FORM,
+        &merchants::MERCHANT_EDIT_FORM,
+        &campaigns::writes::CAMPAIGN_FORM,
+        &promo_codes::BATCH_FORM,
     ]
 }
 

@@ -10,9 +10,8 @@ use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
-use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
+use crate::crud::writes::{self, Columns, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total};
-use crate::db::sql::Value as SqlValue;
 use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
@@ -103,6 +102,9 @@ pub static NOTIFICATION_FORM: WriteForm = WriteForm {
         ExtraPart::both("categoryId", Type::Integer),
         ExtraPart::both("campaignId", Type::Integer),
     ],
+    // The target: its type and the category or campaign it names.
+    computed: &["type", "category_id", "campaign_id"],
+    children: &[],
 };
 
 /// A notification points at a category (type 1) or a campaign (type 2).
@@ -125,10 +127,9 @@ impl Writer for NotificationWriter {
         target.as_ref().map_or(Ok(()), |target| check_target(tx, target))
     }
 
-    fn columns(target: &Option<Target>) -> Vec<(&'static str, SqlValue)> {
-        let Some((kind, category, campaign)) = *target else { return Vec::new() };
-        let id = |id: Option<i64>| id.map_or(SqlValue::Null, SqlValue::Integer);
-        vec![("type", SqlValue::Integer(kind)), ("category_id", id(category)), ("campaign_id", id(campaign))]
+    fn columns(target: &Option<Target>) -> Columns {
+        let Some((kind, category, campaign)) = *target else { return Columns::new() };
+        Columns::new().set("type", kind).set("category_id", category).set("campaign_id", campaign)
     }
 
     fn document(doc: Doc, mode: Mode) -> Doc {
@@ -182,10 +183,13 @@ pub fn insert_for_campaign(
     file_id: Option<i64>,
     campaign_id: i64,
 ) -> AppResult<i64> {
-    let id = tx.insert(
-        "INSERT INTO notifications (header, text, file_id, type, campaign_id) VALUES (?1, ?2, ?3, 2, ?4)",
-        (header, text, file_id, campaign_id),
-    )?;
+    let id = Columns::new()
+        .set("header", header)
+        .set("text", text)
+        .set("file_id", file_id)
+        .set("type", 2)
+        .set("campaign_id", campaign_id)
+        .insert(tx, "notifications")?;
     Ok(id)
 }
 

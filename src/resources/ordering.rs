@@ -40,9 +40,8 @@ impl Sequence {
     /// The group a row belongs to and the position it holds (or held, when deleted).
     fn position_of(&self, tx: &Connection, row: i64) -> AppResult<(i64, i64)> {
         let group = self.group.unwrap_or("0");
-        Ok(tx.query_row(&format!("SELECT {group}, order_no FROM {} WHERE id = ?1", self.table), [row], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?)
+        let sql = format!("SELECT {group} AS sequence_group, order_no FROM {} WHERE id = ?1", self.table);
+        Ok(tx.query_row(&sql, [row], |r| Ok((r.get("sequence_group")?, r.get("order_no")?)))?)
     }
 
     /// The live rows of `group` other than `except`, in their current order.
@@ -57,7 +56,7 @@ impl Sequence {
             self.table
         );
         let mut stmt = tx.prepare_cached(&sql)?;
-        let ids = stmt.query_map(params_from_iter(params.iter()), |r| r.get(0))?.collect::<Result<Vec<i64>, _>>()?;
+        let ids = stmt.query_map(params_from_iter(params.iter()), |r| r.get("id"))?.collect::<Result<Vec<i64>, _>>()?;
         Ok(ids)
     }
 }

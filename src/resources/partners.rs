@@ -17,10 +17,9 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::refusals::Audience;
 use crate::core::validation::Validator;
-use crate::crud::writes::{self, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
+use crate::crud::writes::{self, Children, Columns, ExtraPart, Field, ImageField, Mode, WriteForm, Writer};
 use crate::crud::{self, Column, DetailExtra, Export, ExtraShape, Filter, Kind, Language, Resource, Total, ValueKind};
 use crate::db::now_iso;
-use crate::db::sql::Value as SqlValue;
 use crate::http::api::Rule::{Message, Note, Pattern, Range, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::PathId;
@@ -103,19 +102,21 @@ pub static PARTNERS: Resource = Resource {
     )],
 };
 
-/// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude, longitude.
-fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult<Vec<Value>> {
+/// A partner's live branches: id, cityId, cityName (in the caller's language), address, latitude,
+/// longitude (the partner's detail, its branches call and the employee app's campaigns).
+pub fn branches(conn: &Connection, partner_id: i64, language: Language) -> AppResult<Vec<Value>> {
     let city_name = ["c.name_az", "c.name_en", "c.name_ru"][language as usize - 1];
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT pc.id, pc.city_id, {city_name}, pc.address, pc.latitude, pc.longitude
+        "SELECT pc.id, pc.city_id, {city_name} AS city_name, pc.address, pc.latitude, pc.longitude
          FROM partner_cities pc JOIN cities c ON c.id = pc.city_id
          WHERE pc.partner_id = ?1 AND pc.deleted_at IS NULL ORDER BY pc.id"
     ))?;
     let rows = stmt
         .query_map([partner_id], |r| {
             Ok(json!({
-                "id": r.get::<i64>(0)?, "cityId": r.get::<i64>(1)?, "cityName": r.get::<String>(2)?,
-                "address": r.get::<String>(3)?, "latitude": r.get::<f64>(4)?, "longitude": r.get::<f64>(5)?,
+                "id": r.get::<i64>("id")?, "cityId": r.get::<i64>("city_id")?, "cityName": r.get::<String>("city_name")?,
+                "address": r.get::<String>("address")?, "latitude": r.get::<f64>("latitude")?,
+                "longitude": r.get::<f64>("longitude")?,
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
@@ -147,6 +148,15 @@ pub static PARTNER_FORM: WriteForm = WriteForm {
         ExtraPart::both("Cities[0].Longitude", Type::Number),
         ExtraPart::update_only("deletedCities[0]", Type::Integer),
     ],
+    computed: &["is_promo_code_using", "promo_code_version"],
+    children: &[&BRANCHES],
+};
+
+/// A partner's city branches, rows of their own: an edit adds, changes and removes them by id.
+pub static BRANCHES: Children = Children {
+    table: "partner_cities",
+    parent: "partner_id",
+    columns: &["city_id", "address", "latitude", "longitude"],
 };
 
 /// A partner's writes carry its promo code choice and its city branches.
@@ -174,11 +184,8 @@ impl Writer for PartnerWriter {
         read_input(form, mode == Mode::Create, v)
     }
 
-    fn columns(input: &PartnerInput) -> Vec<(&'static str, SqlValue)> {
-        vec![
-            ("is_promo_code_using", SqlValue::Integer(input.promo.into())),
-            ("promo_code_version", input.promo_version.map_or(SqlValue::Null, SqlValue::Integer)),
-        ]
+    fn columns(input: &PartnerInput) -> Columns {
+        Columns::new().set("is_promo_code_using", input.promo).set("promo_code_version", input.promo_version)
     }
 
     fn saved(tx: &Connection, id: i64, _: Mode, input: &PartnerInput) -> AppResult<()> {
@@ -311,7 +318,7 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
 fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted: &[i64]) -> AppResult<()> {
     let own: HashSet<i64> = tx
         .prepare_cached("SELECT id FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL")?
-        .query_map([partner_id], |r| r.get(0))?
+        .query_map([partner_id], |r| r.get("id"))?
         .collect::<Result<_, _>>()?;
     let foreign =
         branches.iter().map(|b| b.id).filter(|id| *id > 0).chain(deleted.iter().copied()).find(|id| !own.contains(id));
@@ -325,7 +332,7 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
     }
     let cities: HashMap<i64, ()> = tx
         .prepare_cached("SELECT id FROM cities")?
-        .query_map([], |r| Ok((r.get(0)?, ())))?
+        .query_map([], |r| Ok((r.get("id")?, ())))?
         .collect::<Result<_, _>>()?;
     if let Some(branch) = branches.iter().find(|b| !cities.contains_key(&b.city_id)) {
         return Err(AppError::FieldRefused {
@@ -336,27 +343,26 @@ fn save_branches(tx: &Connection, partner_id: i64, branches: &[Branch], deleted:
     }
     let now = now_iso();
     for id in deleted {
-        tx.execute("UPDATE partner_cities SET deleted_at = ?2 WHERE id = ?1", (id, &now))?;
+        BRANCHES.remove(tx, *id, &now)?;
     }
     for branch in branches.iter().filter(|b| !deleted.contains(&b.id)) {
+        let row = Columns::new()
+            .set("city_id", branch.city_id)
+            .set("address", branch.address.as_str())
+            .set("latitude", branch.latitude)
+            .set("longitude", branch.longitude);
         if branch.id > 0 {
-            tx.execute(
-                "UPDATE partner_cities SET city_id = ?2, address = ?3, latitude = ?4, longitude = ?5 WHERE id = ?1",
-                (branch.id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
-            )?;
+            BRANCHES.edit(tx, branch.id, row)?;
         } else {
-            tx.execute(
-                "INSERT INTO partner_cities (partner_id, city_id, address, latitude, longitude) VALUES (?1, ?2, ?3, ?4, ?5)",
-                (partner_id, branch.city_id, &branch.address, branch.latitude, branch.longitude),
-            )?;
+            BRANCHES.add(tx, partner_id, row)?;
         }
     }
     // An edit may remove rows, but a partner never ends up without a branch; the error rolls the
     // whole edit back.
     let remaining: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL",
+        "SELECT COUNT(*) AS n FROM partner_cities WHERE partner_id = ?1 AND deleted_at IS NULL",
         [partner_id],
-        |r| r.get(0),
+        |r| r.get("n"),
     )?;
     if remaining == 0 {
         // The edit is well formed but conflicts with what the partner has: it would remove the

@@ -18,13 +18,15 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::campaigns;
 use crate::auth::Roles;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
+use crate::crud::writes::{Columns, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Total, ValueKind};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
-use crate::http::form_fields::{Bounds, Field, FieldKind, read_json_fields};
+use crate::http::form_fields::{Bounds, Field, FieldKind, Values, read_json_fields};
 use crate::http::state::AppState;
 
 pub static PROMO_CODES: Resource = Resource {
@@ -100,10 +102,22 @@ const COUNT: Bounds =
 
 /// `POST promoCode`'s fields: whose codes, for which campaign, how many.
 pub static BATCH_FIELDS: &[Field] = &[
-    Field::input("partnerId", FieldKind::Id { invalid: PARTNER_REQUIRED }).required(PARTNER_REQUIRED),
-    Field::input("campaignId", FieldKind::Id { invalid: CATEGORY_REQUIRED }).required(CATEGORY_REQUIRED),
+    Field::id("partnerId", "partner_id", PARTNER_REQUIRED).required(PARTNER_REQUIRED),
+    Field::id("campaignId", "campaign_id", CATEGORY_REQUIRED).required(CATEGORY_REQUIRED),
     Field::input("count", FieldKind::Whole(&COUNT)).required(COUNT_REQUIRED),
 ];
+
+/// A batch of codes as stored: a row per code, each of the batch's partner and campaign.
+pub static BATCH_FORM: WriteForm = WriteForm {
+    resource: &PROMO_CODES,
+    table: "promo_codes",
+    fields: BATCH_FIELDS,
+    image: None,
+    extra_parts: &[],
+    // Drawn by the writer, one per row.
+    computed: &["code"],
+    children: &[],
+};
 
 pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 pub const CODE_LENGTH: usize = 8;
@@ -185,13 +199,13 @@ pub fn redeem(tx: &Connection, partner_id: i64, code: &str) -> AppResult<i64> {
         .prepare_cached(
             "SELECT id, is_used FROM promo_codes WHERE code = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
         )?
-        .query_row((code, partner_id), |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row((code, partner_id), |r| Ok((r.get("id")?, r.get("is_used")?)))
         .optional()?;
     let (id, used) = found.ok_or_else(|| AppError::no_such("code", CODE_UNKNOWN))?;
     if used {
         return Err(AppError::conflict_on("code", CODE_USED));
     }
-    tx.execute("UPDATE promo_codes SET is_used = 1, used_date = ?2 WHERE id = ?1", (id, crate::db::now_iso()))?;
+    Columns::new().set("is_used", true).set("used_date", crate::db::now_iso()).update(tx, "promo_codes", id)?;
     Ok(id)
 }
 
@@ -199,16 +213,14 @@ pub fn redeem(tx: &Connection, partner_id: i64, code: &str) -> AppResult<i64> {
 fn check_target(tx: &crate::db::sql::Connection, partner_id: i64, campaign_id: i64) -> AppResult<()> {
     let promo: bool = tx
         .query_row("SELECT is_promo_code_using FROM partners WHERE id = ?1 AND deleted_at IS NULL", [partner_id], |r| {
-            r.get(0)
+            r.get("is_promo_code_using")
         })
         .optional()?
         .ok_or_else(|| AppError::no_such("partnerId", "The chosen partner does not exist."))?;
     if !promo {
         return Err(AppError::conflict_on("partnerId", NOT_PROMO_PARTNER));
     }
-    let campaign_partner: i64 = tx
-        .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [campaign_id], |r| r.get(0))
-        .optional()?
+    let campaign_partner = campaigns::partner_of(tx, campaign_id)?
         .ok_or_else(|| AppError::no_such("campaignId", "The chosen campaign does not exist."))?;
     if campaign_partner != partner_id {
         return Err(AppError::no_such("campaignId", NOT_PARTNERS_CAMPAIGN));
@@ -216,15 +228,12 @@ fn check_target(tx: &crate::db::sql::Connection, partner_id: i64, campaign_id: i
     Ok(())
 }
 
-/// Writes `count` codes that no row of the table has (deleted rows keep theirs), retrying the
-/// rare collision, in the caller's transaction.
-fn write_codes(tx: &Connection, partner_id: i64, campaign_id: i64, count: usize) -> AppResult<Vec<String>> {
+/// Writes `count` codes of the batch's partner and campaign (`batch`) that no row of the table
+/// has (deleted rows keep theirs), retrying the rare collision, in the caller's transaction.
+fn write_codes(tx: &Connection, batch: &Values, count: usize) -> AppResult<Vec<String>> {
     let mut rng = rand::rng();
     let mut codes = Vec::with_capacity(count);
     let mut seen = HashSet::with_capacity(count);
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO promo_codes (partner_id, campaign_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (code) DO NOTHING",
-    )?;
     // 31^8 ≈ 8.5e11 codes: a collision is rare, a long run of them means something is wrong.
     let mut attempts = 0;
     while codes.len() < count {
@@ -236,7 +245,7 @@ fn write_codes(tx: &Connection, partner_id: i64, campaign_id: i64, count: usize)
         if !seen.insert(code.clone()) {
             continue;
         }
-        if insert.execute((partner_id, campaign_id, &code))? == 1 {
+        if BATCH_FORM.write(batch).set("code", code.as_str()).insert_unless_taken(tx, "code")? {
             codes.push(code);
         }
     }
@@ -254,7 +263,7 @@ async fn create(
         .db
         .write(move |tx| {
             check_target(tx, partner_id, campaign_id)?;
-            write_codes(tx, partner_id, campaign_id, count as usize)
+            write_codes(tx, &values, count as usize)
         })
         .await?;
     Ok((StatusCode::CREATED, Json(Generated { count: codes.len(), codes })))
@@ -280,13 +289,7 @@ async fn export(
     let campaign_partner: i64 = state
         .db
         .run(move |conn| {
-            conn.query_row(
-                "SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL",
-                [campaign_id],
-                |r| r.get(0),
-            )
-            .optional()?
-            .ok_or_else(|| AppError::NotFound("Campaign not found.".into()))
+            campaigns::partner_of(conn, campaign_id)?.ok_or_else(|| AppError::NotFound("Campaign not found.".into()))
         })
         .await?;
     if partner_id.is_some_and(|partner| partner != campaign_partner) {

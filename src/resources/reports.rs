@@ -210,17 +210,17 @@ impl StateCounts {
     }
 }
 
-const COUNTS_SQL: &str = "SELECT ?1,
-        COALESCE(SUM(CASE WHEN state = 'active' THEN n END), 0),
-        COALESCE(SUM(CASE WHEN state = 'deactive' THEN n END), 0),
-        COALESCE(SUM(CASE WHEN state = 'deleted' THEN n END), 0),
-        COALESCE(SUM(n), 0)
+const COUNTS_SQL: &str = "SELECT ?1 AS kind,
+        COALESCE(SUM(CASE WHEN state = 'active' THEN n END), 0) AS active,
+        COALESCE(SUM(CASE WHEN state = 'deactive' THEN n END), 0) AS deactive,
+        COALESCE(SUM(CASE WHEN state = 'deleted' THEN n END), 0) AS deleted,
+        COALESCE(SUM(n), 0) AS total
      FROM state_counts WHERE kind = ?2";
 
 pub fn state_counts(conn: &Connection, kind: &str) -> AppResult<StateCounts> {
-    let counts = conn
-        .prepare_cached(COUNTS_SQL)?
-        .query_row((kind, kind), |r| Ok(StateCounts { active: r.get(1)?, deactive: r.get(2)?, deleted: r.get(3)? }))?;
+    let counts = conn.prepare_cached(COUNTS_SQL)?.query_row((kind, kind), |r| {
+        Ok(StateCounts { active: r.get("active")?, deactive: r.get("deactive")?, deleted: r.get("deleted")? })
+    })?;
     Ok(counts)
 }
 

@@ -13,7 +13,7 @@
 //! (a partner's usage history): those go first. The server purges what has been in the trash
 //! longer than `--trash-retention-days` the same way, leaving what is still referred to.
 
-use crate::db::sql::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension, Row};
 use axum::Json;
 use axum::extract::State;
 use axum::http::Method;
@@ -145,14 +145,22 @@ struct Entry {
     label: String,
 }
 
+impl Entry {
+    /// The entry a `trash` row holds (its `kind`, `record_id` and `label`); `None` for a kind no
+    /// resource declares any more.
+    fn read(r: &Row<'_>) -> crate::db::sql::Result<Option<Entry>> {
+        let name: String = r.get("kind")?;
+        let (record, label) = (r.get("record_id")?, r.get("label")?);
+        Ok(kind_of(&name).map(|kind| Entry { kind, record, label }))
+    }
+}
+
 fn entries(tx: &Connection, ids: &[i64]) -> AppResult<Vec<Entry>> {
     let mut stmt = tx.prepare_cached("SELECT kind, record_id, label FROM trash WHERE id = ?1")?;
     let mut found = Vec::with_capacity(ids.len());
     let mut missing = 0;
     for id in ids {
-        let row: Option<(String, i64, String)> =
-            stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional()?;
-        match row.and_then(|(name, record, label)| Some(Entry { kind: kind_of(&name)?, record, label })) {
+        match stmt.query_row([id], Entry::read).optional()?.flatten() {
             Some(entry) => found.push(entry),
             None => missing += 1,
         }
@@ -186,10 +194,11 @@ impl Entry {
             let deleted: Option<bool> = tx
                 .query_row(
                     &format!(
-                        "SELECT p.deleted_at IS NOT NULL FROM {table} r JOIN {parent} p ON p.id = r.{column} WHERE r.id = ?1"
+                        "SELECT p.deleted_at IS NOT NULL AS parent_deleted
+                         FROM {table} r JOIN {parent} p ON p.id = r.{column} WHERE r.id = ?1"
                     ),
                     [self.record],
-                    |r| r.get(0),
+                    |r| r.get("parent_deleted"),
                 )
                 .optional()?;
             if deleted == Some(true) {
@@ -214,6 +223,7 @@ impl Entry {
         let table = self.kind.table;
         let files = file_ids(tx, table, self.record)?;
         let login: Option<i64> = match rules(self.kind).login {
+            // The declaration's query answers the login's id as its one column, whatever it names it.
             Some(sql) => tx.query_row(sql, [self.record], |r| r.get(0)).optional()?,
             None => None,
         };
@@ -258,9 +268,9 @@ impl Entry {
         for child in children {
             let any: Vec<&str> = ways.iter().filter(|(c, _)| c == child).map(|(_, test)| test.as_str()).collect();
             let n: i64 = tx.query_row(
-                &format!("SELECT COUNT(*) FROM \"{child}\" WHERE {}", any.join(" OR ")),
+                &format!("SELECT COUNT(*) AS n FROM \"{child}\" WHERE {}", any.join(" OR ")),
                 [self.record],
-                |r| r.get(0),
+                |r| r.get("n"),
             )?;
             if n > 0 {
                 history |= child == "usage_history";
@@ -304,8 +314,8 @@ fn file_ids(tx: &Connection, table: &str, record: i64) -> AppResult<Vec<i64>> {
     let columns = crate::db::schema::references_from(tx, table, "files")?;
     let mut files = Vec::new();
     for column in columns {
-        let file: Option<i64> =
-            tx.query_row(&format!("SELECT \"{column}\" FROM {table} WHERE id = ?1"), [record], |r| r.get(0))?;
+        let sql = format!("SELECT \"{column}\" AS file_id FROM {table} WHERE id = ?1");
+        let file: Option<i64> = tx.query_row(&sql, [record], |r| r.get("file_id"))?;
         files.extend(file);
     }
     Ok(files)
@@ -371,17 +381,14 @@ async fn purge(
 /// Deletes for good up to `limit` records that have been in the trash since before `cutoff`
 /// (an ISO time), oldest first, skipping those still referred to; returns (deleted, kept).
 pub fn purge_expired(tx: &Connection, cutoff: &str, after: i64, limit: u32) -> AppResult<PurgeStep> {
-    let expired: Vec<(i64, String, i64, String)> = tx
+    let expired: Vec<(i64, Option<Entry>)> = tx
         .prepare_cached(
             "SELECT id, kind, record_id, label FROM trash WHERE deleted_at < ?1 AND id > ?2 ORDER BY id LIMIT ?3",
         )?
-        .query_map((cutoff, after, limit), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .query_map((cutoff, after, limit), |r| Ok((r.get("id")?, Entry::read(r)?)))?
         .collect::<Result<_, _>>()?;
     let mut step = PurgeStep { last: expired.last().map(|e| e.0), deleted: 0, kept: 0 };
-    let mut entries: Vec<Entry> = expired
-        .into_iter()
-        .filter_map(|(_, name, record, label)| Some(Entry { kind: kind_of(&name)?, record, label }))
-        .collect();
+    let mut entries: Vec<Entry> = expired.into_iter().filter_map(|(_, entry)| entry).collect();
     let ranked = ranked(tx)?;
     entries.sort_by_key(|e| e.rank(&ranked));
     for entry in &entries {

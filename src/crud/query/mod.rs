@@ -173,7 +173,8 @@ impl ListQuery {
             conditions: vec![],
             tested: vec![],
             searches: vec![],
-            dialect: Dialect::Sqlite,
+            // Until the plan is spelled for its connection (`spell_for`).
+            dialect: Dialect::default(),
         };
         for filter in resource.filters {
             if let Some(raw) = query.get(filter.param) {
@@ -330,8 +331,7 @@ pub fn json_value(row: &crate::db::sql::Row, index: usize, kind: Kind) -> crate:
 mod tests {
     use super::search::trigrams;
     use super::*;
-    use crate::core::roles::Roles;
-    use crate::crud::{Filter, Total};
+    use crate::crud::Filter;
     use crate::db::dialect::SearchIndex;
 
     const fn search(columns: &'static str) -> Search {
@@ -340,15 +340,9 @@ mod tests {
 
     /// A list of people searched by name and e-mail, as the Users screen's is.
     static PEOPLE: Resource = Resource {
-        path: "people",
-        row: "PersonRow",
-        tag: "People",
-        name: "Person",
-        table: "users",
         from: "users u",
         scope: "u.deleted_at IS NULL",
         id: "u.id",
-        total: Total::Counted,
         columns: &[Column::new("id", "u.id", Kind::Int), Column::new("email", "u.email", Kind::Text).never_null()],
         filters: &[
             Filter::searched("FirstName", "u.first_name", search("first_name")),
@@ -356,18 +350,7 @@ mod tests {
             Filter::searched("Email", "u.email", search("email")),
             Filter::equals("RoleId", "u.role_id", ValueKind::Int),
         ],
-        export: None,
-        read: Roles::ADMIN,
-        write: Roles::ADMIN,
-        toggle: false,
-        delete: false,
-        on_change: None,
-        detail_extra: None,
-        plural: "people",
-        label: None,
-        history: &[],
-        trash: None,
-        unrecorded: &[],
+        ..Resource::of_table("people", "users")
     };
 
     #[test]

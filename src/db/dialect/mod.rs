@@ -14,8 +14,10 @@ use super::sql::{Connection, Value};
 pub use sqlite::SearchIndex;
 
 /// The SQL spelling of one engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
+    /// The default engine: one file.
+    #[default]
     Sqlite,
     Postgres,
 }

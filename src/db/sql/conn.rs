@@ -49,6 +49,11 @@ impl Connection {
         matches!(self.engine, Engine::Postgres(_))
     }
 
+    /// Whether other app servers may share this connection's database (see `Db::is_shared`).
+    pub fn is_shared(&self) -> bool {
+        crate::db::dialect::Dialect::of(self).is_shared()
+    }
+
     /// The SQLite connection beneath, for that engine's own settings (functions, PRAGMAs); `None`
     /// on another engine.
     pub(in crate::db) fn sqlite(&self) -> Option<&rusqlite::Connection> {

@@ -17,6 +17,7 @@ use crate::http::extract::ApiJson;
 use crate::http::fields::{self, Number};
 use crate::http::form_fields::{Field, FieldKind, Mode, read_fields};
 use crate::http::state::AppState;
+use crate::resources::assets;
 use crate::resources::employees::{self, EMPLOYEES};
 
 use super::ASSET_REQUIRED;
@@ -90,32 +91,24 @@ pub(super) async fn put_employee(
         .write(move |tx| {
             let asset_id = match asset {
                 AssetRef::Id(id) => tx
-                    .query_row("SELECT id FROM assets WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get(0))
+                    .query_row("SELECT id FROM assets WHERE id = ?1 AND deleted_at IS NULL", [id], |r| r.get("id"))
                     .optional()?
                     .ok_or_else(|| AppError::no_such("assetId", format!("There is no asset with id {id}.")))?,
-                AssetRef::Barcode(prefix) => {
-                    let ids: Vec<i64> = tx
-                        .prepare_cached(
-                            "SELECT id FROM assets WHERE barcode_prefix = ?1 AND deleted_at IS NULL LIMIT 2",
-                        )?
-                        .query_map([&prefix], |r| r.get(0))?
-                        .collect::<Result<_, _>>()?;
-                    match ids.as_slice() {
-                        [id] => *id,
-                        [] => {
-                            return Err(AppError::no_such(
-                                "assetBarcodePrefix",
-                                format!("No asset has the barcode prefix {prefix}."),
-                            ));
-                        }
-                        _ => {
-                            return Err(AppError::field(
-                                "assetBarcodePrefix",
-                                "Several assets have this barcode prefix; name the asset by assetId",
-                            ));
-                        }
+                AssetRef::Barcode(prefix) => match assets::with_barcode_prefix(tx, &prefix)?.as_slice() {
+                    [id] => *id,
+                    [] => {
+                        return Err(AppError::no_such(
+                            "assetBarcodePrefix",
+                            format!("No asset has the barcode prefix {prefix}."),
+                        ));
                     }
-                }
+                    _ => {
+                        return Err(AppError::field(
+                            "assetBarcodePrefix",
+                            "Several assets have this barcode prefix; name the asset by assetId",
+                        ));
+                    }
+                },
             };
             let existing = employees::find_by_email(tx, &email)?;
             let arrival = employees::Arrival {

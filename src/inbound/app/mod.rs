@@ -28,6 +28,7 @@ mod uses;
 use arrivals::{EMPLOYEE_FIELDS, EmployeeIn, put_employee};
 use offers::{campaigns, notifications};
 use uses::{COMPLAINT_FIELDS, ComplaintIn, USAGE_FIELDS, UsageIn, WISH_FIELDS, WishIn, complaint, usage, wish};
+pub use uses::{COMPLAINT_FORM, USAGE_FORM, WISH_FORM};
 
 const TAG: &str = "Employee app";
 const KIND: &str = "employee-app";
@@ -154,19 +155,19 @@ pub(crate) struct Employee {
 pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
     let found = conn
         .prepare_cached(
-            "SELECT id, asset_id, first_name || ' ' || last_name, email, phone, is_active FROM employees
+            "SELECT id, asset_id, first_name || ' ' || last_name AS full_name, email, phone, is_active FROM employees
              WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1",
         )?
         .query_row([email], |r| {
             Ok((
                 Employee {
-                    id: r.get(0)?,
-                    asset_id: r.get(1)?,
-                    full_name: r.get(2)?,
-                    email: r.get(3)?,
-                    phone: r.get(4)?,
+                    id: r.get("id")?,
+                    asset_id: r.get("asset_id")?,
+                    full_name: r.get("full_name")?,
+                    email: r.get("email")?,
+                    phone: r.get("phone")?,
                 },
-                r.get::<bool>(5)?,
+                r.get::<bool>("is_active")?,
             ))
         })
         .optional()?;

@@ -11,6 +11,7 @@ use crate::http::extract::QueryMap;
 use crate::http::files::FILE_PATH_SQL;
 use crate::http::state::AppState;
 use crate::resources::campaigns::paging;
+use crate::resources::partners;
 
 use super::{active_employee, cdn, employee_param, language};
 
@@ -33,60 +34,50 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
             let employee = active_employee(conn, "employee", &email)?;
             let now = now_iso();
             let total_count: i64 = conn
-                .prepare_cached(&format!("SELECT COUNT(*) {OFFERED}"))?
-                .query_row((employee.asset_id, &now), |r| r.get(0))?;
+                .prepare_cached(&format!("SELECT COUNT(*) AS n {OFFERED}"))?
+                .query_row((employee.asset_id, &now), |r| r.get("n"))?;
             let sql = format!(
-                "SELECT c.id, c.name_{lang}, c.description_{lang}, c.discount_percent, c.start_date, c.expire_date,
-                        c.special_offer, c.is_premium, c.is_trend, {FILE_PATH_SQL},
-                        (SELECT {FILE_PATH_SQL} FROM files f WHERE f.id = c.background_file_id),
-                        p.id, p.name, (SELECT {FILE_PATH_SQL} FROM files f WHERE f.id = p.file_id),
-                        cc.id, cc.name_{lang}
+                "SELECT c.id, c.name_{lang} AS name, c.description_{lang} AS description, c.discount_percent,
+                        c.start_date, c.expire_date, c.special_offer, c.is_premium, c.is_trend,
+                        {FILE_PATH_SQL} AS file_path,
+                        (SELECT {FILE_PATH_SQL} FROM files f WHERE f.id = c.background_file_id)
+                            AS background_file_path,
+                        p.id AS partner_id, p.name AS partner_name,
+                        (SELECT {FILE_PATH_SQL} FROM files f WHERE f.id = p.file_id) AS partner_file_path,
+                        cc.id AS category_id, cc.name_{lang} AS category_name
                  {OFFERED} ORDER BY cc.order_no, cc.id, c.order_no, c.id LIMIT ?3 OFFSET ?4"
             );
             let mut rows: Vec<(i64, Value)> = conn
                 .prepare_cached(&sql)?
                 .query_map((employee.asset_id, &now, take, skip), |r| {
-                    let partner_id: i64 = r.get(11)?;
+                    let partner_id: i64 = r.get("partner_id")?;
                     Ok((
                         partner_id,
                         json!({
-                            "id": r.get::<i64>(0)?,
-                            "name": r.get::<String>(1)?,
-                            "description": r.get::<String>(2)?,
-                            "discountPercent": r.get::<i64>(3)?,
-                            "startDate": r.get::<String>(4)?,
-                            "expireDate": r.get::<String>(5)?,
-                            "specialOffer": r.get::<bool>(6)?,
-                            "isPremium": r.get::<bool>(7)?,
-                            "isTrend": r.get::<bool>(8)?,
-                            "filePath": cdn(r.get(9)?),
-                            "backgroundFilePath": cdn(r.get(10)?),
-                            "partner": {"id": partner_id, "name": r.get::<String>(12)?, "filePath": cdn(r.get(13)?)},
-                            "category": {"id": r.get::<i64>(14)?, "name": r.get::<String>(15)?},
+                            "id": r.get::<i64>("id")?,
+                            "name": r.get::<String>("name")?,
+                            "description": r.get::<String>("description")?,
+                            "discountPercent": r.get::<i64>("discount_percent")?,
+                            "startDate": r.get::<String>("start_date")?,
+                            "expireDate": r.get::<String>("expire_date")?,
+                            "specialOffer": r.get::<bool>("special_offer")?,
+                            "isPremium": r.get::<bool>("is_premium")?,
+                            "isTrend": r.get::<bool>("is_trend")?,
+                            "filePath": cdn(r.get("file_path")?),
+                            "backgroundFilePath": cdn(r.get("background_file_path")?),
+                            "partner": {
+                                "id": partner_id,
+                                "name": r.get::<String>("partner_name")?,
+                                "filePath": cdn(r.get("partner_file_path")?),
+                            },
+                            "category": {"id": r.get::<i64>("category_id")?, "name": r.get::<String>("category_name")?},
                         }),
                     ))
                 })?
                 .collect::<Result<_, _>>()?;
-            let mut branches = conn.prepare_cached(&format!(
-                "SELECT pc.id, pc.city_id, ci.name_{lang}, pc.address, pc.latitude, pc.longitude
-                 FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id
-                 WHERE pc.partner_id = ?1 AND pc.deleted_at IS NULL ORDER BY pc.id"
-            ))?;
             let mut data = Vec::with_capacity(rows.len());
             for (partner_id, row) in rows.iter_mut() {
-                let list: Vec<Value> = branches
-                    .query_map([*partner_id], |r| {
-                        Ok(json!({
-                            "id": r.get::<i64>(0)?,
-                            "cityId": r.get::<i64>(1)?,
-                            "cityName": r.get::<String>(2)?,
-                            "address": r.get::<String>(3)?,
-                            "latitude": r.get::<f64>(4)?,
-                            "longitude": r.get::<f64>(5)?,
-                        }))
-                    })?
-                    .collect::<Result<_, _>>()?;
-                row["branches"] = Value::Array(list);
+                row["branches"] = Value::Array(partners::branches(conn, *partner_id, language)?);
                 data.push(row.take());
             }
             Ok(ListPage { data, total_count })
@@ -108,23 +99,24 @@ pub(super) async fn notifications(State(state): State<AppState>, query: QueryMap
         .run(move |conn| {
             let employee = active_employee(conn, "employee", &email)?;
             let total_count: i64 = conn
-                .prepare_cached(&format!("SELECT COUNT(*) {SEEN}"))?
-                .query_row([employee.asset_id], |r| r.get(0))?;
+                .prepare_cached(&format!("SELECT COUNT(*) AS n {SEEN}"))?
+                .query_row([employee.asset_id], |r| r.get("n"))?;
             let data = conn
                 .prepare_cached(&format!(
-                    "SELECT n.id, n.header, n.text, n.type, {FILE_PATH_SQL}, n.category_id, n.campaign_id, n.created_at
+                    "SELECT n.id, n.header, n.text, n.type, {FILE_PATH_SQL} AS file_path, n.category_id, n.campaign_id,
+                            n.created_at
                      {SEEN} ORDER BY n.id DESC LIMIT ?2 OFFSET ?3"
                 ))?
                 .query_map((employee.asset_id, take, skip), |r| {
                     Ok(json!({
-                        "id": r.get::<i64>(0)?,
-                        "header": r.get::<String>(1)?,
-                        "text": r.get::<String>(2)?,
-                        "type": r.get::<i64>(3)?,
-                        "filePath": cdn(r.get(4)?),
-                        "categoryId": r.get::<Option<i64>>(5)?,
-                        "campaignId": r.get::<Option<i64>>(6)?,
-                        "createdAt": r.get::<String>(7)?,
+                        "id": r.get::<i64>("id")?,
+                        "header": r.get::<String>("header")?,
+                        "text": r.get::<String>("text")?,
+                        "type": r.get::<i64>("type")?,
+                        "filePath": cdn(r.get("file_path")?),
+                        "categoryId": r.get::<Option<i64>>("category_id")?,
+                        "campaignId": r.get::<Option<i64>>("campaign_id")?,
+                        "createdAt": r.get::<String>("created_at")?,
                     }))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

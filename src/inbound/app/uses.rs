@@ -12,10 +12,11 @@ use utoipa::ToSchema;
 use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud;
+use crate::crud::writes::{Columns, Write, WriteForm};
 use crate::db::now_iso;
 use crate::http::extract::ApiJson;
 use crate::http::fields;
-use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, read_fields, read_json_fields};
+use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, Values, read_fields, read_json_fields};
 use crate::http::state::AppState;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
@@ -42,10 +43,59 @@ pub struct UsageIn {
 /// `POST usage`'s fields, checked in this order.
 pub static USAGE_FIELDS: &[Field] = &[
     Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED),
-    Field::input("campaignId", FieldKind::Id { invalid: "Campaign id must be a number" })
-        .required("Campaign is required"),
-    Field::input("partnerCityId", FieldKind::Id { invalid: "partnerCityId must be an id" }),
-    Field::input("rating", FieldKind::Whole(&Bounds::one_message(1, 5, RATING_RANGE))),
+    Field::id("campaignId", "campaign_id", "Campaign id must be a number").required("Campaign is required"),
+    Field::id("partnerCityId", "partner_city_id", "partnerCityId must be an id"),
+    Field::whole("rating", "rating", &Bounds::one_message(1, 5, RATING_RANGE)),
+];
+
+/// A use as stored: the campaign, branch and rating as sent, with a copy of the employee's and
+/// the campaign's ids and names as they are now ([`SNAPSHOT`]), so the history reads the same
+/// after a rename.
+pub static USAGE_FORM: WriteForm = WriteForm {
+    resource: &USAGE_HISTORY,
+    table: "usage_history",
+    fields: USAGE_FIELDS,
+    image: None,
+    extra_parts: &[],
+    computed: &[
+        "employee_id",
+        "asset_id",
+        "partner_id",
+        "category_id",
+        "employee_email",
+        "asset_name",
+        "partner_name",
+        "campaign_name",
+        "category_name",
+        "discount_percent",
+        // The moment the campaign's dates were checked against.
+        "created_at",
+    ],
+    children: &[],
+};
+
+/// The employee's and the campaign's ids and names a use copies (`?1` the employee, `?2` the
+/// campaign), each named as its column in `usage_history`.
+const SNAPSHOT: &str = "SELECT e.id AS employee_id, e.asset_id, c.partner_id, c.campaign_category_id AS category_id,
+            e.email AS employee_email, a.name AS asset_name, p.name AS partner_name, c.name_az AS campaign_name,
+            cc.name_az AS category_name, c.discount_percent
+     FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c
+          JOIN partners p ON p.id = c.partner_id
+          JOIN campaign_categories cc ON cc.id = c.campaign_category_id
+     WHERE e.id = ?1 AND c.id = ?2";
+
+/// The columns [`SNAPSHOT`] reads.
+const SNAPSHOT_COLUMNS: &[&str] = &[
+    "employee_id",
+    "asset_id",
+    "partner_id",
+    "category_id",
+    "employee_email",
+    "asset_name",
+    "partner_name",
+    "campaign_name",
+    "category_name",
+    "discount_percent",
 ];
 
 pub(super) async fn usage(
@@ -56,21 +106,27 @@ pub(super) async fn usage(
     let email = values.get("employeeEmail").to_string();
     let campaign_id = values.number("campaignId").unwrap_or_default();
     let branch = values.number("partnerCityId");
-    let rating = values.number("rating");
     let row = crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
         let employee = active_employee(tx, "employeeEmail", &email)?;
         let now = now_iso();
         let campaign = tx
             .prepare_cached(
-                "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL, c.start_date <= ?3,
-                            c.expire_date > ?3,
-                            EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2),
+                "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
+                            c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
+                            EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
+                                AS offered,
                             c.partner_id
                      FROM campaigns c JOIN partners p ON p.id = c.partner_id
                      WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
             )?
             .query_row((campaign_id, employee.asset_id, &now), |r| {
-                Ok((r.get::<bool>(0)?, r.get::<bool>(1)?, r.get::<bool>(2)?, r.get::<bool>(3)?, r.get::<i64>(4)?))
+                Ok((
+                    r.get::<bool>("active")?,
+                    r.get::<bool>("started")?,
+                    r.get::<bool>("unexpired")?,
+                    r.get::<bool>("offered")?,
+                    r.get::<i64>("partner_id")?,
+                ))
             })
             .optional()?;
         let (active, started, unexpired, offered, partner_id) = campaign
@@ -99,19 +155,10 @@ pub(super) async fn usage(
             })?;
         }
         // Names are copied as they are now: the history reads the same after a rename.
-        let id = tx.insert(
-            "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
-                                            asset_name, partner_name, campaign_name, category_name, discount_percent,
-                                            rating, partner_city_id, created_at)
-                 SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name,
-                        c.name_az, cc.name_az, c.discount_percent, ?3, ?4, ?5
-                 FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c
-                      JOIN partners p ON p.id = c.partner_id
-                      JOIN campaign_categories cc ON cc.id = c.campaign_category_id
-                 WHERE e.id = ?1 AND c.id = ?2",
-            (employee.id, campaign_id, rating, branch, &now),
-        )?;
-        Ok(id)
+        let snapshot = tx
+            .prepare_cached(SNAPSHOT)?
+            .query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
+        USAGE_FORM.write(&values).computed(snapshot).set("created_at", now.as_str()).insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -120,8 +167,19 @@ pub(super) async fn usage(
 /// `POST wishes`'s fields.
 pub static WISH_FIELDS: &[Field] = &[
     Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED),
-    Field::input("text", FieldKind::Text).required(TEXT_REQUIRED).max_length(1000),
+    Field::text("text", "text").required(TEXT_REQUIRED).max_length(1000),
 ];
+
+/// A wish as stored: its text, by the employee the e-mail names.
+pub static WISH_FORM: WriteForm = WriteForm {
+    resource: &WISH_LIST,
+    table: "wish_list_requests",
+    fields: WISH_FIELDS,
+    image: None,
+    extra_parts: &[],
+    computed: &["employee_id"],
+    children: &[],
+};
 
 /// `POST wishes`'s body.
 #[derive(Deserialize, ToSchema)]
@@ -137,12 +195,10 @@ pub(super) async fn wish(
     ApiJson(body): ApiJson<Value>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let values = read_json_fields(WISH_FIELDS, &body)?;
-    let (email, text) = (values.get("employeeEmail").to_string(), values.get("text").to_string());
+    let email = values.get("employeeEmail").to_string();
     let row = crud::save_then_fetch(&state, &WISH_LIST, move |tx| {
         let employee = active_employee(tx, "employeeEmail", &email)?;
-        let id =
-            tx.insert("INSERT INTO wish_list_requests (employee_id, text) VALUES (?1, ?2)", (employee.id, &text))?;
-        Ok(id)
+        WISH_FORM.write(&values).set("employee_id", employee.id).insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
@@ -164,23 +220,35 @@ pub struct ComplaintIn {
     description: String,
 }
 
+const EMPLOYEE_EMAIL: Field = Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED);
+const FULL_NAME: Field = Field::text("fullName", "full_name").required(FULL_NAME_REQUIRED).max_length(100);
+const EMAIL: Field = Field::email("email", "email").required("Email is required");
+const PHONE: Field = Field::phone("phone", "phone");
+const REASON: Field = Field::id("reasonId", "reason_id", "Reason id must be a number").required(REASON_REQUIRED);
+const DESCRIPTION: Field = Field::text("description", "description").required(DESCRIPTION_REQUIRED).max_length(2000);
+
 /// Who complains: an employee by e-mail, or else a person by name, e-mail and phone.
-pub static COMPLAINING_EMPLOYEE: &[Field] =
-    &[Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED)];
-pub static COMPLAINING_PERSON: &[Field] = &[
-    Field::input("fullName", FieldKind::Text).required(FULL_NAME_REQUIRED).max_length(100),
-    Field::input("email", FieldKind::Email).required("Email is required"),
-    Field::input("phone", FieldKind::Phone),
-];
+pub static COMPLAINING_EMPLOYEE: &[Field] = &[EMPLOYEE_EMAIL];
+pub static COMPLAINING_PERSON: &[Field] = &[FULL_NAME, EMAIL, PHONE];
 /// What every complaint says, checked after who says it.
-pub static COMPLAINT_FIELDS: &[Field] = &[
-    Field::input("reasonId", FieldKind::Id { invalid: "Reason id must be a number" }).required(REASON_REQUIRED),
-    Field::input("description", FieldKind::Text).required(DESCRIPTION_REQUIRED).max_length(2000),
-];
+pub static COMPLAINT_FIELDS: &[Field] = &[REASON, DESCRIPTION];
+
+/// A complaint as stored: what it says, and who says it: a person's name, e-mail and phone as
+/// sent, or an employee's as Employee list has them (computed, with the employee's id).
+pub static COMPLAINT_FORM: WriteForm = WriteForm {
+    resource: &COMPLAINTS,
+    table: "complaints",
+    fields: &[EMPLOYEE_EMAIL, FULL_NAME, EMAIL, PHONE, REASON, DESCRIPTION],
+    image: None,
+    extra_parts: &[],
+    computed: &["employee_id", "full_name", "email", "phone"],
+    children: &[],
+};
 
 enum Complainant {
     Employee(String),
-    Person { full_name: String, email: String, phone: String },
+    /// A person's fields as read.
+    Person(Values),
 }
 
 pub(super) async fn complaint(
@@ -199,32 +267,29 @@ pub(super) async fn complaint(
         let values = read_fields(COMPLAINING_EMPLOYEE, body, Mode::Create, &mut v);
         Complainant::Employee(values.get("employeeEmail").to_string())
     } else {
-        let values = read_fields(COMPLAINING_PERSON, body, Mode::Create, &mut v);
-        let text = |name| values.get(name).to_string();
-        Complainant::Person { full_name: text("fullName"), email: text("email"), phone: text("phone") }
+        Complainant::Person(read_fields(COMPLAINING_PERSON, body, Mode::Create, &mut v))
     };
     let said = read_fields(COMPLAINT_FIELDS, body, Mode::Create, &mut v);
     v.finish()?;
     let reason = said.number("reasonId").unwrap_or_default();
-    let description = said.get("description").to_string();
     let row = crud::save_then_fetch(&state, &COMPLAINTS, move |tx| {
         let reason_known =
             tx.query_row("SELECT 1 FROM complaint_reasons WHERE id = ?1", [reason], |_| Ok(())).optional()?;
         reason_known
             .ok_or_else(|| AppError::no_such("reasonId", format!("There is no complaint reason with id {reason}.")))?;
-        let (employee_id, full_name, email, phone) = match who {
+        let complaint = match &who {
             Complainant::Employee(email) => {
-                let e = active_employee(tx, "employeeEmail", &email)?;
-                (Some(e.id), e.full_name, e.email, e.phone)
+                let e = active_employee(tx, "employeeEmail", email)?;
+                let by = Columns::new()
+                    .set("employee_id", e.id)
+                    .set("full_name", e.full_name)
+                    .set("email", e.email)
+                    .set("phone", e.phone);
+                Write::new(&COMPLAINT_FORM).computed(by)
             }
-            Complainant::Person { full_name, email, phone } => (None, full_name, email, phone),
+            Complainant::Person(person) => COMPLAINT_FORM.write(person).set("employee_id", None::<i64>),
         };
-        let id = tx.insert(
-            "INSERT INTO complaints (employee_id, full_name, email, phone, reason_id, description)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            (employee_id, &full_name, &email, &phone, reason, &description),
-        )?;
-        Ok(id)
+        complaint.fields(&said).insert(tx)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::db::sql::ToSql;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
@@ -16,7 +15,7 @@ use crate::db::format_iso;
 use crate::http::api::Rule::{Message, Note, Range, Required};
 use crate::http::api::{Doc, Rule};
 use crate::http::files::{self, CheckedImage};
-use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, read_fields};
+use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, Values, read_fields};
 use crate::http::forms::Form;
 use crate::resources::campaign_categories::check_order;
 
@@ -85,36 +84,58 @@ const DISCOUNT: Bounds = Bounds {
     fraction: Some(DISCOUNT_WHOLE),
 };
 
-/// The back office's choice of partner (a partner's own submission is its key's partner).
-pub(super) static PARTNER_FIELD: &[Field] =
-    &[Field::input("partnerId", FieldKind::Id { invalid: "partnerId must be a whole number" })
-        .required(PARTNER_REQUIRED)];
+/// The back office's choice of partner (a partner's own submission is its key's partner), stored
+/// by the writer as `partner_id` either way.
+const PARTNER: Field =
+    Field::input("partnerId", FieldKind::Id { invalid: "partnerId must be a whole number" }).required(PARTNER_REQUIRED);
+const DISCOUNT_PERCENT: Field =
+    Field::whole("discountPercent", "discount_percent", &DISCOUNT).required(DISCOUNT_REQUIRED);
+/// The dates are stored as read instants in UTC (`start_date`, `expire_date`), not as sent.
+const START_DATE: Field = Field::input("startDate", FieldKind::Checked(&INSTANT)).required(START_REQUIRED);
+const EXPIRE_DATE: Field = Field::input("expireDate", FieldKind::Checked(&INSTANT)).required(EXPIRE_REQUIRED);
+const CATEGORY: Field =
+    Field::id("campaignCategoryId", "campaign_category_id", "campaignCategoryId must be a whole number")
+        .required(CATEGORY_REQUIRED);
+const NAME_AZ: Field = Field::text("nameAz", "name_az").required(NAME_REQUIRED);
+const NAME_EN: Field = Field::text("nameEn", "name_en").required(NAME_REQUIRED);
+const NAME_RU: Field = Field::text("nameRu", "name_ru").required(NAME_REQUIRED);
+const DESCRIPTION_AZ: Field = Field::text("descriptionAz", "description_az").required(DESCRIPTION_REQUIRED);
+const DESCRIPTION_EN: Field = Field::text("descriptionEn", "description_en").required(DESCRIPTION_REQUIRED);
+const DESCRIPTION_RU: Field = Field::text("descriptionRu", "description_ru").required(DESCRIPTION_REQUIRED);
+const SPECIAL_OFFER: Field = Field::flag("specialOffer", "special_offer", "specialOffer must be true or false");
+const PREMIUM: Field = Field::flag("isPremium", "is_premium", "isPremium must be true or false");
+const TREND: Field = Field::flag("isTrend", "is_trend", "isTrend must be true or false");
+
+/// Every declared field of the form, in the order the groups below are read.
+pub(super) const CAMPAIGN_FIELDS: &[Field] = &[
+    PARTNER,
+    DISCOUNT_PERCENT,
+    START_DATE,
+    EXPIRE_DATE,
+    CATEGORY,
+    NAME_AZ,
+    NAME_EN,
+    NAME_RU,
+    DESCRIPTION_AZ,
+    DESCRIPTION_EN,
+    DESCRIPTION_RU,
+    SPECIAL_OFFER,
+    PREMIUM,
+    TREND,
+];
+
+/// The back office's choice of partner.
+pub(super) static PARTNER_FIELD: &[Field] = &[PARTNER];
 
 /// The discount and the dates, read before the dates' order is checked.
-pub(super) static TERMS_FIELDS: &[Field] = &[
-    Field::input("discountPercent", FieldKind::Whole(&DISCOUNT)).required(DISCOUNT_REQUIRED),
-    Field::input("startDate", FieldKind::Checked(&INSTANT)).required(START_REQUIRED),
-    Field::input("expireDate", FieldKind::Checked(&INSTANT)).required(EXPIRE_REQUIRED),
-];
+pub(super) static TERMS_FIELDS: &[Field] = &[DISCOUNT_PERCENT, START_DATE, EXPIRE_DATE];
 
 /// The category, and the names and descriptions in the three content languages.
-pub(super) static CONTENT_FIELDS: &[Field] = &[
-    Field::input("campaignCategoryId", FieldKind::Id { invalid: "campaignCategoryId must be a whole number" })
-        .required(CATEGORY_REQUIRED),
-    Field::input("nameAz", FieldKind::Text).required(NAME_REQUIRED),
-    Field::input("nameEn", FieldKind::Text).required(NAME_REQUIRED),
-    Field::input("nameRu", FieldKind::Text).required(NAME_REQUIRED),
-    Field::input("descriptionAz", FieldKind::Text).required(DESCRIPTION_REQUIRED),
-    Field::input("descriptionEn", FieldKind::Text).required(DESCRIPTION_REQUIRED),
-    Field::input("descriptionRu", FieldKind::Text).required(DESCRIPTION_REQUIRED),
-];
+pub(super) static CONTENT_FIELDS: &[Field] =
+    &[CATEGORY, NAME_AZ, NAME_EN, NAME_RU, DESCRIPTION_AZ, DESCRIPTION_EN, DESCRIPTION_RU];
 
 /// The three marks a campaign may carry.
-pub(super) static FLAG_FIELDS: &[Field] = &[
-    Field::input("specialOffer", FieldKind::Flag { invalid: "specialOffer must be true or false" }),
-    Field::input("isPremium", FieldKind::Flag { invalid: "isPremium must be true or false" }),
-    Field::input("isTrend", FieldKind::Flag { invalid: "isTrend must be true or false" }),
-];
+pub(super) static FLAG_FIELDS: &[Field] = &[SPECIAL_OFFER, PREMIUM, TREND];
 
 /// The declared fields of a form, partner's or back office's, in the order they are read.
 fn declared(with_partner: bool) -> impl Iterator<Item = &'static [Field]> {
@@ -163,53 +184,22 @@ pub(super) const FORM_FIELDS: &[(&str, Type)] = &[
     ("backgroundFile", Type::String),
 ];
 
+/// A campaign form as read and checked, for the campaign's writer.
 pub(crate) struct CampaignInput {
+    /// The declared fields stored as read, in their groups: the discount, the category, names and
+    /// descriptions, the marks.
+    pub(super) terms: Values,
+    pub(super) content: Values,
+    pub(super) flags: Values,
     pub(super) partner_id: i64,
     pub(super) category_id: i64,
-    pub(super) discount: i64,
+    /// The dates as instants in UTC.
     pub(super) start: String,
     pub(super) expire: String,
-    pub(super) names: [String; 3],
-    pub(super) descriptions: [String; 3],
-    pub(super) special_offer: bool,
-    pub(super) premium: bool,
-    pub(super) trend: bool,
     pub(super) order: Option<i64>,
     pub(super) assets: Vec<i64>,
     pub(super) image: Option<CheckedImage>,
     pub(super) background: Option<CheckedImage>,
-}
-
-impl CampaignInput {
-    /// The stored columns as parameters ?1 to ?16 in this order, shared by create and edit so
-    /// they cannot drift: partner, category, discount, start, expire, image, background, the
-    /// names (az, en, ru), the descriptions (az, en, ru), special offer, premium, trend.
-    pub(super) fn columns<'a>(
-        &'a self,
-        file_id: &'a Option<i64>,
-        background_id: &'a Option<i64>,
-    ) -> Vec<&'a dyn ToSql> {
-        let [name_az, name_en, name_ru] = &self.names;
-        let [description_az, description_en, description_ru] = &self.descriptions;
-        vec![
-            &self.partner_id,
-            &self.category_id,
-            &self.discount,
-            &self.start,
-            &self.expire,
-            file_id,
-            background_id,
-            name_az,
-            name_en,
-            name_ru,
-            description_az,
-            description_en,
-            description_ru,
-            &self.special_offer,
-            &self.premium,
-            &self.trend,
-        ]
-    }
 }
 
 /// An instant: RFC 3339 (`2026-12-01T10:00:00+04:00`), or without an offset (the
@@ -262,8 +252,6 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
         v.check("expireDate", expire > start, EXPIRE_BEFORE_START);
     }
     let content = read_fields(CONTENT_FIELDS, form, Mode::Create, &mut v);
-    let names = ["nameAz", "nameEn", "nameRu"].map(|field| content.get(field).to_string());
-    let descriptions = ["descriptionAz", "descriptionEn", "descriptionRu"].map(|field| content.get(field).to_string());
     if creating {
         v.check("file", form.file("file").is_some(), FILE_REQUIRED).check(
             "backgroundFile",
@@ -272,7 +260,6 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
         );
     }
     let flags = read_fields(FLAG_FIELDS, form, Mode::Create, &mut v);
-    let flag = |name| flags.number(name) == Some(1);
     check_order(&mut v, form);
     let raw_assets = form.list("assets");
     let assets: BTreeSet<i64> = raw_assets.iter().filter_map(|a| a.parse().ok()).filter(|a| *a > 0).collect();
@@ -288,14 +275,11 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
     Ok(CampaignInput {
         partner_id,
         category_id: content.number("campaignCategoryId").unwrap_or_default(),
-        discount: terms.number("discountPercent").unwrap_or_default(),
         start: start.map(format_iso).unwrap_or_default(),
         expire: expire.map(format_iso).unwrap_or_default(),
-        names,
-        descriptions,
-        special_offer: flag("specialOffer"),
-        premium: flag("isPremium"),
-        trend: flag("isTrend"),
+        terms,
+        content,
+        flags,
         order: form.int("order", "").ok().flatten(),
         assets: assets.into_iter().collect(),
         image,

@@ -9,7 +9,7 @@ mod pickers;
 pub mod writes;
 
 use crate::crud::{Recorded, Trash};
-use crate::db::sql::{Connection, params_from_iter};
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::routing::{get, post, put};
@@ -199,13 +199,24 @@ pub static CAMPAIGN_ROWS: Resource = Resource { scope: "c.deleted_at IS NULL", t
 /// Live campaigns (confirmed or not, active or not) hold positions 1..n within their category.
 pub const ORDER: Sequence = Sequence { table: "campaigns", group: Some("campaign_category_id") };
 
+/// The partner of the live campaign `id`; `None` when there is no such campaign.
+pub fn partner_of(conn: &Connection, id: i64) -> AppResult<Option<i64>> {
+    Ok(conn
+        .query_row("SELECT partner_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+            r.get("partner_id")
+        })
+        .optional()?)
+}
+
 /// The ids and names of a campaign's assets.
 fn linked_assets(conn: &Connection, id: i64, _: Language) -> AppResult<Vec<(&'static str, Value)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.name FROM campaign_assets ca JOIN assets a ON a.id = ca.asset_id
          WHERE ca.campaign_id = ?1 AND a.deleted_at IS NULL ORDER BY a.id",
     )?;
-    let rows = stmt.query_map([id], |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+    let rows = stmt
+        .query_map([id], |r| Ok((r.get::<i64>("id")?, r.get::<String>("name")?)))?
+        .collect::<Result<Vec<_>, _>>()?;
     let ids = rows.iter().map(|(id, _)| json!(id)).collect();
     let named = rows.iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
     Ok(vec![("assets", Value::Array(ids)), ("assetList", Value::Array(named))])
@@ -222,7 +233,7 @@ fn changed(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResu
     let placeholders = vec!["?"; ids.len()].join(", ");
     let categories: Vec<i64> = tx
         .prepare(&format!("SELECT DISTINCT campaign_category_id FROM campaigns WHERE id IN ({placeholders})"))?
-        .query_map(params_from_iter(ids.iter()), |r| r.get(0))?
+        .query_map(params_from_iter(ids.iter()), |r| r.get("campaign_category_id"))?
         .collect::<Result<_, _>>()?;
     for category in categories {
         ORDER.place(tx, category, None, None)?;

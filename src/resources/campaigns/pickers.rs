@@ -53,9 +53,9 @@ impl Picker<'_> {
         (skip, take): (i64, i64),
         row: impl Fn(&crate::db::sql::Row) -> crate::db::sql::Result<Value>,
     ) -> AppResult<ListPage> {
-        let count_sql = format!("SELECT COUNT(*) FROM {} WHERE {}", self.table, self.condition);
+        let count_sql = format!("SELECT COUNT(*) AS n FROM {} WHERE {}", self.table, self.condition);
         let total_count = counts.total(format!("{count_sql} {params:?}"), || {
-            Ok(conn.prepare_cached(&count_sql)?.query_row(params_from_iter(params.iter()), |r| r.get(0))?)
+            Ok(conn.prepare_cached(&count_sql)?.query_row(params_from_iter(params.iter()), |r| r.get("n"))?)
         })?;
         if skip >= total_count {
             return Ok(ListPage { data: vec![], total_count });
@@ -98,7 +98,8 @@ pub(super) async fn order_options(
                 };
                 let picker = Picker {
                     select: &format!(
-                        "c.id, c.order_no, p.name, {name}, c.campaign_category_id, c.is_active, c.is_confirmed"
+                        "c.id, c.order_no, p.name AS partner_name, {name} AS campaign_name, c.campaign_category_id,
+                         c.is_active, c.is_confirmed"
                     ),
                     table: "campaigns c",
                     joins: "JOIN partners p ON p.id = c.partner_id",
@@ -107,13 +108,13 @@ pub(super) async fn order_options(
                 };
                 let page = picker.page(conn, &counts, params, paging, |r| {
                     Ok(json!({
-                        "id": r.get::<i64>(0)?,
-                        "order": r.get::<i64>(1)?,
-                        "partnerName": r.get::<String>(2)?,
-                        "campaignName": r.get::<String>(3)?,
-                        "campaignCategoryId": r.get::<i64>(4)?,
-                        "isActive": r.get::<bool>(5)?,
-                        "isConfirmed": r.get::<bool>(6)?,
+                        "id": r.get::<i64>("id")?,
+                        "order": r.get::<i64>("order_no")?,
+                        "partnerName": r.get::<String>("partner_name")?,
+                        "campaignName": r.get::<String>("campaign_name")?,
+                        "campaignCategoryId": r.get::<i64>("campaign_category_id")?,
+                        "isActive": r.get::<bool>("is_active")?,
+                        "isConfirmed": r.get::<bool>("is_confirmed")?,
                     }))
                 })?;
                 Ok(serde_json::to_vec(&page).map_err(anyhow::Error::from)?)
@@ -135,15 +136,13 @@ pub(super) async fn notification_categories(
         .db
         .run(move |conn| {
             let picker = Picker {
-                select: &format!("id, {name}, name_az"),
+                select: &format!("id, {name} AS name, name_az"),
                 table: "campaign_categories",
                 joins: "",
                 condition: "deleted_at IS NULL AND is_active = 1",
                 order: "ORDER BY order_no, id",
             };
-            picker.page(conn, &counts, vec![], paging, |r| {
-                Ok(json!({"id": r.get::<i64>(0)?, "name": r.get::<String>(1)?, "nameAz": r.get::<String>(2)?}))
-            })
+            picker.page(conn, &counts, vec![], paging, choice)
         })
         .await
         .map(Json)
@@ -173,7 +172,7 @@ pub(super) async fn notification_campaigns(
                 None => (live.to_string(), vec![]),
             };
             let picker = Picker {
-                select: &format!("c.id, {name}, c.name_az, p.name"),
+                select: &format!("c.id, {name} AS name, c.name_az, p.name AS partner_name"),
                 table: "campaigns c",
                 joins: "JOIN partners p ON p.id = c.partner_id",
                 condition: &condition,
@@ -181,8 +180,8 @@ pub(super) async fn notification_campaigns(
             };
             picker.page(conn, &counts, params, paging, |r| {
                 Ok(json!({
-                    "id": r.get::<i64>(0)?, "name": r.get::<String>(1)?,
-                    "nameAz": r.get::<String>(2)?, "partnerName": r.get::<String>(3)?,
+                    "id": r.get::<i64>("id")?, "name": r.get::<String>("name")?,
+                    "nameAz": r.get::<String>("name_az")?, "partnerName": r.get::<String>("partner_name")?,
                 }))
             })
         })
@@ -207,16 +206,20 @@ pub(super) async fn promo_campaigns(
                 .optional()?;
             exists.ok_or_else(|| AppError::NotFound("Partner not found.".into()))?;
             let picker = Picker {
-                select: &format!("c.id, {name}, c.name_az"),
+                select: &format!("c.id, {name} AS name, c.name_az"),
                 table: "campaigns c",
                 joins: "",
                 condition: "c.deleted_at IS NULL AND c.is_confirmed = 1 AND c.partner_id = ?1",
                 order: "ORDER BY c.id DESC",
             };
-            picker.page(conn, &counts, vec![SqlValue::Integer(partner)], paging, |r| {
-                Ok(json!({"id": r.get::<i64>(0)?, "name": r.get::<String>(1)?, "nameAz": r.get::<String>(2)?}))
-            })
+            picker.page(conn, &counts, vec![SqlValue::Integer(partner)], paging, choice)
         })
         .await
         .map(Json)
+}
+
+/// A choice of a picker that names a row in the caller's language and in Azerbaijani: its `id`,
+/// `name` and `name_az`.
+fn choice(r: &crate::db::sql::Row) -> crate::db::sql::Result<Value> {
+    Ok(json!({"id": r.get::<i64>("id")?, "name": r.get::<String>("name")?, "nameAz": r.get::<String>("name_az")?}))
 }

@@ -1,7 +1,8 @@
 //! The campaign writes: create and edit (with images, position and assets), approve and
 //! send-notification, each in one transaction.
 
-use crate::db::sql::{Connection, OptionalExtension, ToSql};
+use crate::crud::writes::{Children, Columns, ImageField, Write, WriteForm};
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -18,6 +19,49 @@ use crate::resources::campaign_categories::require_category;
 use crate::resources::notifications;
 
 use super::*;
+
+/// A campaign's form as stored: the declared fields, the image, and what the writer computes.
+pub static CAMPAIGN_FORM: WriteForm = WriteForm {
+    resource: &CAMPAIGN_ROWS,
+    table: "campaigns",
+    fields: CAMPAIGN_FIELDS,
+    image: Some(ImageField { names: &["file"], column: "file_id", required_on_create: Some(FILE_REQUIRED) }),
+    // The writer reads the rest of the form itself (see `FORM_FIELDS` and `FORM_RULES`).
+    extra_parts: &[],
+    computed: &[
+        // The back office's choice, or the partner whose key sent the campaign.
+        "partner_id",
+        // The dates as instants in UTC.
+        "start_date",
+        "expire_date",
+        // The second image: an edit without one keeps it.
+        "background_file_id",
+        // Made in the back office (confirmed) or sent by a partner (waiting for approval).
+        "is_confirmed",
+        // Placed by `ORDER` once the row is written.
+        "order_no",
+    ],
+    children: &[&CAMPAIGN_ASSETS],
+};
+
+/// The assets a campaign is offered to: links, replaced whole by each write.
+pub static CAMPAIGN_ASSETS: Children =
+    Children { table: "campaign_assets", parent: "campaign_id", columns: &["asset_id"] };
+
+/// What a create and an edit both store: the fields, the partner, the dates, the images (an
+/// edit without one keeps it) and the assets.
+fn write(input: &CampaignInput, file_id: Option<i64>, background_id: Option<i64>) -> Write {
+    CAMPAIGN_FORM
+        .write(&input.terms)
+        .fields(&input.content)
+        .fields(&input.flags)
+        .set("partner_id", input.partner_id)
+        .set("start_date", input.start.as_str())
+        .set("expire_date", input.expire.as_str())
+        .image(file_id)
+        .set_or_keep("background_file_id", background_id)
+        .children(&CAMPAIGN_ASSETS, input.assets.iter().map(|asset| Columns::new().set("asset_id", *asset)))
+}
 
 /// The partner, category and assets a form names exist (and are not deleted).
 pub(super) fn check_references(tx: &Connection, input: &CampaignInput) -> AppResult<()> {
@@ -48,15 +92,6 @@ pub fn unlink_asset(tx: &Connection, asset_id: i64) -> AppResult<()> {
     Ok(())
 }
 
-pub(super) fn link_assets(tx: &Connection, campaign_id: i64, assets: &[i64]) -> AppResult<()> {
-    unlink_campaign(tx, campaign_id)?;
-    let mut insert = tx.prepare_cached("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)")?;
-    for asset in assets {
-        insert.execute((campaign_id, asset))?;
-    }
-    Ok(())
-}
-
 pub(super) async fn create(State(state): State<AppState>, form: Form) -> AppResult<(StatusCode, Json<Value>)> {
     let input = read_input(&form, true).await?;
     // Made in the back office, so confirmed.
@@ -72,18 +107,8 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
     let file_id = files::store_upload(tx, input.image.take())?;
     let background_id = files::store_upload(tx, input.background.take())?;
     // Its position is set by ORDER below.
-    let mut columns = input.columns(&file_id, &background_id);
-    columns.push(&confirmed);
-    let id = tx.insert(
-        "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
-                                    file_id, background_file_id, name_az, name_en, name_ru,
-                                    description_az, description_en, description_ru,
-                                    special_offer, is_premium, is_trend, is_confirmed, order_no)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, 0)",
-        columns.as_slice(),
-    )?;
+    let id = write(&input, file_id, background_id).set("is_confirmed", confirmed).set("order_no", 0).insert(tx)?;
     ORDER.place(tx, input.category_id, Some(id), input.order)?;
-    link_assets(tx, id, &input.assets)?;
     Ok(id)
 }
 
@@ -93,7 +118,7 @@ pub(super) async fn update(State(state): State<AppState>, form: Form) -> AppResu
     crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
         let old_category: i64 = tx
             .query_row("SELECT campaign_category_id FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
-                r.get(0)
+                r.get("campaign_category_id")
             })
             .optional()?
             .ok_or_else(|| CAMPAIGN_ROWS.not_found())?;
@@ -101,20 +126,7 @@ pub(super) async fn update(State(state): State<AppState>, form: Form) -> AppResu
         let mut input = input;
         let file_id = files::store_upload(tx, input.image.take())?;
         let background_id = files::store_upload(tx, input.background.take())?;
-        let now = now_iso();
-        let mut columns = input.columns(&file_id, &background_id);
-        columns.extend([&id as &dyn ToSql, &now]);
-        tx.execute(
-            "UPDATE campaigns SET partner_id = ?1, campaign_category_id = ?2,
-                    discount_percent = ?3, start_date = ?4, expire_date = ?5,
-                    file_id = COALESCE(?6, file_id), background_file_id = COALESCE(?7, background_file_id),
-                    name_az = ?8, name_en = ?9, name_ru = ?10,
-                    description_az = ?11, description_en = ?12,
-                    description_ru = ?13, special_offer = ?14, is_premium = ?15,
-                    is_trend = ?16, updated_at = ?18
-             WHERE id = ?17",
-            columns.as_slice(),
-        )?;
+        write(&input, file_id, background_id).update(tx, id)?;
         if old_category != input.category_id {
             // Leaving a category closes its gap; the new one makes room (last without an order).
             ORDER.place(tx, old_category, None, None)?;
@@ -122,7 +134,6 @@ pub(super) async fn update(State(state): State<AppState>, form: Form) -> AppResu
         } else if input.order.is_some() {
             ORDER.place(tx, input.category_id, Some(id), input.order)?;
         }
-        link_assets(tx, id, &input.assets)?;
         Ok(id)
     })
     .await
@@ -133,14 +144,14 @@ pub(super) async fn approve(State(state): State<AppState>, ApiJson(body): ApiJso
     crud::save_then_fetch(&state, &CAMPAIGN_ROWS, move |tx| {
         let confirmed: bool = tx
             .query_row("SELECT is_confirmed FROM campaigns WHERE id = ?1 AND deleted_at IS NULL", [body.id], |r| {
-                r.get(0)
+                r.get("is_confirmed")
             })
             .optional()?
             .ok_or_else(|| CAMPAIGN_ROWS.not_found())?;
         if confirmed {
             return Err(AppError::Conflict(ALREADY_APPROVED.into()));
         }
-        tx.execute("UPDATE campaigns SET is_confirmed = 1, updated_at = ?2 WHERE id = ?1", (body.id, now_iso()))?;
+        Columns::new().set("is_confirmed", true).set("updated_at", now_iso()).update(tx, "campaigns", body.id)?;
         Ok(body.id)
     })
     .await
@@ -161,7 +172,7 @@ pub(super) async fn send_notification(
                 "SELECT name_az, file_id, notification_status, is_confirmed FROM campaigns
                  WHERE id = ?1 AND deleted_at IS NULL",
                 [body.id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get("name_az")?, r.get("file_id")?, r.get("notification_status")?, r.get("is_confirmed")?)),
             )
             .optional()?
             .ok_or_else(|| CAMPAIGN_ROWS.not_found())?;
@@ -173,10 +184,7 @@ pub(super) async fn send_notification(
         }
         // The notification is headed by the campaign's name and shows the campaign's image.
         notifications::insert_for_campaign(tx, &header, &text, file_id, body.id)?;
-        tx.execute(
-            "UPDATE campaigns SET notification_status = 1, updated_at = ?2 WHERE id = ?1",
-            (body.id, now_iso()),
-        )?;
+        Columns::new().set("notification_status", 1).set("updated_at", now_iso()).update(tx, "campaigns", body.id)?;
         Ok(body.id)
     })
     .await

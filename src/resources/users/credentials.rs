@@ -50,10 +50,7 @@ pub(super) async fn change_password(
     }
     v.finish()?;
     let user_id = user.id;
-    let own_hash: String = state
-        .db
-        .run(move |conn| Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user_id], |r| r.get(0))?))
-        .await?;
+    let own_hash: String = state.db.run(move |conn| accounts::password_hash(conn, user_id)).await?;
     if !password::verify_off_thread(own_hash, body.old_password.clone()).await {
         let message = if target.is_some() { YOUR_PASSWORD_WRONG } else { OLD_PASSWORD_WRONG };
         // A well-formed request whose re-authentication failed: refused (403), naming the field.
@@ -97,7 +94,7 @@ pub(super) async fn qr_code(
             conn.query_row(
                 "SELECT kind, email, totp_secret FROM users WHERE id = ?1 AND deleted_at IS NULL",
                 [id],
-                |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<String>(2)?)),
+                |r| Ok((r.get::<String>("kind")?, r.get::<String>("email")?, r.get::<String>("totp_secret")?)),
             )
             .optional()?
             .ok_or_else(|| USERS.not_found())

@@ -3,7 +3,6 @@
 
 use crate::crud::{Recorded, Trash};
 use crate::db::activity::action;
-use crate::db::sql::Value as SqlValue;
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
@@ -82,7 +81,7 @@ pub static USERS: Resource = Resource {
     on_change: Some(guard_and_revoke),
     detail_extra: None,
     plural: "users",
-    label: Some(super::PERSON_LABEL),
+    label: Some(super::PERSON_NAME),
     history: &[
         Recorded { rows: Some("{row}.kind = 'staff'"), ..Recorded::table("users") }.quiet(&[
             "kind",
@@ -105,6 +104,7 @@ pub static USERS: Resource = Resource {
         },
     ],
     trash: Some(Trash {
+        label: Some(super::PERSON_LABEL),
         rows: Some("{row}.kind = 'staff'"),
         unique: Some((
             "email",
@@ -157,6 +157,8 @@ pub static NEW_USER_FORM: WriteForm = WriteForm {
     ],
     image: None,
     extra_parts: &[],
+    computed: accounts::LOGIN_COLUMNS,
+    children: &[],
 };
 
 /// An edit: the phone is required here (the spec's edit form), the password is changed elsewhere.
@@ -166,6 +168,9 @@ pub static USER_EDIT_FORM: WriteForm = WriteForm {
     fields: &[FIRST_NAME, LAST_NAME, EMAIL, Field::phone("phone", "phone").required("Phone number is required")],
     image: None,
     extra_parts: &[],
+    // The role, when the edit sends one (the user's own role cannot change).
+    computed: &["role_id"],
+    children: &[],
 };
 
 mod credentials;
@@ -315,13 +320,13 @@ fn load_row(tx: &Connection, id: i64) -> AppResult<SavedUser> {
         [id],
         |r| {
             Ok(SavedUser {
-                id: r.get(0)?,
-                first_name: r.get(1)?,
-                last_name: r.get(2)?,
-                email: r.get(3)?,
-                phone: r.get(4)?,
-                role_id: r.get(5)?,
-                is_active: r.get(6)?,
+                id: r.get("id")?,
+                first_name: r.get("first_name")?,
+                last_name: r.get("last_name")?,
+                email: r.get("email")?,
+                phone: r.get("phone")?,
+                role_id: r.get("role_id")?,
+                is_active: r.get("is_active")?,
             })
         },
     )?)
@@ -365,8 +370,10 @@ async fn create(
     let user = state
         .db
         .write(move |tx| {
-            let id =
-                NEW_USER_FORM.insert(tx, &values, None, &accounts::login_columns("staff", role_id, password_hash))?;
+            let id = NEW_USER_FORM
+                .write(&values)
+                .computed(accounts::login_columns("staff", role_id, password_hash))
+                .insert(tx)?;
             recovery::replace(tx, id, &hashes)?;
             load_row(tx, id)
         })
@@ -411,7 +418,7 @@ async fn update(
                 .query_row(
                     "SELECT role_id FROM users WHERE id = ?1 AND kind = 'staff' AND deleted_at IS NULL",
                     [body.id],
-                    |r| r.get(0),
+                    |r| r.get("role_id"),
                 )
                 .optional()?
                 .ok_or_else(|| USERS.not_found())?;
@@ -419,7 +426,7 @@ async fn update(
             if body.id == user.id && role_id != current_role {
                 return Err(AppError::Conflict(OWN_ROLE.into()));
             }
-            USER_EDIT_FORM.update(tx, body.id, &values, None, &[("role_id", SqlValue::Integer(role_id))])?;
+            USER_EDIT_FORM.write(&values).set("role_id", role_id).update(tx, body.id)?;
             load_row(tx, body.id)
         })
         .await

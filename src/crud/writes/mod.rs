@@ -1,12 +1,19 @@
 //! Declared writes. A resource declares each form field once (its name as the wire spells it,
-//! its column, its kind, whether it is required, with the specification's exact messages), and
-//! from that one declaration come the form's validation, the OpenAPI rules, and the plain INSERT
-//! and UPDATE with the stored image, in one transaction, a taken unique value answered on its
-//! field. What a table needs beyond plain columns (a branch list, a display position, a password
-//! hash) is the resource's [`Writer`] hooks, or its own writer built on the same declaration.
+//! its column, its kind, whether it is required, with the specification's exact messages), the
+//! columns its writer computes (a password's hash, a position, the partner a key acts for) and
+//! the child rows written with it (a campaign's assets), and from that one declaration come the
+//! form's validation, the OpenAPI rules, and the INSERT and UPDATE by column name with the stored
+//! image and the child rows, in one transaction, a taken unique value answered on its field
+//! ([`Write`], in `write.rs`). What a table needs beyond that (checks against other rows, a
+//! display position, a partner's branches added, edited and removed by id through their
+//! declaration) is the resource's [`Writer`] hooks, or its own writer built on the same
+//! declaration.
 
-use crate::db::sql::Value as SqlValue;
-use crate::db::sql::{Connection, ToSql, params_from_iter};
+mod write;
+
+pub use write::{Children, Write};
+
+use crate::db::sql::Connection;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{Method, StatusCode};
@@ -17,12 +24,11 @@ use utoipa::openapi::schema::Type;
 use super::Resource;
 use crate::core::error::AppResult;
 use crate::core::validation::Validator;
-use crate::db::now_iso;
 use crate::http::api::Rule::{self, Required};
 use crate::http::api::{Api, Doc};
 use crate::http::files;
 pub use crate::http::form_fields::{
-    Check, Field, FieldKind, Mode, OnEdit, Sent, Source, Values, document_fields, json_object, read_fields,
+    Check, Columns, Field, FieldKind, Mode, OnEdit, Sent, Source, Values, document_fields, json_object, read_fields,
 };
 use crate::http::forms::{Form, MULTIPART_LIMIT};
 use crate::http::state::AppState;
@@ -53,7 +59,8 @@ impl ExtraPart {
     }
 }
 
-/// A resource's form: its declared fields, its image, and the parts its writer reads itself.
+/// A resource's form: its declared fields, its image, the parts its writer reads itself, the
+/// columns the writer computes and the child tables written with its rows.
 pub struct WriteForm {
     pub resource: &'static Resource,
     /// The table the declared columns are in: the resource's own, or the one it extends (an HR
@@ -62,6 +69,12 @@ pub struct WriteForm {
     pub fields: &'static [Field],
     pub image: Option<ImageField>,
     pub extra_parts: &'static [ExtraPart],
+    /// The columns the writer computes and sets beside the fields and the image (a password's
+    /// hash, the partner a key acts for, a position), by name: a write that sets another column
+    /// is refused as a mistake of the code.
+    pub computed: &'static [&'static str],
+    /// The tables whose rows belong to the written row and are written with it, by name.
+    pub children: &'static [&'static Children],
 }
 
 impl WriteForm {
@@ -82,76 +95,6 @@ impl WriteForm {
 
     fn upload<'f>(&self, form: &'f Form) -> Option<&'f files::Upload> {
         self.image.as_ref().and_then(|image| image.names.iter().find_map(|name| form.file(name)))
-    }
-
-    /// INSERTs the row: the declared columns, the stored image and the writer's `extra` columns.
-    pub fn insert(
-        &self,
-        tx: &Connection,
-        values: &Values,
-        image: Option<i64>,
-        extra: &[(&'static str, SqlValue)],
-    ) -> AppResult<i64> {
-        let mut columns: Vec<&str> = Vec::new();
-        let mut params: Vec<&dyn ToSql> = Vec::new();
-        let stored = values.stored();
-        for (column, value) in &stored {
-            columns.push(column);
-            params.push(value);
-        }
-        if let Some(field) = &self.image {
-            columns.push(field.column);
-            params.push(&image);
-        }
-        for (column, value) in extra {
-            columns.push(column);
-            params.push(value);
-        }
-        let sql = format!(
-            "INSERT INTO {} ({}) VALUES ({})",
-            self.table,
-            columns.join(", "),
-            vec!["?"; columns.len()].join(", ")
-        );
-        let id = tx.insert(&sql, params_from_iter(params)).map_err(values.on_constraint())?;
-        Ok(id)
-    }
-
-    /// UPDATEs a live row: the declared columns (a kept field only when sent), the image only when
-    /// one came, the writer's `extra` columns and `updated_at`; 404 when there is no such row.
-    pub fn update(
-        &self,
-        tx: &Connection,
-        id: i64,
-        values: &Values,
-        image: Option<i64>,
-        extra: &[(&'static str, SqlValue)],
-    ) -> AppResult<i64> {
-        let now = now_iso();
-        let mut params: Vec<&dyn ToSql> = vec![&id];
-        let mut sets: Vec<String> = Vec::new();
-        let stored = values.stored();
-        for (column, value) in &stored {
-            params.push(value);
-            // A kept field the edit did not send is NULL here: the stored value stays.
-            sets.push(match value {
-                Some(_) => format!("{column} = ?{}", params.len()),
-                None => format!("{column} = COALESCE(?{}, {column})", params.len()),
-            });
-        }
-        if let Some(field) = &self.image {
-            params.push(&image);
-            sets.push(format!("{0} = COALESCE(?{1}, {0})", field.column, params.len()));
-        }
-        for (column, value) in extra {
-            params.push(value);
-            sets.push(format!("{column} = ?{}", params.len()));
-        }
-        params.push(&now);
-        sets.push(format!("updated_at = ?{}", params.len()));
-        let sql = format!("UPDATE {} SET {} WHERE id = ?1 AND deleted_at IS NULL", self.table, sets.join(", "));
-        let changed = tx.execute(&sql, params_from_iter(params)).map_err(values.on_constraint())?;
-        self.resource.updated(changed, id)
     }
 
     /// The multipart body's parts for `mode`, as the document lists them.
@@ -221,9 +164,10 @@ pub trait Writer: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Columns the writer sets beside the declared ones.
-    fn columns(_input: &Self::Input) -> Vec<(&'static str, SqlValue)> {
-        Vec::new()
+    /// Columns the writer computes beside the declared fields, each named in the form's
+    /// `computed`.
+    fn columns(_input: &Self::Input) -> Columns {
+        Columns::new()
     }
 
     /// Runs in the write's transaction after the row is written (child rows, positions).
@@ -279,7 +223,7 @@ async fn create<W: Writer>(State(state): State<AppState>, mut form: Form) -> App
     let row = super::save_then_fetch(&state, W::FORM.resource, move |tx| {
         W::check(tx, &input)?;
         let file_id = files::store_upload(tx, image)?;
-        let id = W::FORM.insert(tx, &values, file_id, &W::columns(&input))?;
+        let id = W::FORM.write(&values).image(file_id).computed(W::columns(&input)).insert(tx)?;
         W::saved(tx, id, Mode::Create, &input)?;
         Ok(id)
     })
@@ -295,7 +239,7 @@ async fn update<W: Writer>(State(state): State<AppState>, mut form: Form) -> App
     super::save_then_fetch(&state, W::FORM.resource, move |tx| {
         W::check(tx, &input)?;
         let file_id = files::store_upload(tx, image)?;
-        W::FORM.update(tx, id, &values, file_id, &W::columns(&input))?;
+        W::FORM.write(&values).image(file_id).computed(W::columns(&input)).update(tx, id)?;
         W::saved(tx, id, Mode::Update, &input)?;
         Ok(id)
     })

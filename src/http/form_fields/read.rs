@@ -1,208 +1,18 @@
-//! A form's fields, declared once: name as the wire spells it, column, kind, the required and
-//! unique messages and how an edit treats each. From the declaration come the checks (in
-//! declared order, with the specification's messages), the document's rules and messages
-//! (`x-messages`, which the client's generated contract carries), and, in `crud::writes`, the
-//! plain INSERT and UPDATE. A form that writes no row of its own (signing in) uses the fields
-//! alone.
+//! Reading and checking a form's values against its declared fields, in declared order with the
+//! specification's messages, from a multipart form or a JSON object; and the values as read,
+//! column by column, for the write.
 
 use crate::db::sql::Value as SqlValue;
 use serde_json::Value;
 
+use super::{Bounds, Columns, Field, FieldKind, Mode, OnEdit};
 use crate::core::error::{AppError, AppResult};
-use crate::core::patterns;
 use crate::core::validation::{self, Validator};
 use crate::db::sql::on_constraint;
-use crate::http::api::Doc;
-use crate::http::api::Rule::{self, Pattern, Required};
 use crate::http::fields::{self, Number};
 use crate::http::forms::Form;
 
-/// Which write a form is read for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Create,
-    Update,
-}
-
-/// What a field holds, and so its format rule.
-#[derive(Clone, Copy)]
-pub enum FieldKind {
-    /// One line of text, trimmed.
-    Text,
-    /// 994 + operator code + 7 digits; empty is allowed unless the field is required.
-    Phone,
-    /// The specification's e-mail rule: a valid address of 3 to 50 characters.
-    Email,
-    /// Text with its own format rule.
-    Checked(&'static Check),
-    /// A row's id: a whole number from 1, sent as a JSON number or as numeric text. Missing, 0 or
-    /// negative is the required message (when the field is required), anything else not a whole
-    /// number is `invalid`; an optional id that is sent must be valid too.
-    Id { invalid: &'static str },
-    /// A whole number within its bounds (JSON number or numeric text).
-    Whole(&'static Bounds),
-    /// A yes/no: `true`/`false`, `on`/`off`, `1`/`0` (JSON booleans and numbers too); missing or
-    /// empty is false, anything else is refused with `invalid`.
-    Flag { invalid: &'static str },
-}
-
-/// A whole number's bounds, with the message of each refusal.
-pub struct Bounds {
-    pub min: i64,
-    pub max: i64,
-    /// Not a whole number.
-    pub invalid: &'static str,
-    pub below: &'static str,
-    pub above: &'static str,
-    /// When set, a decimal (`12.5`, or `12,5` as typed in some languages) is read and, within the
-    /// bounds, refused with this message; otherwise it is `invalid` like any other non-number.
-    pub fraction: Option<&'static str>,
-}
-
-impl Bounds {
-    /// Bounds with one message for every refusal ("Rating must be a whole number from 1 to 5").
-    pub const fn one_message(min: i64, max: i64, message: &'static str) -> Bounds {
-        Bounds { min, max, invalid: message, below: message, above: message, fraction: None }
-    }
-}
-
-/// A format rule of one field: text that must pass `test` (documented by `pattern`), or be
-/// refused with `message`. `example` passes it and `refused` does not (examples and tests).
-pub struct Check {
-    pub pattern: &'static str,
-    pub test: fn(&str) -> bool,
-    pub message: &'static str,
-    pub example: &'static str,
-    pub refused: &'static str,
-}
-
-/// How an edit treats a field.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum OnEdit {
-    /// Written (and checked) on every edit.
-    Written,
-    /// Checked and written only when the edit sends it; otherwise the stored value stays.
-    KeptUnlessSent,
-    /// Set on create only; an edit neither reads nor writes it.
-    Ignored,
-}
-
-/// One declared form field.
-#[derive(Clone, Copy)]
-pub struct Field {
-    /// The name as the wire spells it (`contactPerson`, `phoneNumber`).
-    pub name: &'static str,
-    /// The column it is stored in; `None` for a field the resource's writer turns into something
-    /// else (a password into its hash).
-    pub column: Option<&'static str>,
-    pub kind: FieldKind,
-    /// The message when it is missing or blank; `None` when it may be left empty.
-    pub required: Option<&'static str>,
-    pub on_edit: OnEdit,
-    /// The message when the value is taken (a unique column); the write answers 409 on the field.
-    pub unique: Option<&'static str>,
-    /// The fewest and most characters a text may have ("Minimum n symbols", "Maximum n
-    /// symbols"); an optional text left empty is not held to the minimum.
-    pub length: Option<(usize, usize)>,
-}
-
 impl Field {
-    const fn new(name: &'static str, column: &'static str, kind: FieldKind) -> Field {
-        Field { name, column: Some(column), kind, required: None, on_edit: OnEdit::Written, unique: None, length: None }
-    }
-
-    /// A field a form reads that is not a column (a sign-in's e-mail, a password to hash).
-    pub const fn input(name: &'static str, kind: FieldKind) -> Field {
-        Field { name, column: None, kind, required: None, on_edit: OnEdit::Written, unique: None, length: None }
-    }
-
-    pub const fn text(name: &'static str, column: &'static str) -> Field {
-        Field::new(name, column, FieldKind::Text)
-    }
-
-    pub const fn phone(name: &'static str, column: &'static str) -> Field {
-        Field::new(name, column, FieldKind::Phone)
-    }
-
-    pub const fn email(name: &'static str, column: &'static str) -> Field {
-        Field::new(name, column, FieldKind::Email)
-    }
-
-    /// A row id stored in `column` (a link to another table's row).
-    pub const fn id(name: &'static str, column: &'static str, invalid: &'static str) -> Field {
-        Field::new(name, column, FieldKind::Id { invalid })
-    }
-
-    pub const fn checked(name: &'static str, column: &'static str, check: &'static Check) -> Field {
-        Field::new(name, column, FieldKind::Checked(check))
-    }
-
-    /// A value that passes the field's rules (for examples and tests).
-    pub fn example(&self) -> &'static str {
-        match self.kind {
-            FieldKind::Text => "Example",
-            FieldKind::Phone => "994501234567",
-            FieldKind::Email => "example@perk.az",
-            FieldKind::Checked(check) => check.example,
-            FieldKind::Id { .. } => "1",
-            FieldKind::Whole(bounds) if bounds.min <= 1 && bounds.max >= 1 => "1",
-            FieldKind::Whole(_) => "1000000",
-            FieldKind::Flag { .. } => "true",
-        }
-    }
-
-    /// A value its format rule refuses, with the refusal; `None` for free text.
-    pub fn refused_example(&self) -> Option<(&'static str, &'static str)> {
-        match self.kind {
-            FieldKind::Text => None,
-            FieldKind::Phone => Some(("12345", validation::PHONE_FORMAT)),
-            FieldKind::Email => Some(("not-an-address", validation::EMAIL_FORMAT)),
-            FieldKind::Checked(check) => Some((check.refused, check.message)),
-            FieldKind::Id { invalid } => Some(("x", invalid)),
-            FieldKind::Whole(bounds) => Some(("x", bounds.invalid)),
-            FieldKind::Flag { invalid } => Some(("maybe", invalid)),
-        }
-    }
-
-    pub const fn required(mut self, message: &'static str) -> Field {
-        self.required = Some(message);
-        self
-    }
-
-    pub const fn kept_unless_sent(mut self) -> Field {
-        self.on_edit = OnEdit::KeptUnlessSent;
-        self
-    }
-
-    pub const fn create_only(mut self) -> Field {
-        self.on_edit = OnEdit::Ignored;
-        self
-    }
-
-    pub const fn max_length(self, characters: usize) -> Field {
-        self.length(0, characters)
-    }
-
-    pub const fn length(mut self, min: usize, max: usize) -> Field {
-        self.length = Some((min, max));
-        self
-    }
-
-    /// A number field (an id or a whole number), read as a number rather than as text.
-    pub fn is_number(&self) -> bool {
-        matches!(self.kind, FieldKind::Id { .. } | FieldKind::Whole(_))
-    }
-
-    /// The part's type in a multipart body's document.
-    pub fn wire_type(&self) -> utoipa::openapi::schema::Type {
-        use utoipa::openapi::schema::Type;
-        match self.kind {
-            FieldKind::Id { .. } | FieldKind::Whole(_) => Type::Integer,
-            FieldKind::Flag { .. } => Type::Boolean,
-            _ => Type::String,
-        }
-    }
-
     /// Reads a decimal for a whole number that names its fraction refusal, or a flag, as their
     /// kinds say; `None` for every other field, which is read as a number or as text.
     fn read_special(&self, source: &dyn Source, v: &mut Validator) -> Option<String> {
@@ -234,77 +44,6 @@ impl Field {
             }
             _ => None,
         }
-    }
-
-    pub const fn unique(mut self, message: &'static str) -> Field {
-        self.unique = Some(message);
-        self
-    }
-
-    /// Read and checked, but stored by the resource's writer (it is not a column as sent).
-    pub const fn unstored(mut self) -> Field {
-        self.column = None;
-        self
-    }
-
-    /// Whether a write of `mode` reads this field at all.
-    pub fn read_on(&self, mode: Mode) -> bool {
-        mode == Mode::Create || self.on_edit != OnEdit::Ignored
-    }
-
-    /// The message a write of `mode` answers when the field is missing, if it must be sent.
-    pub fn required_on(&self, mode: Mode) -> Option<&'static str> {
-        self.required.filter(|_| mode == Mode::Create || self.on_edit == OnEdit::Written)
-    }
-
-    /// The OpenAPI rules this field's declaration implies for `mode`.
-    pub fn rules(&self, mode: Mode) -> Vec<Rule> {
-        let mut rules = if self.required_on(mode).is_some() { vec![Required] } else { vec![] };
-        let pattern = match self.kind {
-            FieldKind::Text if self.required.is_some() => Some(patterns::NOT_BLANK),
-            FieldKind::Text => None,
-            FieldKind::Phone if self.required.is_some() => Some(patterns::PHONE),
-            FieldKind::Phone => Some(patterns::OPTIONAL_PHONE),
-            FieldKind::Email => Some(patterns::EMAIL),
-            FieldKind::Checked(check) => Some(check.pattern),
-            FieldKind::Id { .. } | FieldKind::Whole(_) | FieldKind::Flag { .. } => None,
-        };
-        rules.extend(pattern.map(Pattern));
-        match self.kind {
-            FieldKind::Id { .. } => rules.push(Rule::Range(1, i64::MAX)),
-            FieldKind::Whole(bounds) => rules.push(Rule::Range(bounds.min, bounds.max)),
-            _ => {}
-        }
-        if let Some((min, max)) = self.length {
-            rules.push(Rule::Length(min.max(usize::from(self.required.is_some())), max));
-        }
-        if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
-            rules.push(Rule::Note("Unchanged when not sent."));
-        }
-        // The messages the checks answer, for the client's form.
-        rules.extend(self.required.map(|message| Rule::Message("required", message)));
-        match self.kind {
-            FieldKind::Text => {}
-            FieldKind::Phone => rules.push(Rule::Message("format", validation::PHONE_FORMAT)),
-            FieldKind::Email => rules.extend([
-                Rule::Message("format", validation::EMAIL_FORMAT),
-                Rule::Message("minLength", validation::MIN_3),
-                Rule::Message("maxLength", validation::MAX_50),
-            ]),
-            FieldKind::Checked(check) => rules.push(Rule::Message("format", check.message)),
-            FieldKind::Id { invalid } => rules.push(Rule::Message("format", invalid)),
-            FieldKind::Whole(bounds) => {
-                rules.extend([
-                    Rule::Message("format", bounds.invalid),
-                    Rule::Message("minimum", bounds.below),
-                    Rule::Message("maximum", bounds.above),
-                ]);
-                rules.extend(bounds.fraction.map(|message| Rule::Message("whole", message)));
-            }
-            FieldKind::Flag { invalid } => rules.push(Rule::Message("format", invalid)),
-        }
-        rules.extend(self.unique.map(|message| Rule::Message("taken", message)));
-        rules
     }
 
     /// Checks `value` (trimmed) with the field's rules, first failure first; a maximum length
@@ -547,18 +286,6 @@ pub fn read_json_fields(fields: &'static [Field], body: &Value) -> AppResult<Val
     Ok(values)
 }
 
-/// Adds `fields`' rules and messages to `doc`.
-pub fn document_fields(fields: &[Field], doc: Doc, mode: Mode) -> Doc {
-    fields.iter().filter(|f| f.read_on(mode)).fold(doc, |doc, f| doc.rules(f.name, &f.rules(mode)))
-}
-
-impl Doc {
-    /// Documents the fields of a form that only creates (their rules and messages), in a chain.
-    pub fn rules_of(self, fields: &[Field]) -> Doc {
-        document_fields(fields, self, Mode::Create)
-    }
-}
-
 /// The declared fields' values as read: per field, `None` for a kept field an edit did not send.
 pub struct Values {
     values: Vec<(&'static Field, Option<String>)>,
@@ -575,27 +302,30 @@ impl Values {
         self.get(name).parse().ok()
     }
 
-    /// (column, value) of each stored field: text, a number (NULL when an optional one was not
-    /// sent), or `None` for a kept field an edit did not send.
-    pub fn stored(&self) -> Vec<(&'static str, Option<SqlValue>)> {
-        self.values
-            .iter()
-            .filter_map(|(field, value)| {
-                let numeric = field.is_number() || matches!(field.kind, FieldKind::Flag { .. });
-                let value = value.as_ref().map(|text| match (numeric, text.parse::<i64>()) {
-                    (true, Ok(number)) => SqlValue::Integer(number),
-                    (true, Err(_)) => SqlValue::Null,
-                    (false, _) => SqlValue::Text(text.clone()),
-                });
-                field.column.map(|column| (column, value))
-            })
-            .collect()
+    /// The stored fields by column: text, a number (NULL when an optional one was not sent), or
+    /// kept, for a kept field an edit did not send.
+    pub fn stored(&self) -> Columns {
+        self.values.iter().fold(Columns::new(), |columns, (field, value)| {
+            let Some(column) = field.column else { return columns };
+            let numeric = field.is_number() || matches!(field.kind, FieldKind::Flag { .. });
+            let value = value.as_ref().map(|text| match (numeric, text.parse::<i64>()) {
+                (true, Ok(number)) => SqlValue::Integer(number),
+                (true, Err(_)) => SqlValue::Null,
+                (false, _) => SqlValue::Text(text.clone()),
+            });
+            columns.set_or_keep(column, value)
+        })
     }
 
-    /// Turns a taken unique value into the 409 of the first unique field (tables here hold one
+    /// The first unique field, with the message a taken value answers (tables here hold one
     /// unique column at most).
+    pub fn unique(&self) -> Option<(&'static str, &'static str)> {
+        self.values.iter().find_map(|(field, _)| field.unique.map(|message| (field.name, message)))
+    }
+
+    /// Turns a taken unique value into the 409 of the first unique field.
     pub fn on_constraint(&self) -> impl Fn(crate::db::sql::Error) -> AppError {
-        let unique = self.values.iter().find_map(|(field, _)| field.unique.map(|message| (field.name, message)));
+        let unique = self.unique();
         move |error| match unique {
             Some((field, message)) => on_constraint(field, message)(error),
             None => error.into(),
@@ -672,18 +402,9 @@ mod tests {
     }
 
     #[test]
-    fn number_fields_are_documented_as_ranges_with_their_messages() {
-        let rules = FIELDS[0].rules(Mode::Create);
-        assert!(rules.contains(&Rule::Required) && rules.contains(&Rule::Range(1, i64::MAX)));
-        assert!(rules.contains(&Rule::Message("format", "Campaign id must be a number")));
-        assert!(FIELDS[2].rules(Mode::Create).contains(&Rule::Range(1, 5)));
-        assert!(FIELDS[3].rules(Mode::Create).contains(&Rule::Length(1, 5)));
-    }
-
-    #[test]
     fn a_number_is_stored_as_a_number_and_a_missing_optional_one_as_null() {
         let (values, _) = read(json!({"campaignId": 7, "text": "abc"}));
-        let stored: Vec<(&str, Option<SqlValue>)> = values.stored();
+        let stored = values.stored();
         assert!(stored.is_empty(), "input fields have no column: {stored:?}");
         static STORED: &[Field] = &[
             Field::new("campaign_id", "campaign_id", FieldKind::Id { invalid: "x" }),
@@ -692,9 +413,6 @@ mod tests {
         let mut v = Validator::new();
         let object = json!({"campaign_id": "12"}).as_object().cloned().unwrap_or_default();
         let values = read_fields(STORED, &object, Mode::Create, &mut v);
-        assert_eq!(
-            values.stored(),
-            vec![("campaign_id", Some(SqlValue::Integer(12))), ("rating", Some(SqlValue::Null))]
-        );
+        assert_eq!(values.stored(), Columns::new().set("campaign_id", 12).set("rating", SqlValue::Null));
     }
 }

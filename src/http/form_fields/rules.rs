@@ -1,0 +1,102 @@
+//! The document's side of a declaration: each field's OpenAPI rules and the messages its checks
+//! answer (`x-messages`, which the client's generated contract carries).
+
+use super::{Field, FieldKind, Mode, OnEdit};
+use crate::core::patterns;
+use crate::core::validation;
+use crate::http::api::Doc;
+use crate::http::api::Rule::{self, Pattern, Required};
+
+impl Field {
+    /// The part's type in a multipart body's document.
+    pub fn wire_type(&self) -> utoipa::openapi::schema::Type {
+        use utoipa::openapi::schema::Type;
+        match self.kind {
+            FieldKind::Id { .. } | FieldKind::Whole(_) => Type::Integer,
+            FieldKind::Flag { .. } => Type::Boolean,
+            _ => Type::String,
+        }
+    }
+
+    /// The OpenAPI rules this field's declaration implies for `mode`.
+    pub fn rules(&self, mode: Mode) -> Vec<Rule> {
+        let mut rules = if self.required_on(mode).is_some() { vec![Required] } else { vec![] };
+        let pattern = match self.kind {
+            FieldKind::Text if self.required.is_some() => Some(patterns::NOT_BLANK),
+            FieldKind::Text => None,
+            FieldKind::Phone if self.required.is_some() => Some(patterns::PHONE),
+            FieldKind::Phone => Some(patterns::OPTIONAL_PHONE),
+            FieldKind::Email => Some(patterns::EMAIL),
+            FieldKind::Checked(check) => Some(check.pattern),
+            FieldKind::Id { .. } | FieldKind::Whole(_) | FieldKind::Flag { .. } => None,
+        };
+        rules.extend(pattern.map(Pattern));
+        match self.kind {
+            FieldKind::Id { .. } => rules.push(Rule::Range(1, i64::MAX)),
+            FieldKind::Whole(bounds) => rules.push(Rule::Range(bounds.min, bounds.max)),
+            _ => {}
+        }
+        if let Some((min, max)) = self.length {
+            rules.push(Rule::Length(min.max(usize::from(self.required.is_some())), max));
+        }
+        if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
+            rules.push(Rule::Note("Unchanged when not sent."));
+        }
+        // The messages the checks answer, for the client's form.
+        rules.extend(self.required.map(|message| Rule::Message("required", message)));
+        match self.kind {
+            FieldKind::Text => {}
+            FieldKind::Phone => rules.push(Rule::Message("format", validation::PHONE_FORMAT)),
+            FieldKind::Email => rules.extend([
+                Rule::Message("format", validation::EMAIL_FORMAT),
+                Rule::Message("minLength", validation::MIN_3),
+                Rule::Message("maxLength", validation::MAX_50),
+            ]),
+            FieldKind::Checked(check) => rules.push(Rule::Message("format", check.message)),
+            FieldKind::Id { invalid } => rules.push(Rule::Message("format", invalid)),
+            FieldKind::Whole(bounds) => {
+                rules.extend([
+                    Rule::Message("format", bounds.invalid),
+                    Rule::Message("minimum", bounds.below),
+                    Rule::Message("maximum", bounds.above),
+                ]);
+                rules.extend(bounds.fraction.map(|message| Rule::Message("whole", message)));
+            }
+            FieldKind::Flag { invalid } => rules.push(Rule::Message("format", invalid)),
+        }
+        rules.extend(self.unique.map(|message| Rule::Message("taken", message)));
+        rules
+    }
+}
+
+/// Adds `fields`' rules and messages to `doc`.
+pub fn document_fields(fields: &[Field], doc: Doc, mode: Mode) -> Doc {
+    fields.iter().filter(|f| f.read_on(mode)).fold(doc, |doc, f| doc.rules(f.name, &f.rules(mode)))
+}
+
+impl Doc {
+    /// Documents the fields of a form that only creates (their rules and messages), in a chain.
+    pub fn rules_of(self, fields: &[Field]) -> Doc {
+        document_fields(fields, self, Mode::Create)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::form_fields::Bounds;
+
+    #[test]
+    fn number_fields_are_documented_as_ranges_with_their_messages() {
+        let campaign = Field::input("campaignId", FieldKind::Id { invalid: "Campaign id must be a number" })
+            .required("Campaign is required");
+        let rules = campaign.rules(Mode::Create);
+        assert!(rules.contains(&Rule::Required) && rules.contains(&Rule::Range(1, i64::MAX)));
+        assert!(rules.contains(&Rule::Message("format", "Campaign id must be a number")));
+        const RATING: Bounds = Bounds::one_message(1, 5, "Rating must be 1 to 5");
+        let rating = Field::input("rating", FieldKind::Whole(&RATING));
+        assert!(rating.rules(Mode::Create).contains(&Rule::Range(1, 5)));
+        let text = Field::input("text", FieldKind::Text).required("Text is required").max_length(5);
+        assert!(text.rules(Mode::Create).contains(&Rule::Length(1, 5)));
+    }
+}
