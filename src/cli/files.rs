@@ -11,19 +11,19 @@ use super::open_existing;
 
 /// Refuses a command that copies a SQLite file when `--db` names PostgreSQL.
 pub(super) fn sqlite_only(db: &Path) -> anyhow::Result<()> {
-    anyhow::ensure!(matches!(crate::db::Location::parse(db), crate::db::Location::File(_)), crate::db::POSTGRES_BACKUP);
+    anyhow::ensure!(crate::db::Location::parse(db).file().is_some(), crate::db::POSTGRES_BACKUP);
     Ok(())
 }
 
 pub(super) fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
     use crate::db::copy::Progress;
     anyhow::ensure!(
-        matches!(crate::db::Location::parse(&args.from), crate::db::Location::File(_)),
+        crate::db::Location::parse(&args.from).file().is_some(),
         "--from names the SQLite file to copy"
     );
     let target = crate::db::Location::parse(Path::new(&args.to));
     anyhow::ensure!(
-        matches!(target, crate::db::Location::Postgres(_)),
+        target.file().is_none(),
         "--to names the PostgreSQL database to copy into (postgres://user@host/db)"
     );
     anyhow::ensure!(args.from.exists(), "the file {} does not exist (--from)", args.from.display());

@@ -74,7 +74,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn open_existing(db: &Path) -> anyhow::Result<Db> {
-    if let crate::db::Location::File(path) = crate::db::Location::parse(db) {
+    if let Some(path) = crate::db::Location::parse(db).file() {
         anyhow::ensure!(path.exists(), "the database {} does not exist (use --db or PERKDESK_DB)", path.display());
     }
     crate::app::open_db(db)

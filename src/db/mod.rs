@@ -95,6 +95,15 @@ impl Location {
         }
     }
 
+    /// The file a SQLite database is (`None` for a server's database): the commands that copy or
+    /// check a file ask this, not which engine it is.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Location::File(path) => Some(path),
+            Location::Postgres(_) => None,
+        }
+    }
+
     /// The location as a log line may show it: a URL's password never.
     pub fn describe(&self) -> String {
         match self {
@@ -114,10 +123,7 @@ impl Location {
 impl Db {
     /// The SQLite file; `None` on PostgreSQL.
     pub fn path(&self) -> Option<&Path> {
-        match &self.location {
-            Location::File(path) => Some(path),
-            Location::Postgres(_) => None,
-        }
+        self.location.file()
     }
 
     pub fn location(&self) -> &Location {

@@ -26,7 +26,8 @@ pub static ACTIVITY: Resource = Resource {
         Column::new("actorName", "a.actor_name", Kind::Text).unsorted().never_null(),
         Column::new("resource", "a.resource", Kind::Text).unsorted().never_null(),
         Column::new("recordId", "a.record_id", Kind::Int).unsorted(),
-        // The record's name as it is now (as the Trash names it); none once it is deleted for good.
+        // The record's name as it is now (its declared label, a person's name without the e-mail
+        // the Trash adds); none once it is deleted for good.
         Column::made("recordName", record_name, Kind::Text),
         Column::new("action", "a.action", Kind::Text).unsorted().never_null(),
         // A JSON object: {"field": [old, new]}, a secret {"field": "changed"}; null but for updates.

@@ -246,7 +246,7 @@ fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource)
         Total::Maintained(key) => {
             let n: Option<i64> = conn
                 .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
-                .query_row([key], |r| r.get(0))
+                .query_row([key], |r| r.get("n"))
                 .optional()?;
             Ok(n.unwrap_or(0))
         }

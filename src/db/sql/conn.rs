@@ -43,8 +43,8 @@ impl Connection {
         }
     }
 
-    /// Whether the database is PostgreSQL: for the few statements the engines spell apart (the
-    /// lists' searches, answered by SQLite's FTS5 tables or PostgreSQL's trigram indexes).
+    /// Whether the database is PostgreSQL: for `db` alone (its dialect, its opening); the layers
+    /// above ask `is_shared` or the dialect.
     pub fn is_postgres(&self) -> bool {
         matches!(self.engine, Engine::Postgres(_))
     }
