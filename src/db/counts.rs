@@ -107,17 +107,18 @@ impl CountCache {
         CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()), counted: Condvar::new() }
     }
 
-    /// The change clock now. PostgreSQL's snapshot never reads the same twice across a commit:
-    /// its upper bound only grows, and under one bound the in-progress ids only leave.
+    /// The change clock now (`Dialect::change_clock`): it never reads the same twice across
+    /// another connection's commit.
     fn version(&self) -> AppResult<Version> {
+        use super::dialect::Dialect;
         let mut watcher = lock(&self.watcher);
         let version = match &mut *watcher {
             Watcher::Sqlite(conn) => {
-                conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
+                conn.prepare_cached(Dialect::Sqlite.change_clock())?.query_row([], |r| r.get("clock"))?
             }
             Watcher::Postgres(watcher) => {
                 let read = watcher.get().and_then(|(conn, _)| {
-                    conn.prepare_cached("SELECT pg_current_snapshot()::text")?.query_row([], |r| r.get(0))
+                    conn.prepare_cached(Dialect::Postgres.change_clock())?.query_row([], |r| r.get("clock"))
                 });
                 // A failed read may mean a lost server: the next one connects anew.
                 read.inspect_err(|_| watcher.forget())?

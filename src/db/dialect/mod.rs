@@ -1,10 +1,12 @@
 //! Everything SQLite and PostgreSQL spell differently for the layers above `db`, one function each
 //! with one implementation per engine (`sqlite.rs`, `postgres.rs`), as Directus keeps a helper per
 //! difference: how a text column sorts and continues from a remembered row, how a column is tested
-//! for holding a term, which search index (if any) answers a search of a table, and whether other
-//! app servers share the database. Callers ask the connection's [`Dialect`] and never which engine
-//! it is; the differences inside `db` itself (beginning a write, the change clock, the counts'
-//! ledger) stay beside the code that has them.
+//! for holding a term, which search index (if any) answers a search of a table, whether other app
+//! servers share the database, how a write transaction begins and what the change clock reads.
+//! Callers ask the connection's [`Dialect`] and never which engine it is. What an engine builds in
+//! its own schema (the counts' ledger, the activity log's and the trash's triggers) is spelled by
+//! that engine's file beside the code that installs it (`activity/{sqlite,postgres}.rs`,
+//! `trash.rs`), and its migrations are its own (`migrations/`, `migrations/postgres/`).
 
 mod postgres;
 mod sqlite;
@@ -77,6 +79,25 @@ impl Dialect {
         match self {
             Dialect::Sqlite => sqlite::search_index(table),
             Dialect::Postgres => None,
+        }
+    }
+
+    /// The statement that begins a write transaction: SQLite takes the one write lock at once
+    /// (no upgrade from a read lock to fail later); PostgreSQL runs it serializable.
+    pub fn begin_write(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+        }
+    }
+
+    /// The change clock's query, one text value that differs after any commit of another
+    /// connection: SQLite's `data_version`; PostgreSQL's current snapshot, whose upper bound only
+    /// grows and under one bound the in-progress ids only leave.
+    pub fn change_clock(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "SELECT CAST(data_version AS TEXT) AS clock FROM pragma_data_version",
+            Dialect::Postgres => "SELECT pg_current_snapshot()::text AS clock",
         }
     }
 

@@ -154,10 +154,7 @@ impl Connection {
     }
 
     fn begin_write_sql(&self) -> &'static str {
-        match self.engine {
-            Engine::Sqlite(_) => "BEGIN IMMEDIATE",
-            Engine::Postgres(_) => "BEGIN ISOLATION LEVEL SERIALIZABLE",
-        }
+        crate::db::dialect::Dialect::of(self).begin_write()
     }
 
     /// Begins a write transaction (as [`Connection::write_transaction`]) that stays open across
