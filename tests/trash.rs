@@ -132,7 +132,8 @@ async fn deleted_records_of_every_kind_are_listed_with_who_deleted_them_and_all_
     }
     // The activity log names a person as the screens do; the trash adds the e-mail to tell two
     // deleted people of one name apart.
-    for (path, id, name) in [("employee", w.employees[1], "İsmayıl Həsənov"), ("humanResource", x.hr, "Leyla Kazımova")] {
+    for (path, id, name) in [("employee", w.employees[1], "İsmayıl Həsənov"), ("humanResource", x.hr, "Leyla Kazımova")]
+    {
         let path = path.replace('/', "%2F");
         let log = app.get(&format!("/api/activity/filter?Resource={path}&RecordId={id}&Take=10"), token).await;
         let entries = log.json()["data"].as_array().unwrap().clone();

@@ -17,10 +17,7 @@ pub(super) fn sqlite_only(db: &Path) -> anyhow::Result<()> {
 
 pub(super) fn copy_to_postgres(args: CopyToPostgresArgs) -> anyhow::Result<()> {
     use crate::db::copy::Progress;
-    anyhow::ensure!(
-        crate::db::Location::parse(&args.from).file().is_some(),
-        "--from names the SQLite file to copy"
-    );
+    anyhow::ensure!(crate::db::Location::parse(&args.from).file().is_some(), "--from names the SQLite file to copy");
     let target = crate::db::Location::parse(Path::new(&args.to));
     anyhow::ensure!(
         target.file().is_none(),

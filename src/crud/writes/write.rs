@@ -229,9 +229,9 @@ impl Write {
 mod tests {
     use super::*;
     use crate::core::validation::Validator;
+    use crate::crud::Resource;
     use crate::http::form_fields::{Field, Mode, read_fields};
     use serde_json::json;
-    use crate::crud::Resource;
 
     static PARENT: Resource = Resource::of_table("parent", "parent");
     static PARENT_FORM: WriteForm = WriteForm {
