@@ -38,6 +38,10 @@ impl Field {
         }
         if let Some((min, max)) = self.length {
             rules.push(Rule::Length(min.max(usize::from(self.required.is_some())), max));
+        } else if matches!(self.kind, FieldKind::Email) {
+            // The pattern bounds the address without its blanks; the server also counts what was
+            // sent (an address padded past 50 characters is refused), and so does the document.
+            rules.push(Rule::Length(3, 50));
         }
         if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
             rules.push(Rule::Note("Unchanged when not sent."));
@@ -98,5 +102,9 @@ mod tests {
         assert!(rating.rules(Mode::Create).contains(&Rule::Range(1, 5)));
         let text = Field::input("text", FieldKind::Text).required("Text is required").max_length(5);
         assert!(text.rules(Mode::Create).contains(&Rule::Length(1, 5)));
+        // An e-mail padded with blanks past 50 characters is refused, so the document bounds
+        // what is sent too (schemathesis sent one the pattern alone allowed).
+        let email = Field::input("email", FieldKind::Email).required("Email is required");
+        assert!(email.rules(Mode::Create).contains(&Rule::Length(3, 50)));
     }
 }
