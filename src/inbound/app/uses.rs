@@ -57,20 +57,7 @@ pub static USAGE_FORM: WriteForm = WriteForm {
     fields: USAGE_FIELDS,
     image: None,
     extra_parts: &[],
-    computed: &[
-        "employee_id",
-        "asset_id",
-        "partner_id",
-        "category_id",
-        "employee_email",
-        "asset_name",
-        "partner_name",
-        "campaign_name",
-        "category_name",
-        "discount_percent",
-        // The moment the campaign's dates were checked against.
-        "created_at",
-    ],
+    computed: COMPUTED,
     children: &[],
 };
 
@@ -84,8 +71,9 @@ const SNAPSHOT: &str = "SELECT e.id AS employee_id, e.asset_id, c.partner_id, c.
           JOIN campaign_categories cc ON cc.id = c.campaign_category_id
      WHERE e.id = ?1 AND c.id = ?2";
 
-/// The columns [`SNAPSHOT`] reads.
-const SNAPSHOT_COLUMNS: &[&str] = &[
+/// The columns a use computes: those [`SNAPSHOT`] copies, then the moment the campaign's dates were
+/// checked against.
+const COMPUTED: &[&str] = &[
     "employee_id",
     "asset_id",
     "partner_id",
@@ -96,7 +84,11 @@ const SNAPSHOT_COLUMNS: &[&str] = &[
     "campaign_name",
     "category_name",
     "discount_percent",
+    "created_at",
 ];
+
+/// The columns [`SNAPSHOT`] reads: every computed one but the moment.
+const SNAPSHOT_COLUMNS: &[&str] = COMPUTED.split_at(COMPUTED.len() - 1).0;
 
 pub(super) async fn usage(
     State(state): State<AppState>,
