@@ -178,6 +178,15 @@ pub(super) struct ServeOptions {
     /// Scheduled backups kept; older ones are removed.
     #[arg(long, env = "PERKDESK_BACKUP_KEEP", default_value_t = 14, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub(super) backup_keep: u64,
+    /// The operator's time zone (an IANA name): a campaign's limit per employee counts the uses of
+    /// the calendar day, ISO week (from Monday) or month as they are in it.
+    #[arg(long, env = "PERKDESK_TIME_ZONE", default_value = crate::core::periods::DEFAULT_ZONE, value_parser = parse_zone)]
+    pub(super) time_zone: crate::core::periods::OperatorZone,
+}
+
+/// An IANA time zone's name, from the database bundled in the binary.
+pub(super) fn parse_zone(text: &str) -> Result<crate::core::periods::OperatorZone, String> {
+    crate::core::periods::OperatorZone::named(text)
 }
 
 /// `6h`, `30m`, `1d`, `90s`: at least one second.

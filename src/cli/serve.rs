@@ -44,6 +44,7 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         public_url: options.public_url.clone().unwrap_or_else(|| url.clone()),
         sign_in_per_minute: options.sign_in_per_minute,
         trusted_proxies: options.trusted_proxies.clone(),
+        time_zone: options.time_zone.clone(),
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = crate::app::state(db.clone(), settings, mailer)?;
@@ -56,7 +57,7 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         },
         backups,
     );
-    tracing::info!(bind = %local, db = %db.location().describe(), schema_version = SCHEMA_VERSION, "perkdesk is serving");
+    tracing::info!(bind = %local, db = %db.location().describe(), schema_version = SCHEMA_VERSION, time_zone = options.time_zone.name(), "perkdesk is serving");
     if let Some(banner) = banner {
         banner(&url);
     }

@@ -6,6 +6,7 @@ pub mod error;
 pub mod mail;
 pub mod owner_only;
 pub mod patterns;
+pub mod periods;
 pub mod qr;
 pub mod refusals;
 pub mod roles;

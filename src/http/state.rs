@@ -27,6 +27,9 @@ pub struct Settings {
     /// The balancers or proxies in front, whose `X-Forwarded-For` names the client (see
     /// `extract::ClientIp`); empty: the connection's peer is the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The operator's time zone, in which a campaign's per-employee limit counts days, weeks and
+    /// months (`serve --time-zone`).
+    pub time_zone: crate::core::periods::OperatorZone,
 }
 
 /// The features' sub-states, one value per type.
