@@ -8,31 +8,17 @@ mod people;
 use axum::http::Method;
 use common::*;
 use perkdesk::auth::api_keys;
-use perkdesk::resources::api_clients::{self as clients, NewClient};
+use perkdesk::resources::api_clients as clients;
 use serde_json::{Value, json};
 
 /// A client made directly; returns its key.
 fn client(app: &TestApp, kind: &str, partner: Option<i64>, per_minute: i64) -> String {
-    let form =
-        json!({"name": format!("{kind} test"), "kind": kind, "partnerId": partner, "rateLimitPerMinute": per_minute});
-    let new = NewClient::from_json(&form).unwrap();
-    let conn = app.state.db.conn().unwrap();
-    new.insert(&conn).unwrap().1
+    app.api_key(kind, partner, per_minute)
 }
 
 /// The world of the people tests, with the first campaign offered to its asset and the other not.
 fn world(app: &TestApp) -> people::World {
-    let conn = app.state.db.conn().unwrap();
-    let world = people::world(&conn);
-    conn.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)", (world.campaign, world.asset))
-        .unwrap();
-    // Started in the past, expiring in the future whatever today is.
-    conn.execute(
-        "UPDATE campaigns SET start_date = '2020-01-01T00:00:00.000Z', expire_date = '2999-01-01T00:00:00.000Z'",
-        [],
-    )
-    .unwrap();
-    world
+    people::offered_world(&app.state.db.conn().unwrap())
 }
 
 const EMPLOYEE: &str = people::EMPLOYEES[0].2;

@@ -106,3 +106,6 @@ pub const INSTANT: &str = concat!(
 );
 /// The white-space class, for patterns built at run time.
 pub const WHITE_SPACE: &str = white_space!();
+
+/// A campaign's per-employee limit period, or nothing (the field is optional).
+pub const LIMIT_PERIOD: &str = concat!("^", white_space!(), "*(?:day|week|month|campaign)?", white_space!(), "*$");

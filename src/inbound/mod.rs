@@ -65,5 +65,9 @@ pub fn write_forms() -> Vec<&'static crate::crud::writes::WriteForm> {
 }
 
 pub fn routes() -> Api {
-    app::routes().merge(partner::routes()).merge(import::routes()).refuses(Audience::Machines, REFUSALS)
+    app::routes()
+        .merge(partner::routes())
+        .merge(import::routes())
+        .refuses(Audience::Machines, REFUSALS)
+        .refuses(Audience::Machines, crate::resources::campaigns::limits::USE_REFUSALS)
 }

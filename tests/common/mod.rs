@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod postgres;
+pub mod servers;
 
 use std::sync::{Arc, Mutex};
 
@@ -75,6 +76,7 @@ pub fn settings() -> Settings {
         public_url: "http://perkdesk.test".into(),
         sign_in_per_minute: 1000,
         trusted_proxies: Vec::new(),
+        time_zone: Default::default(),
     }
 }
 
@@ -211,6 +213,13 @@ impl TestApp {
 
     pub async fn admin(&self) -> TestUser {
         self.user_with_role("admin@perk.az", 0).await
+    }
+
+    /// An API client made directly (kind `employee-app` or `partner`); answers its key.
+    pub fn api_key(&self, kind: &str, partner: Option<i64>, per_minute: i64) -> String {
+        let form = json!({"name": format!("{kind} test"), "kind": kind, "partnerId": partner, "rateLimitPerMinute": per_minute});
+        let new = perkdesk::resources::api_clients::NewClient::from_json(&form).unwrap();
+        new.insert(&self.state.db.conn().unwrap()).unwrap().1
     }
 
     pub fn count(&self, sql: &str) -> i64 {

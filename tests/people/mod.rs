@@ -66,6 +66,20 @@ pub fn world(conn: &Connection) -> World {
     }
 }
 
+/// [`world`] with its first campaign running (started in the past, expiring in the future whatever
+/// today is) and offered to the asset; the other campaign is not offered.
+pub fn offered_world(conn: &Connection) -> World {
+    let world = world(conn);
+    conn.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)", (world.campaign, world.asset))
+        .unwrap();
+    conn.execute(
+        "UPDATE campaigns SET start_date = '2020-01-01T00:00:00.000Z', expire_date = '2999-01-01T00:00:00.000Z'",
+        [],
+    )
+    .unwrap();
+    world
+}
+
 fn partner_row(conn: &Connection, name: &str, promo: bool) -> i64 {
     conn.insert(
         "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email,

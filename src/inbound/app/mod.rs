@@ -83,7 +83,7 @@ pub fn routes() -> Api {
             "/api/app/campaigns",
             get(campaigns),
             paged(employee_param(
-                Doc::new(TAG, "Active, confirmed, unexpired campaigns offered to the employee's asset")
+                Doc::new(TAG, "Active, confirmed, unexpired campaigns offered to the employee's asset; each with verifiedOnly (used only with a redemption code) and remainingForEmployee (the uses left to the employee now: the smaller of what the campaign's total limit and the employee's period limit leave; null when unlimited)")
                     .api_key(KIND)
                     .query_schema("lang", "az (default), en or ru", query::one_of(&["az", "en", "ru"])),
             ))
@@ -100,7 +100,7 @@ pub fn routes() -> Api {
                 .json_body::<UsageIn>()
                 .rules_of(USAGE_FIELDS)
                 .answers(404, "No such employee, campaign or branch")
-                .answers(409, "The employee is inactive, or the campaign inactive, expired, not started or not offered to the employee's asset")
+                .answers(409, "The employee is inactive; the campaign inactive, expired, not started or not offered to the employee's asset; the campaign used only with a redemption code (verifiedOnly); or a limit reached: the campaign's usageLimitTotal, or the employee's usageLimitPerEmployee in its usageLimitPeriod (a calendar day, ISO week or month in the operator's time zone, or the campaign's life)")
                 .returns_component(201, crud::row_schema(&USAGE_HISTORY)),
         )
         .add(

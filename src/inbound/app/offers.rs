@@ -10,7 +10,7 @@ use crate::db::now_iso;
 use crate::http::extract::QueryMap;
 use crate::http::files::FILE_PATH_SQL;
 use crate::http::state::AppState;
-use crate::resources::campaigns::paging;
+use crate::resources::campaigns::{limits, paging};
 use crate::resources::partners;
 
 use super::{active_employee, cdn, employee_param, language};
@@ -28,6 +28,7 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
     let email = employee_param(&query)?;
     let (skip, take) = paging(&query)?;
     let lang = ["az", "en", "ru"][language as usize - 1];
+    let zone = state.settings.time_zone.clone();
     state
         .db
         .run(move |conn| {
@@ -38,7 +39,8 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
                 .query_row((employee.asset_id, &now), |r| r.get("n"))?;
             let sql = format!(
                 "SELECT c.id, c.name_{lang} AS name, c.description_{lang} AS description, c.discount_percent,
-                        c.start_date, c.expire_date, c.special_offer, c.is_premium, c.is_trend,
+                        c.start_date, c.expire_date, c.special_offer, c.is_premium, c.is_trend, c.verified_only,
+                        c.usage_limit_total IS NOT NULL OR c.usage_limit_per_employee IS NOT NULL AS limited,
                         {FILE_PATH_SQL} AS file_path,
                         (SELECT {FILE_PATH_SQL} FROM files f WHERE f.id = c.background_file_id)
                             AS background_file_path,
@@ -47,12 +49,13 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
                         cc.id AS category_id, cc.name_{lang} AS category_name
                  {OFFERED} ORDER BY cc.order_no, cc.id, c.order_no, c.id LIMIT ?3 OFFSET ?4"
             );
-            let mut rows: Vec<(i64, Value)> = conn
+            let mut rows: Vec<(i64, bool, Value)> = conn
                 .prepare_cached(&sql)?
                 .query_map((employee.asset_id, &now, take, skip), |r| {
                     let partner_id: i64 = r.get("partner_id")?;
                     Ok((
                         partner_id,
+                        r.get::<bool>("limited")?,
                         json!({
                             "id": r.get::<i64>("id")?,
                             "name": r.get::<String>("name")?,
@@ -63,6 +66,7 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
                             "specialOffer": r.get::<bool>("special_offer")?,
                             "isPremium": r.get::<bool>("is_premium")?,
                             "isTrend": r.get::<bool>("is_trend")?,
+                            "verifiedOnly": r.get::<bool>("verified_only")?,
                             "filePath": cdn(r.get("file_path")?),
                             "backgroundFilePath": cdn(r.get("background_file_path")?),
                             "partner": {
@@ -76,8 +80,14 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
                 })?
                 .collect::<Result<_, _>>()?;
             let mut data = Vec::with_capacity(rows.len());
-            for (partner_id, row) in rows.iter_mut() {
+            let at = time::OffsetDateTime::now_utc();
+            for (partner_id, limited, row) in rows.iter_mut() {
                 row["branches"] = Value::Array(partners::branches(conn, *partner_id, language)?);
+                // What the campaign's limits leave the employee now; null when it has none.
+                let campaign = row["id"].as_i64().unwrap_or_default();
+                let remaining =
+                    if *limited { limits::remaining_for(conn, campaign, employee.id, &zone, at)? } else { None };
+                row["remainingForEmployee"] = remaining.map_or(Value::Null, Value::from);
                 data.push(row.take());
             }
             Ok(ListPage { data, total_count })

@@ -13,11 +13,12 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::validation::Validator;
 use crate::crud;
 use crate::crud::writes::{Columns, Write, WriteForm};
-use crate::db::now_iso;
+use crate::db::format_iso;
 use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, Values, read_fields, read_json_fields};
 use crate::http::state::AppState;
+use crate::resources::campaigns::limits;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
 use crate::resources::wish_list::WISH_LIST;
@@ -98,9 +99,11 @@ pub(super) async fn usage(
     let email = values.get("employeeEmail").to_string();
     let campaign_id = values.number("campaignId").unwrap_or_default();
     let branch = values.number("partnerCityId");
+    let zone = state.settings.time_zone.clone();
     let row = crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
         let employee = active_employee(tx, "employeeEmail", &email)?;
-        let now = now_iso();
+        let at = time::OffsetDateTime::now_utc();
+        let now = format_iso(at);
         let campaign = tx
             .prepare_cached(
                 "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
@@ -146,6 +149,8 @@ pub(super) async fn usage(
                 AppError::no_such("partnerCityId", format!("The campaign's partner has no branch with id {branch}."))
             })?;
         }
+        // The limits are counted in this transaction, so the use that reaches one is the last.
+        limits::check_use(tx, campaign_id, employee.id, false, &zone, at)?;
         // Names are copied as they are now: the history reads the same after a rename.
         let snapshot = tx
             .prepare_cached(SNAPSHOT)?

@@ -19,6 +19,8 @@ use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, Values, re
 use crate::http::forms::Form;
 use crate::resources::campaign_categories::check_order;
 
+use super::limits::{self, EMPLOYEE_LIMIT, LIMIT_FIELDS, LIMIT_PERIOD, PERIOD_RULES, TOTAL_LIMIT, VERIFIED};
+
 pub const PARTNER_REQUIRED: &str = "Partner is required";
 pub const DISCOUNT_REQUIRED: &str = "Discount percent is required";
 pub const DISCOUNT_NUMBER: &str = "Discount percent must be a number";
@@ -49,7 +51,7 @@ pub(super) const START_GRACE: Duration = Duration::minutes(5);
 /// The rules the form's declared fields do not carry: the dates' order, the position, the
 /// assets and the images (read by the campaign's writer), for the document (and so for the
 /// client's form, whose words are generated from it).
-pub(super) const FORM_RULES: [(&str, &[Rule]); 6] = [
+pub(super) const FORM_RULES: [(&str, &[Rule]); 7] = [
     ("startDate", &[Note(INSTANT_FORMAT), Message("notPast", START_IN_PAST)]),
     ("expireDate", &[Note(INSTANT_FORMAT), Note("After startDate."), Message("afterStart", EXPIRE_BEFORE_START)]),
     ("order", &[Range(1, i64::MAX)]),
@@ -57,6 +59,7 @@ pub(super) const FORM_RULES: [(&str, &[Rule]); 6] = [
     // Required on create (the create document says so); the messages stand for both.
     ("file", &[Message("required", FILE_REQUIRED)]),
     ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
+    ("usageLimitPeriod", PERIOD_RULES),
 ];
 
 /// The shapes [`parse_instant`] reads, as the document describes a date field.
@@ -122,6 +125,10 @@ pub(super) const CAMPAIGN_FIELDS: &[Field] = &[
     SPECIAL_OFFER,
     PREMIUM,
     TREND,
+    TOTAL_LIMIT,
+    EMPLOYEE_LIMIT,
+    LIMIT_PERIOD,
+    VERIFIED,
 ];
 
 /// The back office's choice of partner.
@@ -140,7 +147,7 @@ pub(super) static FLAG_FIELDS: &[Field] = &[SPECIAL_OFFER, PREMIUM, TREND];
 /// The declared fields of a form, partner's or back office's, in the order they are read.
 fn declared(with_partner: bool) -> impl Iterator<Item = &'static [Field]> {
     let partner: &'static [Field] = if with_partner { PARTNER_FIELD } else { &[] };
-    [partner, TERMS_FIELDS, CONTENT_FIELDS, FLAG_FIELDS].into_iter()
+    [partner, TERMS_FIELDS, CONTENT_FIELDS, FLAG_FIELDS, LIMIT_FIELDS].into_iter()
 }
 
 pub(super) fn with_form_rules(doc: Doc) -> Doc {
@@ -178,6 +185,10 @@ pub(super) const FORM_FIELDS: &[(&str, Type)] = &[
     ("specialOffer", Type::Boolean),
     ("isPremium", Type::Boolean),
     ("isTrend", Type::Boolean),
+    ("usageLimitTotal", Type::Integer),
+    ("usageLimitPerEmployee", Type::Integer),
+    ("usageLimitPeriod", Type::String),
+    ("verifiedOnly", Type::Boolean),
     ("order", Type::Integer),
     ("assets", Type::Integer),
     ("file", Type::String),
@@ -191,6 +202,9 @@ pub(crate) struct CampaignInput {
     pub(super) terms: Values,
     pub(super) content: Values,
     pub(super) flags: Values,
+    /// The limits' declared fields, and the period as stored (only with a per-employee limit).
+    pub(super) limits: Values,
+    pub(super) period: Option<&'static str>,
     pub(super) partner_id: i64,
     pub(super) category_id: i64,
     /// The dates as instants in UTC.
@@ -260,6 +274,8 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
         );
     }
     let flags = read_fields(FLAG_FIELDS, form, Mode::Create, &mut v);
+    let limits = read_fields(LIMIT_FIELDS, form, Mode::Create, &mut v);
+    let period = limits::read_period(&limits, &mut v);
     check_order(&mut v, form);
     let raw_assets = form.list("assets");
     let assets: BTreeSet<i64> = raw_assets.iter().filter_map(|a| a.parse().ok()).filter(|a| *a > 0).collect();
@@ -280,6 +296,8 @@ pub(crate) async fn read_input_for(form: &Form, creating: bool, partner: Option<
         terms,
         content,
         flags,
+        limits,
+        period,
         order: form.int("order", "").ok().flatten(),
         assets: assets.into_iter().collect(),
         image,

@@ -5,6 +5,7 @@
 //! [`ORDER`] inside each write's transaction.
 
 mod form;
+pub mod limits;
 mod pickers;
 pub mod writes;
 
@@ -97,6 +98,12 @@ const COLUMNS: &[Column] = &[
     Column::new("isActive", "c.is_active", Kind::Bool).never_null(),
     Column::new("isConfirmed", "c.is_confirmed", Kind::Bool).never_null(),
     Column::new("notificationStatus", "c.notification_status", Kind::Words(&["Not sent", "Sent"])).never_null(),
+    Column::new("usageLimitTotal", "c.usage_limit_total", Kind::Int),
+    Column::new("usageLimitPerEmployee", "c.usage_limit_per_employee", Kind::Int),
+    Column::new("usageLimitPeriod", "c.usage_limit_period", Kind::Text),
+    Column::new("verifiedOnly", "c.verified_only", Kind::Bool).never_null(),
+    Column::new("usesCount", limits::USES_COUNT_SQL, Kind::Int).unsorted().never_null(),
+    Column::new("usesRemaining", limits::USES_REMAINING_SQL, Kind::Int).unsorted(),
     Column::new("createdAt", "c.created_at", Kind::DateTime).detail_only().never_null(),
 ];
 
@@ -125,6 +132,12 @@ const EXPORT_COLUMNS: &[(&str, &str)] = &[
     ("Order", "order"),
     ("Active", "isActive"),
     ("Notification status", "notificationStatus"),
+    ("Uses", "usesCount"),
+    ("Usage limit", "usageLimitTotal"),
+    ("Uses remaining", "usesRemaining"),
+    ("Limit per employee", "usageLimitPerEmployee"),
+    ("Limit period", "usageLimitPeriod"),
+    ("Verified only", "verifiedOnly"),
 ];
 
 /// What the campaign declarations share: the table, its joins, columns and filters.
@@ -278,6 +291,12 @@ const REFUSALS: &[&str] = &[
     form::NOT_APPROVED_YET,
     form::ALREADY_APPROVED,
     form::FOREIGN_PARTNER,
+    limits::TOTAL_LIMIT_RANGE,
+    limits::EMPLOYEE_LIMIT_RANGE,
+    limits::PERIOD_FORMAT,
+    limits::PERIOD_REQUIRED,
+    limits::PERIOD_WITHOUT_LIMIT,
+    limits::VERIFIED_FLAG,
     "There is no partner with id {id}.",
     "There is no asset with id {id}.",
 ];

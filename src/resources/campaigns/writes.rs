@@ -40,6 +40,8 @@ pub static CAMPAIGN_FORM: WriteForm = WriteForm {
         "is_confirmed",
         // Placed by `ORDER` once the row is written.
         "order_no",
+        // The per-employee limit's period, NULL without that limit (`limits::read_period`).
+        "usage_limit_period",
     ],
     children: &[&CAMPAIGN_ASSETS],
 };
@@ -55,6 +57,8 @@ fn write(input: &CampaignInput, file_id: Option<i64>, background_id: Option<i64>
         .write(&input.terms)
         .fields(&input.content)
         .fields(&input.flags)
+        .fields(&input.limits)
+        .set("usage_limit_period", input.period)
         .set("partner_id", input.partner_id)
         .set("start_date", input.start.as_str())
         .set("expire_date", input.expire.as_str())

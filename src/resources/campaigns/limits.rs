@@ -1,0 +1,235 @@
+//! A campaign's limits (issue 41): the form's four fields with their rules, the uses a campaign
+//! has and has left, and the check every path that records a use runs in the use's transaction
+//! (the app's use now; a confirmed redemption code later), refusing past a limit with a 409 that
+//! names it. The count and the insert are one transaction: on SQLite the one writer at a time
+//! makes them exact, on PostgreSQL the SERIALIZABLE write transaction does (two app servers that
+//! both counted 9 of 10 cannot both commit; the loser runs again and counts 10).
+
+use time::OffsetDateTime;
+
+use crate::core::error::{AppError, AppResult};
+use crate::core::patterns;
+use crate::core::periods::{OperatorZone, Period};
+use crate::core::validation::Validator;
+use crate::db::format_iso;
+use crate::db::sql::{Connection, OptionalExtension};
+use crate::http::api::Rule;
+use crate::http::api::Rule::{Message, Note};
+use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Values};
+
+pub const TOTAL_LIMIT_RANGE: &str = "Usage limit must be a whole number from 1 to 10,000,000";
+pub const EMPLOYEE_LIMIT_RANGE: &str = "Limit per employee must be a whole number from 1 to 1,000";
+pub const PERIOD_FORMAT: &str = "usageLimitPeriod must be day, week, month or campaign";
+pub const PERIOD_REQUIRED: &str = "usageLimitPeriod is required with a limit per employee";
+pub const PERIOD_WITHOUT_LIMIT: &str = "usageLimitPeriod is sent only with a limit per employee";
+pub const VERIFIED_FLAG: &str = "verifiedOnly must be true or false";
+
+pub const TOTAL_REACHED: &str = "This campaign has reached its limit of {limit} uses.";
+pub const EMPLOYEE_REACHED_DAY: &str =
+    "This employee has used this campaign {count} times today; the limit is {limit}.";
+pub const EMPLOYEE_REACHED_WEEK: &str =
+    "This employee has used this campaign {count} times this week; the limit is {limit}.";
+pub const EMPLOYEE_REACHED_MONTH: &str =
+    "This employee has used this campaign {count} times this month; the limit is {limit}.";
+pub const EMPLOYEE_REACHED_CAMPAIGN: &str =
+    "This employee has used this campaign {count} times during this campaign; the limit is {limit}.";
+pub const VERIFIED_ONLY: &str =
+    "This campaign is used only with a redemption code confirmed by the partner, not through the app.";
+
+/// The refusals of a use past a limit, for the routes that record uses to declare.
+pub const USE_REFUSALS: &[&str] = &[
+    TOTAL_REACHED,
+    EMPLOYEE_REACHED_DAY,
+    EMPLOYEE_REACHED_WEEK,
+    EMPLOYEE_REACHED_MONTH,
+    EMPLOYEE_REACHED_CAMPAIGN,
+    VERIFIED_ONLY,
+];
+
+const TOTAL: Bounds = Bounds {
+    min: 1,
+    max: 10_000_000,
+    invalid: TOTAL_LIMIT_RANGE,
+    below: TOTAL_LIMIT_RANGE,
+    above: TOTAL_LIMIT_RANGE,
+    fraction: Some(TOTAL_LIMIT_RANGE),
+};
+
+const PER_EMPLOYEE: Bounds = Bounds {
+    min: 1,
+    max: 1_000,
+    invalid: EMPLOYEE_LIMIT_RANGE,
+    below: EMPLOYEE_LIMIT_RANGE,
+    above: EMPLOYEE_LIMIT_RANGE,
+    fraction: Some(EMPLOYEE_LIMIT_RANGE),
+};
+
+fn is_period(text: &str) -> bool {
+    Period::parse(text).is_some()
+}
+
+const PERIOD: Check = Check {
+    pattern: patterns::LIMIT_PERIOD,
+    test: is_period,
+    message: PERIOD_FORMAT,
+    example: "week",
+    refused: "year",
+};
+
+/// The four fields, each optional: a missing limit is no limit (NULL). The period is stored by
+/// the writer (`usage_limit_period`, NULL without a per-employee limit).
+pub(super) const TOTAL_LIMIT: Field = Field::whole("usageLimitTotal", "usage_limit_total", &TOTAL);
+pub(super) const EMPLOYEE_LIMIT: Field =
+    Field::whole("usageLimitPerEmployee", "usage_limit_per_employee", &PER_EMPLOYEE);
+pub(super) const LIMIT_PERIOD: Field = Field::input("usageLimitPeriod", FieldKind::Checked(&PERIOD));
+pub(super) const VERIFIED: Field = Field::flag("verifiedOnly", "verified_only", VERIFIED_FLAG);
+
+/// The limits, read after the marks.
+pub(super) static LIMIT_FIELDS: &[Field] = &[TOTAL_LIMIT, EMPLOYEE_LIMIT, LIMIT_PERIOD, VERIFIED];
+
+/// The rule the declared fields do not carry: the period goes with the per-employee limit.
+pub(super) const PERIOD_RULES: &[Rule] = &[
+    Note("Required with usageLimitPerEmployee, and sent only with it."),
+    Message("requiredWithLimit", PERIOD_REQUIRED),
+    Message("onlyWithLimit", PERIOD_WITHOUT_LIMIT),
+];
+
+/// The period as stored, after checking that it goes with the per-employee limit.
+pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static str> {
+    let period = Period::parse(limits.get("usageLimitPeriod"));
+    if v.has("usageLimitPerEmployee") || v.has("usageLimitPeriod") {
+        return None;
+    }
+    match (limits.number("usageLimitPerEmployee"), period) {
+        (Some(_), None) => {
+            v.check("usageLimitPeriod", false, PERIOD_REQUIRED);
+            None
+        }
+        (None, Some(_)) => {
+            v.check("usageLimitPeriod", false, PERIOD_WITHOUT_LIMIT);
+            None
+        }
+        (Some(_), Some(period)) => Some(Period::NAMES[period as usize]),
+        (None, _) => None,
+    }
+}
+
+/// Uses of the campaign `c` that count: every live use (no use is voided yet).
+pub(super) const USES_COUNT_SQL: &str =
+    "(SELECT COUNT(*) FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL)";
+
+/// What the total limit leaves, never below 0; NULL without a total limit.
+pub(super) const USES_REMAINING_SQL: &str = "(SELECT CASE WHEN c.usage_limit_total IS NULL THEN NULL \
+     WHEN c.usage_limit_total > COUNT(*) THEN c.usage_limit_total - COUNT(*) ELSE 0 END \
+     FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL)";
+
+/// A campaign's limits as stored.
+struct Limits {
+    total: Option<i64>,
+    per_employee: Option<(i64, Period)>,
+    verified_only: bool,
+}
+
+fn limits(tx: &Connection, campaign: i64) -> AppResult<Option<Limits>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT usage_limit_total, usage_limit_per_employee, usage_limit_period, verified_only
+             FROM campaigns WHERE id = ?1",
+        )?
+        .query_row([campaign], |r| {
+            let period: Option<String> = r.get("usage_limit_period")?;
+            let per_employee: Option<i64> = r.get("usage_limit_per_employee")?;
+            Ok(Limits {
+                total: r.get("usage_limit_total")?,
+                per_employee: per_employee.zip(period.as_deref().and_then(Period::parse)),
+                verified_only: r.get("verified_only")?,
+            })
+        })
+        .optional()?)
+}
+
+/// Uses of `campaign` (by `employee` when given, since `since` when given).
+fn uses(tx: &Connection, campaign: i64, employee: Option<i64>, since: Option<&str>) -> AppResult<i64> {
+    let count = match (employee, since) {
+        (None, _) => tx
+            .prepare_cached("SELECT COUNT(*) AS n FROM usage_history WHERE campaign_id = ?1 AND deleted_at IS NULL")?
+            .query_row([campaign], |r| r.get("n"))?,
+        (Some(employee), None) => tx
+            .prepare_cached(
+                "SELECT COUNT(*) AS n FROM usage_history
+                 WHERE campaign_id = ?1 AND employee_id = ?2 AND deleted_at IS NULL",
+            )?
+            .query_row([campaign, employee], |r| r.get("n"))?,
+        (Some(employee), Some(since)) => tx
+            .prepare_cached(
+                "SELECT COUNT(*) AS n FROM usage_history
+                 WHERE campaign_id = ?1 AND employee_id = ?2 AND created_at >= ?3 AND deleted_at IS NULL",
+            )?
+            .query_row((campaign, employee, since), |r| r.get("n"))?,
+    };
+    Ok(count)
+}
+
+/// How many more uses `employee` may make of `campaign` now: the smaller of what the total limit
+/// and the employee's period limit leave; `None` when neither limits it.
+pub fn remaining_for(
+    tx: &Connection,
+    campaign: i64,
+    employee: i64,
+    zone: &OperatorZone,
+    now: OffsetDateTime,
+) -> AppResult<Option<i64>> {
+    let Some(limits) = limits(tx, campaign)? else { return Ok(None) };
+    let total = match limits.total {
+        Some(total) => Some((total - uses(tx, campaign, None, None)?).max(0)),
+        None => None,
+    };
+    let own = match limits.per_employee {
+        Some((limit, period)) => {
+            let since = zone.period_start(period, now).map(format_iso);
+            Some((limit - uses(tx, campaign, Some(employee), since.as_deref())?).max(0))
+        }
+        None => None,
+    };
+    Ok(match (total, own) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    })
+}
+
+/// Refuses a use of `campaign` by `employee` at `now` that a limit forbids, with a 409 on
+/// `campaignId` naming the limit; `verified` says the use is a redemption code the partner
+/// confirmed (a verified-only campaign takes only those). Runs in the use's own transaction.
+pub fn check_use(
+    tx: &Connection,
+    campaign: i64,
+    employee: i64,
+    verified: bool,
+    zone: &OperatorZone,
+    now: OffsetDateTime,
+) -> AppResult<()> {
+    let Some(limits) = limits(tx, campaign)? else { return Ok(()) };
+    if limits.verified_only && !verified {
+        return Err(AppError::conflict_on("campaignId", VERIFIED_ONLY));
+    }
+    if let Some(total) = limits.total
+        && uses(tx, campaign, None, None)? >= total
+    {
+        return Err(AppError::conflict_on("campaignId", TOTAL_REACHED.replace("{limit}", &total.to_string())));
+    }
+    if let Some((limit, period)) = limits.per_employee {
+        let since = zone.period_start(period, now).map(format_iso);
+        let count = uses(tx, campaign, Some(employee), since.as_deref())?;
+        if count >= limit {
+            let template = match period {
+                Period::Day => EMPLOYEE_REACHED_DAY,
+                Period::Week => EMPLOYEE_REACHED_WEEK,
+                Period::Month => EMPLOYEE_REACHED_MONTH,
+                Period::Campaign => EMPLOYEE_REACHED_CAMPAIGN,
+            };
+            let message = template.replace("{count}", &count.to_string()).replace("{limit}", &limit.to_string());
+            return Err(AppError::conflict_on("campaignId", message));
+        }
+    }
+    Ok(())
+}
