@@ -1,0 +1,99 @@
+//! A campaign's total limit is exact across app servers: 64 uses at once by 64 employees, half
+//! through each of two servers on one PostgreSQL database, of a campaign capped at 10 store
+//! exactly 10, and the other 54 are told the limit is reached. Run by `./scripts/test` (the
+//! server's URL in `PERKDESK_TEST_POSTGRES`).
+
+mod common;
+
+use std::process::Command;
+
+use common::servers::*;
+use serde_json::{Value, json};
+
+/// A key of kind `employee-app`, made at the command line.
+fn employee_app_key(url: &str) -> String {
+    let made = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
+        .args(["api-client", "create", "--db", url, "--name", "Employee app", "--kind", "employee-app"])
+        .args(["--rate-limit", "100000"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&made.stdout);
+    assert!(made.status.success(), "{printed}{}", String::from_utf8_lossy(&made.stderr));
+    printed.lines().nth(2).unwrap().trim().to_string()
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
+    let name = "perkdesk_cluster_limits";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+    let _secret = create_admin(&url);
+    let key = employee_app_key(&url);
+    let (a, b) = (serve(&url), serve(&url));
+
+    let asset = db
+        .insert(
+            "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
+             VALUES ('Azercell', 'Aysel Məmmədova', '994501234567', 'hr@azercell.az', 'AZC')",
+            [],
+        )
+        .unwrap();
+    let partner = db
+        .insert(
+            "INSERT INTO partners (name, contact_person_first_name, contact_person_last_name, phone_number, email)
+             VALUES ('Bravo', 'Elvin', 'Quliyev', '994551234567', 'info@bravo.az')",
+            [],
+        )
+        .unwrap();
+    let category = db
+        .insert("INSERT INTO campaign_categories (name_az, name_en, name_ru) VALUES ('Market', 'Market', 'Маркет')", [])
+        .unwrap();
+    let campaign = db
+        .insert(
+            "INSERT INTO campaigns (partner_id, campaign_category_id, discount_percent, start_date, expire_date,
+                                    name_az, name_en, name_ru, description_az, description_en, description_ru,
+                                    order_no, usage_limit_total)
+             VALUES (?1, ?2, 10, '2020-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', 'Endirim', 'Sale', 'Скидка',
+                     'Təsvir', 'Description', 'Описание', 1, 10)",
+            (partner, category),
+        )
+        .unwrap();
+    db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)", (campaign, asset)).unwrap();
+    let emails: Vec<String> = (0..64).map(|i| format!("racer{i}@azercell.az")).collect();
+    for (i, email) in emails.iter().enumerate() {
+        db.execute(
+            "INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (?1, 'Racer', ?2, ?3, ?4)",
+            (asset, format!("R{i}"), email, format!("99455{:07}", 2000000 + i)),
+        )
+        .unwrap();
+    }
+
+    let servers = [&a, &b];
+    let answers = at_once(
+        emails
+            .iter()
+            .enumerate()
+            .map(|(i, email)| {
+                let (server, key) = (servers[i % 2], &key);
+                Box::new(move || {
+                    let body = json!({"employeeEmail": email, "campaignId": campaign});
+                    call(server, "POST", "/api/app/usage", Some(key), Some(body))
+                }) as Box<dyn FnOnce() -> (u16, Value) + Send>
+            })
+            .collect(),
+    );
+    let reached = "This campaign has reached its limit of 10 uses.";
+    assert_eq!(statuses(&answers), [vec![201; 10], vec![409; 54]].concat(), "{answers:?}");
+    for (status, body) in &answers {
+        assert!(*status == 201 || body["message"] == reached, "{body}");
+    }
+    let stored: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM usage_history WHERE campaign_id = ?1 AND deleted_at IS NULL",
+            [campaign],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(stored, 10);
+}
