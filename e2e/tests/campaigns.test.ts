@@ -71,7 +71,7 @@ describe('Campaigns: list in each content language, create in the side panel, ed
 
   it('shows the spec columns, the name in each content language, and fits 1280 px', async () => {
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
-    expect(await screen.headers()).toEqual(['', 'Image', 'Partner name', 'Campaign name', 'Discount percent', 'Special offer', 'Premium', 'Expire date', 'Order', 'Status', 'Actions']);
+    expect(await screen.headers()).toEqual(['', 'Image', 'Partner name', 'Campaign name', 'Discount percent', 'Special offer', 'Premium', 'Expire date', 'Order', 'Uses', 'Status', 'Actions']);
     await screen.shows('Campaign name', ['Payız kolleksiyası']);
     expect(await screen.column('Special offer')).toEqual(['Yes']);
     expect(await screen.column('Premium')).toEqual(['No']);

@@ -931,7 +931,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Active, confirmed, unexpired campaigns offered to the employee's asset
+         * Active, confirmed, unexpired campaigns offered to the employee's asset; each with verifiedOnly (used only with a redemption code) and remainingForEmployee (the uses left to the employee now: the smaller of what the campaign's total limit and the employee's period limit leave; null when unlimited)
          * @description API key of kind employee-app.
          */
         get: {
@@ -4477,6 +4477,11 @@ export interface paths {
                         specialOffer?: boolean;
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). */
                         startDate: string;
+                        usageLimitPerEmployee?: number | string;
+                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        usageLimitPeriod?: string;
+                        usageLimitTotal?: number | string;
+                        verifiedOnly?: boolean;
                     };
                 };
             };
@@ -4612,6 +4617,11 @@ export interface paths {
                         specialOffer?: boolean;
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
+                        usageLimitPerEmployee?: number | string;
+                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        usageLimitPeriod?: string;
+                        usageLimitTotal?: number | string;
+                        verifiedOnly?: boolean;
                     };
                 };
             };
@@ -11822,6 +11832,11 @@ export interface paths {
                         specialOffer?: boolean;
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
+                        usageLimitPerEmployee?: number | string;
+                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        usageLimitPeriod?: string;
+                        usageLimitTotal?: number | string;
+                        verifiedOnly?: boolean;
                     };
                 };
             };
@@ -17949,6 +17964,12 @@ export interface components {
             specialOffer: boolean;
             /** Format: date-time */
             startDate: string;
+            usageLimitPerEmployee: number | null;
+            usageLimitPeriod: string | null;
+            usageLimitTotal: number | null;
+            usesCount: number;
+            usesRemaining: number | null;
+            verifiedOnly: boolean;
         };
         CategoryRow: {
             /** Format: date-time */

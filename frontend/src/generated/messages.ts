@@ -243,6 +243,26 @@ export const FORM_MESSAGES = {
       "required": "Start date is required",
       "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
       "notPast": "Start date cannot be earlier than now"
+    },
+    "usageLimitPerEmployee": {
+      "format": "Limit per employee must be a whole number from 1 to 1,000",
+      "minimum": "Limit per employee must be a whole number from 1 to 1,000",
+      "maximum": "Limit per employee must be a whole number from 1 to 1,000",
+      "whole": "Limit per employee must be a whole number from 1 to 1,000"
+    },
+    "usageLimitPeriod": {
+      "format": "usageLimitPeriod must be day, week, month or campaign",
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
+      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+    },
+    "usageLimitTotal": {
+      "format": "Usage limit must be a whole number from 1 to 10,000,000",
+      "minimum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "maximum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "whole": "Usage limit must be a whole number from 1 to 10,000,000"
+    },
+    "verifiedOnly": {
+      "format": "verifiedOnly must be true or false"
     }
   },
   "POST /api/campaign": {
@@ -306,6 +326,26 @@ export const FORM_MESSAGES = {
       "required": "Start date is required",
       "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
       "notPast": "Start date cannot be earlier than now"
+    },
+    "usageLimitPerEmployee": {
+      "format": "Limit per employee must be a whole number from 1 to 1,000",
+      "minimum": "Limit per employee must be a whole number from 1 to 1,000",
+      "maximum": "Limit per employee must be a whole number from 1 to 1,000",
+      "whole": "Limit per employee must be a whole number from 1 to 1,000"
+    },
+    "usageLimitPeriod": {
+      "format": "usageLimitPeriod must be day, week, month or campaign",
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
+      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+    },
+    "usageLimitTotal": {
+      "format": "Usage limit must be a whole number from 1 to 10,000,000",
+      "minimum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "maximum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "whole": "Usage limit must be a whole number from 1 to 10,000,000"
+    },
+    "verifiedOnly": {
+      "format": "verifiedOnly must be true or false"
     }
   },
   "PUT /api/campaign/category": {
@@ -576,6 +616,26 @@ export const FORM_MESSAGES = {
       "required": "Start date is required",
       "format": "Send the date and time as e.g. 2026-12-01T10:00:00+04:00",
       "notPast": "Start date cannot be earlier than now"
+    },
+    "usageLimitPerEmployee": {
+      "format": "Limit per employee must be a whole number from 1 to 1,000",
+      "minimum": "Limit per employee must be a whole number from 1 to 1,000",
+      "maximum": "Limit per employee must be a whole number from 1 to 1,000",
+      "whole": "Limit per employee must be a whole number from 1 to 1,000"
+    },
+    "usageLimitPeriod": {
+      "format": "usageLimitPeriod must be day, week, month or campaign",
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
+      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+    },
+    "usageLimitTotal": {
+      "format": "Usage limit must be a whole number from 1 to 10,000,000",
+      "minimum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "maximum": "Usage limit must be a whole number from 1 to 10,000,000",
+      "whole": "Usage limit must be a whole number from 1 to 10,000,000"
+    },
+    "verifiedOnly": {
+      "format": "verifiedOnly must be true or false"
     }
   },
   "POST /api/partner-portal/promo-codes/redeem": {
@@ -790,6 +850,7 @@ export const REFUSALS = [
   "Kind must be employee-app or partner",
   "Last name is required",
   "Latitude must be a number between -90 and 90.",
+  "Limit per employee must be a whole number from 1 to 1,000",
   "Longitude must be a number between -180 and 180.",
   "Maximum 50 symbols",
   "Maximum {max} symbols",
@@ -875,6 +936,7 @@ export const REFUSALS = [
   "This x-requestid was already used for a different request.",
   "Too many attempts from your address. Try again in {seconds} seconds.",
   "Too many failed sign-ins for this account. Try again in {seconds} seconds.",
+  "Usage limit must be a whole number from 1 to 10,000,000",
   "Usage record",
   "User",
   "Wrong email format. E.g. name@example.com",
@@ -897,6 +959,10 @@ export const REFUSALS = [
   "partner",
   "type is required",
   "type must be 1 (category) or 2 (campaign)",
+  "usageLimitPeriod is required with a limit per employee",
+  "usageLimitPeriod is sent only with a limit per employee",
+  "usageLimitPeriod must be day, week, month or campaign",
+  "verifiedOnly must be true or false",
   "x-requestid must be at most 100 characters.",
   "year must be a whole number from 1 to 9999.",
   "{field} must not contain control characters.",

@@ -3,9 +3,32 @@ import { DetailImage, DetailList } from '../../components/Drawer';
 import { StatusBadge } from '../../components/StatusToggle';
 import { formatDateTime } from '../../lib/dates';
 import { t } from '../../lib/i18n';
+import type { ReactNode } from 'react';
+import { CampaignUses } from './CampaignUses';
+import { periodLabel } from './limits';
 import { campaignName, isCampaignDetail, type CampaignDetail, type CampaignRow } from './schemas';
 
 const yesNo = (value: boolean) => (value ? t('button.yes') : t('button.no'));
+
+/** The drawer's lines about the limits: the uses and what is left, the per-employee limit, verified only. */
+function limitItems(campaign: CampaignRow): { label: string; value: ReactNode }[] {
+  const period = periodLabel(campaign.usageLimitPeriod ?? '');
+  return [
+    { label: t('field.uses'), value: <CampaignUses campaign={campaign} /> },
+    {
+      label: t('field.usesRemaining'),
+      value: campaign.usesRemaining == null ? t('campaigns.unlimited') : campaign.usesRemaining,
+    },
+    {
+      label: t('field.usageLimitPerEmployee'),
+      value:
+        campaign.usageLimitPerEmployee == null || !period
+          ? t('campaigns.unlimited')
+          : t('campaigns.perEmployee', { limit: campaign.usageLimitPerEmployee, period: t(period) }),
+    },
+    { label: t('field.verifiedOnly'), value: campaign.verifiedOnly ? t('button.yes') : t('button.no') },
+  ];
+}
 
 /**
  * The 'Campaign details' drawer: every field of the campaign, its names and
@@ -46,6 +69,7 @@ export function CampaignDetails({ campaign }: { campaign: CampaignRow | Campaign
             label: t('field.notificationStatus'),
             value: campaign.notificationStatus === 0 ? t('notificationStatus.notSent') : t('notificationStatus.sent'),
           },
+          ...limitItems(campaign),
           ...(detail
             ? [
                 { label: t('field.nameAz'), value: detail.nameAz },

@@ -5,6 +5,7 @@ import { json, mockApi, multipartOf, pageOf, queryOf, signedIn, type Handler } f
 import { renderAt } from '../../testing/render';
 import CampaignsPage from './CampaignsPage';
 import type { CampaignRow } from './schemas';
+import { UNLIMITED } from './limits';
 
 const row = (id: number, change: Partial<CampaignRow> = {}): CampaignRow => ({
   id,
@@ -24,6 +25,7 @@ const row = (id: number, change: Partial<CampaignRow> = {}): CampaignRow => ({
   isActive: true,
   isConfirmed: true,
   notificationStatus: id === 1 ? 1 : 0,
+  ...UNLIMITED,
   ...change,
 });
 
@@ -86,6 +88,7 @@ describe('Campaigns screen', () => {
       'Premium',
       'Expire date',
       'Order',
+      'Uses',
       'Status',
       'Actions',
     ]);
@@ -191,4 +194,38 @@ describe('Campaigns screen', () => {
     ]);
     expect(sent).toContainEqual(['backgroundFile', 'File:bg.png']);
   }, 60_000);
+
+  it('shows the uses of the total limit with a badge once used up, and the limits in the drawer', async () => {
+    const used = row(1, { usageLimitTotal: 500, usesCount: 500, usesRemaining: 0, usageLimitPerEmployee: 2, usageLimitPeriod: 'week', verifiedOnly: true });
+    const { user } = setup({ 'GET /api/campaign': pageOf([used, row(2, { usesCount: 7 })]), 'GET /api/campaign/1': () => json(used) });
+    await screen.findByText('Kampaniya 1');
+    const first = within(screen.getByRole('row', { name: /Kampaniya 1/ }));
+    expect(first.getByText('500 of 500')).toBeInTheDocument();
+    expect(first.getByText('Limit reached')).toBeInTheDocument();
+    const second = within(screen.getByRole('row', { name: /Kampaniya 2/ }));
+    expect(second.getByText('7')).toBeInTheDocument();
+    expect(second.queryByText('Limit reached')).toBeNull();
+    await user.click(first.getByRole('button', { name: 'View' }));
+    const drawer = within(await screen.findByRole('dialog', { name: 'Campaign details' }));
+    expect(drawer.getByText('Uses left').nextSibling).toHaveTextContent('0');
+    expect(drawer.getByText('2 · Per week (from Monday)')).toBeInTheDocument();
+    expect(drawer.getByText('Verified uses only').nextSibling).toHaveTextContent('Yes');
+  });
+
+  it('checks the limits as the server does and sends them with the form', async () => {
+    const { user } = setup();
+    await screen.findByText('Kampaniya 1');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const panel = within(await screen.findByRole('dialog', { name: 'Create Campaign' }));
+    await user.type(panel.getByLabelText('Usage limit'), '0');
+    await user.type(panel.getByLabelText('Limit per employee'), '2');
+    await user.click(panel.getByRole('button', { name: 'Save' }));
+    expect(panel.getByText('Usage limit must be a whole number from 1 to 10,000,000')).toBeInTheDocument();
+    expect(panel.getByText('usageLimitPeriod is required with a limit per employee')).toBeInTheDocument();
+    await user.selectOptions(panel.getByLabelText('Limit period'), 'week');
+    expect(panel.queryByText('usageLimitPeriod is required with a limit per employee')).toBeNull();
+    // Clearing the per-employee limit clears its period.
+    await user.clear(panel.getByLabelText('Limit per employee'));
+    expect(panel.getByLabelText('Limit period')).toHaveValue('');
+  }, 30_000);
 });

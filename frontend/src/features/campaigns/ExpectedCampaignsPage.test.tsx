@@ -5,6 +5,7 @@ import { json, mockApi, pageOf, signedIn } from '../../testing/api';
 import { renderAt } from '../../testing/render';
 import ExpectedCampaignsPage from './ExpectedCampaignsPage';
 import type { CampaignDetail } from './schemas';
+import { UNLIMITED } from './limits';
 
 const waiting: CampaignDetail = {
   id: 8,
@@ -32,6 +33,7 @@ const waiting: CampaignDetail = {
   isActive: true,
   isConfirmed: false,
   notificationStatus: 0,
+  ...UNLIMITED,
   assets: [],
   createdAt: '2026-11-20T10:00:00Z',
   assetList: [],

@@ -3,6 +3,7 @@ import { formTool } from '../../components/resource/rowTools';
 import { api } from '../../lib/api';
 import { t } from '../../lib/i18n';
 import { CampaignDetails } from './CampaignDetails';
+import { CampaignUses } from './CampaignUses';
 import { createCampaign, editCampaign } from './campaignForms';
 import { campaignName, notificationTextFields, notificationTextSchema, type CampaignRow, type NotificationTextValues } from './schemas';
 
@@ -42,6 +43,7 @@ export const campaignsResource: ResourceDeclaration<CampaignRow> = {
     { field: 'isPremium', label: 'field.premium', kind: 'yesNo', priority: 3 },
     { field: 'expireDate', label: 'field.expireDate', kind: 'date', priority: 2, wrapHeader: true },
     { field: 'order', label: 'field.order', priority: 3 },
+    { field: 'usesCount', label: 'field.uses', sortable: false, render: (campaign) => <CampaignUses campaign={campaign} />, priority: 2 },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],
   toolsLabel: 'table.rowActions',

@@ -13,6 +13,7 @@ import {
   type CampaignDetail,
   type CampaignValues,
 } from './schemas';
+import { UNLIMITED } from './limits';
 
 const NOW = new Date('2026-11-22T10:00:00Z').getTime();
 const local = (iso: string) => dateTimeInputValue(iso);
@@ -107,6 +108,7 @@ describe('campaign multipart', () => {
       ['specialOffer', 'true'],
       ['isPremium', 'false'],
       ['isTrend', 'false'],
+      ['verifiedOnly', 'false'],
       ['assets', '3'],
       ['assets', '7'],
       ['order', '2'],
@@ -141,6 +143,7 @@ describe('campaign multipart', () => {
     isActive: false,
     isConfirmed: true,
     notificationStatus: 0,
+    ...UNLIMITED,
     assets: [3],
     assetList: [{ id: 3, name: 'Kapital Bank' }],
     createdAt: '2026-11-20T10:00:00Z',

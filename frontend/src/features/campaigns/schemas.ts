@@ -8,6 +8,7 @@ import { toFormData } from '../../lib/formData';
 import { t } from '../../lib/i18n';
 import { required, type Rule, type Schema } from '../../lib/validation';
 import type { Schema as ContractSchema, Detail } from '../../lib/contract';
+import { limitFields, limitParts, limitRules, limitValuesOf, noLimits, type LimitValues } from './limits';
 
 /** A row as the server's document declares it (`CampaignRow`). */
 export type CampaignRow = ContractSchema<'CampaignRow'>;
@@ -19,7 +20,7 @@ export type CampaignDetail = Detail<'CampaignRow'>;
 export const isCampaignDetail = (campaign: CampaignRow): campaign is CampaignDetail => campaign.assetList !== undefined;
 
 /** Named like the multipart fields, so the server's `errors` keys land on them. */
-export interface CampaignValues {
+export interface CampaignValues extends LimitValues {
   partnerId: PickerOption | null;
   discountPercent: string;
   /** datetime-local values (yyyy-MM-ddTHH:mm) in the browser's zone. */
@@ -97,6 +98,7 @@ const sharedRules: Schema<CampaignValues> = {
   descriptionAz: [required(CAMPAIGN_MESSAGES.description)],
   descriptionEn: [required(CAMPAIGN_MESSAGES.description)],
   descriptionRu: [required(CAMPAIGN_MESSAGES.description)],
+  ...limitRules<CampaignValues>(),
 };
 
 /** Create: a start not earlier than now, and both images. */
@@ -176,6 +178,7 @@ function campaignFields(orderEmpty: 'order.last' | 'order.current', orderVisible
     { name: 'specialOffer', label: 'field.specialOffer', kind: 'switch' },
     { name: 'isPremium', label: 'field.premium', kind: 'switch' },
     { name: 'isTrend', label: 'field.trend', kind: 'switch' },
+    ...limitFields<CampaignValues>(),
     { name: 'assets', label: 'field.assets', kind: 'multiPicker', load: loadAssets },
   ];
 }
@@ -204,6 +207,7 @@ export const emptyCampaign = (): CampaignValues => ({
   assets: [],
   order: '',
   isActive: true,
+  ...noLimits(),
 });
 
 export const campaignValuesOf = (campaign: CampaignDetail): CampaignValues => ({
@@ -226,6 +230,7 @@ export const campaignValuesOf = (campaign: CampaignDetail): CampaignValues => ({
   assets: (campaign.assetList ?? []).map((asset) => ({ id: asset.id, label: asset.name })),
   order: '',
   isActive: campaign.isActive,
+  ...limitValuesOf(campaign),
 });
 
 const parts = (values: CampaignValues) => ({
@@ -243,6 +248,7 @@ const parts = (values: CampaignValues) => ({
   specialOffer: values.specialOffer,
   isPremium: values.isPremium,
   isTrend: values.isTrend,
+  ...limitParts(values),
   // Repeated: assets=3&assets=7.
   assets: values.assets.map((asset) => asset.id),
   order: values.order || undefined,
