@@ -114,9 +114,10 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     }
 }
 
-/// Uses of the campaign `c` that count: every live use (no use is voided yet).
+/// Uses of the campaign `c` that count: every live use (no use is voided yet). A count is never
+/// null; the COALESCE says so in the shape `tests/row_nullability.rs` reads.
 pub(super) const USES_COUNT_SQL: &str =
-    "(SELECT COUNT(*) FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL)";
+    "COALESCE((SELECT COUNT(*) FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL), 0)";
 
 /// What the total limit leaves, never below 0; NULL without a total limit.
 pub(super) const USES_REMAINING_SQL: &str = "(SELECT CASE WHEN c.usage_limit_total IS NULL THEN NULL \
