@@ -57,6 +57,9 @@ async fn send(app: &TestApp, method: Method, path: &str, token: &str, fields: &[
     app.send_form(method, path, token, &borrowed, images).await
 }
 
+/// Fields sent beside a valid form, the field refused and its message.
+type Refusal = (&'static [(&'static str, &'static str)], &'static str, &'static str);
+
 #[tokio::test]
 async fn the_back_office_sets_limits_with_their_rules() {
     let app = test_app();
@@ -101,7 +104,7 @@ async fn the_back_office_sets_limits_with_their_rules() {
     assert_eq!((edited["verifiedOnly"].clone(), edited["usesRemaining"].clone()), (json!(false), Value::Null));
 
     let before = app.count("SELECT COUNT(*) FROM campaigns");
-    let refusals: &[(&[(&str, &str)], &str, &str)] = &[
+    let refusals: &[Refusal] = &[
         (&[("usageLimitTotal", "0")], "usageLimitTotal", TOTAL_LIMIT_RANGE),
         (&[("usageLimitTotal", "10000001")], "usageLimitTotal", TOTAL_LIMIT_RANGE),
         (&[("usageLimitTotal", "2.5")], "usageLimitTotal", TOTAL_LIMIT_RANGE),

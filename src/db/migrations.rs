@@ -91,11 +91,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "trash_triggers_declared",
         sql: include_str!("../../migrations/0021_trash_triggers_declared.sql"),
     },
-    Migration {
-        version: 22,
-        name: "campaign_limits",
-        sql: include_str!("../../migrations/0022_campaign_limits.sql"),
-    },
+    Migration { version: 22, name: "campaign_limits", sql: include_str!("../../migrations/0022_campaign_limits.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
