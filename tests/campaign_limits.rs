@@ -115,7 +115,6 @@ async fn the_back_office_sets_limits_with_their_rules() {
             EMPLOYEE_LIMIT_RANGE,
         ),
         (&[("usageLimitPerEmployee", "2")], "usageLimitPeriod", PERIOD_REQUIRED),
-        (&[("usageLimitPeriod", "week")], "usageLimitPeriod", PERIOD_WITHOUT_LIMIT),
         (&[("usageLimitPerEmployee", "2"), ("usageLimitPeriod", "year")], "usageLimitPeriod", PERIOD_FORMAT),
         (&[("verifiedOnly", "maybe")], "verifiedOnly", VERIFIED_FLAG),
     ];
@@ -125,6 +124,14 @@ async fn the_back_office_sets_limits_with_their_rules() {
         assert_eq!(refused.json()["errors"][field], *message, "{extra:?}: {}", refused.json());
     }
     assert_eq!(app.count("SELECT COUNT(*) FROM campaigns"), before, "no refusal wrote anything");
+    // A period without a per-employee limit means nothing: it is not stored.
+    let alone =
+        send(&app, Method::POST, "/api/campaign", &admin.token, &form(&world, &[("usageLimitPeriod", "week")])).await;
+    alone.expect(201);
+    assert_eq!(
+        (alone.json()["usageLimitPerEmployee"].clone(), alone.json()["usageLimitPeriod"].clone()),
+        (Value::Null, Value::Null)
+    );
     let call_center = app.user_with_role("cc@perk.az", 2).await;
     send(&app, Method::POST, "/api/campaign", &call_center.token, &form(&world, &limited)).await.expect(403);
 }

@@ -107,5 +107,8 @@ pub const INSTANT: &str = concat!(
 /// The white-space class, for patterns built at run time.
 pub const WHITE_SPACE: &str = white_space!();
 
+/// Nothing but white space (or nothing): an optional field left empty.
+pub const BLANK: &str = concat!("^", white_space!(), "*$");
+
 /// A campaign's per-employee limit period, or nothing (the field is optional).
 pub const LIMIT_PERIOD: &str = concat!("^", white_space!(), "*(?:day|week|month|campaign)?", white_space!(), "*$");

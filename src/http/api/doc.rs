@@ -18,6 +18,9 @@ pub enum Rule {
     Length(usize, usize),
     /// The number's range, inclusive.
     Range(i64, i64),
+    /// The field must be sent, not blank, whenever the named field is sent and not blank (a
+    /// limit's period with the limit).
+    RequiredWith(&'static str),
     /// A free-text note (e.g. "the same as newPassword").
     Note(&'static str),
     /// The server's exact message when the field breaks the rule named by the key (`required`,

@@ -330,6 +330,10 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
     let RefOr::T(Schema::Object(object)) = schema else { return };
     for (field, rules) in rules {
         for rule in rules {
+            if let Rule::RequiredWith(other) = rule {
+                required_with(object, field, other);
+                continue;
+            }
             if let Rule::Required = rule {
                 if !object.required.iter().any(|r| r == field) {
                     object.required.push(field.to_string());
@@ -348,7 +352,7 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
             }
             let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field) else { continue };
             match *rule {
-                Rule::Required => {}
+                Rule::Required | Rule::RequiredWith(_) => {}
                 // "Required text" of a field that spans lines allows line breaks inside.
                 Rule::Pattern(pattern)
                     if pattern == patterns::NOT_BLANK && crate::core::validation::is_multiline(field) =>
@@ -382,6 +386,25 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
             }
         }
     }
+}
+
+/// `field` must be sent, not blank, when `other` is sent and not blank: the object is either
+/// without `other` (absent or blank text) or has `field`. Said with `anyOf` (beside any other
+/// `anyOf` of the object, in `allOf`), which schemathesis's generator honours.
+fn required_with(object: &mut utoipa::openapi::schema::Object, field: &str, other: &str) {
+    let condition = serde_json::json!({ "anyOf": [
+        { "properties": { other: { "type": "string", "pattern": patterns::BLANK } } },
+        { "required": [field], "properties": { field: { "type": "string", "pattern": patterns::NOT_BLANK } } },
+    ] });
+    let extensions = object.extensions.get_or_insert_with(Default::default);
+    let mut conditions = match extensions.remove("allOf") {
+        Some(serde_json::Value::Array(conditions)) => conditions,
+        _ => Vec::new(),
+    };
+    if !conditions.contains(&condition) {
+        conditions.push(condition);
+    }
+    extensions.insert("allOf".to_string(), serde_json::Value::from(conditions));
 }
 
 /// Gives every text field of a body that has no pattern of its own the server's text rule: no

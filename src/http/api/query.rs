@@ -5,8 +5,7 @@ use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{RefOr, Schema};
 
 /// Blank (white space only): the parameter is not applied.
-const BLANK: &str = concat!("^", white_space!(), "*$");
-
+use crate::core::patterns::BLANK;
 fn blank() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String).pattern(Some(BLANK))
 }

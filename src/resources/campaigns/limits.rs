@@ -14,14 +14,13 @@ use crate::core::validation::Validator;
 use crate::db::format_iso;
 use crate::db::sql::{Connection, OptionalExtension};
 use crate::http::api::Rule;
-use crate::http::api::Rule::{Message, Note};
+use crate::http::api::Rule::{Message, Note, RequiredWith};
 use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Values};
 
 pub const TOTAL_LIMIT_RANGE: &str = "Usage limit must be a whole number from 1 to 10,000,000";
 pub const EMPLOYEE_LIMIT_RANGE: &str = "Limit per employee must be a whole number from 1 to 1,000";
 pub const PERIOD_FORMAT: &str = "usageLimitPeriod must be day, week, month or campaign";
 pub const PERIOD_REQUIRED: &str = "usageLimitPeriod is required with a limit per employee";
-pub const PERIOD_WITHOUT_LIMIT: &str = "usageLimitPeriod is sent only with a limit per employee";
 pub const VERIFIED_FLAG: &str = "verifiedOnly must be true or false";
 
 pub const TOTAL_REACHED: &str = "This campaign has reached its limit of {limit} uses.";
@@ -87,11 +86,13 @@ pub(super) const VERIFIED: Field = Field::flag("verifiedOnly", "verified_only", 
 /// The limits, read after the marks.
 pub(super) static LIMIT_FIELDS: &[Field] = &[TOTAL_LIMIT, EMPLOYEE_LIMIT, LIMIT_PERIOD, VERIFIED];
 
-/// The rule the declared fields do not carry: the period goes with the per-employee limit.
+/// The rule the declared fields do not carry: the period goes with the per-employee limit. A
+/// period sent without that limit means nothing and is not stored (a form that cleared the limit
+/// may still send the period it showed).
 pub(super) const PERIOD_RULES: &[Rule] = &[
-    Note("Required with usageLimitPerEmployee, and sent only with it."),
+    Note("Required with usageLimitPerEmployee; ignored without it."),
+    RequiredWith("usageLimitPerEmployee"),
     Message("requiredWithLimit", PERIOD_REQUIRED),
-    Message("onlyWithLimit", PERIOD_WITHOUT_LIMIT),
 ];
 
 /// The period as stored, after checking that it goes with the per-employee limit.
@@ -103,10 +104,6 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     match (limits.number("usageLimitPerEmployee"), period) {
         (Some(_), None) => {
             v.check("usageLimitPeriod", false, PERIOD_REQUIRED);
-            None
-        }
-        (None, Some(_)) => {
-            v.check("usageLimitPeriod", false, PERIOD_WITHOUT_LIMIT);
             None
         }
         (Some(_), Some(period)) => Some(Period::NAMES[period as usize]),

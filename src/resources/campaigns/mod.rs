@@ -295,7 +295,6 @@ const REFUSALS: &[&str] = &[
     limits::EMPLOYEE_LIMIT_RANGE,
     limits::PERIOD_FORMAT,
     limits::PERIOD_REQUIRED,
-    limits::PERIOD_WITHOUT_LIMIT,
     limits::VERIFIED_FLAG,
     "There is no partner with id {id}.",
     "There is no asset with id {id}.",

@@ -23,7 +23,6 @@ export const LIMIT_MESSAGES = {
   total: SERVER.usageLimitTotal.format,
   perEmployee: SERVER.usageLimitPerEmployee.format,
   periodRequired: SERVER.usageLimitPeriod.requiredWithLimit,
-  periodWithoutLimit: SERVER.usageLimitPeriod.onlyWithLimit,
 } as const;
 
 export const PERIODS = ['day', 'week', 'month', 'campaign'] as const;
@@ -64,7 +63,6 @@ export const limitRules = <V extends LimitValues>(): Schema<V> =>
       (value, values) => {
         const limited = text(values.usageLimitPerEmployee) !== '';
         if (limited && text(value) === '') return LIMIT_MESSAGES.periodRequired;
-        if (!limited && text(value) !== '') return LIMIT_MESSAGES.periodWithoutLimit;
         return undefined;
       },
     ],
