@@ -4478,11 +4478,15 @@ export interface paths {
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). */
                         startDate: string;
                         usageLimitPerEmployee?: number | string;
-                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        /** @description Required with usageLimitPerEmployee; ignored without it. */
                         usageLimitPeriod?: string;
                         usageLimitTotal?: number | string;
                         verifiedOnly?: boolean;
-                    };
+                    } & ({
+                        usageLimitPerEmployee?: string;
+                    } | {
+                        usageLimitPeriod: string;
+                    });
                 };
             };
             responses: {
@@ -4618,11 +4622,15 @@ export interface paths {
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
                         usageLimitPerEmployee?: number | string;
-                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        /** @description Required with usageLimitPerEmployee; ignored without it. */
                         usageLimitPeriod?: string;
                         usageLimitTotal?: number | string;
                         verifiedOnly?: boolean;
-                    };
+                    } & ({
+                        usageLimitPerEmployee?: string;
+                    } | {
+                        usageLimitPeriod: string;
+                    });
                 };
             };
             responses: {
@@ -11833,11 +11841,15 @@ export interface paths {
                         /** @description A day, yyyy-MM-dd (its start in UTC), or a day and time in ISO 8601: yyyy-MM-ddTHH:mm[:ss[.fff]] with Z or an offset such as +04:00 (UTC without one; a space may stand for the T). Not in the past. */
                         startDate: string;
                         usageLimitPerEmployee?: number | string;
-                        /** @description Required with usageLimitPerEmployee, and sent only with it. */
+                        /** @description Required with usageLimitPerEmployee; ignored without it. */
                         usageLimitPeriod?: string;
                         usageLimitTotal?: number | string;
                         verifiedOnly?: boolean;
-                    };
+                    } & ({
+                        usageLimitPerEmployee?: string;
+                    } | {
+                        usageLimitPeriod: string;
+                    });
                 };
             };
             responses: {

@@ -252,8 +252,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -335,8 +334,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -625,8 +623,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -960,7 +957,6 @@ export const REFUSALS = [
   "type is required",
   "type must be 1 (category) or 2 (campaign)",
   "usageLimitPeriod is required with a limit per employee",
-  "usageLimitPeriod is sent only with a limit per employee",
   "usageLimitPeriod must be day, week, month or campaign",
   "verifiedOnly must be true or false",
   "x-requestid must be at most 100 characters.",

@@ -693,7 +693,6 @@ export const azTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': 'İşçi başına limit 1 ilə 1000 arasında tam ədəd olmalıdır',
   'usageLimitPeriod must be day, week, month or campaign': 'Limit dövrü gün, həftə, ay və ya kampaniya olmalıdır',
   'usageLimitPeriod is required with a limit per employee': 'İşçi başına limitlə birlikdə limit dövrü seçilməlidir',
-  'usageLimitPeriod is sent only with a limit per employee': 'Limit dövrü yalnız işçi başına limitlə birlikdə verilir',
   'verifiedOnly must be true or false': '"Yalnız təsdiqlənmiş istifadə" bəli və ya xeyr olmalıdır',
   'Discount percent cannot be greater than 100': 'Endirim faizi 100-dən çox ola bilməz',
   'Discount percent must be a whole number': 'Endirim faizi tam ədəd olmalıdır',

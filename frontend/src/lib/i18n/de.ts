@@ -674,7 +674,6 @@ export const deTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': 'Das Limit pro Mitarbeiter muss eine ganze Zahl von 1 bis 1.000 sein',
   'usageLimitPeriod must be day, week, month or campaign': 'Der Limitzeitraum muss Tag, Woche, Monat oder Kampagne sein',
   'usageLimitPeriod is required with a limit per employee': 'Zum Limit pro Mitarbeiter gehört ein Limitzeitraum',
-  'usageLimitPeriod is sent only with a limit per employee': 'Ein Limitzeitraum gehört nur zu einem Limit pro Mitarbeiter',
   'verifiedOnly must be true or false': '„Nur bestätigte Nutzungen“ muss ja oder nein sein',
   'Discount percent cannot be greater than 100': 'Der Rabatt darf nicht größer als 100 sein',
   'Discount percent must be a whole number': 'Der Rabatt muss eine ganze Zahl sein',

@@ -674,7 +674,6 @@ export const esTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': 'El límite por empleado debe ser un número entero de 1 a 1.000',
   'usageLimitPeriod must be day, week, month or campaign': 'El periodo del límite debe ser día, semana, mes o campaña',
   'usageLimitPeriod is required with a limit per employee': 'El límite por empleado necesita un periodo',
-  'usageLimitPeriod is sent only with a limit per employee': 'El periodo del límite solo se indica con un límite por empleado',
   'verifiedOnly must be true or false': '«Solo usos verificados» debe ser sí o no',
   'Discount percent cannot be greater than 100': 'El porcentaje de descuento no puede ser mayor que 100',
   'Discount percent must be a whole number': 'El porcentaje de descuento debe ser un número entero',

@@ -674,7 +674,6 @@ export const frTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': 'La limite par employé doit être un nombre entier de 1 à 1 000',
   'usageLimitPeriod must be day, week, month or campaign': 'La période de la limite doit être jour, semaine, mois ou campagne',
   'usageLimitPeriod is required with a limit per employee': 'Une limite par employé demande une période',
-  'usageLimitPeriod is sent only with a limit per employee': "La période de la limite n'accompagne qu'une limite par employé",
   'verifiedOnly must be true or false': '« Utilisations vérifiées uniquement » doit être oui ou non',
   'Discount percent cannot be greater than 100': 'Le pourcentage de remise ne peut pas dépasser 100',
   'Discount percent must be a whole number': 'Le pourcentage de remise doit être un nombre entier',

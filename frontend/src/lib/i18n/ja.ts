@@ -674,7 +674,6 @@ export const jaTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': '従業員ごとの上限は 1 から 1,000 までの整数にしてください',
   'usageLimitPeriod must be day, week, month or campaign': '上限の期間は日、週、月、キャンペーンのいずれかにしてください',
   'usageLimitPeriod is required with a limit per employee': '従業員ごとの上限には期間が必要です',
-  'usageLimitPeriod is sent only with a limit per employee': '上限の期間は従業員ごとの上限と一緒にのみ指定できます',
   'verifiedOnly must be true or false': '「確認済みの利用のみ」ははいかいいえにしてください',
   'Discount percent cannot be greater than 100': '割引率は 100 以下にしてください',
   'Discount percent must be a whole number': '割引率は整数にしてください',

@@ -720,7 +720,6 @@ export const ruTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': 'Лимит на сотрудника должен быть целым числом от 1 до 1000',
   'usageLimitPeriod must be day, week, month or campaign': 'Период лимита должен быть: день, неделя, месяц или кампания',
   'usageLimitPeriod is required with a limit per employee': 'Для лимита на сотрудника нужно выбрать период',
-  'usageLimitPeriod is sent only with a limit per employee': 'Период лимита указывается только вместе с лимитом на сотрудника',
   'verifiedOnly must be true or false': 'Значение «Только подтверждённые использования» должно быть да или нет',
   'Discount percent cannot be greater than 100': 'Процент скидки не может быть больше 100',
   'Discount percent must be a whole number': 'Процент скидки должен быть целым числом',

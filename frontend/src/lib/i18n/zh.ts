@@ -670,7 +670,6 @@ export const zhTexts: TextTranslation = {
   'Limit per employee must be a whole number from 1 to 1,000': '每位员工上限必须是 1 到 1,000 之间的整数',
   'usageLimitPeriod must be day, week, month or campaign': '上限周期必须是天、周、月或活动',
   'usageLimitPeriod is required with a limit per employee': '设置每位员工上限时必须选择周期',
-  'usageLimitPeriod is sent only with a limit per employee': '仅在设置每位员工上限时才能指定周期',
   'verifiedOnly must be true or false': '“仅限已核验的使用”必须为是或否',
   'Discount percent cannot be greater than 100': '折扣百分比不能大于 100',
   'Discount percent must be a whole number': '折扣百分比必须是整数',
