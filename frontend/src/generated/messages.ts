@@ -41,6 +41,18 @@ export const FORM_MESSAGES = {
       "format": "Wrong phone format. E.g. 994501234567"
     }
   },
+  "POST /api/app/redemptions": {
+    "campaignId": {
+      "required": "Campaign is required",
+      "format": "Campaign id must be a number"
+    },
+    "employeeEmail": {
+      "required": "Employee e-mail is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    }
+  },
   "POST /api/app/usage": {
     "campaignId": {
       "required": "Campaign is required",
@@ -252,8 +264,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -335,8 +346,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -625,8 +635,7 @@ export const FORM_MESSAGES = {
     },
     "usageLimitPeriod": {
       "format": "usageLimitPeriod must be day, week, month or campaign",
-      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee",
-      "onlyWithLimit": "usageLimitPeriod is sent only with a limit per employee"
+      "requiredWithLimit": "usageLimitPeriod is required with a limit per employee"
     },
     "usageLimitTotal": {
       "format": "Usage limit must be a whole number from 1 to 10,000,000",
@@ -641,6 +650,14 @@ export const FORM_MESSAGES = {
   "POST /api/partner-portal/promo-codes/redeem": {
     "code": {
       "required": "Code is required"
+    }
+  },
+  "POST /api/partner-portal/redemptions": {
+    "code": {
+      "required": "Code is required"
+    },
+    "partnerCityId": {
+      "format": "partnerCityId must be an id"
     }
   },
   "PUT /api/partner/merchant": {
@@ -960,7 +977,6 @@ export const REFUSALS = [
   "type is required",
   "type must be 1 (category) or 2 (campaign)",
   "usageLimitPeriod is required with a limit per employee",
-  "usageLimitPeriod is sent only with a limit per employee",
   "usageLimitPeriod must be day, week, month or campaign",
   "verifiedOnly must be true or false",
   "x-requestid must be at most 100 characters.",
