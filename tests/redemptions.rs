@@ -261,6 +261,10 @@ async fn wrong_codes_are_throttled_per_key() {
         "{}",
         throttled.message()
     );
+    // The document says so.
+    let document = till.app.call(Method::GET, "/api/openapi.json", None, None).await.json();
+    let refusal = &document["paths"]["/api/partner-portal/redemptions"]["post"]["responses"]["429"];
+    assert_eq!(refusal["headers"]["Retry-After"]["schema"]["type"], "integer", "{refusal}");
     // Another partner's key is not throttled by them.
     let other_key = till.app.api_key("partner", Some(till.world.other_partner), 100_000);
     till.confirm_with(&other_key, "WRNG3333", None).await.expect(404);

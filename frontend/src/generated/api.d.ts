@@ -1009,6 +1009,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1151,6 +1153,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1310,6 +1314,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1418,6 +1424,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1551,6 +1559,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1701,6 +1711,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1840,6 +1852,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2032,6 +2046,8 @@ export interface paths {
                 /** @description Too many applications from this address */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3397,6 +3413,8 @@ export interface paths {
                 /** @description Too many sign-in attempts from this address, or too many failures for this e-mail from other addresses (from an address it never signed in from); see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3529,6 +3547,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3647,6 +3667,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3982,6 +4004,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4215,6 +4239,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4323,6 +4349,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11933,6 +11961,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12077,6 +12107,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12170,6 +12202,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12302,6 +12336,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12446,6 +12482,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -17013,6 +17051,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
