@@ -330,3 +330,21 @@ async fn eight_tills_confirming_one_code_at_once_record_one_use() {
     assert_eq!(statuses, [201, 409, 409, 409, 409, 409, 409, 409]);
     assert_eq!(till.app.count("SELECT COUNT(*) FROM usage_history"), 1);
 }
+
+#[tokio::test]
+async fn unused_codes_are_forgotten_a_week_after_they_expired_and_used_ones_stay() {
+    let till = till();
+    let old = till.code(employee(0)).await;
+    let recent = till.code(employee(1)).await;
+    let used = till.code(employee(2)).await;
+    till.confirm(&used).await.expect(201);
+    let ago = |days: i64| perkdesk::db::format_iso(time::OffsetDateTime::now_utc() - time::Duration::days(days));
+    for (code, days) in [(&old, 8), (&recent, 6), (&used, 30)] {
+        till.sql("UPDATE redemption_codes SET expires_at = ?2 WHERE code = ?1", (code, ago(days)));
+    }
+    assert_eq!(perkdesk::app::housekeeping::forget_unused_codes(&till.app.state.db).await.unwrap(), 1);
+    let left = |code: &str| till.app.count(&format!("SELECT COUNT(*) FROM redemption_codes WHERE code = '{code}'"));
+    assert_eq!((left(&old), left(&recent), left(&used)), (0, 1, 1));
+    // A forgotten code is unknown at the till, like any other.
+    till.confirm(&old).await.expect_message(404, CODE_NOT_FOUND);
+}

@@ -15,4 +15,6 @@ CREATE TABLE redemption_codes (
 CREATE INDEX redemption_codes_open ON redemption_codes (employee_id, campaign_id, expires_at)
     WHERE confirmed_at IS NULL;
 CREATE INDEX redemption_codes_campaign ON redemption_codes (campaign_id);
+-- Unused codes by expiry, which the server's retention deletes a week after.
+CREATE INDEX redemption_codes_unused ON redemption_codes (expires_at) WHERE confirmed_at IS NULL;
 CREATE INDEX redemption_codes_usage ON redemption_codes (usage_id) WHERE usage_id IS NOT NULL;

@@ -209,6 +209,23 @@ fn live_code(
     Err(AppError::Internal(anyhow::anyhow!("eight redemption codes drawn in a row were taken")))
 }
 
+/// Days an unused code is kept after it expired; the server's hourly retention deletes it then
+/// ([`forget_unused`]). A used code stays with the use it became.
+pub const UNUSED_KEPT_DAYS: i64 = 7;
+
+/// Deletes up to `limit` codes that were never used and expired more than [`UNUSED_KEPT_DAYS`]
+/// days before `now`; how many went. Codes are asked for at every opening of the app's campaign,
+/// so without this the table would grow with every look.
+pub fn forget_unused(conn: &Connection, now: OffsetDateTime, limit: u32) -> AppResult<usize> {
+    let cutoff = format_iso(now - time::Duration::days(UNUSED_KEPT_DAYS));
+    Ok(conn
+        .prepare_cached(
+            "DELETE FROM redemption_codes WHERE id IN
+                 (SELECT id FROM redemption_codes WHERE confirmed_at IS NULL AND expires_at < ?1 ORDER BY expires_at LIMIT ?2)",
+        )?
+        .execute((cutoff, limit))?)
+}
+
 /// What the till sent, as stored: upper case, without the QR code's prefix.
 fn code_of(sent: &str) -> String {
     let sent = sent.trim();
