@@ -302,9 +302,9 @@ fn seed_usage_history(conn: &Connection) {
         conn.execute(
             "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                         asset_name, partner_name, campaign_name, category_name, discount_percent,
-                                        status, rating, created_at, deleted_at)
+                                        status, rating, created_at, deleted_at, verified)
              SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name,
-                    c.name_az, cc.name_az, c.discount_percent, ?3, ?4, ?5, ?6
+                    c.name_az, cc.name_az, c.discount_percent, ?3, ?4, ?5, ?6, ?7
              FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c JOIN partners p ON p.id = c.partner_id
                   JOIN campaign_categories cc ON cc.id = c.campaign_category_id
              WHERE e.id = ?1 AND c.id = ?2",
@@ -315,6 +315,7 @@ fn seed_usage_history(conn: &Connection) {
                 (i % 3 != 0).then_some(1 + (i % 5) as i64),
                 format!("2026-{:02}-{:02}T1{}:00:00.000Z", 1 + i % 12, 1 + i % 28, i % 10),
                 (i == 29).then_some("2026-01-01T00:00:00.000Z"),
+                (i % 3 == 0) as i64,
             ),
         )
         .unwrap();
@@ -683,6 +684,7 @@ fn cases() -> Vec<Case> {
                     "2026-03-31",
                     "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND created_at < '2026-04-01'",
                 ),
+                ("Verified", "true", "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND verified = 1"),
             ],
         },
         Case {

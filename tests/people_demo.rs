@@ -21,6 +21,10 @@ async fn the_demo_has_people_and_a_year_of_activity() {
         assert!(found.json()["totalCount"].as_i64().unwrap() >= 1, "{name}");
     }
     assert!(total("/api/wishList?Skip=0&Take=10").await >= 30);
+    // A quarter of the uses were confirmed at a partner's till, each at a branch.
+    let verified = total("/api/usageHistory/filter?Verified=true&Skip=0&Take=10").await;
+    assert!(verified >= 500, "{verified}");
+    assert_eq!(app.count("SELECT COUNT(*) FROM usage_history WHERE verified = 1 AND partner_city_id IS NULL"), 0);
     // The employees who left (listed as Deleted in the reports) each have a name of their own.
     assert!(app.count("SELECT COUNT(*) FROM employees WHERE deleted_at IS NOT NULL") >= 6);
     assert_eq!(

@@ -1,7 +1,8 @@
 //! A campaign's total limit is exact across app servers: 64 uses at once by 64 employees, half
 //! through each of two servers on one PostgreSQL database, of a campaign capped at 10 store
-//! exactly 10, and the other 54 are told the limit is reached. Run by `./scripts/test` (the
-//! server's URL in `PERKDESK_TEST_POSTGRES`).
+//! exactly 10, and the other 54 are told the limit is reached; and one redemption code confirmed
+//! at once through both servers, 8 times, is one use. Run by `./scripts/test` (the server's URL
+//! in `PERKDESK_TEST_POSTGRES`).
 
 mod common;
 
@@ -10,28 +11,24 @@ use std::process::Command;
 use common::servers::*;
 use serde_json::{Value, json};
 
-/// A key of kind `employee-app`, made at the command line.
-fn employee_app_key(url: &str) -> String {
-    let made = Command::new(env!("CARGO_BIN_EXE_perkdesk"))
-        .args(["api-client", "create", "--db", url, "--name", "Employee app", "--kind", "employee-app"])
-        .args(["--rate-limit", "100000"])
-        .output()
-        .unwrap();
+/// A key of kind `employee-app`, or `partner` of `partner`, made at the command line.
+fn key_of(url: &str, kind: &str, partner: Option<i64>) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_perkdesk"));
+    command
+        .args(["api-client", "create", "--db", url, "--name", kind, "--kind", kind])
+        .args(["--rate-limit", "100000"]);
+    if let Some(partner) = partner {
+        command.args(["--partner-id", &partner.to_string()]);
+    }
+    let made = command.output().unwrap();
     let printed = String::from_utf8_lossy(&made.stdout);
     assert!(made.status.success(), "{printed}{}", String::from_utf8_lossy(&made.stderr));
     printed.lines().nth(2).unwrap().trim().to_string()
 }
 
-#[test]
-#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
-fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
-    let name = "perkdesk_cluster_limits";
-    let db = common::postgres::fresh_postgres(name);
-    let url = common::postgres::postgres_url(name);
-    let _secret = create_admin(&url);
-    let key = employee_app_key(&url);
-    let (a, b) = (serve(&url), serve(&url));
-
+/// An asset, a partner and its running campaign offered to the asset, capped at 10 uses; the
+/// campaign's and the partner's ids.
+fn campaign_of(db: &perkdesk::db::sql::Connection) -> (i64, i64, i64) {
     let asset = db
         .insert(
             "INSERT INTO assets (name, contact_person, contact_person_phone_number, contact_person_email, barcode_prefix)
@@ -60,6 +57,19 @@ fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
         )
         .unwrap();
     db.execute("INSERT INTO campaign_assets (campaign_id, asset_id) VALUES (?1, ?2)", (campaign, asset)).unwrap();
+    (campaign, partner, asset)
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
+    let name = "perkdesk_cluster_limits";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+    let _secret = create_admin(&url);
+    let key = key_of(&url, "employee-app", None);
+    let (a, b) = (serve(&url), serve(&url));
+    let (campaign, _, asset) = campaign_of(&db);
     let emails: Vec<String> = (0..64).map(|i| format!("racer{i}@azercell.az")).collect();
     for (i, email) in emails.iter().enumerate() {
         db.execute(
@@ -96,4 +106,43 @@ fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
         )
         .unwrap();
     assert_eq!(stored, 10);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_confirm_one_redemption_code_once() {
+    let name = "perkdesk_cluster_codes";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+    let _secret = create_admin(&url);
+    let (campaign, partner, asset) = campaign_of(&db);
+    let (app_key, partner_key) = (key_of(&url, "employee-app", None), key_of(&url, "partner", Some(partner)));
+    let (a, b) = (serve(&url), serve(&url));
+    db.execute(
+        "INSERT INTO employees (asset_id, first_name, last_name, email, phone) VALUES (?1, 'Leyla', 'Əliyeva', 'leyla@azercell.az', '994551234568')",
+        [asset],
+    )
+    .unwrap();
+    let body = json!({"employeeEmail": "leyla@azercell.az", "campaignId": campaign});
+    let (status, code) = call(&a, "POST", "/api/app/redemptions", Some(&app_key), Some(body));
+    assert_eq!(status, 201, "{code}");
+    let code = code["code"].as_str().unwrap().to_string();
+    let servers = [&a, &b];
+    let answers = at_once(
+        (0..8)
+            .map(|i| {
+                let (server, key, code) = (servers[i % 2], &partner_key, &code);
+                Box::new(move || {
+                    call(server, "POST", "/api/partner-portal/redemptions", Some(key), Some(json!({"code": code})))
+                }) as Box<dyn FnOnce() -> (u16, Value) + Send>
+            })
+            .collect(),
+    );
+    assert_eq!(statuses(&answers), [vec![201], vec![409; 7]].concat(), "{answers:?}");
+    let stored: i64 = db
+        .query_row("SELECT COUNT(*) FROM usage_history WHERE campaign_id = ?1 AND verified = 1", [campaign], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(stored, 1);
 }

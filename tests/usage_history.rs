@@ -16,6 +16,12 @@ fn seeded(app: &TestApp) -> (people::World, Vec<i64>) {
         let campaign = if i % 2 == 0 { world.campaign } else { world.other_campaign };
         ids.push(people::usage(&conn, world.employees[i], campaign, &format!("{day}T12:00:00.000Z")));
     }
+    // The second was confirmed at the partner's till, at its branch (a redemption code).
+    conn.execute(
+        "UPDATE usage_history SET verified = 1, partner_city_id = ?2 WHERE id = ?1",
+        (ids[1], world.other_branch),
+    )
+    .unwrap();
     (world, ids)
 }
 
@@ -43,6 +49,11 @@ async fn list_filters_and_detail() {
     assert_eq!(filtered("CampaignName=ARAZ".into()).await, 2);
     assert_eq!(filtered("StartDate=2026-03-01&EndDate=2026-03-31".into()).await, 2, "both days inclusive");
     assert_eq!(filtered("StartDate=2026-06-01".into()).await, 2);
+    assert_eq!(filtered("Verified=true".into()).await, 1);
+    assert_eq!(filtered("Verified=false".into()).await, 4);
+    app.get("/api/usageHistory/filter?Verified=maybe", &admin.token)
+        .await
+        .expect_message(400, "Verified must be true or false.");
     app.get("/api/usageHistory/filter?StartDate=2026-04-01&EndDate=2026-03-01", &admin.token)
         .await
         .expect_message(400, "The end date must not be before the start date.");
@@ -65,6 +76,11 @@ async fn list_filters_and_detail() {
     assert_eq!(row["status"], 0);
     assert_eq!(row["statusName"], "Confirmed");
     assert_eq!(row["createdDate"], "2026-01-15T12:00:00.000Z");
+    assert_eq!((row["verified"].clone(), row["branchName"].clone()), (json!(false), serde_json::Value::Null));
+    let verified = app.get(&format!("/api/usageHistory/{}", ids[1]), &admin.token).await.json();
+    assert_eq!(verified["verified"], true);
+    assert_eq!(verified["partnerCityId"], world.other_branch);
+    assert!(verified["branchName"].as_str().unwrap().ends_with(", Sülh küç. 4"), "{verified}");
     app.get("/api/usageHistory/999", &admin.token).await.expect_message(404, "Usage record not found.");
 }
 
@@ -125,6 +141,11 @@ async fn export_by_dates() {
     let rows = workbook_rows(&file.bytes);
     assert_eq!(rows.len(), 4, "three records from 1 March to 10 June inclusive, and the header");
     assert_eq!(rows[0][0], "Employee email");
+    let verified = rows[0].iter().position(|cell| cell == "Verified").expect("a Verified column");
+    let branch = rows[0].iter().position(|cell| cell == "Branch").expect("a Branch column");
+    // 1 March is the verified use, at the other partner's branch in Sülh küç. 4.
+    let first = rows.iter().find(|row| row[branch].ends_with("Sülh küç. 4")).expect("the branch exported");
+    assert_ne!(first[verified], rows.iter().find(|row| row[branch].is_empty()).unwrap()[verified]);
     let all = app.get("/api/usageHistory/export/admin", &admin.token).await;
     assert_eq!(workbook_rows(&all.bytes).len(), 6);
     app.get("/api/usageHistory/export/admin?startDate=2026-06-10&endDate=2026-03-01", &admin.token)

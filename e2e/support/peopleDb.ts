@@ -94,6 +94,8 @@ export interface SeedUsage {
   status?: number;
   /** The employee's 1–5 rating of the use, if any. */
   rating?: number;
+  /** Confirmed by the partner at the till with a redemption code, at the partner's first branch. */
+  verified?: boolean;
 }
 
 /**
@@ -105,8 +107,9 @@ export function insertUsage(dbPath: string, uses: SeedUsage[]): number[] {
     Number(
       run(
         dbPath,
-        `INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email, asset_name, partner_name, campaign_name, category_name, discount_percent, status, rating, created_at)
-         SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name, c.name_az, cc.name_az, c.discount_percent, ${Number(u.status ?? 0)}, ${u.rating === undefined ? 'NULL' : Number(u.rating)}, ${quote(u.at)}
+        `INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email, asset_name, partner_name, campaign_name, category_name, discount_percent, status, rating, created_at, verified, partner_city_id)
+         SELECT e.id, e.asset_id, c.partner_id, c.id, c.campaign_category_id, e.email, a.name, p.name, c.name_az, cc.name_az, c.discount_percent, ${Number(u.status ?? 0)}, ${u.rating === undefined ? 'NULL' : Number(u.rating)}, ${quote(u.at)},
+                ${u.verified ? 1 : 0}, ${u.verified ? '(SELECT MIN(pc.id) FROM partner_cities pc WHERE pc.partner_id = c.partner_id)' : 'NULL'}
          FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c JOIN partners p ON p.id = c.partner_id JOIN campaign_categories cc ON cc.id = c.campaign_category_id
          WHERE e.id = ${Number(u.employeeId)} AND c.id = ${Number(u.campaignId)} RETURNING id;`,
       ).trim(),

@@ -17,7 +17,7 @@ const suite = useSuite({
   clerk: { email: 'tural.user@perkdesk.test', firstName: 'Tural', lastName: 'Hasanov', password: 'Clerk-pass-2026' },
 });
 const USAGE: ScreenSpec = { path: '/usagehistory', title: 'Usage history' };
-const COLUMNS = ['Employee email', 'Asset name', 'Partner name', 'Campaign name', 'Merchant category', 'Date', 'Discount percent', 'Actions'];
+const COLUMNS = ['Employee email', 'Asset name', 'Partner name', 'Campaign name', 'Merchant category', 'Date', 'Discount percent', 'Verified', 'Branch', 'Actions'];
 
 const ILKIN = 'ilkin@azersun.test';
 const GULNAR = 'gulnar@bakcell.test';
@@ -31,7 +31,8 @@ const CINGIZ = 'cingiz@azersun.test';
 const USES = {
   ilkinWeekend: { employee: ILKIN, campaign: 'weekend', at: '2026-02-28T21:00:00.000Z', shown: '01-03-2026 01:00', rating: 4 },
   gulnarAraz: { employee: GULNAR, campaign: 'araz', at: '2026-03-15T08:00:00.000Z', shown: '15-03-2026 12:00' },
-  cingizCoffee: { employee: CINGIZ, campaign: 'coffee', at: '2026-03-31T19:30:00.000Z', shown: '31-03-2026 23:30' },
+  // Confirmed at Bravo's till with a redemption code, at its branch.
+  cingizCoffee: { employee: CINGIZ, campaign: 'coffee', at: '2026-03-31T19:30:00.000Z', shown: '31-03-2026 23:30', verified: true },
   ilkinAraz: { employee: ILKIN, campaign: 'araz', at: '2026-03-31T20:30:00.000Z', shown: '01-04-2026 00:30' },
   gulnarWeekend: { employee: GULNAR, campaign: 'weekend', at: '2026-02-10T10:00:00.000Z', shown: '10-02-2026 14:00' },
   cingizWeekend: { employee: CINGIZ, campaign: 'weekend', at: '2026-04-20T10:00:00.000Z', shown: '20-04-2026 14:00' },
@@ -88,8 +89,8 @@ describe('Usage History: list, server pickers and dates in the filter, details w
     const inserted = insertUsage(
       suite.server.dbPath,
       names.map((name) => {
-        const use: { employee: string; campaign: keyof typeof campaigns; at: string; rating?: number } = USES[name];
-        return { employeeId: employees[use.employee], campaignId: campaigns[use.campaign], at: use.at, rating: use.rating };
+        const use: { employee: string; campaign: keyof typeof campaigns; at: string; rating?: number; verified?: boolean } = USES[name];
+        return { employeeId: employees[use.employee], campaignId: campaigns[use.campaign], at: use.at, rating: use.rating, verified: use.verified };
       }),
     );
     names.forEach((name, index) => (ids[name] = inserted[index]));
@@ -156,6 +157,19 @@ describe('Usage History: list, server pickers and dates in the filter, details w
     await page.getByRole('button', { name: `Remove filter Employee: ${CINGIZ}` }).waitFor();
     await showsUses('cingizCoffee', 'cingizWeekend');
     expect(await screen.filterField('Employee').inputValue()).toBe(CINGIZ);
+  });
+
+  it('shows whether the partner confirmed a use at its till, and where, and filters by it', async () => {
+    await until(() => screen.row(USES.cingizCoffee.shown).locator('td').allInnerTexts().then((cells) => cells.slice(7, 9))).toEqual(['Yes', expect.stringContaining('Nizami küç. 10')]);
+    expect((await screen.row(USES.ilkinWeekend.shown).locator('td').allInnerTexts()).slice(7, 8)).toEqual(['No']);
+    await screen.showFilter();
+    await screen.filterField('Verified').selectOption({ label: 'Yes' });
+    await showsUses('cingizCoffee');
+    await page.getByRole('button', { name: 'Remove filter Verified: Yes' }).waitFor();
+    await screen.filterField('Verified').selectOption({ label: 'No' });
+    await showsUses('ilkinWeekend', 'gulnarAraz', 'ilkinAraz', 'gulnarWeekend', 'cingizWeekend');
+    await screen.filterField('Verified').selectOption({ label: 'All' });
+    await showsUses(...(Object.keys(USES) as UseName[]));
   });
 
   it('filters by campaign name (həftəsonu typed as heftesonu) and by the browser days of a date range', async () => {
@@ -258,7 +272,7 @@ describe('Usage History: list, server pickers and dates in the filter, details w
 
     expect(exported.fileName).toBe('UsageHistory.xlsx');
     expect(exported.headerBold).toBe(true);
-    expect(exported.header).toEqual(['Employee email', 'Asset name', 'Partner name', 'Campaign name', 'Merchant category', 'Date', 'Discount percent', 'Status']);
+    expect(exported.header).toEqual(['Employee email', 'Asset name', 'Partner name', 'Campaign name', 'Merchant category', 'Date', 'Discount percent', 'Status', 'Verified', 'Branch']);
     expect(exported.data.map((row) => [row[0], row[3]]).sort()).toEqual(
       [
         [CINGIZ, 'Səhər qəhvəsi'],

@@ -1,4 +1,5 @@
-//! The server's own recurring work: the activity log's and the trash's retention, the scheduled
+//! The server's own recurring work: the activity log's, the trash's and unused redemption codes'
+//! retention, the scheduled
 //! backups, and on PostgreSQL the counts' fold (on whichever server takes its lock) and the
 //! expiry of stored `x-requestid` answers. Retention and expiry run on the one leading server of
 //! a cluster (`Db::leads`), so two servers never sweep the same rows. Each
@@ -95,6 +96,11 @@ pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
             Ok((deleted, kept)) => tracing::info!(deleted, kept, days = retention.trash_days, "trash retention"),
             Err(error) => tracing::error!(error = %error, "trash retention failed"),
         }
+        match forget_unused_codes(&db).await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, "unused redemption codes removed"),
+            Err(error) => tracing::error!(error = %error, "removing unused redemption codes failed"),
+        }
     });
     if let Some(backups) = backups {
         // The first copy one interval after the start: a server restarted in a loop does not
@@ -138,6 +144,19 @@ pub async fn prune_activity(db: &Db, days: u32) -> anyhow::Result<usize> {
     let mut removed = 0;
     loop {
         let step = db.write(move |conn| Ok(activity::prune(conn, days, STEP)?)).await?;
+        removed += step;
+        if step < STEP as usize {
+            return Ok(removed);
+        }
+    }
+}
+
+/// Deletes the redemption codes never used that expired a while ago, step by step; how many went.
+pub async fn forget_unused_codes(db: &Db) -> anyhow::Result<usize> {
+    let mut removed = 0;
+    loop {
+        let now = time::OffsetDateTime::now_utc();
+        let step = db.write(move |conn| crate::inbound::redemptions::forget_unused(conn, now, STEP)).await?;
         removed += step;
         if step < STEP as usize {
             return Ok(removed);

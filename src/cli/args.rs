@@ -182,6 +182,13 @@ pub(super) struct ServeOptions {
     /// the calendar day, ISO week (from Monday) or month as they are in it.
     #[arg(long, env = "PERKDESK_TIME_ZONE", default_value = crate::core::periods::DEFAULT_ZONE, value_parser = parse_zone)]
     pub(super) time_zone: crate::core::periods::OperatorZone,
+    /// Seconds a redemption code the employee app asks for stays valid (30 to 86400).
+    #[arg(long, env = "PERKDESK_REDEMPTION_TTL", default_value_t = 300, value_parser = clap::value_parser!(u64).range(30..=86_400))]
+    pub(super) redemption_ttl: u64,
+    /// Wrong redemption codes a partner key may send a minute; past it every code the key sends is
+    /// refused (429, Retry-After) until its oldest wrong code is a minute old.
+    #[arg(long, env = "PERKDESK_WRONG_CODES_PER_MINUTE", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub(super) wrong_codes_per_minute: u32,
 }
 
 /// An IANA time zone's name, from the database bundled in the binary.

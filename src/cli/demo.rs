@@ -1142,7 +1142,8 @@ struct UsedCampaign {
 }
 
 /// About 3,000 uses over the last year, busier towards the weekend of each month and in summer,
-/// each of a campaign running on its day, names copied as they were at the time of use.
+/// each of a campaign running on its day, names copied as they were at the time of use; a quarter
+/// verified at a branch.
 fn fill_usage_history(
     tx: &Connection,
     rng: &mut StdRng,
@@ -1177,9 +1178,14 @@ fn fill_usage_history(
     let mut insert = tx.prepare(
         "INSERT INTO usage_history (employee_id, asset_id, partner_id, campaign_id, category_id, employee_email,
                                     asset_name, partner_name, campaign_name, category_name, discount_percent,
-                                    status, rating, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                    status, rating, created_at, verified, partner_city_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?;
+    // Each partner's first branch, where its verified uses were confirmed.
+    let first_branches: std::collections::HashMap<i64, i64> = tx
+        .prepare("SELECT partner_id, MIN(id) AS id FROM partner_cities WHERE deleted_at IS NULL GROUP BY partner_id")?
+        .query_map([], |r| Ok((r.get("partner_id")?, r.get("id")?)))?
+        .collect::<Result<_, _>>()?;
     // The days below are drawn until 3,000 find a campaign running: one must run within the year.
     let (now, year_ago) = (crate::db::now_iso(), days_before_now(365));
     if !campaigns.iter().any(|c| c.start < now && c.expire > year_ago) {
@@ -1207,8 +1213,12 @@ fn fill_usage_history(
         rows.push((at, running[pick]));
     }
     rows.sort_by(|a, b| a.0.cmp(&b.0));
-    for (at, campaign) in rows {
+    for (index, (at, campaign)) in rows.into_iter().enumerate() {
         let (employee_id, asset_id, _, email) = &employees[rng.random_range(0..employees.len())];
+        // Every fourth use was confirmed at the partner's till with a redemption code, at its first
+        // branch (not drawn: the other values stay as they were).
+        let verified = index % 4 == 0;
+        let branch = if verified { first_branches.get(&campaign.partner_id).copied() } else { None };
         let rating = (rng.random_range(0..3) > 0).then(|| rng.random_range(3..=5_i64));
         insert.execute(crate::db::sql::params![
             employee_id,
@@ -1225,6 +1235,8 @@ fn fill_usage_history(
             (rng.random_range(0..20) == 0) as i64,
             rating,
             at,
+            i64::from(verified),
+            branch,
         ])?;
     }
     Ok(())

@@ -45,6 +45,8 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         sign_in_per_minute: options.sign_in_per_minute,
         trusted_proxies: options.trusted_proxies.clone(),
         time_zone: options.time_zone.clone(),
+        redemption_ttl_secs: options.redemption_ttl,
+        wrong_codes_per_minute: options.wrong_codes_per_minute,
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = crate::app::state(db.clone(), settings, mailer)?;

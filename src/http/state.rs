@@ -30,6 +30,12 @@ pub struct Settings {
     /// The operator's time zone, in which a campaign's per-employee limit counts days, weeks and
     /// months (`serve --time-zone`).
     pub time_zone: crate::core::periods::OperatorZone,
+    /// How long a redemption code the employee app asks for stays valid, in seconds
+    /// (`serve --redemption-ttl`).
+    pub redemption_ttl_secs: u64,
+    /// Wrong redemption codes a partner key may send a minute before it is refused for a while
+    /// (`serve --wrong-codes-per-minute`).
+    pub wrong_codes_per_minute: u32,
 }
 
 /// The features' sub-states, one value per type.

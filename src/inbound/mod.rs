@@ -8,6 +8,7 @@
 pub mod app;
 pub mod import;
 pub mod partner;
+pub mod redemptions;
 pub mod workbook;
 
 use crate::auth::api_keys;
@@ -68,6 +69,8 @@ pub fn routes() -> Api {
     app::routes()
         .merge(partner::routes())
         .merge(import::routes())
+        .merge(redemptions::routes())
         .refuses(Audience::Machines, REFUSALS)
+        .refuses(Audience::Machines, redemptions::REFUSALS)
         .refuses(Audience::Machines, crate::resources::campaigns::limits::USE_REFUSALS)
 }

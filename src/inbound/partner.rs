@@ -143,7 +143,7 @@ pub fn routes() -> Api {
 }
 
 /// The partner a key acts for (the route's gate admitted only partner keys).
-fn partner_of(client: &ApiClient) -> AppResult<i64> {
+pub(super) fn partner_of(client: &ApiClient) -> AppResult<i64> {
     client.partner_id.ok_or_else(|| AppError::Forbidden(NOT_A_PARTNER_KEY.into()))
 }
 

@@ -80,6 +80,7 @@ pub static EMPLOYEES: Resource = Resource {
     trash: Some(Trash {
         label: Some(super::PERSON_LABEL),
         parents: &[("asset_id", "assetId", "assets", "asset")],
+        owned: &[("redemption_codes", "employee_id = ?1", "redemption codes")],
         ..Trash::PLAIN
     }),
     unrecorded: &[],

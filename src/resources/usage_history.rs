@@ -12,6 +12,11 @@ use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, Total, V
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc, query};
 
+/// A use's branch by its city's name in a language and its address.
+const BRANCH_AZ: &str = "(SELECT ci.name_az || ', ' || pc.address FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id WHERE pc.id = h.partner_city_id)";
+const BRANCH_EN: &str = "(SELECT ci.name_en || ', ' || pc.address FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id WHERE pc.id = h.partner_city_id)";
+const BRANCH_RU: &str = "(SELECT ci.name_ru || ', ' || pc.address FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id WHERE pc.id = h.partner_city_id)";
+
 pub static USAGE_HISTORY: Resource = Resource {
     path: "usageHistory",
     row: "UsageRow",
@@ -42,6 +47,11 @@ pub static USAGE_HISTORY: Resource = Resource {
             .unsorted()
             .never_null(),
         Column::new("rating", "h.rating", Kind::Int).detail_only(),
+        // Confirmed by the partner at the till with a redemption code.
+        Column::new("verified", "h.verified", Kind::Bool).unsorted().never_null(),
+        Column::new("partnerCityId", "h.partner_city_id", Kind::Int).detail_only(),
+        // The branch where it was used, when the use named one: its city and address.
+        Column::localized("branchName", [BRANCH_AZ, BRANCH_EN, BRANCH_RU]).unsorted(),
     ],
     filters: &[
         Filter::equals("AssetId", "h.asset_id", ValueKind::Int),
@@ -54,6 +64,7 @@ pub static USAGE_HISTORY: Resource = Resource {
         ),
         Filter::from("StartDate", "h.created_at"),
         Filter::to("EndDate", "h.created_at"),
+        Filter::equals("Verified", "h.verified", ValueKind::Bool),
     ],
     export: Some(Export {
         file_name: "UsageHistory.xlsx",
@@ -66,6 +77,8 @@ pub static USAGE_HISTORY: Resource = Resource {
             ("Date", "createdDate"),
             ("Discount percent", "discountPercent"),
             ("Status", "statusName"),
+            ("Verified", "verified"),
+            ("Branch", "branchName"),
         ],
     }),
     read: Roles::ANYONE,

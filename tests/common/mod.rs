@@ -77,6 +77,8 @@ pub fn settings() -> Settings {
         sign_in_per_minute: 1000,
         trusted_proxies: Vec::new(),
         time_zone: Default::default(),
+        redemption_ttl_secs: 300,
+        wrong_codes_per_minute: 20,
     }
 }
 

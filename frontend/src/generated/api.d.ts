@@ -1009,6 +1009,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1151,6 +1153,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1310,6 +1314,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1418,6 +1424,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1428,6 +1436,148 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A redemption code for the employee to show at the partner's till: 8 characters without look-alikes (no 0, O, 1, I, L), valid for serve --redemption-ttl seconds (300 by default); qrPayload is perkdesk:redeem: and the code. One live code per employee and campaign: asking again answers the same code with its first expiry. Refused exactly as the use itself would be (a verified-only campaign gives codes)
+         * @description API key of kind employee-app.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        campaignId: number;
+                        employeeEmail: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RedemptionCode"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No API key, an unknown or revoked one, or a staff token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key is of another kind */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A row the body names does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The client sent more requests than its rate limit allows */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1561,6 +1711,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1700,6 +1852,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1892,6 +2046,8 @@ export interface paths {
                 /** @description Too many applications from this address */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3257,6 +3413,8 @@ export interface paths {
                 /** @description Too many sign-in attempts from this address, or too many failures for this e-mail from other addresses (from an address it never signed in from); see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3389,6 +3547,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3507,6 +3667,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3842,6 +4004,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4075,6 +4239,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4183,6 +4349,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11793,6 +11961,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11937,6 +12107,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12030,6 +12202,8 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12162,6 +12336,154 @@ export interface paths {
                 /** @description The client sent more requests than its rate limit allows */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner-portal/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a redemption code at the till (the code or the QR code's text, any case), at the partner's branch partnerCityId: the use is recorded as verified, counted like any use. A code unknown, expired or of another partner's campaign is one and the same 404; past serve --wrong-codes-per-minute wrong codes a minute (20 by default) the key is refused with 429 and Retry-After (seconds) until its oldest wrong code is a minute old
+         * @description API key of kind partner.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The code, or the QR code's text (`perkdesk:redeem:` and the code); any case. */
+                        code: string;
+                        /**
+                         * Format: int64
+                         * @description The partner's branch where the code is used.
+                         */
+                        partnerCityId?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Redeemed"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No API key, an unknown or revoked one, or a staff token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key is of another kind */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A row the body names does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The client sent more requests than its rate limit allows */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -15166,6 +15488,8 @@ export interface paths {
                     StartDate?: string;
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    Verified?: boolean | string;
                 };
                 header?: never;
                 path?: never;
@@ -15363,6 +15687,8 @@ export interface paths {
                     StartDate?: string;
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    Verified?: boolean | string;
                 };
                 header?: never;
                 path?: never;
@@ -15521,6 +15847,8 @@ export interface paths {
                     StartDate?: string;
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    Verified?: boolean | string;
                 };
                 header?: never;
                 path?: never;
@@ -16723,6 +17051,8 @@ export interface paths {
                 /** @description Too many attempts from this address; see Retry-After */
                 429: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -18462,6 +18792,47 @@ export interface components {
             /** @description The 8-character code (any case). */
             code: string;
         };
+        /** @description A confirmed code: the use it became. */
+        Redeemed: {
+            /** Format: int64 */
+            campaignId: number;
+            campaignName: string;
+            /** Format: int64 */
+            discountPercent: number;
+            /** @description The employee's first name and last initial ("Aysel Q."). */
+            employeeName: string;
+            /** Format: int64 */
+            usageId: number;
+            /** @description Always true: the partner confirmed the use. */
+            verified: boolean;
+        };
+        /** @description A redemption code as the app shows it. */
+        RedemptionCode: {
+            /** Format: int64 */
+            campaignId: number;
+            /** @description 8 characters of ABCDEFGHJKMNPQRSTUVWXYZ23456789. */
+            code: string;
+            /** @description When the code stops being accepted (UTC). */
+            expiresAt: string;
+            /** @description What the code's QR code holds: `perkdesk:redeem:` and the code. */
+            qrPayload: string;
+        };
+        /** @description `POST /api/partner-portal/redemptions`'s body. */
+        RedemptionConfirm: {
+            /** @description The code, or the QR code's text (`perkdesk:redeem:` and the code); any case. */
+            code: string;
+            /**
+             * Format: int64
+             * @description The partner's branch where the code is used.
+             */
+            partnerCityId?: number | null;
+        };
+        /** @description `POST /api/app/redemptions`'s body. */
+        RedemptionIn: {
+            /** Format: int64 */
+            campaignId: number;
+            employeeEmail: string;
+        };
         RefreshRequest: {
             /** @default  */
             refreshToken?: string;
@@ -18656,6 +19027,7 @@ export interface components {
         UsageRow: {
             assetId?: number;
             assetName: string;
+            branchName: string | null;
             campaignId?: number;
             campaignName: string;
             categoryId?: number;
@@ -18666,11 +19038,13 @@ export interface components {
             employeeId?: number;
             id: number;
             merchantCategory: string;
+            partnerCityId?: number | null;
             partnerId?: number;
             partnerName: string;
             rating?: number | null;
             status: number;
             statusName: string;
+            verified: boolean;
         };
         UserEdit: {
             /** @default  */

@@ -41,6 +41,18 @@ export const FORM_MESSAGES = {
       "format": "Wrong phone format. E.g. 994501234567"
     }
   },
+  "POST /api/app/redemptions": {
+    "campaignId": {
+      "required": "Campaign is required",
+      "format": "Campaign id must be a number"
+    },
+    "employeeEmail": {
+      "required": "Employee e-mail is required",
+      "format": "Wrong email format. E.g. name@example.com",
+      "minLength": "Minimum 3 symbols",
+      "maxLength": "Maximum 50 symbols"
+    }
+  },
   "POST /api/app/usage": {
     "campaignId": {
       "required": "Campaign is required",
@@ -638,6 +650,14 @@ export const FORM_MESSAGES = {
   "POST /api/partner-portal/promo-codes/redeem": {
     "code": {
       "required": "Code is required"
+    }
+  },
+  "POST /api/partner-portal/redemptions": {
+    "code": {
+      "required": "Code is required"
+    },
+    "partnerCityId": {
+      "format": "partnerCityId must be an id"
     }
   },
   "PUT /api/partner/merchant": {

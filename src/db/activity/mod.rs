@@ -88,6 +88,10 @@ pub mod action {
     pub const RECOVERY_CODE_USED: &str = "recoveryCodeUsed";
     pub const BACKUP_MADE: &str = "backupMade";
     pub const BACKUP_FAILED: &str = "backupFailed";
+    /// A redemption code given to an employee (an event of its campaign; the code is not recorded).
+    pub const REDEMPTION_CODE_ISSUED: &str = "redemptionCodeIssued";
+    /// A partner's till refused a redemption code (the code is not recorded).
+    pub const REDEMPTION_REFUSED: &str = "redemptionRefused";
 }
 
 /// Columns whose values are never recorded, only that they changed.
@@ -238,6 +242,9 @@ fn action_of(changes: &str) -> &'static str {
 
 /// The resource of the server's own events (a scheduled backup), which are no table's rows.
 pub const BACKUP_RESOURCE: &str = "backup";
+
+/// The resource of a refused redemption code's entry: no record is named (the code may be none).
+pub const REDEMPTION_RESOURCE: &str = "redemption";
 
 /// Records an event that is no row's change (a scheduled backup made or failed), as `actor`, with
 /// what to show of it as fields (`{"file": [null, "perkdesk-....db"]}`).

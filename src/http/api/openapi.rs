@@ -236,7 +236,7 @@ pub(super) fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         errors.sort_by_key(|(status, _)| *status);
         errors.dedup_by_key(|(status, _)| *status);
         for (status, description) in errors {
-            op = op.response(status.to_string(), error_response(description));
+            op = op.response(status.to_string(), error_response(status, description));
         }
         let (status, body) = doc.response;
         let successes = std::iter::once((status, "Success")).chain(doc.also_succeeds.iter().copied());
@@ -491,9 +491,19 @@ fn blank_means_absent(schema: &mut RefOr<Schema>) {
 /// The media types of an accepted image, as an `encoding.contentType` list.
 const IMAGE_TYPES: &str = "image/png, image/jpeg, image/webp, image/gif";
 
-fn error_response(description: &str) -> utoipa::openapi::Response {
-    ResponseBuilder::new()
+/// A refusal's answer: `{message, errors}`; a 429 also says in `Retry-After` when to try again.
+fn error_response(status: u16, description: &str) -> utoipa::openapi::Response {
+    let mut response = ResponseBuilder::new()
         .description(description)
-        .content(JSON, ContentBuilder::new().schema(Some(error_schema())).build())
-        .build()
+        .content(JSON, ContentBuilder::new().schema(Some(error_schema())).build());
+    if status == 429 {
+        response = response.header(
+            "Retry-After",
+            utoipa::openapi::HeaderBuilder::new()
+                .schema(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(1)))
+                .description(Some("Seconds to wait before trying again"))
+                .build(),
+        );
+    }
+    response.build()
 }

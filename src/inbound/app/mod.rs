@@ -29,6 +29,7 @@ use arrivals::{EMPLOYEE_FIELDS, EmployeeIn, put_employee};
 use offers::{campaigns, notifications};
 use uses::{COMPLAINT_FIELDS, ComplaintIn, USAGE_FIELDS, UsageIn, WISH_FIELDS, WishIn, complaint, usage, wish};
 pub use uses::{COMPLAINT_FORM, USAGE_FORM, WISH_FORM};
+pub(crate) use uses::{USAGE_FIELDS as USE_FIELDS, USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, check_use, record_use};
 
 const TAG: &str = "Employee app";
 const KIND: &str = "employee-app";

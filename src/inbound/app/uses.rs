@@ -1,7 +1,7 @@
 //! What an employee sends: a use of a discount, a wish, a complaint; each lands in the table its
 //! back-office screen reads.
 
-use crate::db::sql::OptionalExtension;
+use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::core::error::{AppError, AppResult};
+use crate::core::periods::OperatorZone;
 use crate::core::validation::Validator;
 use crate::crud;
 use crate::crud::writes::{Columns, Write, WriteForm};
@@ -25,7 +26,7 @@ use crate::resources::wish_list::WISH_LIST;
 
 use super::{
     CAMPAIGN_EXPIRED, CAMPAIGN_INACTIVE, CAMPAIGN_NOT_OFFERED, CAMPAIGN_NOT_STARTED, DESCRIPTION_REQUIRED,
-    EMPLOYEE_REQUIRED, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED, active_employee,
+    EMPLOYEE_REQUIRED, Employee, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED, active_employee,
 };
 
 /// `POST usage`'s body.
@@ -41,11 +42,19 @@ pub struct UsageIn {
     rating: Option<i64>,
 }
 
+/// Who uses a discount, by e-mail (also who asks for a redemption code).
+pub(crate) const USE_EMPLOYEE: Field = Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED);
+/// The campaign used (also the one a redemption code is asked for).
+pub(crate) const USE_CAMPAIGN: Field =
+    Field::id("campaignId", "campaign_id", "Campaign id must be a number").required("Campaign is required");
+/// The partner's branch where it is used (also where a redemption code is confirmed).
+pub(crate) const USE_BRANCH: Field = Field::id("partnerCityId", "partner_city_id", "partnerCityId must be an id");
+
 /// `POST usage`'s fields, checked in this order.
 pub static USAGE_FIELDS: &[Field] = &[
-    Field::input("employeeEmail", FieldKind::Email).required(EMPLOYEE_REQUIRED),
-    Field::id("campaignId", "campaign_id", "Campaign id must be a number").required("Campaign is required"),
-    Field::id("partnerCityId", "partner_city_id", "partnerCityId must be an id"),
+    USE_EMPLOYEE,
+    USE_CAMPAIGN,
+    USE_BRANCH,
     Field::whole("rating", "rating", &Bounds::one_message(1, 5, RATING_RANGE)),
 ];
 
@@ -73,7 +82,7 @@ const SNAPSHOT: &str = "SELECT e.id AS employee_id, e.asset_id, c.partner_id, c.
      WHERE e.id = ?1 AND c.id = ?2";
 
 /// The columns a use computes: those [`SNAPSHOT`] copies, then the moment the campaign's dates were
-/// checked against.
+/// checked against and whether the partner confirmed the use with a redemption code.
 const COMPUTED: &[&str] = &[
     "employee_id",
     "asset_id",
@@ -86,10 +95,11 @@ const COMPUTED: &[&str] = &[
     "category_name",
     "discount_percent",
     "created_at",
+    "verified",
 ];
 
-/// The columns [`SNAPSHOT`] reads: every computed one but the moment.
-const SNAPSHOT_COLUMNS: &[&str] = COMPUTED.split_at(COMPUTED.len() - 1).0;
+/// The columns [`SNAPSHOT`] reads: every computed one but the last two (the moment, verified).
+const SNAPSHOT_COLUMNS: &[&str] = COMPUTED.split_at(COMPUTED.len() - 2).0;
 
 pub(super) async fn usage(
     State(state): State<AppState>,
@@ -97,68 +107,99 @@ pub(super) async fn usage(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let values = read_json_fields(USAGE_FIELDS, &body)?;
     let email = values.get("employeeEmail").to_string();
-    let campaign_id = values.number("campaignId").unwrap_or_default();
-    let branch = values.number("partnerCityId");
     let zone = state.settings.time_zone.clone();
     let row = crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
         let employee = active_employee(tx, "employeeEmail", &email)?;
-        let at = time::OffsetDateTime::now_utc();
-        let now = format_iso(at);
-        let campaign = tx
-            .prepare_cached(
-                "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
-                            c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
-                            EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
-                                AS offered,
-                            c.partner_id
-                     FROM campaigns c JOIN partners p ON p.id = c.partner_id
-                     WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
-            )?
-            .query_row((campaign_id, employee.asset_id, &now), |r| {
-                Ok((
-                    r.get::<bool>("active")?,
-                    r.get::<bool>("started")?,
-                    r.get::<bool>("unexpired")?,
-                    r.get::<bool>("offered")?,
-                    r.get::<i64>("partner_id")?,
-                ))
-            })
-            .optional()?;
-        let (active, started, unexpired, offered, partner_id) = campaign
-            .ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}.")))?;
-        if !active {
-            return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
-        }
-        if !unexpired {
-            return Err(AppError::conflict_on("campaignId", CAMPAIGN_EXPIRED));
-        }
-        if !started {
-            return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_STARTED));
-        }
-        if !offered {
-            return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_OFFERED));
-        }
-        if let Some(branch) = branch {
-            let found = tx
-                .prepare_cached(
-                    "SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL",
-                )?
-                .query_row((branch, partner_id), |_| Ok(()))
-                .optional()?;
-            found.ok_or_else(|| {
-                AppError::no_such("partnerCityId", format!("The campaign's partner has no branch with id {branch}."))
-            })?;
-        }
-        // The limits are counted in this transaction, so the use that reaches one is the last.
-        limits::check_use(tx, campaign_id, employee.id, false, &zone, at)?;
-        // Names are copied as they are now: the history reads the same after a rename.
-        let snapshot = tx
-            .prepare_cached(SNAPSHOT)?
-            .query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
-        USAGE_FORM.write(&values).computed(snapshot).set("created_at", now.as_str()).insert(tx)
+        record_use(tx, &employee, &values, false, &zone, time::OffsetDateTime::now_utc())
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
+}
+
+/// Refuses a use of `campaign` by `employee` at `at` (at the partner's `branch` when one is
+/// named) that is not allowed now, as every path to a use does: the app's use, a redemption code
+/// asked for and a code confirmed at the till. 404 for no such campaign or branch; 409 for a
+/// campaign inactive, expired, not started or not offered to the employee's asset, or past a limit
+/// (`verified`: the use is a code the partner confirms, which a verified-only campaign takes).
+/// Runs in the use's own transaction, so the limits are counted with the writes before it.
+pub(crate) fn check_use(
+    tx: &Connection,
+    employee: &Employee,
+    campaign_id: i64,
+    branch: Option<i64>,
+    verified: bool,
+    zone: &OperatorZone,
+    at: time::OffsetDateTime,
+) -> AppResult<()> {
+    let now = format_iso(at);
+    let campaign = tx
+        .prepare_cached(
+            "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
+                        c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
+                        EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
+                            AS offered,
+                        c.partner_id
+                 FROM campaigns c JOIN partners p ON p.id = c.partner_id
+                 WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
+        )?
+        .query_row((campaign_id, employee.asset_id, &now), |r| {
+            Ok((
+                r.get::<bool>("active")?,
+                r.get::<bool>("started")?,
+                r.get::<bool>("unexpired")?,
+                r.get::<bool>("offered")?,
+                r.get::<i64>("partner_id")?,
+            ))
+        })
+        .optional()?;
+    let (active, started, unexpired, offered, partner_id) = campaign
+        .ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}.")))?;
+    if !active {
+        return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
+    }
+    if !unexpired {
+        return Err(AppError::conflict_on("campaignId", CAMPAIGN_EXPIRED));
+    }
+    if !started {
+        return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_STARTED));
+    }
+    if !offered {
+        return Err(AppError::conflict_on("campaignId", CAMPAIGN_NOT_OFFERED));
+    }
+    if let Some(branch) = branch {
+        let found = tx
+            .prepare_cached("SELECT 1 FROM partner_cities WHERE id = ?1 AND partner_id = ?2 AND deleted_at IS NULL")?
+            .query_row((branch, partner_id), |_| Ok(()))
+            .optional()?;
+        found.ok_or_else(|| {
+            AppError::no_such("partnerCityId", format!("The campaign's partner has no branch with id {branch}."))
+        })?;
+    }
+    // The limits are counted in this transaction, so the use that reaches one is the last.
+    limits::check_use(tx, campaign_id, employee.id, verified, zone, at)
+}
+
+/// Records a use by `employee` as `values` (read with [`USAGE_FIELDS`]) say, at `at`, after
+/// [`check_use`]; `verified` when the partner confirmed it with a redemption code. Its id.
+pub(crate) fn record_use(
+    tx: &Connection,
+    employee: &Employee,
+    values: &Values,
+    verified: bool,
+    zone: &OperatorZone,
+    at: time::OffsetDateTime,
+) -> AppResult<i64> {
+    let campaign_id = values.number("campaignId").unwrap_or_default();
+    check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
+    // Names are copied as they are now: the history reads the same after a rename.
+    let snapshot =
+        tx.prepare_cached(SNAPSHOT)?.query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
+    USAGE_FORM
+        .write(values)
+        .computed(snapshot)
+        .set("created_at", format_iso(at).as_str())
+        .set("verified", verified)
+        .insert(tx)
 }
 
 /// `POST wishes`'s fields.

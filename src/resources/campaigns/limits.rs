@@ -1,6 +1,6 @@
 //! A campaign's limits (issue 41): the form's four fields with their rules, the uses a campaign
 //! has and has left, and the check every path that records a use runs in the use's transaction
-//! (the app's use now; a confirmed redemption code later), refusing past a limit with a 409 that
+//! (the app's use, a redemption code asked for and a code confirmed at the till), refusing past a limit with a 409 that
 //! names it. The count and the insert are one transaction: on SQLite the one writer at a time
 //! makes them exact, on PostgreSQL the SERIALIZABLE write transaction does (two app servers that
 //! both counted 9 of 10 cannot both commit; the loser runs again and counts 10).

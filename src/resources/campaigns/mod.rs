@@ -10,6 +10,7 @@ mod pickers;
 pub mod writes;
 
 use crate::crud::{Recorded, Trash};
+use crate::db::activity::action;
 use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
@@ -168,13 +169,28 @@ const BASE: Resource = Resource {
     }),
     plural: "campaigns",
     label: Some("{row}.name_en"),
-    history: &[Recorded::table("campaigns")],
+    history: &[
+        Recorded::table("campaigns"),
+        // A redemption code given for the campaign is an event of the campaign's, without the
+        // code: it is a secret until the partner's till confirms it, and then the use it became
+        // is recorded (a usage record's entry, verified, with the branch).
+        Recorded {
+            record: "{row}.campaign_id",
+            created: Some(action::REDEMPTION_CODE_ISSUED),
+            events_only: true,
+            ..Recorded::table("redemption_codes")
+        }
+        .quiet(&["code"]),
+    ],
     trash: Some(Trash {
         parents: &[
             ("partner_id", "partnerId", "partners", "partner"),
             ("campaign_category_id", "campaignCategoryId", "campaign_categories", "category"),
         ],
-        owned: &[("campaign_assets", "campaign_id = ?1", "campaign links")],
+        owned: &[
+            ("campaign_assets", "campaign_id = ?1", "campaign links"),
+            ("redemption_codes", "campaign_id = ?1", "redemption codes"),
+        ],
         ..Trash::PLAIN
     }),
     unrecorded: &[(

@@ -39,6 +39,8 @@ export const ACTIONS = [
   'purge',
   'backupMade',
   'backupFailed',
+  'redemptionCodeIssued',
+  'redemptionRefused',
 ] as const;
 
 export const ACTOR_KINDS = ['user', 'client', 'cli', 'system', 'public'] as const;

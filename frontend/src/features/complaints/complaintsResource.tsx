@@ -1,3 +1,4 @@
+import { flagFilter } from '../../components/resource/flagFilter';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
@@ -71,16 +72,7 @@ export const complaintsResource: ResourceDeclaration<ComplaintRow> = {
   ],
   toolsLabel: 'table.rowActions',
   filters: [
-    {
-      name: 'isRead',
-      param: 'IsRead',
-      label: 'field.status',
-      kind: 'select',
-      options: [
-        { value: 'true', label: 'complaints.read' },
-        { value: 'false', label: 'complaints.unread' },
-      ],
-    },
+    flagFilter('isRead', 'IsRead', 'field.status', 'complaints.read', 'complaints.unread'),
     {
       name: 'reasonId',
       param: 'ReasonId',

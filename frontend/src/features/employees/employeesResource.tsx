@@ -1,3 +1,4 @@
+import { flagFilter } from '../../components/resource/flagFilter';
 import type { ResourceDeclaration } from '../../components/resource/types';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
@@ -32,16 +33,7 @@ export const employeesResource: ResourceDeclaration<EmployeeRow> = {
     { name: 'email', param: 'Email', label: 'field.email' },
     { name: 'phone', param: 'PhoneNumber', label: 'field.phone' },
     { name: 'assetName', param: 'AssetName', label: 'field.assetName' },
-    {
-      name: 'isActive',
-      param: 'IsActive',
-      label: 'field.status',
-      kind: 'select',
-      options: [
-        { value: 'true', label: 'table.active' },
-        { value: 'false', label: 'table.inactive' },
-      ],
-    },
+    flagFilter('isActive', 'IsActive', 'field.status', 'table.active', 'table.inactive'),
   ],
   edit: {
     title: 'employees.edit',

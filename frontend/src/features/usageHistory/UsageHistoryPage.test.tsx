@@ -20,6 +20,8 @@ const rows: UsageRow[] = [
     discountPercent: 15,
     status: 0,
     statusName: 'Confirmed',
+    verified: true,
+    branchName: 'Bakı, Nizami küç. 10',
   },
   {
     id: 8,
@@ -32,6 +34,8 @@ const rows: UsageRow[] = [
     discountPercent: 10,
     status: 1,
     statusName: 'Cancelled',
+    verified: false,
+    branchName: null,
   },
 ];
 
@@ -72,12 +76,15 @@ describe('Usage History screen', () => {
       'Merchant category',
       'Date',
       'Discount percent',
+      'Verified',
+      'Branch',
       'Actions',
     ]);
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create' })).toBeNull();
     const row = screen.getByRole('row', { name: /ilkin@azersun.test/ });
     expect(within(row).getByText('15%')).toBeInTheDocument();
+    expect(within(row).getByText('Bakı, Nizami küç. 10')).toBeInTheDocument();
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
     const question = within(await screen.findByRole('dialog'));
     expect(question.getByText(/Delete usage record ilkin@azersun.test, Həftəsonu endirimi/)).toBeInTheDocument();
@@ -101,7 +108,7 @@ describe('Usage History screen', () => {
     await user.click(within(screen.getByRole('row', { name: /ilkin@azersun.test/ })).getByRole('button', { name: 'View' }));
     const drawer = within(await screen.findByRole('dialog', { name: 'Usage details' }));
     await drawer.findByText('4 of 5');
-    for (const text of ['ilkin@azersun.test', 'Azərsun Holding', 'Bravo', 'Həftəsonu endirimi', 'Market', '15%']) {
+    for (const text of ['ilkin@azersun.test', 'Azərsun Holding', 'Bravo', 'Həftəsonu endirimi', 'Market', '15%', 'Bakı, Nizami küç. 10']) {
       expect(drawer.getByText(text)).toBeInTheDocument();
     }
     const status = drawer.getByRole('combobox', { name: /^Usage status: ilkin@azersun.test/ });
@@ -148,6 +155,16 @@ describe('Usage History screen', () => {
     await user.click(await screen.findByRole('option', { name: 'gulnar@bakcell.test' }));
     await waitFor(() => expect(api.callsTo('GET /api/usageHistory/filter')).toHaveLength(1));
     expect(queryOf(api.callsTo('GET /api/usageHistory/filter')[0])).toMatchObject({ EmployeeId: '9' });
+  });
+
+  it('filters verified uses (confirmed at the till with a redemption code) by Yes or No', async () => {
+    const { api, user } = setup();
+    await screen.findByText('ilkin@azersun.test');
+    await user.click(screen.getByRole('button', { name: /Show filter/ }));
+    await user.selectOptions(screen.getByLabelText('Verified'), 'true');
+    await waitFor(() => expect(api.callsTo('GET /api/usageHistory/filter')).toHaveLength(1));
+    expect(queryOf(api.callsTo('GET /api/usageHistory/filter')[0])).toMatchObject({ Verified: 'true' });
+    expect(await screen.findByRole('button', { name: 'Remove filter Verified: Yes' })).toBeInTheDocument();
   });
 
   it('names a picked id that arrives in the link through the record', async () => {

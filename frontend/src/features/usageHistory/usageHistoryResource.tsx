@@ -1,4 +1,5 @@
 import { lookups } from '../../components/form/lookups';
+import { flagFilter } from '../../components/resource/flagFilter';
 import type { ResourceDeclaration, RowChoice } from '../../components/resource/types';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
@@ -32,7 +33,8 @@ const statusChoice: RowChoice<UsageRow> = {
  * Usage History (the specification's campaigns part): every use of a campaign by an employee, as the
  * names stood then. No row selection; the filter picks an asset, a partner or
  * an employee from the server; the drawer shows every field and lets editors
- * confirm or cancel the use; Admins delete; the export asks for a date range
+ * confirm or cancel the use; Verified says the partner confirmed it at the
+ * till with a redemption code, Branch where (both filtered and exported); Admins delete; the export asks for a date range
  * and is saved as UsageHistory.xlsx (docs/decisions.md).
  */
 export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
@@ -48,6 +50,8 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
     { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 3, wrapHeader: true },
     { field: 'createdDate', label: 'field.usedAt', kind: 'dateTime' },
     { field: 'discountPercent', label: 'field.discountPercent', render: (usage) => `${usage.discountPercent}%`, priority: 2, wrapHeader: true },
+    { field: 'verified', label: 'field.verified', kind: 'yesNo', priority: 3 },
+    { field: 'branchName', label: 'field.branch', render: (usage) => usage.branchName ?? '', width: 14, priority: 3 },
   ],
   toolsLabel: 'table.rowActions',
   filters: [
@@ -57,6 +61,7 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
     { name: 'campaignName', param: 'CampaignName', label: 'field.campaignName' },
     { name: 'startDate', param: 'StartDate', label: 'field.startDate', kind: 'date', dayBound: 'start' },
     { name: 'endDate', param: 'EndDate', label: 'field.endDate', kind: 'date', dayBound: 'end', notBefore: 'startDate' },
+    flagFilter('verified', 'Verified', 'field.verified', 'button.yes', 'button.no'),
   ],
   view: {
     title: 'usage.details',
@@ -69,6 +74,8 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
       { label: 'field.usedAt', value: (usage) => formatDateTime(usage.createdDate) },
       { label: 'field.discountPercent', value: (usage) => `${usage.discountPercent}%` },
       { label: 'field.rating', value: (usage) => (usage.rating ? t('usage.rating', { rating: usage.rating }) : t('usage.noRating')) },
+      { label: 'field.verified', value: (usage) => t(usage.verified ? 'button.yes' : 'button.no') },
+      { label: 'field.branch', value: (usage) => usage.branchName ?? t('usage.noBranch') },
       { label: 'field.status', value: (usage) => statusLabel(usage.status), choice: statusChoice },
     ],
   },
