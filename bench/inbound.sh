@@ -9,7 +9,9 @@
 # BENCH_POSTGRES=postgres://user@host:port/any-database runs it on PostgreSQL instead (the world
 # seeded in SQLite is moved to a database perkdesk_bench_inbound made anew there with
 # copy-to-postgres), and BENCH_SERVERS=2 with it starts two app servers, each taking half of the
-# connections (req/s summed, p50 and p99 the slower server's).
+# connections (req/s summed, p50 and p99 the slower server's). BENCH_LIMITS=1 gives the campaign
+# limits that every use checks and none reaches (issue 41: 10,000,000 uses in all, 1,000 per
+# employee a day), to compare with a run without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-15}"
@@ -25,6 +27,16 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
 create_bench_admin "$BIN" "$DB"
 
 seed_inbound_world "$DB" "$EMPLOYEES"
+if [ "${BENCH_LIMITS:-0}" = 1 ]; then
+    python3 - "$DB" <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import perkdesk_sqlite
+db = perkdesk_sqlite.connect(sys.argv[1])
+db.execute("UPDATE campaigns SET usage_limit_total = 10000000, usage_limit_per_employee = 1000, usage_limit_period = 'day' WHERE id = 1")
+db.commit()
+PY
+fi
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
 SERVERS="${BENCH_SERVERS:-1}"

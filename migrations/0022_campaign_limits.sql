@@ -11,3 +11,28 @@ ALTER TABLE campaigns ADD COLUMN verified_only INTEGER NOT NULL DEFAULT 0 CHECK 
 -- An employee's uses of a campaign since a period's start, counted in the use's transaction.
 CREATE INDEX usage_history_campaign_employee ON usage_history (campaign_id, employee_id, created_at)
     WHERE deleted_at IS NULL;
+
+-- campaign_counts: each campaign's live uses, kept by triggers in the writing transaction like the
+-- dashboard's counts (migration 7), so a use of a campaign with a total limit, and a campaign list
+-- row, read one row instead of counting the campaign's uses.
+CREATE TABLE campaign_counts (
+    campaign_id INTEGER PRIMARY KEY,
+    uses        INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO campaign_counts (campaign_id, uses)
+SELECT campaign_id, COUNT(*) FROM usage_history WHERE deleted_at IS NULL GROUP BY 1;
+
+CREATE TRIGGER usage_campaign_counts_ai AFTER INSERT ON usage_history WHEN new.deleted_at IS NULL BEGIN
+    INSERT INTO campaign_counts (campaign_id, uses) VALUES (new.campaign_id, 1)
+    ON CONFLICT (campaign_id) DO UPDATE SET uses = uses + 1;
+END;
+CREATE TRIGGER usage_campaign_counts_ad AFTER DELETE ON usage_history WHEN old.deleted_at IS NULL BEGIN
+    UPDATE campaign_counts SET uses = uses - 1 WHERE campaign_id = old.campaign_id;
+END;
+CREATE TRIGGER usage_campaign_counts_au AFTER UPDATE OF deleted_at, campaign_id ON usage_history
+WHEN (old.deleted_at IS NULL) <> (new.deleted_at IS NULL) OR old.campaign_id IS NOT new.campaign_id
+BEGIN
+    UPDATE campaign_counts SET uses = uses - 1 WHERE old.deleted_at IS NULL AND campaign_id = old.campaign_id;
+    INSERT INTO campaign_counts (campaign_id, uses) SELECT new.campaign_id, 1 WHERE new.deleted_at IS NULL
+    ON CONFLICT (campaign_id) DO UPDATE SET uses = uses + 1;
+END;

@@ -412,7 +412,12 @@ async fn no_dashboard_query_reads_the_usage_history_employees_or_campaigns() {
 
 /// Each maintained table and the GROUP BY that it must equal, as sorted `key:value` lines
 /// (rows whose counts are all zero are left out of the maintained side).
-const CHECKS: [(&str, &str, &str); 6] = [
+const CHECKS: [(&str, &str, &str); 7] = [
+    (
+        "campaign_counts",
+        "SELECT campaign_id || ':' || uses FROM campaign_counts WHERE uses <> 0 ORDER BY campaign_id",
+        "SELECT campaign_id || ':' || COUNT(*) FROM usage_history WHERE deleted_at IS NULL GROUP BY campaign_id ORDER BY campaign_id",
+    ),
     (
         "usage_month_counts",
         "SELECT month || ':' || n FROM usage_month_counts WHERE n <> 0 ORDER BY 1",
@@ -520,7 +525,8 @@ fn postgres_maintained_counts_equal_a_fresh_group_by_after_random_writes() {
         .query_row(
             "SELECT (SELECT COUNT(*) FROM row_counts_deltas) + (SELECT COUNT(*) FROM usage_month_counts_deltas)
                   + (SELECT COUNT(*) FROM usage_category_counts_deltas) + (SELECT COUNT(*) FROM partner_counts_deltas)
-                  + (SELECT COUNT(*) FROM asset_counts_deltas) + (SELECT COUNT(*) FROM state_counts_deltas)",
+                  + (SELECT COUNT(*) FROM asset_counts_deltas) + (SELECT COUNT(*) FROM state_counts_deltas)
+                  + (SELECT COUNT(*) FROM campaign_counts_deltas)",
             [],
             |r| r.get(0),
         )

@@ -16,8 +16,15 @@ const SQLITE_SEARCH_TABLES: &[&str] = &["campaigns_search", "usage_history_searc
 /// `<name>_deltas`, migrations/postgres/0016_counts.sql). A view's columns are compared by name
 /// only (PostgreSQL knows no NOT NULL or unique key on a view), and the ledger tables are
 /// PostgreSQL's own.
-const POSTGRES_LEDGER_VIEWS: &[&str] =
-    &["row_counts", "usage_month_counts", "usage_category_counts", "partner_counts", "asset_counts", "state_counts"];
+const POSTGRES_LEDGER_VIEWS: &[&str] = &[
+    "row_counts",
+    "usage_month_counts",
+    "usage_category_counts",
+    "partner_counts",
+    "asset_counts",
+    "state_counts",
+    "campaign_counts",
+];
 
 /// A table's columns (name to NOT NULL) and unique sets ("a,b" and whether partial); a view has
 /// its columns' names, all nullable, and no unique set.

@@ -45,9 +45,15 @@ pub fn unrecorded() -> Vec<(String, &'static str)> {
         ("collations".into(), "which collation built the sort indexes, written at an open"),
         ("complaint_reasons".into(), "reference rows the migrations make"),
     ];
-    for counts in
-        ["row_counts", "asset_counts", "partner_counts", "state_counts", "usage_category_counts", "usage_month_counts"]
-    {
+    for counts in [
+        "row_counts",
+        "asset_counts",
+        "partner_counts",
+        "state_counts",
+        "usage_category_counts",
+        "usage_month_counts",
+        "campaign_counts",
+    ] {
         tables.push((counts.into(), "totals the recorded tables' triggers keep"));
     }
     for (_, index, _) in super::search_queue::INDEXES {

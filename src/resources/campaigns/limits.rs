@@ -111,15 +111,16 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     }
 }
 
-/// Uses of the campaign `c` that count: every live use (no use is voided yet). A count is never
-/// null; the COALESCE says so in the shape `tests/row_nullability.rs` reads.
+/// Uses of the campaign `c` that count: every live use, as `campaign_counts` keeps them (the
+/// usage history's triggers, in the use's own transaction). A count is never null; the COALESCE
+/// says so in the shape `tests/row_nullability.rs` reads.
 pub(super) const USES_COUNT_SQL: &str =
-    "COALESCE((SELECT COUNT(*) FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL), 0)";
+    "COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0)";
 
 /// What the total limit leaves, never below 0; NULL without a total limit.
 pub(super) const USES_REMAINING_SQL: &str = "(SELECT CASE WHEN c.usage_limit_total IS NULL THEN NULL \
-     WHEN c.usage_limit_total > COUNT(*) THEN c.usage_limit_total - COUNT(*) ELSE 0 END \
-     FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL)";
+     WHEN c.usage_limit_total > uses THEN c.usage_limit_total - uses ELSE 0 END \
+     FROM (SELECT COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0) AS uses) AS counted)";
 
 /// A campaign's limits as stored.
 struct Limits {
@@ -150,8 +151,10 @@ fn limits(tx: &Connection, campaign: i64) -> AppResult<Option<Limits>> {
 fn uses(tx: &Connection, campaign: i64, employee: Option<i64>, since: Option<&str>) -> AppResult<i64> {
     let count = match (employee, since) {
         (None, _) => tx
-            .prepare_cached("SELECT COUNT(*) AS n FROM usage_history WHERE campaign_id = ?1 AND deleted_at IS NULL")?
-            .query_row([campaign], |r| r.get("n"))?,
+            .prepare_cached("SELECT uses FROM campaign_counts WHERE campaign_id = ?1")?
+            .query_row([campaign], |r| r.get("uses"))
+            .optional()?
+            .unwrap_or(0),
         (Some(employee), None) => tx
             .prepare_cached(
                 "SELECT COUNT(*) AS n FROM usage_history

@@ -43,7 +43,7 @@ export const campaignsResource: ResourceDeclaration<CampaignRow> = {
     { field: 'isPremium', label: 'field.premium', kind: 'yesNo', priority: 3 },
     { field: 'expireDate', label: 'field.expireDate', kind: 'date', priority: 2, wrapHeader: true },
     { field: 'order', label: 'field.order', priority: 3 },
-    { field: 'usesCount', label: 'field.uses', sortable: false, render: (campaign) => <CampaignUses campaign={campaign} />, priority: 2 },
+    { field: 'usesCount', label: 'field.uses', sortable: false, render: (campaign) => <CampaignUses campaign={campaign} />, priority: 2, wrapHeader: true },
     { field: 'isActive', label: 'field.status', kind: 'status' },
   ],
   toolsLabel: 'table.rowActions',

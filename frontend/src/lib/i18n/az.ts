@@ -42,7 +42,7 @@ export const az: Translation = {
   'field.usageLimitPerEmployee': 'İşçi başına limit',
   'field.usageLimitPeriod': 'Limit dövrü',
   'field.verifiedOnly': 'Yalnız təsdiqlənmiş istifadə',
-  'field.uses': 'İstifadələr',
+  'field.uses': 'İstifadə\u00adlər',
   'field.usesRemaining': 'Qalan istifadə',
   'limitPeriod.none': 'Dövr yoxdur',
   'limitPeriod.day': 'Gündə',

@@ -308,7 +308,7 @@ export const de: Translation = {
   'field.usageLimitPerEmployee': 'Limit pro Mitarbeiter',
   'field.usageLimitPeriod': 'Limitzeitraum',
   'field.verifiedOnly': 'Nur bestätigte Nutzungen',
-  'field.uses': 'Nutzungen',
+  'field.uses': 'Nut\u00adzungen',
   'field.usesRemaining': 'Verbleibende Nutzungen',
   'limitPeriod.none': 'Kein Zeitraum',
   'limitPeriod.day': 'Pro Tag',

@@ -326,7 +326,7 @@ export const es: Translation = {
   'field.premium': 'Premium',
   'field.trend': 'Tendencia',
   'field.startDate': 'Fecha de inicio',
-  'field.expireDate': 'Fecha de vencimiento',
+  'field.expireDate': 'Fecha de venci\u00admiento',
   'field.campaignCategory': 'Categoría de la campaña',
   'field.descriptionAz': 'Descripción Az',
   'field.descriptionEn': 'Descripción En',

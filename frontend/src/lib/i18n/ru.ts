@@ -39,7 +39,7 @@ export const ru: Translation = {
   'field.usageLimitPerEmployee': 'Лимит на сотрудника',
   'field.usageLimitPeriod': 'Период лимита',
   'field.verifiedOnly': 'Только подтверждённые использования',
-  'field.uses': 'Использования',
+  'field.uses': 'Исполь\u00adзования',
   'field.usesRemaining': 'Осталось использований',
   'limitPeriod.none': 'Без периода',
   'limitPeriod.day': 'В день',
