@@ -412,7 +412,13 @@ async fn no_dashboard_query_reads_the_usage_history_employees_or_campaigns() {
 
 /// Each maintained table and the GROUP BY that it must equal, as sorted `key:value` lines
 /// (rows whose counts are all zero are left out of the maintained side).
-const CHECKS: [(&str, &str, &str); 7] = [
+const CHECKS: [(&str, &str, &str); 8] = [
+    (
+        "usage_verified_month_counts",
+        "SELECT month || ':' || n FROM usage_verified_month_counts WHERE n <> 0 ORDER BY 1",
+        "SELECT substr(created_at, 1, 7) || ':' || COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND verified = 1
+         GROUP BY substr(created_at, 1, 7) ORDER BY 1",
+    ),
     (
         "campaign_counts",
         "SELECT campaign_id || ':' || uses FROM campaign_counts WHERE uses <> 0 ORDER BY campaign_id",
@@ -526,7 +532,8 @@ fn postgres_maintained_counts_equal_a_fresh_group_by_after_random_writes() {
             "SELECT (SELECT COUNT(*) FROM row_counts_deltas) + (SELECT COUNT(*) FROM usage_month_counts_deltas)
                   + (SELECT COUNT(*) FROM usage_category_counts_deltas) + (SELECT COUNT(*) FROM partner_counts_deltas)
                   + (SELECT COUNT(*) FROM asset_counts_deltas) + (SELECT COUNT(*) FROM state_counts_deltas)
-                  + (SELECT COUNT(*) FROM campaign_counts_deltas)",
+                  + (SELECT COUNT(*) FROM campaign_counts_deltas)
+                  + (SELECT COUNT(*) FROM usage_verified_month_counts_deltas)",
             [],
             |r| r.get(0),
         )
