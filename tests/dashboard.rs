@@ -12,8 +12,9 @@ use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 use time::macros::date;
 
-const PATHS: [&str; 5] = [
+const PATHS: [&str; 6] = [
     "/api/dashboard",
+    "/api/dashboard/verification",
     "/api/dashboard/usageCategories",
     "/api/dashboard/usageEmployees",
     "/api/dashboard/assetEmployees",
@@ -294,6 +295,55 @@ fn the_summary_counts_last_month_as_of_the_given_day() {
     assert_eq!(january.total_usage_count, 4);
 }
 
+/// This month's share of uses confirmed at the till, and the campaigns at their total limit: a
+/// deleted use, a use of another month and a campaign below its limit or deleted are left out.
+#[tokio::test]
+async fn the_share_of_verified_uses_and_the_campaigns_at_their_limit() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let empty = app.get("/api/dashboard/verification", &admin.token).await.expect(200).json();
+    assert_eq!((empty["usageCount"].clone(), empty["verifiedPercent"].clone()), (json!(0), Value::Null), "{empty}");
+    assert_eq!((empty["campaignsAtLimit"].clone(), empty["campaignsAtLimitCount"].clone()), (json!([]), json!(0)));
+
+    let today = time::OffsetDateTime::now_utc().date();
+    let conn = app.state.db.conn().unwrap();
+    asset(&conn, 1, "Alpha");
+    partner(&conn, 1, "Araz");
+    category(&conn, 1, "Yemək", "Food");
+    for id in 1..=3 {
+        campaign(&conn, id, 1, 1, true);
+    }
+    employee(&conn, 1, 1, true);
+    let this_month = month_back(today, 0);
+    let uses: Vec<i64> = (0..8).map(|_| usage(&conn, 1, 1, None, &this_month)).collect();
+    usage(&conn, 1, 2, None, &this_month);
+    let old = usage(&conn, 1, 2, None, &month_back(today, 1));
+    // Three of this month's nine live uses were confirmed at the till; a fourth is deleted, and a
+    // verified use of last month does not count.
+    conn.execute(
+        "UPDATE usage_history SET verified = 1 WHERE id IN (?1, ?2, ?3, ?4, ?5)",
+        (uses[0], uses[1], uses[2], uses[3], old),
+    )
+    .unwrap();
+    conn.execute("UPDATE usage_history SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?1", [uses[3]]).unwrap();
+    // Campaign 1 (7 uses) is at its limit of 7, campaign 2 (2 uses) below its 5, campaign 3 at 0 of... none.
+    conn.execute("UPDATE campaigns SET usage_limit_total = 7 WHERE id = 1", []).unwrap();
+    conn.execute("UPDATE campaigns SET usage_limit_total = 5 WHERE id = 2", []).unwrap();
+    let body = app.get("/api/dashboard/verification", &admin.token).await.expect(200).json();
+    assert_eq!(body["month"], this_month[..7], "{body}");
+    assert_eq!((body["usageCount"].clone(), body["verifiedCount"].clone()), (json!(8), json!(3)), "{body}");
+    assert_eq!(body["verifiedPercent"], 37.5);
+    assert_eq!(body["campaignsAtLimitCount"], 1);
+    assert_eq!(
+        body["campaignsAtLimit"],
+        json!([{ "id": 1, "name": "Endirim 1", "partnerName": "Araz", "usesCount": 7, "usageLimitTotal": 7 }])
+    );
+    // Deleted, the campaign is no longer listed.
+    conn.execute("UPDATE campaigns SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = 1", []).unwrap();
+    let body = app.get("/api/dashboard/verification", &admin.token).await.expect(200).json();
+    assert_eq!(body["campaignsAtLimitCount"], 0, "{body}");
+}
+
 #[tokio::test]
 async fn every_role_sees_the_dashboard_and_nobody_signed_out_does() {
     let app = test_app();
@@ -320,7 +370,7 @@ async fn the_demo_data_fills_every_dashboard_call() {
         assert!(body[field].as_i64().unwrap() > 0, "{field}: {body}");
     }
     assert!(body["partners"].as_array().unwrap().iter().any(|p| p["rating"].is_f64()), "{body}");
-    for path in &PATHS[1..4] {
+    for path in &PATHS[2..5] {
         let rows = app.get(path, &admin.token).await.expect(200).json();
         assert!(!rows.as_array().unwrap().is_empty(), "{path}");
     }
@@ -362,7 +412,13 @@ async fn no_dashboard_query_reads_the_usage_history_employees_or_campaigns() {
 
 /// Each maintained table and the GROUP BY that it must equal, as sorted `key:value` lines
 /// (rows whose counts are all zero are left out of the maintained side).
-const CHECKS: [(&str, &str, &str); 7] = [
+const CHECKS: [(&str, &str, &str); 8] = [
+    (
+        "usage_verified_month_counts",
+        "SELECT month || ':' || n FROM usage_verified_month_counts WHERE n <> 0 ORDER BY 1",
+        "SELECT substr(created_at, 1, 7) || ':' || COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND verified = 1
+         GROUP BY substr(created_at, 1, 7) ORDER BY 1",
+    ),
     (
         "campaign_counts",
         "SELECT campaign_id || ':' || uses FROM campaign_counts WHERE uses <> 0 ORDER BY campaign_id",
@@ -476,7 +532,8 @@ fn postgres_maintained_counts_equal_a_fresh_group_by_after_random_writes() {
             "SELECT (SELECT COUNT(*) FROM row_counts_deltas) + (SELECT COUNT(*) FROM usage_month_counts_deltas)
                   + (SELECT COUNT(*) FROM usage_category_counts_deltas) + (SELECT COUNT(*) FROM partner_counts_deltas)
                   + (SELECT COUNT(*) FROM asset_counts_deltas) + (SELECT COUNT(*) FROM state_counts_deltas)
-                  + (SELECT COUNT(*) FROM campaign_counts_deltas)",
+                  + (SELECT COUNT(*) FROM campaign_counts_deltas)
+                  + (SELECT COUNT(*) FROM usage_verified_month_counts_deltas)",
             [],
             |r| r.get(0),
         )
@@ -519,7 +576,7 @@ fn random_writes_keep_the_counts(conn: &mut Connection, fold: impl Fn(&Connectio
             10 => ("UPDATE usage_history SET created_at = ?2 WHERE id % 30 = ?1", vec![c.into(), when.clone().into()]),
             11 => ("UPDATE usage_history SET partner_id = ?2, category_id = ?3, asset_id = ?4 WHERE id % 30 = ?1",
                    vec![c.into(), b.into(), a.into(), b.into()]),
-            12 => ("UPDATE usage_history SET status = 1 - status WHERE id % 30 = ?1", vec![c.into()]),
+            12 => ("UPDATE usage_history SET status = 1 - status, verified = 1 - verified WHERE id % 30 = ?1", vec![c.into()]),
             13 => ("DELETE FROM usage_history WHERE id % 30 = ?1", vec![c.into()]),
             14 => ("INSERT INTO campaigns (id, partner_id, campaign_category_id, discount_percent, start_date, expire_date,
                        name_az, name_en, name_ru, description_az, description_en, description_ru, is_confirmed, is_active)

@@ -24,6 +24,7 @@ const POSTGRES_LEDGER_VIEWS: &[&str] = &[
     "asset_counts",
     "state_counts",
     "campaign_counts",
+    "usage_verified_month_counts",
 ];
 
 /// A table's columns (name to NOT NULL) and unique sets ("a,b" and whether partial); a view has

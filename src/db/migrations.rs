@@ -97,6 +97,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "redemption_codes",
         sql: include_str!("../../migrations/0023_redemption_codes.sql"),
     },
+    Migration {
+        version: 25,
+        name: "dashboard_verified_uses",
+        sql: include_str!("../../migrations/0025_dashboard_verified_uses.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -150,6 +155,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 23,
         name: "redemption_codes",
         sql: include_str!("../../migrations/postgres/0023_redemption_codes.sql"),
+    },
+    Migration {
+        version: 25,
+        name: "dashboard_verified_uses",
+        sql: include_str!("../../migrations/postgres/0025_dashboard_verified_uses.sql"),
     },
 ];
 

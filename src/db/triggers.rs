@@ -53,6 +53,7 @@ pub fn unrecorded() -> Vec<(String, &'static str)> {
         "usage_category_counts",
         "usage_month_counts",
         "campaign_counts",
+        "usage_verified_month_counts",
     ] {
         tables.push((counts.into(), "totals the recorded tables' triggers keep"));
     }

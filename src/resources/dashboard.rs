@@ -3,6 +3,9 @@
 //! (`usage_month_counts`, `usage_category_counts`, `partner_counts`, `asset_counts`,
 //! `state_counts`, `row_counts`), never from the usage history itself, so each call costs the
 //! same with ten rows or ten million. Deleted rows are left out. Shapes: docs/decisions.md.
+//! Issue 41 adds the share of this month's uses the partners confirmed with a redemption code
+//! (`usage_verified_month_counts`) and the campaigns that have used up their total limit (the
+//! campaigns with a total limit only, through `campaigns_total_limit`, with `campaign_counts`).
 
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::Json;
@@ -88,6 +91,39 @@ pub struct MonthUsage {
     pub usage_count: i64,
 }
 
+/// `GET dashboard/verification`: this month's uses and how many were confirmed at the till, and
+/// the campaigns at their total limit.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Verification {
+    /// The current calendar month in UTC, e.g. `2026-11`.
+    pub month: String,
+    /// Live usage records created this month.
+    pub usage_count: i64,
+    /// Of them, those the partner confirmed with a redemption code.
+    pub verified_count: i64,
+    /// verifiedCount of usageCount in percent, one decimal; null without any use this month.
+    pub verified_percent: Option<f64>,
+    /// Live campaigns whose live uses have reached their total limit, the most recent first (at
+    /// most 50; `campaignsAtLimitCount` counts them all).
+    pub campaigns_at_limit: Vec<CampaignAtLimit>,
+    pub campaigns_at_limit_count: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignAtLimit {
+    pub id: i64,
+    /// In the `Accept-Language` language.
+    pub name: String,
+    pub partner_name: String,
+    pub uses_count: i64,
+    pub usage_limit_total: i64,
+}
+
+/// Campaigns at their limit listed at most.
+const AT_LIMIT_LISTED: i64 = 50;
+
 /// How the asset tables are ordered.
 #[derive(Clone, Copy, Debug)]
 pub enum AssetOrder {
@@ -147,6 +183,17 @@ pub fn routes() -> Api {
                 .query_schema("year", "The year, 1 to 9999 (default: the current UTC year)", query::int(1, 9999))
                 .returns_list_of::<MonthUsage>(200),
         )
+        .add(
+            Method::GET,
+            "/api/dashboard/verification",
+            get(verification_call),
+            Doc::new(
+                TAG,
+                "This UTC month's uses and the share confirmed at the till with a redemption code, and the campaigns at their total limit (names in the Accept-Language language)",
+            )
+            .roles(Roles::ANYONE)
+            .returns::<Verification>(200),
+        )
 }
 
 fn today() -> Date {
@@ -189,6 +236,19 @@ async fn months_call(State(state): State<AppState>, query: QueryMap) -> AppResul
             .ok_or_else(|| AppError::BadRequest(YEAR_RANGE.into()))?,
     };
     state.db.run(move |conn| usage_by_month(conn, year)).await.map(Json)
+}
+
+async fn verification_call(State(state): State<AppState>, headers: HeaderMap) -> AppResult<Json<Verification>> {
+    let language = Language::from_headers(&headers);
+    let today = today();
+    state
+        .db
+        .run(move |conn| {
+            let tx = conn.transaction()?;
+            verification(&tx, today, language)
+        })
+        .await
+        .map(Json)
 }
 
 /// The calendar month before `today`'s, as stored month keys are written (`2026-10`); in
@@ -313,4 +373,55 @@ pub fn usage_by_month(conn: &Connection, year: i32) -> AppResult<Vec<MonthUsage>
         }
     }
     Ok(months)
+}
+
+/// `GET dashboard/verification` as of `today` (UTC), campaign names in `language`.
+pub fn verification(conn: &Connection, today: Date, language: Language) -> AppResult<Verification> {
+    let month = month_key(today.year(), u8::from(today.month()));
+    let count = |table: &str| -> AppResult<i64> {
+        Ok(conn
+            .prepare_cached(&format!("SELECT n FROM {table} WHERE month = ?1"))?
+            .query_row([&month], |r| r.get("n"))
+            .optional()?
+            .unwrap_or(0))
+    };
+    let usage_count = count("usage_month_counts")?;
+    let verified_count = count("usage_verified_month_counts")?;
+    let verified_percent =
+        (usage_count > 0).then(|| (verified_count as f64 * 1000.0 / usage_count as f64).round() / 10.0);
+    let name = match language {
+        Language::Az => "c.name_az",
+        Language::En => "c.name_en",
+        Language::Ru => "c.name_ru",
+    };
+    // Only the campaigns with a total limit are read (the partial index), each with its kept count.
+    const AT_LIMIT: &str = "FROM campaigns c JOIN campaign_counts n ON n.campaign_id = c.id
+         JOIN partners p ON p.id = c.partner_id
+         WHERE c.usage_limit_total IS NOT NULL AND c.deleted_at IS NULL AND n.uses >= c.usage_limit_total";
+    let campaigns_at_limit_count: i64 =
+        conn.prepare_cached(&format!("SELECT COUNT(*) AS n {AT_LIMIT}"))?.query_row([], |r| r.get("n"))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT c.id, {name} AS name, p.name AS partner_name, n.uses, c.usage_limit_total
+         {AT_LIMIT}
+         ORDER BY c.id DESC LIMIT ?1"
+    ))?;
+    let campaigns_at_limit = stmt
+        .query_map([AT_LIMIT_LISTED], |r| {
+            Ok(CampaignAtLimit {
+                id: r.get("id")?,
+                name: r.get("name")?,
+                partner_name: r.get("partner_name")?,
+                uses_count: r.get("uses")?,
+                usage_limit_total: r.get("usage_limit_total")?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(Verification {
+        month,
+        usage_count,
+        verified_count,
+        verified_percent,
+        campaigns_at_limit,
+        campaigns_at_limit_count,
+    })
 }

@@ -8349,6 +8349,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This UTC month's uses and the share confirmed at the till with a redemption code, and the campaigns at their total limit (names in the Accept-Language language)
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Verification"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/employee": {
         parameters: {
             query?: never;
@@ -18269,6 +18326,17 @@ export interface components {
             /** @description The same secret in base32, for an app that cannot scan. */
             secret: string;
         };
+        CampaignAtLimit: {
+            /** Format: int64 */
+            id: number;
+            /** @description In the `Accept-Language` language. */
+            name: string;
+            partnerName: string;
+            /** Format: int64 */
+            usageLimitTotal: number;
+            /** Format: int64 */
+            usesCount: number;
+        };
         CampaignRow: {
             assetList?: {
                 id: number;
@@ -19073,6 +19141,36 @@ export interface components {
             roleName: string;
         };
         Value: unknown;
+        /**
+         * @description `GET dashboard/verification`: this month's uses and how many were confirmed at the till, and
+         *     the campaigns at their total limit.
+         */
+        Verification: {
+            /**
+             * @description Live campaigns whose live uses have reached their total limit, the most recent first (at
+             *     most 50; `campaignsAtLimitCount` counts them all).
+             */
+            campaignsAtLimit: components["schemas"]["CampaignAtLimit"][];
+            /** Format: int64 */
+            campaignsAtLimitCount: number;
+            /** @description The current calendar month in UTC, e.g. `2026-11`. */
+            month: string;
+            /**
+             * Format: int64
+             * @description Live usage records created this month.
+             */
+            usageCount: number;
+            /**
+             * Format: int64
+             * @description Of them, those the partner confirmed with a redemption code.
+             */
+            verifiedCount: number;
+            /**
+             * Format: double
+             * @description verifiedCount of usageCount in percent, one decimal; null without any use this month.
+             */
+            verifiedPercent?: number | null;
+        };
         /** @description `POST wishes`'s body. */
         WishIn: {
             employeeEmail: string;

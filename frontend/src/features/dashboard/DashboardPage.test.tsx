@@ -39,6 +39,14 @@ const assetRow = (assetId: number, assetName: string, employeeCount: number, usa
 });
 const byUsage = [assetRow(1, 'Azersun Holding', 300, 4100), assetRow(2, 'Bakcell', 820, 2000)];
 const byEmployees = [assetRow(2, 'Bakcell', 820, 2000), assetRow(1, 'Azersun Holding', 300, 4100)];
+const verification = {
+  month: '2026-11',
+  usageCount: 8,
+  verifiedCount: 3,
+  verifiedPercent: 37.5,
+  campaignsAtLimit: [{ id: 7, name: 'Payız endirimi', partnerName: 'Araz Market', usesCount: 500, usageLimitTotal: 500 }],
+  campaignsAtLimitCount: 3,
+};
 const months = (year: number) => Array.from({ length: 12 }, (_, index) => ({ month: index + 1, usageCount: year === 2026 ? (index + 1) * 10 : index }));
 
 function setup(overrides: Record<string, Handler> = {}, roleId: number = Role.Admin) {
@@ -49,6 +57,7 @@ function setup(overrides: Record<string, Handler> = {}, roleId: number = Role.Ad
     'GET /api/dashboard/usageEmployees': () => json(byUsage),
     'GET /api/dashboard/assetEmployees': () => json(byEmployees),
     'GET /api/dashboard/usageHistory': ({ url }) => json(months(Number(url.searchParams.get('year')))),
+    'GET /api/dashboard/verification': () => json(verification),
     ...overrides,
   });
   renderAt('/dashboard', <DashboardPage />);
@@ -140,7 +149,15 @@ describe('Dashboard screen', () => {
 
     // Each table of the spec once (docs/decisions.md), with its columns and rows.
     const titles = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
-    expect(titles).toEqual(['Active and deactive employees', 'Usage history by month', 'Top 10 Merchant', 'Top 10 Category', 'Employees included per asset', 'Count of employees on assets']);
+    expect(titles).toEqual([
+      'Active and deactive employees',
+      'Usage history by month',
+      'Top 10 Merchant',
+      'Top 10 Category',
+      'Employees included per asset',
+      'Count of employees on assets',
+      'Uses confirmed at the till',
+    ]);
     const merchants = within(card('Top 10 Merchant'));
     expect(merchants.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Campaigns count', 'Rating']);
     expect(within(merchants.getByRole('row', { name: /Bravo Market/ })).getAllByRole('cell').map((td) => td.textContent)).toEqual(['Bravo Market', '12', '4.25']);
@@ -154,6 +171,23 @@ describe('Dashboard screen', () => {
     const onAssets = within(card('Count of employees on assets'));
     expect(onAssets.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Asset name', 'Employee count']);
     expect(onAssets.getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['Bakcell820', 'Azersun Holding300']);
+    // Issue 41: the share confirmed at the till this month, and the campaigns at their limit.
+    const verified = within(card('Uses confirmed at the till'));
+    expect(verified.getByText('Confirmed with a redemption code in November 2026')).toBeTruthy();
+    expect(verified.getByText('37.5%')).toBeTruthy();
+    expect(verified.getByText('3 of 8 uses')).toBeTruthy();
+    expect(verified.getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['Payız endirimiAraz Market500 of 500']);
+    expect(verified.getByText('And 2 more.')).toBeTruthy();
+  });
+
+  it('says when no use was made this month and no campaign is at its limit', async () => {
+    setup({
+      'GET /api/dashboard/verification': () =>
+        json({ ...verification, usageCount: 0, verifiedCount: 0, verifiedPercent: null, campaignsAtLimit: [], campaignsAtLimitCount: 0 }),
+    });
+    const verified = within(await screen.findByRole('heading', { name: 'Uses confirmed at the till', level: 2 }).then((h) => h.closest('section') as HTMLElement));
+    expect(await verified.findByText('No uses this month yet.')).toBeTruthy();
+    expect(verified.getByText('No campaign has reached its limit.')).toBeTruthy();
   });
 
   it('in Azerbaijani on a browser without Azerbaijani data, takes month names and numbers from the panel', async () => {

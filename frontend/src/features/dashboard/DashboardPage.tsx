@@ -11,15 +11,18 @@ import { formatNumber, monthNames, t } from '../../lib/i18n';
 import {
   employeesChart,
   formatRating,
+  formatShare,
   monthLabel,
   monthsSoFar,
   usageChart,
   yearOptions,
   type AssetEmployees,
+  type CampaignAtLimit,
   type CategoryUsage,
   type DashboardSummary,
   type MonthUsage,
   type TopPartner,
+  type Verification,
 } from './dashboardData';
 
 type Ranked<Row> = Row & { id: number };
@@ -132,6 +135,55 @@ function RankingTable<Row>({ title, value, columns }: { title: string; value: Re
 
 const numberCell = 'text-right tabular-nums';
 
+/** Issue 41: this month's share of uses confirmed at the till with a redemption code, and the campaigns at their total limit. */
+function VerificationPanel() {
+  useSignals();
+  const verification = useRemoteValue<Verification>('dashboard/verification');
+  const columns: TableColumn<CampaignAtLimit>[] = [
+    { key: 'name', header: t('field.campaignName'), render: (row) => row.name, text: (row) => row.name },
+    { key: 'partnerName', header: t('field.partnerName'), render: (row) => row.partnerName, text: (row) => row.partnerName },
+    {
+      key: 'usesCount',
+      header: t('field.uses'),
+      render: (row) => t('campaigns.usesOf', { count: row.usesCount, limit: row.usageLimitTotal }),
+      className: numberCell,
+    },
+  ];
+  return (
+    <Panel title={t('dashboard.verification')}>
+      <RemoteContent value={verification}>
+        {(data) => {
+          const share = formatShare(data.verifiedPercent);
+          const month = monthLabel(data.month) ?? data.month;
+          const more = data.campaignsAtLimitCount - data.campaignsAtLimit.length;
+          return (
+            <div className="flex flex-col gap-4">
+              <dl>
+                <dt className="text-sm text-slate-600">{t('dashboard.verifiedShare', { month })}</dt>
+                <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{share ?? t('table.noValue')}</dd>
+                <dd className="text-sm text-slate-600">
+                  {share === null
+                    ? t('dashboard.noUsesThisMonth')
+                    : t('dashboard.verifiedOf', { verified: formatNumber(data.verifiedCount), total: formatNumber(data.usageCount) })}
+                </dd>
+              </dl>
+              <div>
+                <h3 className="mb-2 text-sm font-semibold text-slate-800">{t('dashboard.campaignsAtLimit')}</h3>
+                {data.campaignsAtLimit.length === 0 ? (
+                  <p className="text-sm text-slate-600">{t('dashboard.noCampaignsAtLimit')}</p>
+                ) : (
+                  <DataTable caption={t('dashboard.campaignsAtLimit')} columns={columns} rows={data.campaignsAtLimit} status="ready" />
+                )}
+                {more > 0 && <p className="mt-2 text-sm text-slate-600">{t('dashboard.moreAtLimit', { count: formatNumber(more) })}</p>}
+              </div>
+            </div>
+          );
+        }}
+      </RemoteContent>
+    </Panel>
+  );
+}
+
 /**
  * The dashboard (the specification's campaigns part, Dashboard): headline figures, the employees
  * doughnut and the monthly usage line, then each table once (docs/decisions.md). Every
@@ -193,6 +245,7 @@ export default function DashboardPage() {
         <RankingTable title={t('dashboard.topCategories')} value={categories} columns={categoryColumns} />
         <RankingTable title={t('dashboard.assetUsage')} value={assetUsage} columns={[assetName, employeeCount, usageCount]} />
         <RankingTable title={t('dashboard.assetEmployees')} value={assetEmployees} columns={[assetName, employeeCount]} />
+        <VerificationPanel />
       </div>
     </div>
   );

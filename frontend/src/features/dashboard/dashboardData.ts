@@ -13,6 +13,17 @@ export type CategoryUsage = Schema<'CategoryUsage'>;
 /** `GET dashboard/usageEmployees` and `GET dashboard/assetEmployees`: the same row, in two orders. */
 export type AssetEmployees = Schema<'AssetEmployees'>;
 
+/** `GET dashboard/verification`: this month's share of uses confirmed at the till, the campaigns at their limit. */
+export type Verification = Schema<'Verification'>;
+
+export type CampaignAtLimit = Schema<'CampaignAtLimit'>;
+
+/** "37.5%" in the UI language, or null without any use this month. */
+export function formatShare(percent: number | null | undefined): string | null {
+  if (percent === null || percent === undefined || !Number.isFinite(percent)) return null;
+  return `${formatNumber(percent, { fractionDigits: Number.isInteger(percent) ? 0 : 1 })}%`;
+}
+
 /** `GET dashboard/usageHistory?year=`. */
 export type MonthUsage = Schema<'MonthUsage'>;
 
