@@ -10,7 +10,7 @@
 # BENCH_CODES (default 40000) bounds the codes made, and so the confirmations that can succeed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION="${1:-8}"
+DURATION="${1:-5}"
 CODES="${BENCH_CODES:-40000}"
 CAMPAIGNS=4
 EMPLOYEES=$(((CODES + CAMPAIGNS - 1) / CAMPAIGNS))
@@ -40,8 +40,8 @@ for n in range(2, int(sys.argv[2]) + 1):
 db.execute("UPDATE campaigns SET usage_limit_total = 10000000, usage_limit_per_employee = 1000, usage_limit_period = 'day'")
 db.commit()
 PY
-APP_KEY=$("$BIN" api-client create --db "$DB" --name app --kind employee-app --rate-limit 100000000 | grep '^pk_')
-PARTNER_KEY=$("$BIN" api-client create --db "$DB" --name till --kind partner --partner-id 1 --rate-limit 100000000 | grep '^pk_')
+APP_KEY=$("$BIN" api-client create --db "$DB" --name app --kind employee-app --rate-limit 1000000 | grep '^pk_')
+PARTNER_KEY=$("$BIN" api-client create --db "$DB" --name till --kind partner --partner-id 1 --rate-limit 1000000 | grep '^pk_')
 start_server "$BIN" "$DB"
 trap 'kill $SERVER 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm" "$WORK/codes.txt"' EXIT
 
