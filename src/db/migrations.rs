@@ -92,6 +92,7 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0021_trash_triggers_declared.sql"),
     },
     Migration { version: 22, name: "campaign_limits", sql: include_str!("../../migrations/0022_campaign_limits.sql") },
+    Migration { version: 24, name: "usage_review", sql: include_str!("../../migrations/0024_usage_review.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -140,6 +141,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 22,
         name: "campaign_limits",
         sql: include_str!("../../migrations/postgres/0022_campaign_limits.sql"),
+    },
+    Migration {
+        version: 24,
+        name: "usage_review",
+        sql: include_str!("../../migrations/postgres/0024_usage_review.sql"),
     },
 ];
 

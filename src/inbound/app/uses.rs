@@ -21,6 +21,7 @@ use crate::http::state::AppState;
 use crate::resources::campaigns::limits;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
+use crate::resources::usage_review::{self, UseRow};
 use crate::resources::wish_list::WISH_LIST;
 
 use super::{
@@ -155,7 +156,10 @@ pub(super) async fn usage(
         let snapshot = tx
             .prepare_cached(SNAPSHOT)?
             .query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
-        USAGE_FORM.write(&values).computed(snapshot).set("created_at", now.as_str()).insert(tx)
+        let id = USAGE_FORM.write(&values).computed(snapshot).set("created_at", now.as_str()).insert(tx)?;
+        // The review rules read the use as written, in its transaction.
+        usage_review::flag_use(tx, &UseRow { id, employee_id: employee.id, partner_id }, at)?;
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
