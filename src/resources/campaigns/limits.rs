@@ -111,8 +111,8 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     }
 }
 
-/// Uses of the campaign `c` that count: every live use (no use is voided yet). A count is never
-/// null; the COALESCE says so in the shape `tests/row_nullability.rs` reads.
+/// Uses of the campaign `c` that count: every live use (a voided use is soft-deleted, so it does
+/// not). A count is never null; the COALESCE says so in the shape `tests/row_nullability.rs` reads.
 pub(super) const USES_COUNT_SQL: &str =
     "COALESCE((SELECT COUNT(*) FROM usage_history u WHERE u.campaign_id = c.id AND u.deleted_at IS NULL), 0)";
 
