@@ -194,7 +194,9 @@ describe('Usage review: uses flagged as the app writes them, cleared or voided w
     await rules.getByText('More than 5 uses by one employee within 10 minutes', { exact: true }).waitFor();
     expect(await rules.getByRole('textbox').count()).toBe(0);
     await expectAccessible(operator, 'Review rules for Call Center', rules);
-    await rules.getByRole('button', { name: 'Close' }).click();
+    // The footer's Close (the title bar has one too).
+    await rules.getByRole('button', { name: 'Close' }).last().click();
+    await rules.waitFor({ state: 'detached' });
     const id = (await reviewOf(GULNAR))?.id;
     const refused = await operator.evaluate(async (reviewId) => {
       const token = JSON.parse(localStorage.getItem('persist:perkdesk-auth') ?? '{}').authToken as string;

@@ -153,7 +153,7 @@ describe('Usage review screen', () => {
     expect(uses).toHaveValue(3);
     await user.clear(uses);
     await user.type(uses, '0');
-    const minutes = dialog.getByLabelText('Another partner within minutes');
+    const minutes = dialog.getByLabelText('Flag a use at another partner within this many minutes');
     await user.clear(minutes);
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await dialog.findByText('Uses must be a whole number from 1 to 1000')).toBeInTheDocument();

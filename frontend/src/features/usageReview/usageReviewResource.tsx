@@ -77,10 +77,10 @@ export const usageReviewResource: ResourceDeclaration<UsageReviewRow> = {
   nouns: { one: 'noun.flaggedUse', many: 'noun.flaggedUses' },
   columns: [
     { field: 'employeeEmail', kind: 'email', label: 'field.employeeEmail', width: 22, wrapHeader: true },
-    { field: 'partnerName', label: 'field.partnerName', width: 12 },
-    { field: 'campaignName', label: 'field.campaignName', width: 16, priority: 3, sortable: false },
+    { field: 'partnerName', label: 'field.partnerName', width: 10 },
+    { field: 'campaignName', label: 'field.campaignName', width: 10, priority: 3, sortable: false },
     { field: 'usedDate', label: 'field.usedAt', kind: 'dateTime' },
-    { field: 'reason', label: 'field.reason', value: reasonText, width: 18 },
+    { field: 'reason', label: 'field.reason', value: reasonText, width: 40 },
     { field: 'state', label: 'field.reviewState', value: stateText, width: 8, priority: 2 },
   ],
   toolsLabel: 'table.rowActions',

@@ -34,8 +34,8 @@ export const az: Translation = {
   'field.decidedAt': 'Qərar tarixi',
   'field.voidReason': 'İstifadə niyə ləğv edilir?',
   'field.manyUses': 'Bir əməkdaşın bu saydan çox istifadəsini işarələ',
-  'field.manyUsesMinutes': 'Dəqiqə ərzində',
-  'field.twoPartnersMinutes': 'Başqa partnyor, dəqiqə ərzində',
+  'field.manyUsesMinutes': 'Bu qədər dəqiqə ərzində',
+  'field.twoPartnersMinutes': 'Bu qədər dəqiqə ərzində başqa partnyorda istifadəni işarələ',
   // Campaign side
   'form.copyFrom': '{source} dilindən köçür',
   'form.tabHasErrors': '(mesaj var)',

@@ -30,6 +30,6 @@ export const reviewMessages = {
   'field.decidedAt': 'Decided at',
   'field.voidReason': 'Why is the use void?',
   'field.manyUses': 'Flag more than this many uses by one employee',
-  'field.manyUsesMinutes': 'Within minutes',
-  'field.twoPartnersMinutes': 'Another partner within minutes',
+  'field.manyUsesMinutes': 'Within this many minutes',
+  'field.twoPartnersMinutes': 'Flag a use at another partner within this many minutes',
 } as const;

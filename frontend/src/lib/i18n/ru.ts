@@ -31,8 +31,8 @@ export const ru: Translation = {
   'field.decidedAt': 'Дата решения',
   'field.voidReason': 'Почему использование аннулируется?',
   'field.manyUses': 'Отмечать, если у сотрудника больше использований, чем',
-  'field.manyUsesMinutes': 'В пределах минут',
-  'field.twoPartnersMinutes': 'Другой партнёр в пределах минут',
+  'field.manyUsesMinutes': 'В пределах этого числа минут',
+  'field.twoPartnersMinutes': 'Отмечать использование у другого партнёра в пределах этого числа минут',
   // Campaign side
   'form.copyFrom': 'Скопировать из {source}',
   'form.tabHasErrors': '(есть сообщение)',
