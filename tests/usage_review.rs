@@ -339,6 +339,14 @@ async fn a_use_with_two_flags_is_voided_once_and_a_deleted_use_is_not_reviewed()
     let other = s.app.get(&format!("/api/usageReview/{}", of_both[1]), &token).await.json();
     assert_eq!((other["state"].clone(), other["voidReason"].clone()), (json!(VOIDED), json!("Fraud")));
 
+    // Deleted for good from the trash, the use takes its flags with it.
+    let trash = s.app.get("/api/trash?Skip=0&Take=10", &token).await.json();
+    let entry = rows(&trash).into_iter().find(|r| r["recordId"] == both).expect("the voided use is in the trash");
+    s.app.call(Method::DELETE, "/api/trash", Some(&token), Some(json!({"id": [entry["id"]]}))).await.expect(200);
+    assert_eq!(s.app.count(&format!("SELECT COUNT(*) FROM usage_review WHERE usage_id = {both}")), 0);
+    assert_eq!(s.app.count(&format!("SELECT COUNT(*) FROM usage_history WHERE id = {both}")), 0);
+    s.app.get(&format!("/api/usageReview/{}", of_both[0]), &token).await.expect(404);
+
     // A flagged use an Admin deleted from Usage history waits in the trash; it is not voided here.
     let first = rows(&flags).iter().find(|r| r["usageId"] != both).unwrap()["id"].as_i64().unwrap();
     let first_use = rows(&flags).iter().find(|r| r["id"] == first).unwrap()["usageId"].as_i64().unwrap();
