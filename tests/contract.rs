@@ -322,6 +322,28 @@ fn seed_usage_history(conn: &Connection) {
     }
 }
 
+/// Flags on the seeded uses: each rule on some, every state, the voided ones' uses deleted.
+fn seed_usage_review(conn: &Connection) {
+    seed_usage_history(conn);
+    for i in 1..=24_i64 {
+        let (reason, state) = (if i % 3 == 0 { "twoPartners" } else { "manyUses" }, i % 3);
+        conn.execute(
+            "INSERT INTO usage_review (usage_id, reason, counted, window_minutes, state, decided_by, decided_at,
+                                       void_reason, created_at)
+             SELECT id, ?2, 4, 10, ?3, ?4, ?5, ?6, created_at FROM usage_history WHERE id = ?1",
+            (
+                i,
+                reason,
+                state,
+                (state > 0).then_some("Aysel Məmmədova <aysel@perk.az>"),
+                (state > 0).then_some("2026-11-20T10:00:00.000Z"),
+                (state == 2).then_some("Fraud"),
+            ),
+        )
+        .unwrap();
+    }
+}
+
 fn seed_complaints(conn: &Connection) {
     for i in 0..17 {
         conn.execute(
@@ -685,6 +707,37 @@ fn cases() -> Vec<Case> {
                     "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND created_at < '2026-04-01'",
                 ),
                 ("Verified", "true", "SELECT COUNT(*) FROM usage_history WHERE deleted_at IS NULL AND verified = 1"),
+            ],
+        },
+        Case {
+            resource: &perkdesk::resources::usage_review::USAGE_REVIEW,
+            seed: seed_usage_review,
+            filters: &[
+                ("State", "2", "SELECT COUNT(*) FROM usage_review WHERE state = 2"),
+                ("Reason", "twoPartners", "SELECT COUNT(*) FROM usage_review WHERE reason = 'twoPartners'"),
+                (
+                    "EmployeeEmail",
+                    "EMP0",
+                    "SELECT COUNT(*) FROM usage_review r JOIN usage_history h ON h.id = r.usage_id
+                     WHERE h.employee_email LIKE 'emp0%'",
+                ),
+                (
+                    "PartnerId",
+                    "3",
+                    "SELECT COUNT(*) FROM usage_review r JOIN usage_history h ON h.id = r.usage_id WHERE h.partner_id = 3",
+                ),
+                (
+                    "StartDate",
+                    "2026-06-01",
+                    "SELECT COUNT(*) FROM usage_review r JOIN usage_history h ON h.id = r.usage_id
+                     WHERE h.created_at >= '2026-06-01'",
+                ),
+                (
+                    "EndDate",
+                    "2026-03-31",
+                    "SELECT COUNT(*) FROM usage_review r JOIN usage_history h ON h.id = r.usage_id
+                     WHERE h.created_at < '2026-04-01'",
+                ),
             ],
         },
         Case {

@@ -348,3 +348,26 @@ async fn unused_codes_are_forgotten_a_week_after_they_expired_and_used_ones_stay
     // A forgotten code is unknown at the till, like any other.
     till.confirm(&old).await.expect_message(404, CODE_NOT_FOUND);
 }
+
+/// A confirmed code is a use like the app's: the review rules read it in its transaction (the
+/// fourth use by one employee within ten minutes is flagged).
+#[tokio::test]
+async fn confirmed_codes_are_checked_by_the_review_rules() {
+    let till = till();
+    let admin = till.app.admin().await;
+    let mut uses = Vec::new();
+    for _ in 0..4 {
+        let code = till.code(employee(3)).await;
+        let confirmed = till.confirm(&code).await;
+        confirmed.expect(201);
+        uses.push(confirmed.json()["usageId"].as_i64().unwrap());
+    }
+    let queue = till.app.get("/api/usageReview?Skip=0&Take=10", &admin.token).await.expect(200).json();
+    let flagged: Vec<(i64, String)> = queue["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| (row["usageId"].as_i64().unwrap(), row["reason"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(flagged, vec![(uses[3], "manyUses".to_string())], "{queue}");
+}

@@ -16,6 +16,8 @@ export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/promocode', title: 'Promocode' },
   { path: '/complaints', title: 'Complaints' },
   { path: '/usagehistory', title: 'Usage history' },
+  // The review queue of uses (issue 41), beside the history it reviews.
+  { path: '/usagereview', title: 'Usage review' },
   { path: '/notifications', title: 'Notifications' },
   { path: '/reports', title: 'Reports' },
   { path: '/requests', title: 'Requests by Employee' },

@@ -5,6 +5,7 @@ import { PHONE, shot } from '../support/browser';
 import { createCampaign, createCategory } from '../support/campaignsApi';
 import { pngBytes } from '../support/images';
 import { ListScreen, type ScreenSpec } from '../support/listScreen';
+import { callInbound } from '../support/inbound';
 import { useSuite } from '../support/suite';
 import { asideLabels, openedDialog, overflowsHorizontally, signIn, until } from '../support/ui';
 
@@ -14,15 +15,7 @@ const USAGE: ScreenSpec = { path: '/usagehistory', title: 'Usage history' };
 const EMPLOYEE = 'leyla.aliyeva@azersun.test';
 
 /** A call of the inbound API with an API key, as the employee app makes it. */
-async function inbound(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${suite.server.baseUrl}/api/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {} };
-}
+const inbound = (method: string, path: string, key: string, body?: unknown) => callInbound(suite.server.baseUrl, method, path, key, body);
 
 describe('API clients: an Admin makes a key and sees it once; a use posted with it shows on Usage History and in the dashboard', () => {
   let page: Page;

@@ -401,21 +401,31 @@ async fn soft_delete(
                     ),
                 }));
             }
-            let now = now_iso();
-            let mut stmt = tx.prepare_cached(&format!(
-                "UPDATE {} SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
-                resource.table
-            ))?;
-            for id in &ids {
-                stmt.execute((id, &now))?;
-            }
-            if let Some(hook) = resource.on_change {
-                hook(tx, Some(&user), &Change::Deleted(&ids))?;
-            }
+            delete_rows(tx, resource, &ids, Some(&user))?;
             Ok(Deleted { deleted: ids.len() })
         })
         .await
         .map(Json)
+}
+
+/// Soft-deletes the live rows `ids` of `resource`'s table in the caller's transaction and runs its
+/// change hook, as `DELETE {path}` does; answers how many rows it deleted. The one statement that
+/// sets `deleted_at` for a declared resource, so a module that removes a record from the lists
+/// (the review queue's void of a use) does it as a delete does, without writing the table itself.
+pub fn delete_rows(tx: &Connection, resource: &Resource, ids: &[i64], user: Option<&CurrentUser>) -> AppResult<usize> {
+    let now = now_iso();
+    let mut stmt = tx.prepare_cached(&format!(
+        "UPDATE {} SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+        resource.table
+    ))?;
+    let mut deleted = 0;
+    for id in ids {
+        deleted += stmt.execute((id, &now))?;
+    }
+    if let Some(hook) = resource.on_change {
+        hook(tx, user, &Change::Deleted(ids))?;
+    }
+    Ok(deleted)
 }
 
 #[derive(Deserialize, Serialize, ToSchema, Default)]

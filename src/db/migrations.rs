@@ -97,6 +97,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "redemption_codes",
         sql: include_str!("../../migrations/0023_redemption_codes.sql"),
     },
+    Migration { version: 24, name: "usage_review", sql: include_str!("../../migrations/0024_usage_review.sql") },
     Migration {
         version: 25,
         name: "dashboard_verified_uses",
@@ -155,6 +156,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         version: 23,
         name: "redemption_codes",
         sql: include_str!("../../migrations/postgres/0023_redemption_codes.sql"),
+    },
+    Migration {
+        version: 24,
+        name: "usage_review",
+        sql: include_str!("../../migrations/postgres/0024_usage_review.sql"),
     },
     Migration {
         version: 25,

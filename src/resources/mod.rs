@@ -19,6 +19,7 @@ pub mod promo_codes;
 pub mod reports;
 pub mod trash;
 pub mod usage_history;
+pub mod usage_review;
 pub mod users;
 pub mod wish_list;
 
@@ -47,6 +48,7 @@ pub fn routes() -> Api {
         .merge(wish_list::routes())
         .merge(applications::routes())
         .merge(usage_history::routes())
+        .merge(usage_review::routes())
         .merge(complaints::routes())
         .merge(merchants::routes())
         .merge(promo_codes::routes())
@@ -96,7 +98,7 @@ pub fn declared() -> Declared {
 
 /// Every declared resource: the registries (history routes, the trash's kinds, what `db` is
 /// handed) and the contract tests are made from it.
-pub fn all() -> [&'static Resource; 19] {
+pub fn all() -> [&'static Resource; 20] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -111,6 +113,7 @@ pub fn all() -> [&'static Resource; 19] {
         &wish_list::WISH_LIST,
         &applications::APPLICATIONS,
         &usage_history::USAGE_HISTORY,
+        &usage_review::USAGE_REVIEW,
         &complaints::COMPLAINTS,
         &merchants::MERCHANTS,
         &promo_codes::PROMO_CODES,

@@ -4,10 +4,12 @@
 //! total is a maintained counter. Status 0 confirmed / 1 cancelled is set from the drawer; delete
 //! is for Admins; the export by date range is saved as UsageHistory.xlsx (see docs/decisions.md).
 
-use crate::crud::{Recorded, Trash};
+use crate::crud::{Change, Recorded, Trash};
+use crate::db::sql::Connection;
 use axum::http::Method;
 
-use crate::auth::Roles;
+use crate::auth::{CurrentUser, Roles};
+use crate::core::error::AppResult;
 use crate::crud::{self, Column, Export, Filter, Kind, Resource, Search, Total, ValueKind};
 use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc, query};
@@ -86,14 +88,33 @@ pub static USAGE_HISTORY: Resource = Resource {
     write: Roles::ADMIN,
     toggle: false,
     delete: true,
-    on_change: None,
+    on_change: Some(reviews_follow),
     detail_extra: None,
     plural: "usage records",
     label: Some("{row}.campaign_name || ' · ' || {row}.employee_email || ' · ' || substr({row}.created_at, 1, 10)"),
     history: &[Recorded::table("usage_history")],
-    trash: Some(Trash::PLAIN),
+    trash: Some(Trash {
+        // A voided use says why in the Trash (its review's reason, written before the delete).
+        label: Some(
+            "{row}.campaign_name || ' · ' || {row}.employee_email || ' · ' || substr({row}.created_at, 1, 10) || \
+             COALESCE(' · voided: ' || (SELECT voided.void_reason FROM usage_review voided \
+                                        WHERE voided.usage_id = {row}.id AND voided.state = 2 LIMIT 1), '')",
+        ),
+        owned: &[("usage_review", "usage_id = ?1", "flagged uses")],
+        ..Trash::PLAIN
+    }),
     unrecorded: &[],
 };
+
+/// A use's reviews follow it through the trash (`resources::usage_review`, their one writer): a
+/// restore reopens a voided review, a purge removes its reviews.
+fn reviews_follow(tx: &Connection, _: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
+    match change {
+        Change::Restored(ids) => super::usage_review::use_restored(tx, ids),
+        Change::Purging(ids) => super::usage_review::use_purging(tx, ids),
+        _ => Ok(()),
+    }
+}
 
 pub const STATUS_RANGE: &str = "Status must be 0 (confirmed) or 1 (cancelled)";
 

@@ -24,6 +24,8 @@ const specMenu = [
   'Promocode',
   'Complaints',
   'Usage history',
+  // Issue 41's review queue, beside the usage history it reviews (not in the specification's menu).
+  'Usage review',
   'Notifications',
   'Reports',
 ];
@@ -86,6 +88,7 @@ describe('route table', () => {
     expect(menuLabels()).not.toContain('Trash');
     expect(screen.queryByText('Settings')).toBeNull();
     expect(menuLabels()).toContain('Reports');
+    expect(menuLabels()).toContain('Usage review');
     view.unmount();
     renderAt('/users', <AppRoutes />);
     expect(await screen.findByText('Not available for your role')).toBeInTheDocument();
@@ -97,6 +100,7 @@ describe('route table', () => {
     ['/partners', 'partner', 'Partners'],
     ['/merchants', 'partner/merchant', 'Merchants'],
     ['/promocode', 'promoCode', 'Promocode'],
+    ['/usagereview', 'usageReview', 'Usage review'],
   ])('routes %s to its screen, which lists GET %s', async (path, resource, title) => {
     signedIn();
     const api = mockApi({ [`GET /api/${resource}`]: emptyList });

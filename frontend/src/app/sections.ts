@@ -40,6 +40,7 @@ const EmployeeRequestsPage = lazyScreen(() => import('../features/employeeReques
 const MerchantsPage = lazyScreen(() => import('../features/merchants/MerchantsPage'));
 const PromoCodesPage = lazyScreen(() => import('../features/promoCodes/PromoCodesPage'));
 const UsageHistoryPage = lazyScreen(() => import('../features/usageHistory/UsageHistoryPage'));
+const UsageReviewPage = lazyScreen(() => import('../features/usageReview/UsageReviewPage'));
 const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPage'));
 const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
 const ApiClientsPage = lazyScreen(() => import('../features/apiClients/ApiClientsPage'));
@@ -69,6 +70,7 @@ export const sections: readonly Section[] = [
     badge: { count: unreadComplaints, refresh: refreshUnreadComplaints, label: 'complaints.unreadBadge' },
   },
   { path: '/usagehistory', title: 'menu.usageHistory', icon: 'usage', menu: 'main', screen: UsageHistoryPage },
+  { path: '/usagereview', title: 'menu.usageReview', icon: 'alert', menu: 'main', screen: UsageReviewPage },
   { path: '/notifications', title: 'menu.notifications', icon: 'notifications', menu: 'main', screen: NotificationsPage },
   { path: '/reports', title: 'menu.reports', icon: 'reports', menu: 'main', screen: ReportsPage },
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },

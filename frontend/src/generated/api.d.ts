@@ -16256,6 +16256,841 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usageReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List usage review
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                    /** @description A sortable field of the row, any case (default id) */
+                    SortField?: string;
+                    /** @description true = ascending (default false) */
+                    OrderBy?: boolean | string;
+                    /** @description Filter (blank = not applied) */
+                    State?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    Reason?: string;
+                    /** @description Filter (blank = not applied) */
+                    EmployeeEmail?: string;
+                    /** @description Filter (blank = not applied) */
+                    PartnerId?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    StartDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    EndDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["UsageReviewRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description A query parameter is not valid; the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download UsageReview.xlsx (the list's filters apply)
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Filter (blank = not applied) */
+                    State?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    Reason?: string;
+                    /** @description Filter (blank = not applied) */
+                    EmployeeEmail?: string;
+                    /** @description Filter (blank = not applied) */
+                    PartnerId?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    StartDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    EndDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description A query parameter is not valid; the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List usage review narrowed by filters
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                    /** @description A sortable field of the row, any case (default id) */
+                    SortField?: string;
+                    /** @description true = ascending (default false) */
+                    OrderBy?: boolean | string;
+                    /** @description Filter (blank = not applied) */
+                    State?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    Reason?: string;
+                    /** @description Filter (blank = not applied) */
+                    EmployeeEmail?: string;
+                    /** @description Filter (blank = not applied) */
+                    PartnerId?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    StartDate?: string;
+                    /** @description Filter (blank = not applied) */
+                    EndDate?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["UsageReviewRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description A query parameter is not valid; the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review rules' thresholds
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReviewSettings"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the review rules' thresholds (Admin); they apply to uses written from now on
+         * @description Roles: Admin.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description More than this many uses by one employee within `manyUsesMinutes` flags the use (1 to 1000).
+                         */
+                        manyUses: number;
+                        /**
+                         * Format: int64
+                         * @description The window of `manyUses`, in minutes (1 to 1440).
+                         */
+                        manyUsesMinutes: number;
+                        /**
+                         * Format: int64
+                         * @description A use at another partner within this many minutes flags the use (1 to 1440).
+                         */
+                        twoPartnersMinutes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReviewSettings"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flagged use
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UsageReviewRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/{id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open flagged use fine
+         * @description Roles: Admin, User.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UsageReviewRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one flagged use, newest first
+         * @description Roles: Admin, User, Call Center.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ActivityRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usageReview/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void the use of an open flagged use: it leaves the usage list, counts, dashboard, reports and limits and waits in the trash; the use's other open flags are voided with it
+         * @description Roles: Admin, User.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why the use is void, 1 to 500 characters; kept with the review and in the activity log. */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UsageReviewRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -18963,6 +19798,24 @@ export interface components {
         Restored: {
             restored: number;
         };
+        /** @description The thresholds of the rules. */
+        ReviewSettings: {
+            /**
+             * Format: int64
+             * @description More than this many uses by one employee within `manyUsesMinutes` flags the use (1 to 1000).
+             */
+            manyUses: number;
+            /**
+             * Format: int64
+             * @description The window of `manyUses`, in minutes (1 to 1440).
+             */
+            manyUsesMinutes: number;
+            /**
+             * Format: int64
+             * @description A use at another partner within this many minutes flags the use (1 to 1440).
+             */
+            twoPartnersMinutes: number;
+        };
         /** @description A user as lists and forms see it. */
         SavedUser: {
             email: string;
@@ -19092,6 +19945,26 @@ export interface components {
              */
             rating?: number | null;
         };
+        UsageReviewRow: {
+            campaignName: string;
+            counted: number;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedBy: string | null;
+            employeeEmail: string;
+            id: number;
+            partnerId: number;
+            partnerName: string;
+            reason: string;
+            reasonName: string;
+            state: number;
+            stateName: string;
+            usageId: number;
+            /** Format: date-time */
+            usedDate: string;
+            voidReason: string | null;
+            windowMinutes: number;
+        };
         UsageRow: {
             assetId?: number;
             assetName: string;
@@ -19170,6 +20043,11 @@ export interface components {
              * @description verifiedCount of usageCount in percent, one decimal; null without any use this month.
              */
             verifiedPercent?: number | null;
+        };
+        /** @description `POST usageReview/{id}/void`'s body. */
+        VoidIn: {
+            /** @description Why the use is void, 1 to 500 characters; kept with the review and in the activity log. */
+            reason: string;
         };
         /** @description `POST wishes`'s body. */
         WishIn: {

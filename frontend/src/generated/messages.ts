@@ -730,6 +730,31 @@ export const FORM_MESSAGES = {
       "format": "Partner is required"
     }
   },
+  "PUT /api/usageReview/settings": {
+    "manyUses": {
+      "required": "Uses is required",
+      "format": "Uses must be a whole number from 1 to 1000",
+      "minimum": "Uses must be a whole number from 1 to 1000",
+      "maximum": "Uses must be a whole number from 1 to 1000"
+    },
+    "manyUsesMinutes": {
+      "required": "Minutes for uses is required",
+      "format": "Minutes for uses must be a whole number from 1 to 1440",
+      "minimum": "Minutes for uses must be a whole number from 1 to 1440",
+      "maximum": "Minutes for uses must be a whole number from 1 to 1440"
+    },
+    "twoPartnersMinutes": {
+      "required": "Minutes between partners is required",
+      "format": "Minutes between partners must be a whole number from 1 to 1440",
+      "minimum": "Minutes between partners must be a whole number from 1 to 1440",
+      "maximum": "Minutes between partners must be a whole number from 1 to 1440"
+    }
+  },
+  "POST /api/usageReview/{id}/void": {
+    "reason": {
+      "required": "Reason is required"
+    }
+  },
   "PUT /api/user": {
     "email": {
       "required": "Email is required",
@@ -857,6 +882,7 @@ export const REFUSALS = [
   "Expire date must be after the start date",
   "File is required",
   "First name is required",
+  "Flagged use",
   "Header is required",
   "Human resource",
   "Id is required",
@@ -945,11 +971,14 @@ export const REFUSALS = [
   "There is no partner with id {id}.",
   "This campaign is not one of the partner's campaigns.",
   "This city is not a branch of the chosen partner.",
+  "This flagged use was already cleared.",
   "This method is not allowed here.",
   "This partner does not hand out promo codes.",
   "This partner has no such promo code.",
   "This promo code was already used.",
   "This reset link is invalid or has expired. Ask for a new one.",
+  "This use was already voided.",
+  "This use was deleted; restore it from the trash to review it.",
   "This x-requestid was already used for a different request.",
   "Too many attempts from your address. Try again in {seconds} seconds.",
   "Too many failed sign-ins for this account. Try again in {seconds} seconds.",

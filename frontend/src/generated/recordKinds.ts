@@ -31,6 +31,7 @@ export const HISTORY_KINDS = [
   "wishList",
   "apply",
   "usageHistory",
+  "usageReview",
   "complaint",
   "partner/merchant",
   "promoCode",

@@ -22,6 +22,7 @@ use crate::http::state::AppState;
 use crate::resources::campaigns::limits;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
+use crate::resources::usage_review::{self, UseRow};
 use crate::resources::wish_list::WISH_LIST;
 
 use super::{
@@ -122,6 +123,7 @@ pub(super) async fn usage(
 /// campaign inactive, expired, not started or not offered to the employee's asset, or past a limit
 /// (`verified`: the use is a code the partner confirms, which a verified-only campaign takes).
 /// Runs in the use's own transaction, so the limits are counted with the writes before it.
+/// Answers the campaign's partner.
 pub(crate) fn check_use(
     tx: &Connection,
     employee: &Employee,
@@ -130,7 +132,7 @@ pub(crate) fn check_use(
     verified: bool,
     zone: &OperatorZone,
     at: time::OffsetDateTime,
-) -> AppResult<()> {
+) -> AppResult<i64> {
     let now = format_iso(at);
     let campaign = tx
         .prepare_cached(
@@ -176,7 +178,8 @@ pub(crate) fn check_use(
         })?;
     }
     // The limits are counted in this transaction, so the use that reaches one is the last.
-    limits::check_use(tx, campaign_id, employee.id, verified, zone, at)
+    limits::check_use(tx, campaign_id, employee.id, verified, zone, at)?;
+    Ok(partner_id)
 }
 
 /// Records a use by `employee` as `values` (read with [`USAGE_FIELDS`]) say, at `at`, after
@@ -190,16 +193,19 @@ pub(crate) fn record_use(
     at: time::OffsetDateTime,
 ) -> AppResult<i64> {
     let campaign_id = values.number("campaignId").unwrap_or_default();
-    check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
+    let partner_id = check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
     // Names are copied as they are now: the history reads the same after a rename.
     let snapshot =
         tx.prepare_cached(SNAPSHOT)?.query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
-    USAGE_FORM
+    let id = USAGE_FORM
         .write(values)
         .computed(snapshot)
         .set("created_at", format_iso(at).as_str())
         .set("verified", verified)
-        .insert(tx)
+        .insert(tx)?;
+    // The review rules read the use as written, in its transaction.
+    usage_review::flag_use(tx, &UseRow { id, employee_id: employee.id, partner_id }, at)?;
+    Ok(id)
 }
 
 /// `POST wishes`'s fields.

@@ -111,7 +111,7 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     }
 }
 
-/// Uses of the campaign `c` that count: every live use, as `campaign_counts` keeps them (the
+/// Uses of the campaign `c` that count: every live use (a voided use is soft-deleted, so it does not), as `campaign_counts` keeps them (the
 /// usage history's triggers, in the use's own transaction). A count is never null; the COALESCE
 /// says so in the shape `tests/row_nullability.rs` reads.
 pub(super) const USES_COUNT_SQL: &str =

@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { Icon } from '../../components/icons';
+import { dialogAction } from '../../components/resource/dialogAction';
 import type { ToolbarAction } from '../../components/resource/types';
 import { errorMessage, request } from '../../lib/api';
 import { downloadFile, saveBlob } from '../../lib/download';
@@ -147,22 +148,10 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: (confi
   );
 }
 
-function ImportButton({ onDone }: { onDone: (confirmation?: string) => void }) {
-  useSignals();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button variant="ghost" onClick={() => setOpen(true)} aria-haspopup="dialog">
-        <Icon name="plus" className="size-4" />
-        {t('import.button')}
-      </Button>
-      {open && <ImportDialog onClose={() => setOpen(false)} onDone={onDone} />}
-    </>
-  );
-}
-
-export const importAction: ToolbarAction = {
+export const importAction: ToolbarAction = dialogAction({
   id: 'import',
+  label: 'import.button',
+  icon: 'plus',
   editorsOnly: true,
-  render: ({ onDone }) => <ImportButton onDone={onDone} />,
-};
+  dialog: ({ onClose, onDone }) => <ImportDialog onClose={onClose} onDone={onDone} />,
+});

@@ -6,6 +6,36 @@ import type { LocaleFormats } from './formats';
  * singular in Azerbaijani ("5 istifadəçi"), so the counted nouns need one form.
  */
 export const az: Translation = {
+  // Usage review (issue 41)
+  'menu.usageReview': 'İstifadələrin yoxlanışı',
+  'noun.flaggedUse': 'işarələnmiş istifadə',
+  'noun.flaggedUses': 'işarələnmiş istifadə',
+  'activity.resource.usageReview': 'İşarələnmiş istifadə',
+  'review.details': 'İşarələnmiş istifadə',
+  'review.reason.manyUses': 'Çox istifadə',
+  'review.reason.twoPartners': 'İki partnyor',
+  'review.reasonOf.manyUses': 'Çox istifadə: {minutes} dəq ərzində {uses}',
+  'review.reasonOf.twoPartners': '{minutes} dəq ərzində başqa partnyor',
+  'review.state.open': 'Açıq',
+  'review.state.cleared': 'Təmizlənib',
+  'review.state.voided': 'Ləğv edilib',
+  'review.clear': 'Təmizlə',
+  'review.clearQuestion': '{name} istifadəsi qaydasındadır?',
+  'review.cleared': '{name} istifadəsi təmizləndi',
+  'review.void': 'İstifadəni ləğv et',
+  'review.voided': '{name} istifadəsi ləğv edildi',
+  'review.rules': 'Yoxlama qaydaları',
+  'review.rulesNote': 'İstifadələr yazılarkən yoxlanılır; yeni hədlər bundan sonrakı istifadələrə aid olur.',
+  'review.rulesSaved': 'Yoxlama qaydaları saxlanıldı',
+  'review.rule.manyUses': 'Bir əməkdaşın {minutes} dəqiqə ərzində {uses}-dən çox istifadəsi',
+  'review.rule.twoPartners': 'Bir əməkdaş {minutes} dəqiqə ərzində iki fərqli partnyorda',
+  'field.reviewState': 'Vəziyyət',
+  'field.decidedBy': 'Qərar verən',
+  'field.decidedAt': 'Qərar tarixi',
+  'field.voidReason': 'İstifadə niyə ləğv edilir?',
+  'field.manyUses': 'Bir əməkdaşın bu saydan çox istifadəsini işarələ',
+  'field.manyUsesMinutes': 'Bu qədər dəqiqə ərzində',
+  'field.twoPartnersMinutes': 'Bu qədər dəqiqə ərzində başqa partnyorda istifadəni işarələ',
   // Campaign side
   'form.copyFrom': '{source} dilindən köçür',
   'form.tabHasErrors': '(mesaj var)',
@@ -654,6 +684,17 @@ export const az: Translation = {
 
 /** The validation and refusal texts, by their English wording. */
 export const azTexts: TextTranslation = {
+  // Usage review (issue 41)
+  'Uses is required': 'İstifadə sayı mütləqdir',
+  'Uses must be a whole number from 1 to 1000': 'İstifadə sayı 1 ilə 1000 arasında tam ədəd olmalıdır',
+  'Minutes for uses is required': 'İstifadələr üçün dəqiqə mütləqdir',
+  'Minutes for uses must be a whole number from 1 to 1440': 'İstifadələr üçün dəqiqə 1 ilə 1440 arasında tam ədəd olmalıdır',
+  'Minutes between partners is required': 'Partnyorlar arası dəqiqə mütləqdir',
+  'Minutes between partners must be a whole number from 1 to 1440': 'Partnyorlar arası dəqiqə 1 ilə 1440 arasında tam ədəd olmalıdır',
+  'Flagged use': 'İşarələnmiş istifadə',
+  'This flagged use was already cleared.': 'Bu işarələnmiş istifadə artıq təmizlənib.',
+  'This use was already voided.': 'Bu istifadə artıq ləğv edilib.',
+  'This use was deleted; restore it from the trash to review it.': 'Bu istifadə silinib; yoxlamaq üçün onu səbətdən bərpa edin.',
   'Kind must be employee-app or partner': 'Növ employee-app və ya partner olmalıdır',
   'Name is required': 'Ad mütləqdir',
   "partnerId must be a partner's id": 'partnerId tərəfdaşın id-si olmalıdır',

@@ -2,6 +2,7 @@ import { campaignMessages } from './en.campaigns';
 import { merchantMessages } from './en.merchants';
 import { peopleMessages } from './en.people';
 import { usageMessages } from './en.usage';
+import { reviewMessages } from './en.review';
 import { reportingMessages } from './en.reporting';
 import { apiClientMessages, importMessages } from './en.apiClients';
 import { activityMessages } from './en.activity';
@@ -12,6 +13,7 @@ export const en = {
   ...campaignMessages,
   ...peopleMessages,
   ...usageMessages,
+  ...reviewMessages,
   ...merchantMessages,
   ...reportingMessages,
   ...apiClientMessages,

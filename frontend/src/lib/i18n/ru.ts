@@ -3,6 +3,36 @@ import type { LocaleFormats } from './formats';
 
 /** Russian: the interface and the validation texts, for back-office staff. */
 export const ru: Translation = {
+  // Usage review (issue 41)
+  'menu.usageReview': 'Проверка использований',
+  'noun.flaggedUse': 'отмеченное использование',
+  'noun.flaggedUses': { one: 'отмеченное использование', few: 'отмеченных использования', many: 'отмеченных использований', other: 'отмеченного использования' },
+  'activity.resource.usageReview': 'Отмеченное использование',
+  'review.details': 'Отмеченное использование',
+  'review.reason.manyUses': 'Много использований',
+  'review.reason.twoPartners': 'Два партнёра',
+  'review.reasonOf.manyUses': 'Много использований: {uses} за {minutes} мин',
+  'review.reasonOf.twoPartners': 'Другой партнёр в пределах {minutes} мин',
+  'review.state.open': 'Открыто',
+  'review.state.cleared': 'Снято',
+  'review.state.voided': 'Аннулировано',
+  'review.clear': 'Снять отметку',
+  'review.clearQuestion': 'Отметить использование {name} как нормальное?',
+  'review.cleared': 'Отметка с использования {name} снята',
+  'review.void': 'Аннулировать использование',
+  'review.voided': 'Использование {name} аннулировано',
+  'review.rules': 'Правила проверки',
+  'review.rulesNote': 'Использования проверяются при записи; новые пороги действуют для последующих использований.',
+  'review.rulesSaved': 'Правила проверки сохранены',
+  'review.rule.manyUses': 'Больше {uses} использований одним сотрудником за {minutes} мин',
+  'review.rule.twoPartners': 'Один сотрудник у двух разных партнёров в пределах {minutes} мин',
+  'field.reviewState': 'Состояние',
+  'field.decidedBy': 'Решение принял',
+  'field.decidedAt': 'Дата решения',
+  'field.voidReason': 'Почему использование аннулируется?',
+  'field.manyUses': 'Отмечать, если у сотрудника больше использований, чем',
+  'field.manyUsesMinutes': 'В пределах этого числа минут',
+  'field.twoPartnersMinutes': 'Отмечать использование у другого партнёра в пределах этого числа минут',
   // Campaign side
   'form.copyFrom': 'Скопировать из {source}',
   'form.tabHasErrors': '(есть сообщение)',
@@ -681,6 +711,17 @@ export const ru: Translation = {
 
 /** The validation and refusal texts, by their English wording. */
 export const ruTexts: TextTranslation = {
+  // Usage review (issue 41)
+  'Uses is required': 'Число использований обязательно',
+  'Uses must be a whole number from 1 to 1000': 'Число использований должно быть целым числом от 1 до 1000',
+  'Minutes for uses is required': 'Минуты для использований обязательны',
+  'Minutes for uses must be a whole number from 1 to 1440': 'Минуты для использований должны быть целым числом от 1 до 1440',
+  'Minutes between partners is required': 'Минуты между партнёрами обязательны',
+  'Minutes between partners must be a whole number from 1 to 1440': 'Минуты между партнёрами должны быть целым числом от 1 до 1440',
+  'Flagged use': 'Отмеченное использование',
+  'This flagged use was already cleared.': 'С этого использования отметка уже снята.',
+  'This use was already voided.': 'Это использование уже аннулировано.',
+  'This use was deleted; restore it from the trash to review it.': 'Это использование удалено; восстановите его из корзины, чтобы проверить.',
   'Kind must be employee-app or partner': 'Вид: employee-app или partner',
   'Name is required': 'Укажите название',
   "partnerId must be a partner's id": 'partnerId должен быть id партнёра',

@@ -1,0 +1,35 @@
+/**
+ * The English strings of the Usage review screen (issue 41). Part of `en`, so other languages
+ * fall back to them too.
+ */
+export const reviewMessages = {
+  'menu.usageReview': 'Usage review',
+  'noun.flaggedUse': 'flagged use',
+  'noun.flaggedUses': 'flagged uses',
+  'activity.resource.usageReview': 'Flagged use',
+  'review.details': 'Flagged use',
+  'review.reason.manyUses': 'Many uses',
+  'review.reason.twoPartners': 'Two partners',
+  'review.reasonOf.manyUses': 'Many uses: {uses} within {minutes} min',
+  'review.reasonOf.twoPartners': 'Another partner within {minutes} min',
+  'review.state.open': 'Open',
+  'review.state.cleared': 'Cleared',
+  'review.state.voided': 'Voided',
+  'review.clear': 'Clear',
+  'review.clearQuestion': 'Mark the use {name} as fine?',
+  'review.cleared': 'Use {name} cleared',
+  'review.void': 'Void the use',
+  'review.voided': 'Use {name} voided',
+  'review.rules': 'Review rules',
+  'review.rulesNote': 'Uses are checked as they are written; new thresholds apply to uses from now on.',
+  'review.rulesSaved': 'Review rules saved',
+  'review.rule.manyUses': 'More than {uses} uses by one employee within {minutes} minutes',
+  'review.rule.twoPartners': 'One employee at two different partners within {minutes} minutes',
+  'field.reviewState': 'State',
+  'field.decidedBy': 'Decided by',
+  'field.decidedAt': 'Decided at',
+  'field.voidReason': 'Why is the use void?',
+  'field.manyUses': 'Flag more than this many uses by one employee',
+  'field.manyUsesMinutes': 'Within this many minutes',
+  'field.twoPartnersMinutes': 'Flag a use at another partner within this many minutes',
+} as const;
