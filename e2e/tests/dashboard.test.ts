@@ -107,7 +107,12 @@ describe('Dashboard: charts, headline figures, tables, year picker, failures, si
       'Top 10 Category',
       'Employees included per asset',
       'Count of employees on assets',
+      'Uses confirmed at the till',
     ]);
+    // Issue 41: none of the seed's uses was confirmed at a till, and no campaign has a limit.
+    const verified = card(page, 'Uses confirmed at the till');
+    await until(() => verified.innerText()).toMatch(/Confirmed with a redemption code in /);
+    expect(await verified.innerText()).toContain('No campaign has reached its limit.');
     expect(await card(page, 'Top 10 Merchant').getByRole('columnheader').allInnerTexts()).toEqual(['Name', 'Campaigns count', 'Rating']);
     expect(await card(page, 'Employees included per asset').getByRole('columnheader').allInnerTexts()).toEqual(['Asset name', 'Employee count', 'Usage history count']);
     // The doughnut's slices are named with their numbers beside it, not by colour alone.
