@@ -30,6 +30,5 @@ CREATE TABLE usage_review_settings (
 );
 INSERT INTO usage_review_settings (id) VALUES (1);
 
--- An employee's live uses since a moment, with their partners: both rules read this range only.
-CREATE INDEX usage_history_employee_time ON usage_history (employee_id, created_at, partner_id)
-    WHERE deleted_at IS NULL;
+-- Both rules read an employee's live uses in a window through usage_history_employee_time
+-- (migration 22: employee, moment, partner, campaign).

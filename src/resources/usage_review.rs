@@ -195,27 +195,36 @@ pub struct UseRow {
 
 /// Flags the use `row`, written at `at` (its `created_at`) in the caller's transaction, by every
 /// rule it breaks; answers the reasons. Both rules read the index `usage_history_employee_time`
-/// (employee, moment, partner) over the window only.
+/// (employee, moment, partner, campaign) over the wider window only, in one statement.
 pub fn flag_use(tx: &Connection, row: &UseRow, at: OffsetDateTime) -> AppResult<Vec<&'static str>> {
     let limits = settings(tx)?;
     let since = |minutes: i64| format_iso(at - time::Duration::minutes(minutes));
     let mut reasons = Vec::new();
-    let uses: i64 = tx
+    // One pass over the employee's uses in the wider window counts both rules; the use itself is
+    // at its own partner, so the other partners' count leaves it out.
+    let many_since = since(limits.many_uses_minutes);
+    let partners_since = since(limits.two_partners_minutes);
+    let (uses, elsewhere): (i64, i64) = tx
         .prepare_cached(
-            "SELECT COUNT(*) AS n FROM usage_history
-             WHERE employee_id = ?1 AND created_at >= ?2 AND deleted_at IS NULL",
+            "SELECT COALESCE(SUM(CASE WHEN created_at >= ?2 THEN 1 ELSE 0 END), 0) AS uses,
+                    COALESCE(SUM(CASE WHEN created_at >= ?3 AND partner_id <> ?4 THEN 1 ELSE 0 END), 0) AS elsewhere
+             FROM usage_history
+             WHERE employee_id = ?1 AND created_at >= ?5 AND deleted_at IS NULL",
         )?
-        .query_row((row.employee_id, since(limits.many_uses_minutes)), |r| r.get("n"))?;
+        .query_row(
+            (
+                row.employee_id,
+                &many_since,
+                &partners_since,
+                row.partner_id,
+                many_since.as_str().min(partners_since.as_str()),
+            ),
+            |r| Ok((r.get("uses")?, r.get("elsewhere")?)),
+        )?;
     if uses > limits.many_uses {
         insert(tx, row.id, MANY_USES, uses, limits.many_uses_minutes, at)?;
         reasons.push(MANY_USES);
     }
-    let elsewhere: i64 = tx
-        .prepare_cached(
-            "SELECT COUNT(*) AS n FROM usage_history
-             WHERE employee_id = ?1 AND created_at >= ?2 AND partner_id <> ?3 AND id <> ?4 AND deleted_at IS NULL",
-        )?
-        .query_row((row.employee_id, since(limits.two_partners_minutes), row.partner_id, row.id), |r| r.get("n"))?;
     if elsewhere > 0 {
         insert(tx, row.id, TWO_PARTNERS, elsewhere, limits.two_partners_minutes, at)?;
         reasons.push(TWO_PARTNERS);
