@@ -26,7 +26,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
 use crate::crud::{self, Column, Export, Filter, Kind, Recorded, Resource, Total, ValueKind};
 use crate::db::format_iso;
-use crate::db::sql::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension, Row};
 use crate::http::api::{Api, Doc};
 use crate::http::extract::{ApiJson, PathId};
 use crate::http::form_fields::{Bounds, Field, read_json_fields};
@@ -167,22 +167,43 @@ pub struct ReviewSettings {
     pub two_partners_minutes: i64,
 }
 
+/// The thresholds when the settings row is missing (a database edited by hand): the migration's
+/// defaults.
+const DEFAULT_SETTINGS: ReviewSettings = ReviewSettings { many_uses: 3, many_uses_minutes: 10, two_partners_minutes: 5 };
+
+/// The thresholds' columns for a statement that joins `usage_review_settings s` on `s.id = 1`
+/// with a LEFT JOIN (the use's check reads them with the campaign, no statement of their own).
+pub const SETTINGS_COLUMNS_SQL: &str = "COALESCE(s.many_uses, 3) AS many_uses, \
+     COALESCE(s.many_uses_minutes, 10) AS many_uses_minutes, \
+     COALESCE(s.two_partners_minutes, 5) AS two_partners_minutes";
+
+impl ReviewSettings {
+    /// The thresholds of a row that selected them by their column names.
+    pub fn read(r: &Row) -> crate::db::sql::Result<ReviewSettings> {
+        Ok(ReviewSettings {
+            many_uses: r.get("many_uses")?,
+            many_uses_minutes: r.get("many_uses_minutes")?,
+            two_partners_minutes: r.get("two_partners_minutes")?,
+        })
+    }
+
+    /// Where the rules' windows begin for a use written at `at`: `manyUses`'s, `twoPartners`'s.
+    pub fn windows(&self, at: OffsetDateTime) -> (String, String) {
+        let since = |minutes: i64| format_iso(at - time::Duration::minutes(minutes));
+        (since(self.many_uses_minutes), since(self.two_partners_minutes))
+    }
+}
+
 /// The thresholds as stored.
 pub fn settings(conn: &Connection) -> AppResult<ReviewSettings> {
     let read = conn
         .prepare_cached(
             "SELECT many_uses, many_uses_minutes, two_partners_minutes FROM usage_review_settings WHERE id = 1",
         )?
-        .query_row([], |r| {
-            Ok(ReviewSettings {
-                many_uses: r.get("many_uses")?,
-                many_uses_minutes: r.get("many_uses_minutes")?,
-                two_partners_minutes: r.get("two_partners_minutes")?,
-            })
-        })
+        .query_row([], ReviewSettings::read)
         .optional()?;
     // The migration writes the row; without it (a database edited by hand) the defaults hold.
-    Ok(read.unwrap_or(ReviewSettings { many_uses: 3, many_uses_minutes: 10, two_partners_minutes: 5 }))
+    Ok(read.unwrap_or(DEFAULT_SETTINGS))
 }
 
 /// A use just written, as the rules read it.
@@ -193,40 +214,34 @@ pub struct UseRow {
     pub partner_id: i64,
 }
 
+/// The employee's live uses before this one that the rules count, read in the use's transaction
+/// over the windows [`ReviewSettings::windows`] gives: all of them since `manyUses`'s start, and
+/// those at a partner other than this use's since `twoPartners`'s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RecentUses {
+    pub in_window: i64,
+    pub elsewhere: i64,
+}
+
 /// Flags the use `row`, written at `at` (its `created_at`) in the caller's transaction, by every
-/// rule it breaks; answers the reasons. Both rules read the index `usage_history_employee_time`
-/// (employee, moment, partner, campaign) over the wider window only, in one statement.
-pub fn flag_use(tx: &Connection, row: &UseRow, at: OffsetDateTime) -> AppResult<Vec<&'static str>> {
-    let limits = settings(tx)?;
-    let since = |minutes: i64| format_iso(at - time::Duration::minutes(minutes));
+/// rule it breaks under `limits`, given the employee's uses before it (`recent`); answers the
+/// reasons.
+pub fn flag_use(
+    tx: &Connection,
+    row: &UseRow,
+    limits: &ReviewSettings,
+    recent: RecentUses,
+    at: OffsetDateTime,
+) -> AppResult<Vec<&'static str>> {
     let mut reasons = Vec::new();
-    // One pass over the employee's uses in the wider window counts both rules; the use itself is
-    // at its own partner, so the other partners' count leaves it out.
-    let many_since = since(limits.many_uses_minutes);
-    let partners_since = since(limits.two_partners_minutes);
-    let (uses, elsewhere): (i64, i64) = tx
-        .prepare_cached(
-            "SELECT COALESCE(SUM(CASE WHEN created_at >= ?2 THEN 1 ELSE 0 END), 0) AS uses,
-                    COALESCE(SUM(CASE WHEN created_at >= ?3 AND partner_id <> ?4 THEN 1 ELSE 0 END), 0) AS elsewhere
-             FROM usage_history
-             WHERE employee_id = ?1 AND created_at >= ?5 AND deleted_at IS NULL",
-        )?
-        .query_row(
-            (
-                row.employee_id,
-                &many_since,
-                &partners_since,
-                row.partner_id,
-                many_since.as_str().min(partners_since.as_str()),
-            ),
-            |r| Ok((r.get("uses")?, r.get("elsewhere")?)),
-        )?;
+    // The use itself is one of the employee's uses in the window.
+    let uses = recent.in_window + 1;
     if uses > limits.many_uses {
         insert(tx, row.id, MANY_USES, uses, limits.many_uses_minutes, at)?;
         reasons.push(MANY_USES);
     }
-    if elsewhere > 0 {
-        insert(tx, row.id, TWO_PARTNERS, elsewhere, limits.two_partners_minutes, at)?;
+    if recent.elsewhere > 0 {
+        insert(tx, row.id, TWO_PARTNERS, recent.elsewhere, limits.two_partners_minutes, at)?;
         reasons.push(TWO_PARTNERS);
     }
     Ok(reasons)

@@ -19,10 +19,10 @@ use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, Values, read_fields, read_json_fields};
 use crate::http::state::AppState;
-use crate::resources::campaigns::limits;
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
-use crate::resources::usage_review::{self, UseRow};
+use crate::resources::campaigns::limits::{self, Limits};
+use crate::resources::usage_review::{self, RecentUses, ReviewSettings, UseRow};
 use crate::resources::wish_list::WISH_LIST;
 
 use super::{
@@ -60,7 +60,7 @@ pub static USAGE_FIELDS: &[Field] = &[
 ];
 
 /// A use as stored: the campaign, branch and rating as sent, with a copy of the employee's and
-/// the campaign's ids and names as they are now ([`SNAPSHOT`]), so the history reads the same
+/// the campaign's ids and names as they are now ([`campaign_for_use`]), so the history reads the same
 /// after a rename.
 pub static USAGE_FORM: WriteForm = WriteForm {
     resource: &USAGE_HISTORY,
@@ -72,17 +72,7 @@ pub static USAGE_FORM: WriteForm = WriteForm {
     children: &[],
 };
 
-/// The employee's and the campaign's ids and names a use copies (`?1` the employee, `?2` the
-/// campaign), each named as its column in `usage_history`.
-const SNAPSHOT: &str = "SELECT e.id AS employee_id, e.asset_id, c.partner_id, c.campaign_category_id AS category_id,
-            e.email AS employee_email, a.name AS asset_name, p.name AS partner_name, c.name_az AS campaign_name,
-            cc.name_az AS category_name, c.discount_percent
-     FROM employees e JOIN assets a ON a.id = e.asset_id, campaigns c
-          JOIN partners p ON p.id = c.partner_id
-          JOIN campaign_categories cc ON cc.id = c.campaign_category_id
-     WHERE e.id = ?1 AND c.id = ?2";
-
-/// The columns a use computes: those [`SNAPSHOT`] copies, then the moment the campaign's dates were
+/// The columns a use computes: those [`campaign_for_use`] copies, then the moment the campaign's dates were
 /// checked against and whether the partner confirmed the use with a redemption code.
 const COMPUTED: &[&str] = &[
     "employee_id",
@@ -99,7 +89,7 @@ const COMPUTED: &[&str] = &[
     "verified",
 ];
 
-/// The columns [`SNAPSHOT`] reads: every computed one but the last two (the moment, verified).
+/// The columns [`campaign_for_use`] copies: every computed one but the last two (the moment, verified).
 const SNAPSHOT_COLUMNS: &[&str] = COMPUTED.split_at(COMPUTED.len() - 2).0;
 
 pub(super) async fn usage(
@@ -117,13 +107,62 @@ pub(super) async fn usage(
     Ok((StatusCode::CREATED, Json(row)))
 }
 
+/// The campaign as a use reads it (`?1` the campaign, `?2` the employee's asset, `?3` now, `?4`
+/// the employee): whether it may be used, its limits with its kept count of uses, the review
+/// rules' thresholds, and the names a use copies ([`SNAPSHOT_COLUMNS`]), in one statement.
+fn campaign_for_use() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        format!(
+            "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
+                    c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
+                    EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
+                        AS offered,
+                    {limits}, {review},
+                    e.id AS employee_id, e.asset_id, c.partner_id, c.campaign_category_id AS category_id,
+                    e.email AS employee_email, a.name AS asset_name, p.name AS partner_name,
+                    c.name_az AS campaign_name, cc.name_az AS category_name, c.discount_percent
+             FROM campaigns c JOIN partners p ON p.id = c.partner_id
+                  JOIN campaign_categories cc ON cc.id = c.campaign_category_id
+                  JOIN employees e ON e.id = ?4 JOIN assets a ON a.id = e.asset_id
+                  LEFT JOIN usage_review_settings s ON s.id = 1
+             WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
+            limits = limits::LIMITS_COLUMNS_SQL,
+            review = usage_review::SETTINGS_COLUMNS_SQL,
+        )
+    })
+}
+
+/// The employee's live uses that the per-employee limit and the review rules count, in one pass
+/// over the index `usage_history_employee_time` (employee, moment, partner, campaign) from the
+/// earliest window on (`?7`): `own`, uses of the campaign `?2` since `?3` (the limit's period;
+/// past every moment when the campaign has no such limit); `recent`, all uses since `?4`
+/// (`manyUses`); `elsewhere`, uses at a partner other than `?6` since `?5` (`twoPartners`).
+const RECENT_USES: &str = "SELECT COALESCE(SUM(CASE WHEN campaign_id = ?2 AND created_at >= ?3 THEN 1 ELSE 0 END), 0) AS own,
+            COALESCE(SUM(CASE WHEN created_at >= ?4 THEN 1 ELSE 0 END), 0) AS recent,
+            COALESCE(SUM(CASE WHEN created_at >= ?5 AND partner_id <> ?6 THEN 1 ELSE 0 END), 0) AS elsewhere
+     FROM usage_history
+     WHERE employee_id = ?1 AND created_at >= ?7 AND deleted_at IS NULL";
+
+/// A moment after every stored one (`created_at` is ISO text): the bound of a count that counts
+/// nothing.
+const AFTER_EVERY_MOMENT: &str = "9999-12-31T23:59:59.999Z";
+
+/// What [`check_use`] read of an allowed use, for [`record_use`] to write it.
+pub(crate) struct AllowedUse {
+    partner_id: i64,
+    snapshot: Columns,
+    review: ReviewSettings,
+    recent: RecentUses,
+}
+
 /// Refuses a use of `campaign` by `employee` at `at` (at the partner's `branch` when one is
 /// named) that is not allowed now, as every path to a use does: the app's use, a redemption code
 /// asked for and a code confirmed at the till. 404 for no such campaign or branch; 409 for a
 /// campaign inactive, expired, not started or not offered to the employee's asset, or past a limit
 /// (`verified`: the use is a code the partner confirms, which a verified-only campaign takes).
-/// Runs in the use's own transaction, so the limits are counted with the writes before it.
-/// Answers the campaign's partner.
+/// Runs in the use's own transaction, so the limits are counted with the writes before it. Two
+/// statements read all it needs (and a third the branch, when one is named).
 pub(crate) fn check_use(
     tx: &Connection,
     employee: &Employee,
@@ -132,29 +171,25 @@ pub(crate) fn check_use(
     verified: bool,
     zone: &OperatorZone,
     at: time::OffsetDateTime,
-) -> AppResult<i64> {
+) -> AppResult<AllowedUse> {
     let now = format_iso(at);
     let campaign = tx
-        .prepare_cached(
-            "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
-                        c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
-                        EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
-                            AS offered,
-                        c.partner_id
-                 FROM campaigns c JOIN partners p ON p.id = c.partner_id
-                 WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
-        )?
-        .query_row((campaign_id, employee.asset_id, &now), |r| {
+        .prepare_cached(campaign_for_use())?
+        .query_row((campaign_id, employee.asset_id, &now, employee.id), |r| {
             Ok((
                 r.get::<bool>("active")?,
                 r.get::<bool>("started")?,
                 r.get::<bool>("unexpired")?,
                 r.get::<bool>("offered")?,
                 r.get::<i64>("partner_id")?,
+                Limits::read(r)?,
+                r.get::<i64>("campaign_uses")?,
+                ReviewSettings::read(r)?,
+                Columns::read(r, SNAPSHOT_COLUMNS)?,
             ))
         })
         .optional()?;
-    let (active, started, unexpired, offered, partner_id) = campaign
+    let (active, started, unexpired, offered, partner_id, limits, campaign_uses, review, snapshot) = campaign
         .ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}.")))?;
     if !active {
         return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
@@ -178,8 +213,19 @@ pub(crate) fn check_use(
         })?;
     }
     // The limits are counted in this transaction, so the use that reaches one is the last.
-    limits::check_use(tx, campaign_id, employee.id, verified, zone, at)?;
-    Ok(partner_id)
+    let own_since = match limits.employee_since(zone, at) {
+        None => AFTER_EVERY_MOMENT.to_string(),
+        Some(None) => String::new(),
+        Some(Some(since)) => since,
+    };
+    let (many_since, partners_since) = review.windows(at);
+    let from = own_since.as_str().min(many_since.as_str()).min(partners_since.as_str()).to_string();
+    let (own, recent) = tx.prepare_cached(RECENT_USES)?.query_row(
+        (employee.id, campaign_id, &own_since, &many_since, &partners_since, partner_id, &from),
+        |r| Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? })),
+    )?;
+    limits.check(campaign_uses, own, verified)?;
+    Ok(AllowedUse { partner_id, snapshot, review, recent })
 }
 
 /// Records a use by `employee` as `values` (read with [`USAGE_FIELDS`]) say, at `at`, after
@@ -193,18 +239,17 @@ pub(crate) fn record_use(
     at: time::OffsetDateTime,
 ) -> AppResult<i64> {
     let campaign_id = values.number("campaignId").unwrap_or_default();
-    let partner_id = check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
+    let allowed = check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
     // Names are copied as they are now: the history reads the same after a rename.
-    let snapshot =
-        tx.prepare_cached(SNAPSHOT)?.query_row((employee.id, campaign_id), |r| Columns::read(r, SNAPSHOT_COLUMNS))?;
     let id = USAGE_FORM
         .write(values)
-        .computed(snapshot)
+        .computed(allowed.snapshot)
         .set("created_at", format_iso(at).as_str())
         .set("verified", verified)
         .insert(tx)?;
-    // The review rules read the use as written, in its transaction.
-    usage_review::flag_use(tx, &UseRow { id, employee_id: employee.id, partner_id }, at)?;
+    // The review rules judge the use as written, in its transaction.
+    let row = UseRow { id, employee_id: employee.id, partner_id: allowed.partner_id };
+    usage_review::flag_use(tx, &row, &allowed.review, allowed.recent, at)?;
     Ok(id)
 }
 

@@ -12,7 +12,7 @@ use crate::core::patterns;
 use crate::core::periods::{OperatorZone, Period};
 use crate::core::validation::Validator;
 use crate::db::format_iso;
-use crate::db::sql::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension, Row};
 use crate::http::api::Rule;
 use crate::http::api::Rule::{Message, Note, RequiredWith};
 use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Values};
@@ -123,10 +123,63 @@ pub(super) const USES_REMAINING_SQL: &str = "(SELECT CASE WHEN c.usage_limit_tot
      FROM (SELECT COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0) AS uses) AS counted)";
 
 /// A campaign's limits as stored.
-struct Limits {
+pub struct Limits {
     total: Option<i64>,
     per_employee: Option<(i64, Period)>,
     verified_only: bool,
+}
+
+/// The columns [`Limits::read`] reads, with the campaign's kept count of uses as `campaign_uses`,
+/// for a statement over `campaigns c` (the use's check reads them with the campaign itself, so a
+/// use pays no statement of its own for them).
+pub const LIMITS_COLUMNS_SQL: &str = "c.usage_limit_total, c.usage_limit_per_employee, c.usage_limit_period, \
+     c.verified_only, COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0) AS campaign_uses";
+
+impl Limits {
+    /// The limits of a row that selected [`LIMITS_COLUMNS_SQL`] (without `campaign_uses`).
+    pub fn read(r: &Row) -> crate::db::sql::Result<Limits> {
+        let period: Option<String> = r.get("usage_limit_period")?;
+        let per_employee: Option<i64> = r.get("usage_limit_per_employee")?;
+        Ok(Limits {
+            total: r.get("usage_limit_total")?,
+            per_employee: per_employee.zip(period.as_deref().and_then(Period::parse)),
+            verified_only: r.get("verified_only")?,
+        })
+    }
+
+    /// Where the per-employee limit starts counting at `now`: `None` without such a limit,
+    /// `Some(None)` for the campaign's whole life, `Some(Some(moment))` for a day, week or month.
+    pub fn employee_since(&self, zone: &OperatorZone, now: OffsetDateTime) -> Option<Option<String>> {
+        self.per_employee.map(|(_, period)| zone.period_start(period, now).map(format_iso))
+    }
+
+    /// Refuses a use past a limit with a 409 on `campaignId` naming it: `campaign_uses` the
+    /// campaign's live uses, `employee_uses` the employee's in the limit's period (counted from
+    /// [`Limits::employee_since`]), both read in the use's own transaction; `verified` says the use is
+    /// a redemption code the partner confirmed (a verified-only campaign takes only those).
+    pub fn check(&self, campaign_uses: i64, employee_uses: i64, verified: bool) -> AppResult<()> {
+        if self.verified_only && !verified {
+            return Err(AppError::conflict_on("campaignId", VERIFIED_ONLY));
+        }
+        if let Some(total) = self.total
+            && campaign_uses >= total
+        {
+            return Err(AppError::conflict_on("campaignId", TOTAL_REACHED.replace("{limit}", &total.to_string())));
+        }
+        if let Some((limit, period)) = self.per_employee
+            && employee_uses >= limit
+        {
+            let template = match period {
+                Period::Day => EMPLOYEE_REACHED_DAY,
+                Period::Week => EMPLOYEE_REACHED_WEEK,
+                Period::Month => EMPLOYEE_REACHED_MONTH,
+                Period::Campaign => EMPLOYEE_REACHED_CAMPAIGN,
+            };
+            let message = template.replace("{count}", &employee_uses.to_string()).replace("{limit}", &limit.to_string());
+            return Err(AppError::conflict_on("campaignId", message));
+        }
+        Ok(())
+    }
 }
 
 fn limits(tx: &Connection, campaign: i64) -> AppResult<Option<Limits>> {
@@ -135,15 +188,7 @@ fn limits(tx: &Connection, campaign: i64) -> AppResult<Option<Limits>> {
             "SELECT usage_limit_total, usage_limit_per_employee, usage_limit_period, verified_only
              FROM campaigns WHERE id = ?1",
         )?
-        .query_row([campaign], |r| {
-            let period: Option<String> = r.get("usage_limit_period")?;
-            let per_employee: Option<i64> = r.get("usage_limit_per_employee")?;
-            Ok(Limits {
-                total: r.get("usage_limit_total")?,
-                per_employee: per_employee.zip(period.as_deref().and_then(Period::parse)),
-                verified_only: r.get("verified_only")?,
-            })
-        })
+        .query_row([campaign], Limits::read)
         .optional()?)
 }
 
@@ -196,41 +241,4 @@ pub fn remaining_for(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     })
-}
-
-/// Refuses a use of `campaign` by `employee` at `now` that a limit forbids, with a 409 on
-/// `campaignId` naming the limit; `verified` says the use is a redemption code the partner
-/// confirmed (a verified-only campaign takes only those). Runs in the use's own transaction.
-pub fn check_use(
-    tx: &Connection,
-    campaign: i64,
-    employee: i64,
-    verified: bool,
-    zone: &OperatorZone,
-    now: OffsetDateTime,
-) -> AppResult<()> {
-    let Some(limits) = limits(tx, campaign)? else { return Ok(()) };
-    if limits.verified_only && !verified {
-        return Err(AppError::conflict_on("campaignId", VERIFIED_ONLY));
-    }
-    if let Some(total) = limits.total
-        && uses(tx, campaign, None, None)? >= total
-    {
-        return Err(AppError::conflict_on("campaignId", TOTAL_REACHED.replace("{limit}", &total.to_string())));
-    }
-    if let Some((limit, period)) = limits.per_employee {
-        let since = zone.period_start(period, now).map(format_iso);
-        let count = uses(tx, campaign, Some(employee), since.as_deref())?;
-        if count >= limit {
-            let template = match period {
-                Period::Day => EMPLOYEE_REACHED_DAY,
-                Period::Week => EMPLOYEE_REACHED_WEEK,
-                Period::Month => EMPLOYEE_REACHED_MONTH,
-                Period::Campaign => EMPLOYEE_REACHED_CAMPAIGN,
-            };
-            let message = template.replace("{count}", &count.to_string()).replace("{limit}", &limit.to_string());
-            return Err(AppError::conflict_on("campaignId", message));
-        }
-    }
-    Ok(())
 }
