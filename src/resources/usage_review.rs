@@ -169,7 +169,8 @@ pub struct ReviewSettings {
 
 /// The thresholds when the settings row is missing (a database edited by hand): the migration's
 /// defaults.
-const DEFAULT_SETTINGS: ReviewSettings = ReviewSettings { many_uses: 3, many_uses_minutes: 10, two_partners_minutes: 5 };
+const DEFAULT_SETTINGS: ReviewSettings =
+    ReviewSettings { many_uses: 3, many_uses_minutes: 10, two_partners_minutes: 5 };
 
 /// The thresholds' columns for a statement that joins `usage_review_settings s` on `s.id = 1`
 /// with a LEFT JOIN (the use's check reads them with the campaign, no statement of their own).

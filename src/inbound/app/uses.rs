@@ -19,9 +19,9 @@ use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::form_fields::{Bounds, Field, FieldKind, Mode, Sent, Source, Values, read_fields, read_json_fields};
 use crate::http::state::AppState;
+use crate::resources::campaigns::limits::{self, Limits};
 use crate::resources::complaints::COMPLAINTS;
 use crate::resources::usage_history::USAGE_HISTORY;
-use crate::resources::campaigns::limits::{self, Limits};
 use crate::resources::usage_review::{self, RecentUses, ReviewSettings, UseRow};
 use crate::resources::wish_list::WISH_LIST;
 
@@ -138,7 +138,8 @@ fn campaign_for_use() -> &'static str {
 /// earliest window on (`?7`): `own`, uses of the campaign `?2` since `?3` (the limit's period;
 /// past every moment when the campaign has no such limit); `recent`, all uses since `?4`
 /// (`manyUses`); `elsewhere`, uses at a partner other than `?6` since `?5` (`twoPartners`).
-const RECENT_USES: &str = "SELECT COALESCE(SUM(CASE WHEN campaign_id = ?2 AND created_at >= ?3 THEN 1 ELSE 0 END), 0) AS own,
+const RECENT_USES: &str =
+    "SELECT COALESCE(SUM(CASE WHEN campaign_id = ?2 AND created_at >= ?3 THEN 1 ELSE 0 END), 0) AS own,
             COALESCE(SUM(CASE WHEN created_at >= ?4 THEN 1 ELSE 0 END), 0) AS recent,
             COALESCE(SUM(CASE WHEN created_at >= ?5 AND partner_id <> ?6 THEN 1 ELSE 0 END), 0) AS elsewhere
      FROM usage_history
@@ -220,10 +221,11 @@ pub(crate) fn check_use(
     };
     let (many_since, partners_since) = review.windows(at);
     let from = own_since.as_str().min(many_since.as_str()).min(partners_since.as_str()).to_string();
-    let (own, recent) = tx.prepare_cached(RECENT_USES)?.query_row(
-        (employee.id, campaign_id, &own_since, &many_since, &partners_since, partner_id, &from),
-        |r| Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? })),
-    )?;
+    let (own, recent) = tx
+        .prepare_cached(RECENT_USES)?
+        .query_row((employee.id, campaign_id, &own_since, &many_since, &partners_since, partner_id, &from), |r| {
+            Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? }))
+        })?;
     limits.check(campaign_uses, own, verified)?;
     Ok(AllowedUse { partner_id, snapshot, review, recent })
 }

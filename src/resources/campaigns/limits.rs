@@ -175,7 +175,8 @@ impl Limits {
                 Period::Month => EMPLOYEE_REACHED_MONTH,
                 Period::Campaign => EMPLOYEE_REACHED_CAMPAIGN,
             };
-            let message = template.replace("{count}", &employee_uses.to_string()).replace("{limit}", &limit.to_string());
+            let message =
+                template.replace("{count}", &employee_uses.to_string()).replace("{limit}", &limit.to_string());
             return Err(AppError::conflict_on("campaignId", message));
         }
         Ok(())
