@@ -50,8 +50,8 @@ export const usageHistoryResource: ResourceDeclaration<UsageRow> = {
     { field: 'merchantCategory', label: 'field.merchantCategory', width: 10, priority: 3, wrapHeader: true },
     { field: 'createdDate', label: 'field.usedAt', kind: 'dateTime' },
     { field: 'discountPercent', label: 'field.discountPercent', render: (usage) => `${usage.discountPercent}%`, priority: 2, wrapHeader: true },
-    { field: 'verified', label: 'field.verified', kind: 'yesNo', priority: 3 },
-    { field: 'branchName', label: 'field.branch', render: (usage) => usage.branchName ?? '', width: 14, priority: 3 },
+    { field: 'verified', label: 'field.verified', kind: 'yesNo', priority: 3, wrapHeader: true },
+    { field: 'branchName', label: 'field.branch', render: (usage) => usage.branchName ?? '', width: 14, priority: 3, wrapHeader: true },
   ],
   toolsLabel: 'table.rowActions',
   filters: [

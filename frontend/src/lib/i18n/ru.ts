@@ -167,7 +167,7 @@ export const ru: Translation = {
   'usage.noRating': 'Без оценки',
   'usage.rating': '{rating} из 5',
   'usage.noBranch': 'Не указан',
-  'field.verified': 'Подтверждено',
+  'field.verified': 'Подтвер\u00adждено',
   'field.branch': 'Филиал',
   'field.employee': 'Сотрудник',
   'field.employeeEmail': 'E-mail сотрудника',
