@@ -214,11 +214,7 @@ pub(crate) fn check_use(
         })?;
     }
     // The limits are counted in this transaction, so the use that reaches one is the last.
-    let own_since = match limits.employee_since(zone, at) {
-        None => AFTER_EVERY_MOMENT.to_string(),
-        Some(None) => String::new(),
-        Some(Some(since)) => since,
-    };
+    let own_since = limits.employee_since(zone, at).unwrap_or_else(|| AFTER_EVERY_MOMENT.to_string());
     let (many_since, partners_since) = review.windows(at);
     let from = own_since.as_str().min(many_since.as_str()).min(partners_since.as_str()).to_string();
     let (own, recent) = tx

@@ -111,16 +111,43 @@ pub(super) fn read_period(limits: &Values, v: &mut Validator) -> Option<&'static
     }
 }
 
-/// Uses of the campaign `c` that count: every live use (a voided use is soft-deleted, so it does not), as `campaign_counts` keeps them (the
-/// usage history's triggers, in the use's own transaction). A count is never null; the COALESCE
-/// says so in the shape `tests/row_nullability.rs` reads.
-pub(super) const USES_COUNT_SQL: &str =
-    "COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0)";
+/// Uses of the campaign `c` that count: every live use (a voided use is soft-deleted, so it does
+/// not), as `campaign_counts` keeps them (the usage history's triggers, in the use's own
+/// transaction). A count is never null; the COALESCE says so in the shape
+/// `tests/row_nullability.rs` reads. A macro, so the statements below are made of it at compile
+/// time.
+macro_rules! uses_count {
+    () => {
+        "COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0)"
+    };
+}
+
+pub(super) const USES_COUNT_SQL: &str = uses_count!();
 
 /// What the total limit leaves, never below 0; NULL without a total limit.
-pub(super) const USES_REMAINING_SQL: &str = "(SELECT CASE WHEN c.usage_limit_total IS NULL THEN NULL \
+pub(super) const USES_REMAINING_SQL: &str = concat!(
+    "(SELECT CASE WHEN c.usage_limit_total IS NULL THEN NULL \
      WHEN c.usage_limit_total > uses THEN c.usage_limit_total - uses ELSE 0 END \
-     FROM (SELECT COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0) AS uses) AS counted)";
+     FROM (SELECT ",
+    uses_count!(),
+    " AS uses) AS counted)"
+);
+
+/// The columns [`Limits::read`] reads, with the campaign's kept count of uses as `campaign_uses`,
+/// for a statement over `campaigns c`.
+macro_rules! limits_columns {
+    () => {
+        concat!(
+            "c.usage_limit_total, c.usage_limit_per_employee, c.usage_limit_period, c.verified_only, ",
+            uses_count!(),
+            " AS campaign_uses"
+        )
+    };
+}
+
+/// [`limits_columns`] for other modules' statements (the use's check reads them with the campaign
+/// itself, so a use pays no statement of its own for them).
+pub const LIMITS_COLUMNS_SQL: &str = limits_columns!();
 
 /// A campaign's limits as stored.
 pub struct Limits {
@@ -128,12 +155,6 @@ pub struct Limits {
     per_employee: Option<(i64, Period)>,
     verified_only: bool,
 }
-
-/// The columns [`Limits::read`] reads, with the campaign's kept count of uses as `campaign_uses`,
-/// for a statement over `campaigns c` (the use's check reads them with the campaign itself, so a
-/// use pays no statement of its own for them).
-pub const LIMITS_COLUMNS_SQL: &str = "c.usage_limit_total, c.usage_limit_per_employee, c.usage_limit_period, \
-     c.verified_only, COALESCE((SELECT n.uses FROM campaign_counts n WHERE n.campaign_id = c.id), 0) AS campaign_uses";
 
 impl Limits {
     /// The limits of a row that selected [`LIMITS_COLUMNS_SQL`] (without `campaign_uses`).
@@ -147,10 +168,23 @@ impl Limits {
         })
     }
 
-    /// Where the per-employee limit starts counting at `now`: `None` without such a limit,
-    /// `Some(None)` for the campaign's whole life, `Some(Some(moment))` for a day, week or month.
-    pub fn employee_since(&self, zone: &OperatorZone, now: OffsetDateTime) -> Option<Option<String>> {
-        self.per_employee.map(|(_, period)| zone.period_start(period, now).map(format_iso))
+    /// Where the per-employee limit starts counting at `now`, as the stored `created_at` text:
+    /// the day's, week's or month's first moment, or "" (before every moment) for the campaign's
+    /// whole life; `None` without such a limit.
+    pub fn employee_since(&self, zone: &OperatorZone, now: OffsetDateTime) -> Option<String> {
+        self.per_employee.map(|(_, period)| zone.period_start(period, now).map(format_iso).unwrap_or_default())
+    }
+
+    /// How many more uses the limits leave after `campaign_uses` of the campaign and
+    /// `employee_uses` of the employee in the per-employee limit's period: the smaller of the two
+    /// that apply, never below 0; `None` when neither limits it.
+    fn remaining(&self, campaign_uses: i64, employee_uses: i64) -> Option<i64> {
+        let total = self.total.map(|total| (total - campaign_uses).max(0));
+        let own = self.per_employee.map(|(limit, _)| (limit - employee_uses).max(0));
+        match (total, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Refuses a use past a limit with a 409 on `campaignId` naming it: `campaign_uses` the
@@ -183,42 +217,9 @@ impl Limits {
     }
 }
 
-fn limits(tx: &Connection, campaign: i64) -> AppResult<Option<Limits>> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT usage_limit_total, usage_limit_per_employee, usage_limit_period, verified_only
-             FROM campaigns WHERE id = ?1",
-        )?
-        .query_row([campaign], Limits::read)
-        .optional()?)
-}
-
-/// Uses of `campaign` (by `employee` when given, since `since` when given).
-fn uses(tx: &Connection, campaign: i64, employee: Option<i64>, since: Option<&str>) -> AppResult<i64> {
-    let count = match (employee, since) {
-        (None, _) => tx
-            .prepare_cached("SELECT uses FROM campaign_counts WHERE campaign_id = ?1")?
-            .query_row([campaign], |r| r.get("uses"))
-            .optional()?
-            .unwrap_or(0),
-        (Some(employee), None) => tx
-            .prepare_cached(
-                "SELECT COUNT(*) AS n FROM usage_history
-                 WHERE campaign_id = ?1 AND employee_id = ?2 AND deleted_at IS NULL",
-            )?
-            .query_row([campaign, employee], |r| r.get("n"))?,
-        (Some(employee), Some(since)) => tx
-            .prepare_cached(
-                "SELECT COUNT(*) AS n FROM usage_history
-                 WHERE campaign_id = ?1 AND employee_id = ?2 AND created_at >= ?3 AND deleted_at IS NULL",
-            )?
-            .query_row((campaign, employee, since), |r| r.get("n"))?,
-    };
-    Ok(count)
-}
-
-/// How many more uses `employee` may make of `campaign` now: the smaller of what the total limit
-/// and the employee's period limit leave; `None` when neither limits it.
+/// How many more uses `employee` may make of `campaign` now: what [`Limits::remaining`] leaves,
+/// counted as the use's check counts (the kept count, the employee's uses since
+/// [`Limits::employee_since`]); `None` when nothing limits it.
 pub fn remaining_for(
     tx: &Connection,
     campaign: i64,
@@ -226,20 +227,19 @@ pub fn remaining_for(
     zone: &OperatorZone,
     now: OffsetDateTime,
 ) -> AppResult<Option<i64>> {
-    let Some(limits) = limits(tx, campaign)? else { return Ok(None) };
-    let total = match limits.total {
-        Some(total) => Some((total - uses(tx, campaign, None, None)?).max(0)),
-        None => None,
+    let read = tx
+        .prepare_cached(concat!("SELECT ", limits_columns!(), " FROM campaigns c WHERE c.id = ?1"))?
+        .query_row([campaign], |r| Ok((Limits::read(r)?, r.get::<i64>("campaign_uses")?)))
+        .optional()?;
+    let Some((limits, campaign_uses)) = read else { return Ok(None) };
+    let employee_uses = match limits.employee_since(zone, now) {
+        Some(since) => tx
+            .prepare_cached(
+                "SELECT COUNT(*) AS n FROM usage_history
+                 WHERE employee_id = ?1 AND campaign_id = ?2 AND created_at >= ?3 AND deleted_at IS NULL",
+            )?
+            .query_row((employee, campaign, since), |r| r.get("n"))?,
+        None => 0,
     };
-    let own = match limits.per_employee {
-        Some((limit, period)) => {
-            let since = zone.period_start(period, now).map(format_iso);
-            Some((limit - uses(tx, campaign, Some(employee), since.as_deref())?).max(0))
-        }
-        None => None,
-    };
-    Ok(match (total, own) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    })
+    Ok(limits.remaining(campaign_uses, employee_uses))
 }
