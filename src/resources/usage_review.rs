@@ -167,16 +167,20 @@ pub struct ReviewSettings {
     pub two_partners_minutes: i64,
 }
 
-/// The thresholds when the settings row is missing (a database edited by hand): the migration's
-/// defaults.
-const DEFAULT_SETTINGS: ReviewSettings =
-    ReviewSettings { many_uses: 3, many_uses_minutes: 10, two_partners_minutes: 5 };
-
 /// The thresholds' columns for a statement that joins `usage_review_settings s` on `s.id = 1`
-/// with a LEFT JOIN (the use's check reads them with the campaign, no statement of their own).
-pub const SETTINGS_COLUMNS_SQL: &str = "COALESCE(s.many_uses, 3) AS many_uses, \
-     COALESCE(s.many_uses_minutes, 10) AS many_uses_minutes, \
-     COALESCE(s.two_partners_minutes, 5) AS two_partners_minutes";
+/// with a LEFT JOIN: without the row (a database edited by hand) the migration's defaults hold.
+/// A macro, so [`settings`]'s statement is made of it at compile time.
+macro_rules! settings_columns {
+    () => {
+        "COALESCE(s.many_uses, 3) AS many_uses, \
+         COALESCE(s.many_uses_minutes, 10) AS many_uses_minutes, \
+         COALESCE(s.two_partners_minutes, 5) AS two_partners_minutes"
+    };
+}
+
+/// [`settings_columns`] for other modules' statements (the use's check reads them with the
+/// campaign, no statement of their own).
+pub const SETTINGS_COLUMNS_SQL: &str = settings_columns!();
 
 impl ReviewSettings {
     /// The thresholds of a row that selected them by their column names.
@@ -197,14 +201,13 @@ impl ReviewSettings {
 
 /// The thresholds as stored.
 pub fn settings(conn: &Connection) -> AppResult<ReviewSettings> {
-    let read = conn
-        .prepare_cached(
-            "SELECT many_uses, many_uses_minutes, two_partners_minutes FROM usage_review_settings WHERE id = 1",
-        )?
-        .query_row([], ReviewSettings::read)
-        .optional()?;
-    // The migration writes the row; without it (a database edited by hand) the defaults hold.
-    Ok(read.unwrap_or(DEFAULT_SETTINGS))
+    Ok(conn
+        .prepare_cached(concat!(
+            "SELECT ",
+            settings_columns!(),
+            " FROM (SELECT 1 AS one) AS one LEFT JOIN usage_review_settings s ON s.id = 1"
+        ))?
+        .query_row([], ReviewSettings::read)?)
 }
 
 /// A use just written, as the rules read it.
@@ -355,19 +358,15 @@ async fn write_settings(
         .db
         .write_point(move |tx| {
             let now = format_iso(OffsetDateTime::now_utc());
-            let changed = tx.execute(
-                "UPDATE usage_review_settings SET many_uses = ?1, many_uses_minutes = ?2, two_partners_minutes = ?3,
-                        updated_at = ?4
-                 WHERE id = 1",
+            // One row; the upsert also writes it back into a database that lost it.
+            tx.execute(
+                "INSERT INTO usage_review_settings (id, many_uses, many_uses_minutes, two_partners_minutes, updated_at)
+                 VALUES (1, ?1, ?2, ?3, ?4)
+                 ON CONFLICT (id) DO UPDATE SET many_uses = excluded.many_uses,
+                     many_uses_minutes = excluded.many_uses_minutes,
+                     two_partners_minutes = excluded.two_partners_minutes, updated_at = excluded.updated_at",
                 (wanted.many_uses, wanted.many_uses_minutes, wanted.two_partners_minutes, &now),
             )?;
-            if changed == 0 {
-                tx.execute(
-                    "INSERT INTO usage_review_settings (id, many_uses, many_uses_minutes, two_partners_minutes, updated_at)
-                     VALUES (1, ?1, ?2, ?3, ?4)",
-                    (wanted.many_uses, wanted.many_uses_minutes, wanted.two_partners_minutes, &now),
-                )?;
-            }
             settings(tx)
         })
         .await
