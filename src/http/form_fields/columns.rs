@@ -62,9 +62,29 @@ impl Columns {
     }
 
     fn insert_sql(&self, table: &str) -> String {
-        let names: Vec<&str> = self.names().collect();
-        let places: Vec<String> = (1..=names.len()).map(|n| format!("?{n}")).collect();
-        format!("INSERT INTO {} ({}) VALUES ({})", table, names.join(", "), places.join(", "))
+        // Written into one buffer: this runs for every row a write inserts (a use's among them).
+        let mut sql = String::with_capacity(256);
+        sql.push_str("INSERT INTO ");
+        sql.push_str(table);
+        sql.push_str(" (");
+        let mut count = 0;
+        for name in self.names() {
+            if count > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(name);
+            count += 1;
+        }
+        sql.push_str(") VALUES (");
+        for place in 1..=count {
+            if place > 1 {
+                sql.push_str(", ");
+            }
+            sql.push('?');
+            sql.push_str(itoa::Buffer::new().format(place));
+        }
+        sql.push(')');
+        sql
     }
 
     /// INSERTs the columns as a row of `table` and answers its id.
