@@ -63,10 +63,8 @@ impl Columns {
 
     fn insert_sql(&self, table: &str) -> String {
         // Written into one buffer: this runs for every row a write inserts (a use's among them).
-        let mut sql = String::with_capacity(256);
-        sql.push_str("INSERT INTO ");
-        sql.push_str(table);
-        sql.push_str(" (");
+        let mut sql = format!("INSERT INTO {table} (");
+        sql.reserve(256);
         let mut count = 0;
         for name in self.names() {
             if count > 0 {
