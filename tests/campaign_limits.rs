@@ -262,7 +262,7 @@ async fn the_app_is_told_what_is_left_to_each_employee() {
     let offered = |employee: &'static str| {
         let (app, key) = (&app, key.clone());
         async move {
-            let page = app.get(&format!("/api/app/campaigns?employee={employee}"), &key).await;
+            let page = app.get(&format!("/api/app/campaigns?employeeEmail={employee}"), &key).await;
             page.expect(200);
             page.json()["data"][0].clone()
         }

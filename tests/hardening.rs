@@ -94,7 +94,7 @@ async fn waiting_exactly_retry_after_is_enough() {
     )
     .unwrap();
     let key = new.insert(&app.state.db.conn().unwrap()).unwrap().1;
-    let path = format!("/api/app/notifications?employee={}", people::EMPLOYEES[0].2);
+    let path = format!("/api/app/notifications?employeeEmail={}", people::EMPLOYEES[0].2);
     let mut refused = None;
     for _ in 0..200 {
         let answer = app.get(&path, &key).await;

@@ -86,7 +86,7 @@ async fn admins_make_list_and_revoke_clients_and_see_each_key_once() {
     // The key works until it is revoked, and is refused at once afterwards.
     let world = world(&app);
     let _ = world;
-    let campaigns = format!("/api/app/campaigns?employee={EMPLOYEE}");
+    let campaigns = format!("/api/app/campaigns?employeeEmail={EMPLOYEE}");
     app.get(&campaigns, &key).await.expect(200);
     let detail = app.get(&format!("/api/apiClient/{id}"), &admin.token).await;
     assert!(detail.json()["lastUsedAt"].is_string(), "last use recorded");
@@ -105,7 +105,7 @@ async fn keys_and_staff_tokens_each_open_only_their_own_api() {
     let world = world(&app);
     let app_key = client(&app, "employee-app", None, 1000);
     let partner_key = client(&app, "partner", Some(world.partner), 1000);
-    let campaigns = format!("/api/app/campaigns?employee={EMPLOYEE}");
+    let campaigns = format!("/api/app/campaigns?employeeEmail={EMPLOYEE}");
     app.get(&campaigns, &admin.token).await.expect_message(401, api_keys::STAFF_TOKEN_REFUSED);
     app.call(Method::GET, &campaigns, None, None).await.expect_message(401, api_keys::KEY_REQUIRED);
     app.get(&campaigns, "pk_not-a-real-key").await.expect_message(401, api_keys::KEY_UNKNOWN);
@@ -161,7 +161,7 @@ async fn the_app_lists_the_campaigns_offered_to_the_employee() {
     let app = test_app();
     let world = world(&app);
     let key = client(&app, "employee-app", None, 1000);
-    let page = app.get(&format!("/api/app/campaigns?employee={EMPLOYEE}&lang=en&Skip=0&Take=10"), &key).await;
+    let page = app.get(&format!("/api/app/campaigns?employeeEmail={EMPLOYEE}&lang=en&Skip=0&Take=10"), &key).await;
     page.expect(200);
     let body = page.json();
     assert_eq!(body["totalCount"], 1, "the other campaign is not offered to the asset: {body}");
@@ -172,23 +172,34 @@ async fn the_app_lists_the_campaigns_offered_to_the_employee() {
     assert_eq!(campaign["discountPercent"], 15);
     assert_eq!(campaign["branches"].as_array().unwrap().len(), 2);
     assert_eq!(campaign["branches"][0]["address"], "Nizami küç. 10");
+    // The parameter's first name is still read (an app built against it keeps working); the new
+    // one wins when both are sent.
+    let first_name = app.get(&format!("/api/app/campaigns?employee={EMPLOYEE}&lang=en"), &key).await;
+    first_name.expect(200);
+    assert_eq!(first_name.json()["data"], body["data"]);
+    let both = app.get(&format!("/api/app/campaigns?employeeEmail={EMPLOYEE}&employee=nobody@azercell.az"), &key).await;
+    assert_eq!(both.json()["totalCount"], 1);
     // Expired, inactive or unconfirmed campaigns are not offered.
     let conn = app.state.db.conn().unwrap();
     conn.execute("UPDATE campaigns SET expire_date = '2021-01-01T00:00:00.000Z' WHERE id = ?1", [world.campaign])
         .unwrap();
-    let page = app.get(&format!("/api/app/campaigns?employee={EMPLOYEE}"), &key).await;
+    let page = app.get(&format!("/api/app/campaigns?employeeEmail={EMPLOYEE}"), &key).await;
     assert_eq!(page.json()["totalCount"], 0);
-    app.get(&format!("/api/app/campaigns?employee={EMPLOYEE}&lang=de"), &key)
+    app.get(&format!("/api/app/campaigns?employeeEmail={EMPLOYEE}&lang=de"), &key)
         .await
         .expect_message(400, perkdesk::inbound::app::LANG_INVALID);
-    app.get("/api/app/campaigns?employee=nobody@azercell.az", &key)
+    app.get("/api/app/campaigns?employeeEmail=nobody@azercell.az", &key)
         .await
         .expect_message(404, perkdesk::inbound::app::EMPLOYEE_UNKNOWN);
     conn.execute("UPDATE employees SET is_active = 0 WHERE id = ?1", [world.employees[0]]).unwrap();
-    app.get(&format!("/api/app/campaigns?employee={EMPLOYEE}"), &key)
+    app.get(&format!("/api/app/campaigns?employeeEmail={EMPLOYEE}"), &key)
         .await
         .expect_message(409, perkdesk::inbound::app::EMPLOYEE_INACTIVE);
-    app.get("/api/app/campaigns", &key).await.expect(400);
+    let missing = app.get("/api/app/campaigns", &key).await;
+    missing.expect_message(400, perkdesk::inbound::app::EMPLOYEE_REQUIRED);
+    assert_eq!(missing.json()["errors"]["employeeEmail"], perkdesk::inbound::app::EMPLOYEE_REQUIRED);
+    let unknown = app.get("/api/app/campaigns?employeeEmail=nobody@azercell.az", &key).await;
+    assert_eq!(unknown.json()["errors"]["employeeEmail"], perkdesk::inbound::app::EMPLOYEE_UNKNOWN);
 }
 
 #[tokio::test]
@@ -336,7 +347,7 @@ async fn wishes_complaints_and_notifications() {
         [world.other_campaign],
     )
     .unwrap();
-    let seen = app.get(&format!("/api/app/notifications?employee={EMPLOYEE}"), &key).await;
+    let seen = app.get(&format!("/api/app/notifications?employeeEmail={EMPLOYEE}"), &key).await;
     seen.expect(200);
     assert_eq!(seen.json()["totalCount"], 2);
     assert_eq!(seen.json()["data"][0]["header"], "Bravo");
@@ -349,7 +360,7 @@ async fn each_client_has_its_own_rate() {
     world(&app);
     let slow = client(&app, "employee-app", None, 2);
     let fast = client(&app, "employee-app", None, 1000);
-    let path = format!("/api/app/notifications?employee={EMPLOYEE}");
+    let path = format!("/api/app/notifications?employeeEmail={EMPLOYEE}");
     app.get(&path, &slow).await.expect(200);
     app.get(&path, &slow).await.expect(200);
     let limited = app.get(&path, &slow).await;

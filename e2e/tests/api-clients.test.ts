@@ -113,7 +113,7 @@ describe('API clients: an Admin makes a key and sees it once; a use posted with 
     await expectAccessible(page, 'the revoke question', question);
     await question.getByRole('button', { name: 'Revoke' }).click();
     await screen.row('Mobile app').getByText('Revoked', { exact: true }).waitFor();
-    const refused = await inbound('GET', `app/campaigns?employee=${EMPLOYEE}`, key);
+    const refused = await inbound('GET', `app/campaigns?employeeEmail=${EMPLOYEE}`, key);
     expect(refused.status).toBe(401);
     expect(refused.json.message).toBe('The API key was revoked.');
     expect(await screen.row('Mobile app').getByRole('button', { name: /Revoke/ }).count()).toBe(0);

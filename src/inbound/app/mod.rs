@@ -59,8 +59,9 @@ pub fn routes() -> Api {
     };
     let employee_param = |doc: Doc| {
         doc.required_query(
-            "employee",
-            "The employee's e-mail",
+            EMPLOYEE_PARAM,
+            "The employee's e-mail (`employee`, the name this parameter had before, is still read when \
+             `employeeEmail` is absent)",
             ObjectBuilder::new().schema_type(Type::String).pattern(Some(patterns::EMAIL)),
         )
     };
@@ -179,11 +180,17 @@ pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &st
     }
 }
 
-/// The `employee` query parameter: a valid e-mail.
+/// The query parameter that names the employee of an app read, spelled as the bodies of the
+/// app's writes spell it.
+const EMPLOYEE_PARAM: &str = "employeeEmail";
+
+/// The employee's e-mail of an app read ([`EMPLOYEE_PARAM`]), valid. `employee`, the parameter's
+/// first name, is still read when the new one is absent, so an app built against it keeps working;
+/// the document names only the new one.
 fn employee_param(query: &QueryMap) -> AppResult<String> {
-    let email = query.get("employee").unwrap_or("").to_string();
+    let email = query.get(EMPLOYEE_PARAM).or_else(|| query.get("employee")).unwrap_or("").to_string();
     let mut v = Validator::new();
-    v.email("employee", &email, EMPLOYEE_REQUIRED);
+    v.email(EMPLOYEE_PARAM, &email, EMPLOYEE_REQUIRED);
     v.finish()?;
     Ok(email)
 }

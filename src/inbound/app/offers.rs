@@ -13,7 +13,7 @@ use crate::http::state::AppState;
 use crate::resources::campaigns::{limits, paging};
 use crate::resources::partners;
 
-use super::{active_employee, cdn, employee_param, language};
+use super::{EMPLOYEE_PARAM, active_employee, cdn, employee_param, language};
 
 /// Campaigns the app offers: live, confirmed, active and unexpired, of a live, active partner
 /// and category, linked to the employee's asset (`?1`); `?2` is now.
@@ -32,7 +32,7 @@ pub(super) async fn campaigns(State(state): State<AppState>, query: QueryMap) ->
     state
         .db
         .run(move |conn| {
-            let employee = active_employee(conn, "employee", &email)?;
+            let employee = active_employee(conn, EMPLOYEE_PARAM, &email)?;
             let now = now_iso();
             let total_count: i64 = conn
                 .prepare_cached(&format!("SELECT COUNT(*) AS n {OFFERED}"))?
@@ -107,7 +107,7 @@ pub(super) async fn notifications(State(state): State<AppState>, query: QueryMap
     state
         .db
         .run(move |conn| {
-            let employee = active_employee(conn, "employee", &email)?;
+            let employee = active_employee(conn, EMPLOYEE_PARAM, &email)?;
             let total_count: i64 = conn
                 .prepare_cached(&format!("SELECT COUNT(*) AS n {SEEN}"))?
                 .query_row([employee.asset_id], |r| r.get("n"))?;
