@@ -62,27 +62,18 @@ impl Columns {
     }
 
     fn insert_sql(&self, table: &str) -> String {
-        // Written into one buffer: this runs for every row a write inserts (a use's among them).
-        let mut sql = format!("INSERT INTO {table} (");
-        sql.reserve(256);
-        let mut count = 0;
-        for name in self.names() {
-            if count > 0 {
-                sql.push_str(", ");
-            }
-            sql.push_str(name);
-            count += 1;
-        }
-        sql.push_str(") VALUES (");
-        for place in 1..=count {
+        // The places are written with itoa, not a format! each: this runs for every row a write
+        // inserts (a use's among them).
+        let names: Vec<&str> = self.names().collect();
+        let mut places = String::with_capacity(names.len() * 4);
+        for place in 1..=names.len() {
             if place > 1 {
-                sql.push_str(", ");
+                places.push_str(", ");
             }
-            sql.push('?');
-            sql.push_str(itoa::Buffer::new().format(place));
+            places.push('?');
+            places.push_str(itoa::Buffer::new().format(place));
         }
-        sql.push(')');
-        sql
+        format!("INSERT INTO {} ({}) VALUES ({places})", table, names.join(", "))
     }
 
     /// INSERTs the columns as a row of `table` and answers its id.
