@@ -939,8 +939,8 @@ export interface paths {
                 query: {
                     /** @description az (default), en or ru */
                     lang?: string;
-                    /** @description The employee's e-mail */
-                    employee: string;
+                    /** @description The employee's e-mail (`employee`, the name this parameter had before, is still read when `employeeEmail` is absent) */
+                    employeeEmail: string;
                     /** @description Rows to skip (default 0) */
                     Skip?: number | string;
                     /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows) */
@@ -1354,8 +1354,8 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description The employee's e-mail */
-                    employee: string;
+                    /** @description The employee's e-mail (`employee`, the name this parameter had before, is still read when `employeeEmail` is absent) */
+                    employeeEmail: string;
                     /** @description Rows to skip (default 0) */
                     Skip?: number | string;
                     /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows) */
