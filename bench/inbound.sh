@@ -27,16 +27,7 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
 create_bench_admin "$BIN" "$DB"
 
 seed_inbound_world "$DB" "$EMPLOYEES"
-if [ "${BENCH_LIMITS:-0}" = 1 ]; then
-    python3 - "$DB" <<'PY'
-import sys
-sys.path.insert(0, "scripts")
-import perkdesk_sqlite
-db = perkdesk_sqlite.connect(sys.argv[1])
-db.execute("UPDATE campaigns SET usage_limit_total = 10000000, usage_limit_per_employee = 1000, usage_limit_period = 'day' WHERE id = 1")
-db.commit()
-PY
-fi
+if [ "${BENCH_LIMITS:-0}" = 1 ]; then give_bench_limits "$DB"; fi
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
 SERVERS="${BENCH_SERVERS:-1}"

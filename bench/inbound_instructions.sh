@@ -26,17 +26,7 @@ count_instructions() {
     rm -f "$db" "$db-wal" "$db-shm" "$out"
     create_bench_admin "$bin" "$db"
     seed_inbound_world "$db" "$EMPLOYEES"
-    if [ "${BENCH_LIMITS:-0}" = 1 ]; then
-        python3 - "$db" <<'PY'
-import sys
-sys.path.insert(0, "scripts")
-import perkdesk_sqlite
-db = perkdesk_sqlite.connect(sys.argv[1])
-if any(column[1] == "usage_limit_total" for column in db.execute("PRAGMA table_info(campaigns)")):
-    db.execute("UPDATE campaigns SET usage_limit_total = 10000000, usage_limit_per_employee = 1000, usage_limit_period = 'day' WHERE id = 1")
-    db.commit()
-PY
-    fi
+    if [ "${BENCH_LIMITS:-0}" = 1 ]; then give_bench_limits "$db"; fi
     key=$("$bin" api-client create --db "$db" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
     port=$(free_port)
     valgrind --tool=callgrind --callgrind-out-file="$out" \

@@ -95,6 +95,23 @@ perkdesk_sqlite.mark_sort_indexes_stale(db)
 PY
 }
 
+# give_bench_limits DB: the campaign of seed_inbound_world gets limits that every use checks and
+# none reaches (issue 41: 10,000,000 uses in all, 1,000 per employee a day), when the binary that
+# made DB knows campaign limits; an older one's campaign keeps none, and stderr says so.
+give_bench_limits() {
+    python3 - "$1" <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import perkdesk_sqlite
+db = perkdesk_sqlite.connect(sys.argv[1])
+if any(column[1] == "usage_limit_total" for column in db.execute("PRAGMA table_info(campaigns)")):
+    db.execute("UPDATE campaigns SET usage_limit_total = 10000000, usage_limit_per_employee = 1000, usage_limit_period = 'day' WHERE id = 1")
+    db.commit()
+else:
+    print("this schema has no campaign limits: the campaign is used without them", file=sys.stderr)
+PY
+}
+
 # list_bench_database BIN USERS USAGE: the lists' bench database (USERS staff users, USAGE
 # usage-history rows and their parents), made once in bench/.tmp and kept; prints its path.
 list_bench_database() {
