@@ -334,7 +334,7 @@ impl Row<'_> {
 
 /// A SQLite query's column names, asked of the statement once, at the first read by name, for
 /// all its rows. rusqlite's own lookup asks SQLite for every name before the one it seeks, a
-/// locked call each, at every read: a use's check reads some thirty columns by name, and those
+/// locked call each, at every read: a use's check reads some forty columns by name, and those
 /// calls were a twentieth of the inbound write's instructions.
 #[derive(Default)]
 struct ColumnNames(std::cell::OnceCell<Vec<Box<str>>>);
