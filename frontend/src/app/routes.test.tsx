@@ -72,7 +72,7 @@ describe('route table', () => {
     const view = renderAt('/', <AppRoutes />);
     await waitFor(() => expect(view.currentPath()).toBe('/users'));
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
-    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients', 'Activity', 'Trash']);
+    expect(menuLabels()).toEqual([...specMenu, 'Requests by Employee', 'Requests by Merchant', 'API clients', 'Webhooks', 'Activity', 'Trash']);
     expect(screen.getAllByText('Settings').length).toBeGreaterThan(0);
     expect(screen.getByText('Hi, Ada Admin')).toBeInTheDocument();
   });
@@ -84,6 +84,7 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(menuLabels()).not.toContain('Users');
     expect(menuLabels()).not.toContain('API clients');
+    expect(menuLabels()).not.toContain('Webhooks');
     expect(menuLabels()).not.toContain('Activity');
     expect(menuLabels()).not.toContain('Trash');
     expect(screen.queryByText('Settings')).toBeNull();

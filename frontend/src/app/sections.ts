@@ -44,6 +44,7 @@ const UsageReviewPage = lazyScreen(() => import('../features/usageReview/UsageRe
 const DashboardPage = lazyScreen(() => import('../features/dashboard/DashboardPage'));
 const ReportsPage = lazyScreen(() => import('../features/reports/ReportsPage'));
 const ApiClientsPage = lazyScreen(() => import('../features/apiClients/ApiClientsPage'));
+const WebhooksPage = lazyScreen(() => import('../features/webhooks/WebhooksPage'));
 const ActivityPage = lazyScreen(() => import('../features/activity/ActivityPage'));
 const TrashPage = lazyScreen(() => import('../features/trash/TrashPage'));
 const LayoutBuilderPage = lazyScreen(() => import('../features/builder/LayoutBuilderPage'));
@@ -76,6 +77,7 @@ export const sections: readonly Section[] = [
   { path: '/requests', title: 'menu.requestsByEmployee', icon: 'requests', menu: 'requests', screen: EmployeeRequestsPage },
   { path: '/by-merchant', title: 'menu.requestsByMerchant', icon: 'merchantRequests', menu: 'requests', screen: MerchantRequestsPage },
   { path: '/api-clients', title: 'menu.apiClients', icon: 'key', menu: 'settings', adminOnly: true, screen: ApiClientsPage },
+  { path: '/webhooks', title: 'menu.webhooks', icon: 'webhook', menu: 'settings', adminOnly: true, screen: WebhooksPage },
   { path: '/activity', title: 'menu.activity', icon: 'history', menu: 'settings', adminOnly: true, screen: ActivityPage },
   { path: '/trash', title: 'menu.trash', icon: 'trash', menu: 'settings', adminOnly: true, screen: TrashPage },
   { path: '/builder', title: 'title.builder', icon: 'layout', menu: null, screen: LayoutBuilderPage },

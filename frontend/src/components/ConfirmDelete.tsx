@@ -1,10 +1,9 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
-import { errorMessage } from '../lib/api';
 import { t, type MessageKey } from '../lib/i18n';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { Dialog, DialogActions } from './Dialog';
+import { useCall } from './useCall';
 
 /**
  * Names what goes ("Delete 3 users?", "Delete partner Bravo?"), then asks the
@@ -30,20 +29,9 @@ export function ConfirmDelete({
   tone?: 'primary' | 'danger';
 }) {
   useSignals();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
+  const { busy, error, run } = useCall();
   const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    if (await run(onConfirm)) onClose();
   };
 
   return (

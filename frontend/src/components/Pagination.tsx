@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useId } from 'react';
 import { formatNumber, t } from '../lib/i18n';
 import { PAGE_SIZES } from '../lib/listQuery';
 import { Icon } from './icons';
@@ -32,15 +33,17 @@ export function Pagination({
   onSize: (size: number) => void;
 }) {
   useSignals();
+  // Two lists on a screen (a drawer's log over the page's list) each name their own select.
+  const sizeId = useId();
   const pageCount = Math.max(1, Math.ceil(total / size));
   const from = total === 0 ? 0 : (page - 1) * size + 1;
   const to = Math.min(total, page * size);
   return (
     <nav aria-label={t('table.pagination')} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="flex items-center gap-2 text-sm text-slate-600">
-        <label htmlFor="page-size">{t('table.rowsPerPage')}</label>
+        <label htmlFor={sizeId}>{t('table.rowsPerPage')}</label>
         <select
-          id="page-size"
+          id={sizeId}
           className="rounded-md border border-slate-300 bg-surface px-2 py-1 text-sm"
           value={size}
           onChange={(event) => onSize(Number(event.target.value))}

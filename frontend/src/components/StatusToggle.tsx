@@ -1,6 +1,6 @@
 import { Switch } from '@headlessui/react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { t } from '../lib/i18n';
 
 /** The badge's words when they are not Active / Inactive (a complaint's Read / Unread). */
@@ -9,13 +9,20 @@ export interface StatusWords {
   off: string;
 }
 
-export function StatusBadge({ active, words }: { active: boolean; words?: StatusWords }) {
+const badgeTones = {
+  on: 'bg-emerald-50 text-emerald-800',
+  off: 'bg-slate-100 text-slate-700',
+  // Off, and not by anyone's choice (a webhook the server switched off): it wants attention.
+  alarm: 'bg-red-50 text-red-800',
+} as const;
+
+export function StatusBadge({ active, words, alarm = false }: { active: boolean; words?: StatusWords; alarm?: boolean }) {
   useSignals();
   return (
     <span
       // One width for both words, so a page of inactive rows does not move the columns.
-      className={`inline-flex min-w-15 justify-center rounded-full px-2 py-0.5 text-xs font-medium ${
-        active ? 'bg-emerald-50 text-emerald-800' : 'bg-slate-100 text-slate-700'
+      className={`inline-flex min-w-15 justify-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${
+        badgeTones[active ? 'on' : alarm ? 'alarm' : 'off']
       }`}
     >
       {words ? (active ? words.on : words.off) : active ? t('table.active') : t('table.inactive')}
@@ -30,9 +37,12 @@ export function StatusToggle({
   disabledReason,
   onToggle,
   words,
+  badge,
 }: {
   active: boolean;
   words?: StatusWords;
+  /** The badge beside the switch when it says more than on or off (a webhook paused, or switched off by the server). */
+  badge?: ReactNode;
   /** The accessible name, e.g. "Change status: Jane Doe". */
   label: string;
   /** Set when switching could only fail (the signed-in user's own account): disabled, and says why. */
@@ -61,7 +71,7 @@ export function StatusToggle({
       >
         <span className="size-4 translate-x-0.5 self-center rounded-full bg-white shadow transition-transform group-data-checked:translate-x-4.5" />
       </Switch>
-      <StatusBadge active={active} words={words} />
+      {badge ?? <StatusBadge active={active} words={words} />}
     </div>
   );
 }

@@ -53,6 +53,7 @@ const paths = {
   monitor: 'M2 3h20v14H2zM8 21h8M12 17v4',
   columns: 'M3 3h18v18H3zM9 3v18M15 3v18',
   history: 'M3 12a9 9 0 109-9 9.7 9.7 0 00-6.7 2.7L3 8M3 3v5h5M12 7v5l4 2',
+  webhook: 'M18 16.98h-5.99c-1.1 0-1.95.94-2.48 1.9A4 4 0 012 17c.01-.7.2-1.4.57-2M6 17l3.13-5.78c.53-.97.1-2.18-.5-3.1a4 4 0 116.89-4.06M12 6l3.13 5.73C15.66 12.7 16.9 13 18 13a4 4 0 010 8',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -18486,6 +18486,1323 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                    /** @description A sortable field of the row, any case (default id) */
+                    SortField?: string;
+                    /** @description true = ascending (default false) */
+                    OrderBy?: boolean | string;
+                    /** @description Filter (blank = not applied) */
+                    Url?: string;
+                    /** @description Filter (blank = not applied) */
+                    State?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description A query parameter is not valid; the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a webhook endpoint; its signing secret is in this answer only
+         * @description Roles: Admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Hear only of this asset's records (its employees, their uses and complaints).
+                         */
+                        assetId?: number | null;
+                        description?: string | null;
+                        /** @description The events it hears of, at least one. */
+                        events: ("campaign.created" | "campaign.updated" | "campaign.approved" | "employee.created" | "employee.updated" | "employee.deleted" | "application.created" | "usage.created" | "usage.voided" | "redemption.confirmed" | "complaint.created")[];
+                        /** @description Default true. */
+                        isActive?: boolean | null;
+                        /**
+                         * Format: int64
+                         * @description Hear only of this partner's records (uses, campaigns, applications, redemptions).
+                         */
+                        partnerId?: number | null;
+                        /** @description An http or https URL outside this server's own networks. Resolved when saved and again at each delivery; serve --webhooks-allow-private lets it point inside. */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhook"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A row the body names does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Delete webhooks (by id list)
+         * @description Roles: Admin.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: number[];
+                    } | {
+                        ids: number[];
+                    } | number[];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Deleted"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Some of the ids name no row; nothing was deleted */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Activate or deactivate a webhook
+         * @description Roles: Admin.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        id: number;
+                        /**
+                         * @description Default false.
+                         * @default false
+                         */
+                        isActive?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ActiveChange"];
+                    };
+                };
+                /** @description x-requestid is longer than 100 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A row the body names does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/webhook/delivery/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery: its body as sent and every attempt
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDeliveryRow"] & {
+                            attempts: components["schemas"]["DeliveryAttempt"][];
+                            /** @description The JSON body sent */
+                            payload: string;
+                        };
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/delivery/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, with the same webhook-id
+         * @description Roles: Admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDeliveryRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks narrowed by filters
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                    /** @description A sortable field of the row, any case (default id) */
+                    SortField?: string;
+                    /** @description true = ascending (default false) */
+                    OrderBy?: boolean | string;
+                    /** @description Filter (blank = not applied) */
+                    Url?: string;
+                    /** @description Filter (blank = not applied) */
+                    State?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description A query parameter is not valid; the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a webhook endpoint (isActive true switches a switched-off one back on)
+         * @description Roles: Admin.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Hear only of this asset's records (its employees, their uses and complaints).
+                         */
+                        assetId?: number | null;
+                        description?: string | null;
+                        /** @description The events it hears of, at least one. */
+                        events: ("campaign.created" | "campaign.updated" | "campaign.approved" | "employee.created" | "employee.updated" | "employee.deleted" | "application.created" | "usage.created" | "usage.voided" | "redemption.confirmed" | "complaint.created")[];
+                        /** @description Default true. */
+                        isActive?: boolean | null;
+                        /**
+                         * Format: int64
+                         * @description Hear only of this partner's records (uses, campaigns, applications, redemptions).
+                         */
+                        partnerId?: number | null;
+                        /** @description An http or https URL outside this server's own networks. Resolved when saved and again at each delivery; serve --webhooks-allow-private lets it point inside. */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookRow"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not of the documented media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a webhook endpoint; its waiting deliveries are not sent
+         * @description Roles: Admin.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Deleted"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deliveries of one webhook endpoint, newest first
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                    /** @description A sortable field of the row, any case (default id) */
+                    SortField?: string;
+                    /** @description true = ascending (default false) */
+                    OrderBy?: boolean | string;
+                    /** @description Filter (blank = not applied) */
+                    Webhook?: number | string;
+                    /** @description Filter (blank = not applied) */
+                    State?: string;
+                    /** @description Filter (blank = not applied) */
+                    Event?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDeliveryRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one webhook, newest first
+         * @description Roles: Admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows to skip (default 0) */
+                    Skip?: number | string;
+                    /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows; with Skip alone: 10) */
+                    Take?: number | string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ActivityRow"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret, in this answer only; the previous one signs beside it for 24 hours
+         * @description Roles: Admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same id with the same request from the same session gets the first answer back without the work being done again */
+                    "x-requestid"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhook"];
+                    };
+                };
+                /** @description The id is not a whole number */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in, or the session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller's role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this x-requestid is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This x-requestid was already used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing was saved: on PostgreSQL the write lost to concurrent writes on other app servers on every retry (Retry-After says when to try again), or the change could not be recorded in the activity log (the server's log says why) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wishList": {
         parameters: {
             query?: never;
@@ -19305,6 +20622,12 @@ export interface components {
             /** @description Ten one-time codes that sign in in place of the six-digit code, for the new user to keep. */
             recoveryCodes: string[];
         };
+        /** @description A webhook and, this once, its signing secret (create and rotate). */
+        CreatedWebhook: {
+            /** @description The signing secret, `whsec_` and base64: shown this once, never again. */
+            secret: string;
+            webhook: Record<string, never>;
+        };
         /** @description The signed-in back-office user behind a request, checked against the live session. */
         CurrentUser: {
             email: string;
@@ -19321,6 +20644,17 @@ export interface components {
         };
         Deleted: {
             deleted: number;
+        };
+        /** @description One attempt of a delivery. */
+        DeliveryAttempt: {
+            /** Format: int64 */
+            attempt: number;
+            /** Format: int64 */
+            durationMs: number;
+            error?: string | null;
+            startedAt: string;
+            /** Format: int64 */
+            statusCode?: number | null;
         };
         /** @description `PUT employee`: the spec's payload. Read field by field (see `fields`). */
         EmployeeEdit: {
@@ -20048,6 +21382,67 @@ export interface components {
         VoidIn: {
             /** @description Why the use is void, 1 to 500 characters; kept with the review and in the activity log. */
             reason: string;
+        };
+        WebhookDeliveryRow: {
+            attempt: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            durationMs: number | null;
+            error: string | null;
+            event: string;
+            id: number;
+            messageId: string;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            state: string;
+            statusCode: number | null;
+            webhookId: number;
+        };
+        /** @description `POST webhook`'s body (and `PUT webhook/{id}`'s). */
+        WebhookIn: {
+            /**
+             * Format: int64
+             * @description Hear only of this asset's records (its employees, their uses and complaints).
+             */
+            assetId?: number | null;
+            description?: string | null;
+            /** @description The events it hears of, at least one. */
+            events: ("campaign.created" | "campaign.updated" | "campaign.approved" | "employee.created" | "employee.updated" | "employee.deleted" | "application.created" | "usage.created" | "usage.voided" | "redemption.confirmed" | "complaint.created")[];
+            /** @description Default true. */
+            isActive?: boolean | null;
+            /**
+             * Format: int64
+             * @description Hear only of this partner's records (uses, campaigns, applications, redemptions).
+             */
+            partnerId?: number | null;
+            /** @description An http or https URL outside this server's own networks. */
+            url: string;
+        };
+        WebhookRow: {
+            assetId: number | null;
+            assetName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            disabledReason: string | null;
+            events: string[];
+            /** Format: date-time */
+            failingSince: string | null;
+            id: number;
+            isActive: boolean;
+            /** Format: date-time */
+            lastDeliveryAt: string | null;
+            lastStatusCode: number | null;
+            partnerId: number | null;
+            partnerName: string | null;
+            /** Format: date-time */
+            previousSecretExpiresAt: string | null;
+            state: string;
+            url: string;
         };
         /** @description `POST wishes`'s body. */
         WishIn: {

@@ -827,6 +827,42 @@ export const FORM_MESSAGES = {
     "phone": {
       "format": "Wrong phone format. E.g. 994501234567"
     }
+  },
+  "POST /api/webhook": {
+    "assetId": {
+      "format": "assetId must be an asset's id",
+      "excluded": "A webhook is limited to one partner or one asset, not both"
+    },
+    "isActive": {
+      "format": "isActive must be true or false"
+    },
+    "partnerId": {
+      "format": "partnerId must be a partner's id"
+    },
+    "url": {
+      "required": "URL is required",
+      "scheme": "URL must be an http or https address",
+      "forbidden": "URL must not point to a loopback, private, link-local or metadata address",
+      "unresolved": "URL's host does not resolve"
+    }
+  },
+  "PUT /api/webhook/{id}": {
+    "assetId": {
+      "format": "assetId must be an asset's id",
+      "excluded": "A webhook is limited to one partner or one asset, not both"
+    },
+    "isActive": {
+      "format": "isActive must be true or false"
+    },
+    "partnerId": {
+      "format": "partnerId must be a partner's id"
+    },
+    "url": {
+      "required": "URL is required",
+      "scheme": "URL must be an http or https address",
+      "forbidden": "URL must not point to a loopback, private, link-local or metadata address",
+      "unresolved": "URL's host does not resolve"
+    }
   }
 } as const;
 
@@ -842,6 +878,7 @@ export const REFUSALS = [
   "A partner submits campaigns for itself only: partnerId names another partner.",
   "A request with this x-requestid is still being processed.",
   "A user with this e-mail already exists.",
+  "A webhook is limited to one partner or one asset, not both",
   "API client",
   "Active must be yes or no",
   "Activity entry",
@@ -858,6 +895,7 @@ export const REFUSALS = [
   "Campaign category is required",
   "Campaign is required",
   "Category is required",
+  "Choose at least one event",
   "Choose the .xlsx file to import",
   "Choose the promo code version: Integration (1) or Static (2).",
   "Cities is required",
@@ -878,6 +916,7 @@ export const REFUSALS = [
   "Discount percent must be at least 0",
   "Email is required",
   "Employee",
+  "Events must be a list of event names",
   "Expire date is required",
   "Expire date must be after the start date",
   "File is required",
@@ -964,6 +1003,7 @@ export const REFUSALS = [
   "The partner of a merchant cannot be changed.",
   "The password is not correct.",
   "The rate limit must be between 1 and 1000000 requests per minute",
+  "The webhook was deleted; its deliveries cannot be replayed.",
   "The workbook holds more than an import can take ({mb} MB of sheet data once unpacked); split it into smaller files.",
   "There is no asset with id {id}.",
   "There is no campaign category with id {id}.",
@@ -982,9 +1022,17 @@ export const REFUSALS = [
   "This x-requestid was already used for a different request.",
   "Too many attempts from your address. Try again in {seconds} seconds.",
   "Too many failed sign-ins for this account. Try again in {seconds} seconds.",
+  "URL is required",
+  "URL must be an http or https address",
+  "URL must not point to a loopback, private, link-local or metadata address",
+  "URL's host does not resolve",
+  "Unknown event: {event}",
   "Usage limit must be a whole number from 1 to 10,000,000",
   "Usage record",
   "User",
+  "Webhook",
+  "Webhook delivery",
+  "Webhook delivery not found.",
   "Wrong email format. E.g. name@example.com",
   "Wrong phone format. E.g. 994501234567",
   "You are locked.",

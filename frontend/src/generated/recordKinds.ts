@@ -36,5 +36,6 @@ export const HISTORY_KINDS = [
   "partner/merchant",
   "promoCode",
   "apiClient",
+  "webhook",
   "backup"
 ] as const;

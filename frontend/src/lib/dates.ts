@@ -21,6 +21,12 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return date ? format(date, DATE_TIME_FORMAT) : '';
 }
 
+/** An API instant with its seconds (dd-MM-yyyy HH:mm:ss): attempts a second apart (a webhook's retries). */
+export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? format(date, `${DATE_TIME_FORMAT}:ss`) : '';
+}
+
 /** `<input type="datetime-local">` value for an API instant, in the browser's zone. */
 export function dateTimeInputValue(value: string | Date | null | undefined): string {
   const date = toDate(value);

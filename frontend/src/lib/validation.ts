@@ -134,6 +134,8 @@ export const MESSAGES = {
   endBeforeStart: 'End date cannot be before the start date',
   // An asset picker left empty where the spec's 'Asset Id is required' would name an id nobody sees.
   chooseAsset: 'Choose an asset',
+  // A webhook limited to one partner with none chosen (the server takes a missing one as every partner).
+  choosePartner: 'Choose a partner',
 } as const;
 
 /**

@@ -7,6 +7,7 @@ import { Icon } from '../../components/icons';
 import { t } from '../../lib/i18n';
 import { layoutConfig } from '../../lib/layoutConfig';
 import { currentUser } from '../../lib/session';
+import { SwitchedOffBanner } from '../../features/webhooks/SwitchedOffBanner';
 import { SectionScreen } from '../SectionScreen';
 import { homePath, sectionAt, sections } from '../sections';
 import { AsideMenu, type AsideLabels } from './AsideMenu';
@@ -124,6 +125,7 @@ export default function AdminLayout() {
         )}
 
         <main id={MAIN_ID} tabIndex={-1} className={`flex-1 p-4 outline-none sm:p-6 ${config.content.width === 'fixed' ? 'mx-auto w-full max-w-6xl' : ''}`}>
+          <SwitchedOffBanner />
           <Switch>
             <Route path="/">
               <Redirect to={homePath(user.roleId)} replace />

@@ -92,6 +92,11 @@ const FIELD_LABELS: Readonly<Record<string, MessageKey>> = {
   isRead: 'complaints.read',
   isUsed: 'field.used',
   rateLimitPerMinute: 'field.rateLimit',
+  // A webhook's record (its secrets are recorded as changed, never by value).
+  previousSecretExpiresAt: 'field.previousSecret',
+  lastDeliveryAt: 'field.lastDelivery',
+  lastStatusCode: 'field.statusCode',
+  disabledReason: 'field.reason',
 };
 
 /** A field as the screens name it ("firstName" → "First name", "isRead" → "Read"); an unknown one as the server spells it. */

@@ -73,6 +73,8 @@ function FieldControl({ field, control, values }: { field: AnyField; control: Co
           ))}
         </div>
       );
+    case 'checkboxes':
+      return <CheckboxGroup field={field} control={control} />;
     case 'checkbox':
       return (
         <input
@@ -129,6 +131,44 @@ function FieldControl({ field, control, values }: { field: AnyField; control: Co
     case 'custom':
       return field.render(control);
   }
+}
+
+/** A checkbox per choice in a group named by the field's label; the value keeps the options' order. */
+function CheckboxGroup({ field, control }: { field: Extract<AnyField, { kind: 'checkboxes' }>; control: ControlProps<unknown> }) {
+  useSignals();
+  const chosen = new Set((control.value as string[] | undefined) ?? []);
+  const toggle = (value: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(value);
+    else next.delete(value);
+    control.onChange(field.options.map((option) => option.value).filter((option) => next.has(option)));
+  };
+  return (
+    <div
+      role="group"
+      id={control.id}
+      aria-labelledby={labelId(control.id)}
+      aria-describedby={control.describedBy}
+      className="grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 p-3 sm:grid-cols-2"
+    >
+      {field.options.map((option) => (
+        <label key={option.value} className="flex items-start gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4 shrink-0 rounded border-slate-300 text-indigo-600"
+            aria-invalid={control.invalid || undefined}
+            checked={chosen.has(option.value)}
+            onChange={(event) => toggle(option.value, event.target.checked)}
+            onBlur={control.onBlur}
+          />
+          <span className="min-w-0">
+            {labelText(option.label)}
+            {field.showValue && <code className="block text-xs break-all text-slate-500">{option.value}</code>}
+          </span>
+        </label>
+      ))}
+    </div>
+  );
 }
 
 /**

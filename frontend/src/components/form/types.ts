@@ -59,6 +59,12 @@ export type FieldDef<V> =
     })
   | (BaseField<V> & { kind: 'textarea'; rows?: number; copyFrom?: keyof V & string })
   | (BaseField<V> & { kind: 'select' | 'radio'; options: ChoiceOption[] })
+  /**
+   * Several of a fixed set of choices (a webhook's events), a checkbox each; the value is the chosen
+   * options' values in the options' order. `showValue` writes each value beside its label (an
+   * event's code, which integrators know it by).
+   */
+  | (BaseField<V> & { kind: 'checkboxes'; options: ChoiceOption[]; showValue?: boolean })
   | (BaseField<V> & { kind: 'checkbox' | 'switch' | 'phone' | 'image' | 'date' | 'datetime' })
   | (BaseField<V> & { kind: 'picker'; load: PickerLoader })
   /** Several choices from a server-side list (PickerOption[]): searchable, 30 a page, chosen ones as removable chips. */

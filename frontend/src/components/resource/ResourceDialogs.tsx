@@ -112,14 +112,15 @@ export function ResourceDialogs<Row extends ResourceRow>({
         />
       )}
       {resource.view && (
-        <Drawer open={dialog?.kind === 'view'} onClose={onClose} title={t(resource.view.title)}>
+        <Drawer open={dialog?.kind === 'view'} onClose={onClose} title={t(resource.view.title)} size={resource.view.size}>
           {dialog?.kind === 'view' && (
             <ResourceDrawerBody
               spec={resource.view}
               row={detail.data ?? dialog.row}
               rowLabel={resource.rowLabel(detail.data ?? dialog.row)}
               writable={access.writable}
-              history={resource.history === false ? null : { itemPath, id: dialog.row.id, reloadToken: recordToken }}
+              history={resource.history === false ? null : { itemPath, id: dialog.row.id }}
+              reloadToken={recordToken}
               loading={!detail.data && !detail.error}
               error={detail.error}
               onChanged={(confirmation) => {

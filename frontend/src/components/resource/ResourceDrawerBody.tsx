@@ -17,6 +17,7 @@ export function ResourceDrawerBody<Row extends ResourceRow>({
   rowLabel,
   writable,
   history,
+  reloadToken,
   loading,
   error,
   onChanged,
@@ -27,7 +28,9 @@ export function ResourceDrawerBody<Row extends ResourceRow>({
   /** Editors get an item's `choice` as a select. */
   writable: boolean;
   /** The record's History tab beside its details, unless the screen has none. */
-  history: { itemPath: string; id: number; reloadToken: number } | null;
+  history: { itemPath: string; id: number } | null;
+  /** Changes when the record was changed in the drawer: its tabs read what they show again. */
+  reloadToken: number;
   loading: boolean;
   error: string | null;
   /** After a choice made in the drawer: the record and the list are read again. */
@@ -59,19 +62,35 @@ export function ResourceDrawerBody<Row extends ResourceRow>({
       {spec.after?.(row)}
     </div>
   );
-  if (!history) return details;
+  const onTabChanged = (confirmation: string) => {
+    setFailure(null);
+    onChanged(confirmation);
+  };
+  const tabs = [
+    ...(spec.tabs ?? []).map((tab) => ({ label: t(tab.label), body: tab.render(row, { onChanged: onTabChanged, reloadToken }) })),
+    // Loaded when first opened: most drawers are read for their details.
+    ...(history
+      ? [{ label: t('history.tab'), body: <HistoryPanel itemPath={history.itemPath} id={history.id} reloadToken={reloadToken} /> }]
+      : []),
+  ];
+  if (tabs.length === 0) return details;
   return (
     <TabGroup>
       <TabList className="mb-4 flex gap-1 border-b border-slate-200">
         <Tab className={TAB_CLASS}>{t('history.detailsTab')}</Tab>
-        <Tab className={TAB_CLASS}>{t('history.tab')}</Tab>
+        {tabs.map((tab) => (
+          <Tab key={tab.label} className={TAB_CLASS}>
+            {tab.label}
+          </Tab>
+        ))}
       </TabList>
       <TabPanels>
         <TabPanel className="focus:outline-none">{details}</TabPanel>
-        {/* Loaded when first opened: most drawers are read for their details. */}
-        <TabPanel className="focus:outline-none" unmount>
-          <HistoryPanel itemPath={history.itemPath} id={history.id} reloadToken={history.reloadToken} />
-        </TabPanel>
+        {tabs.map((tab) => (
+          <TabPanel key={tab.label} className="focus:outline-none" unmount>
+            {tab.body}
+          </TabPanel>
+        ))}
       </TabPanels>
     </TabGroup>
   );

@@ -4,6 +4,7 @@ import { t } from '../../lib/i18n';
 import { currentUser } from '../../lib/session';
 import { useColumnChoice, useWidthInRem } from '../ColumnChooser';
 import { PageCard } from '../PageCard';
+import { SecretShownOnce } from '../SecretShownOnce';
 import { ResourceDialogs, type OpenDialog } from './ResourceDialogs';
 import { ResourceFilters } from './ResourceFilters';
 import { ResourceTable } from './ResourceTable';
@@ -38,6 +39,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
   const mutated = (confirmation?: string) => {
     setNotice(null);
     controller.mutated(confirmation);
+    resource.afterChange?.();
   };
 
   return (
@@ -81,6 +83,7 @@ export function ResourcePage<Row extends ResourceRow>({ resource }: { resource: 
         onClose={closeDialog}
         mutated={mutated}
       />
+      {resource.secretShownOnce && <SecretShownOnce {...resource.secretShownOnce} />}
     </PageCard>
   );
 }

@@ -78,10 +78,11 @@ export function ResourceTable<Row extends ResourceRow>({
         : column.kind === 'status' && resource.toggle && writable
         ? (row) => (
             <StatusToggle
-              active={Boolean(row.isActive)}
+              active={resource.activeOf ? resource.activeOf(row) : Boolean(row.isActive)}
               label={`${t('table.toggleStatus')}: ${resource.rowLabel(row)}`}
               disabledReason={isOwn(row) ? t('own.noToggle') : undefined}
               onToggle={(next) => toggleStatus(row, next)}
+              badge={column.render?.(row)}
             />
           )
         : (row) => cellValue(column, row),

@@ -1,11 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
-import { errorMessage } from '../../lib/api';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Alert } from '../Alert';
 import { Button } from '../Button';
 import { Dialog, DialogActions } from '../Dialog';
 import type { IconName } from '../icons';
+import { useCall } from '../useCall';
 import type { RowTool } from './types';
 
 function ConfirmActionDialog({
@@ -22,18 +21,8 @@ function ConfirmActionDialog({
   onClose: () => void;
 }) {
   useSignals();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useCall();
+  const confirm = () => run(onConfirm);
   return (
     <Dialog open onClose={onClose} title={title} size="sm">
       <p className="text-sm text-slate-900">{question}</p>

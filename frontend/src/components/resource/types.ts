@@ -1,3 +1,4 @@
+import type { Signal } from '@preact/signals-react';
 import type { ReactNode } from 'react';
 import type { MessageKey } from '../../lib/i18n';
 import type { Schema } from '../../lib/validation';
@@ -7,6 +8,7 @@ import type { FilterField } from '../FilterPanel';
 import type { FieldDef } from '../form/types';
 import type { IconName } from '../icons';
 import type { ColumnPriority } from '../DataTable';
+import type { SecretWords, ShownSecret } from '../SecretShownOnce';
 import type { RoleId } from '../../lib/roles';
 import type { UserProfile } from '../../lib/session';
 
@@ -99,8 +101,18 @@ export interface EditFormSpec<Row, V extends object> extends FormSpec<V> {
   submit: (values: V, detail: Row) => Promise<unknown>;
 }
 
+/** A tab of a drawer beside its details (a webhook's delivery log); `onChanged` reloads the record and the list with a toast. */
+export interface DrawerTab<Row> {
+  label: MessageKey;
+  render: (row: Row, context: { onChanged: (confirmation: string) => void; reloadToken: number }) => ReactNode;
+}
+
 export interface DrawerSpec<Row> {
   title: MessageKey;
+  /** 'wide': 640 px instead of 400 (a drawer with a log in a tab). */
+  size?: 'wide';
+  /** Tabs after Details (and before History). */
+  tabs?: readonly DrawerTab<Row>[];
   /** Label/value pairs; an item with a `choice` is a select for editors there (a usage record's status), its value for others. */
   items?: { label: MessageKey; value: (row: Row) => ReactNode; choice?: RowChoice<Row> }[];
   /** A custom drawer body instead of the label/value list. */
@@ -212,8 +224,18 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   remove?: boolean | readonly RoleId[];
   /** false: no row selection or bulk delete, Delete is a row tool only (Usage History has no selection). */
   selectable?: boolean;
-  /** The status column toggles through `PATCH {basePath}/active`. */
+  /**
+   * The status column toggles through `PATCH {basePath}/active`. A status column with a `render`
+   * shows that badge beside the switch (and alone to readers).
+   */
   toggle?: boolean;
+  /**
+   * Whether the status switch is on, when that is not the row's `isActive` (a webhook the server
+   * switched off shows off, and switching it on sends `isActive: true`).
+   */
+  activeOf?: (row: Row) => boolean;
+  /** After any change made on the screen (the list reloads too): e.g. a banner elsewhere reads its state again. */
+  afterChange?: () => void;
   /** The status switch's call when it is not `PATCH {itemPath}/active` (categories: `PUT campaign/category/changeStatus`). */
   toggleCall?: (row: Row, isActive: boolean) => Promise<unknown>;
   tools?: readonly RowTool<Row>[];
@@ -221,5 +243,10 @@ export interface ResourceDeclaration<Row extends ResourceRow> {
   bulkActions?: readonly BulkAction<Row>[];
   /** Toolbar buttons of the screen's own, before Export. */
   actions?: readonly ToolbarAction[];
+  /**
+   * A secret an answer holds this once (a new API key, a webhook's signing secret after its create
+   * or a rotation): the create's submit or a tool sets `secret`, its dialog shows it until closed.
+   */
+  secretShownOnce?: { secret: Signal<ShownSecret | null>; words: SecretWords };
   exportSpec?: ExportSpec;
 }

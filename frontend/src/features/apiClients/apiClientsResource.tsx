@@ -4,6 +4,7 @@ import { lookups } from '../../components/form/lookups';
 import type { FieldDef, PickerOption } from '../../components/form/types';
 import { confirmTool } from '../../components/resource/confirmTool';
 import type { ResourceDeclaration } from '../../components/resource/types';
+import type { ShownSecret } from '../../components/SecretShownOnce';
 import { StatusBadge } from '../../components/StatusToggle';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
@@ -29,8 +30,8 @@ export const API_CLIENT_MESSAGES = {
   rate: SERVER.rateLimitPerMinute.format,
 } as const;
 
-/** The key of the client just made, shown once by ApiClientsPage and then forgotten. */
-export const revealedKey = signal<{ name: string; key: string } | null>(null);
+/** The key of the client just made, shown once (`secretShownOnce`) and then forgotten: the server keeps only its hash. */
+export const revealedKey = signal<ShownSecret | null>(null);
 
 const kindLabels: Record<ApiClientRow['kind'], MessageKey> = {
   'employee-app': 'apiClients.kind.employeeApp',
@@ -91,7 +92,7 @@ export function apiClientPayload(values: ApiClientValues) {
 /**
  * API clients (issue 15, Admin only): the keys the employee app and partners
  * call the inbound API with. A key is shown once, right after it is made
- * (ApiClientsPage); the list shows only its first characters. Revoke stops a
+ * (`secretShownOnce`); the list shows only its first characters. Revoke stops a
  * key at once; revoked clients stay listed.
  */
 export const apiClientsResource: ResourceDeclaration<ApiClientRow> = {
@@ -122,7 +123,7 @@ export const apiClientsResource: ResourceDeclaration<ApiClientRow> = {
     initialValues: (): ApiClientValues => ({ name: '', kind: 'employee-app', partnerId: null, rateLimitPerMinute: '600' }),
     submit: async (values: ApiClientValues) => {
       const created = await api.post<{ key: string; client: ApiClientRow }>('apiClient', apiClientPayload(values));
-      revealedKey.value = { name: created.client.name, key: created.key };
+      revealedKey.value = { name: created.client.name, value: created.key };
       return created;
     },
   },
@@ -138,6 +139,10 @@ export const apiClientsResource: ResourceDeclaration<ApiClientRow> = {
       { label: 'field.status', value: (client) => <StatusBadge active={!client.isRevoked} words={stateWords()} /> },
       { label: 'field.revokedAt', value: (client) => when(client.revokedAt) },
     ],
+  },
+  secretShownOnce: {
+    secret: revealedKey,
+    words: { title: 'apiClients.keyTitle', once: 'apiClients.keyOnce', label: 'apiClients.keyLabel', copy: 'apiClients.copy', copied: 'apiClients.copied', done: 'apiClients.keyDone' },
   },
   tools: [
     {

@@ -6,6 +6,7 @@ import { reviewMessages } from './en.review';
 import { reportingMessages } from './en.reporting';
 import { apiClientMessages, importMessages } from './en.apiClients';
 import { activityMessages } from './en.activity';
+import { webhookMessages } from './en.webhooks';
 import type { LocaleFormats } from './formats';
 
 /** English, the default UI language and the key set every other dictionary follows. */
@@ -19,6 +20,7 @@ export const en = {
   ...apiClientMessages,
   ...importMessages,
   ...activityMessages,
+  ...webhookMessages,
   'app.loading': 'Loading…',
 
   'menu.users': 'Users',
