@@ -24,13 +24,15 @@ export const SECTIONS: readonly { path: string; title: string }[] = [
   { path: '/by-merchant', title: 'Requests by Merchant' },
   // The Settings group (issue 15), for Admins only.
   { path: '/api-clients', title: 'API clients' },
+  // Outbound webhooks (issue 42), Admins only.
+  { path: '/webhooks', title: 'Webhooks' },
   // The activity log (issue 23), Admins only.
   { path: '/activity', title: 'Activity' },
   { path: '/trash', title: 'Trash' },
 ];
 
 /** Sections only an Admin sees in the menu and may open. */
-export const ADMIN_ONLY = ['/users', '/api-clients', '/activity', '/trash'];
+export const ADMIN_ONLY = ['/users', '/api-clients', '/webhooks', '/activity', '/trash'];
 
 /** The side menu's labels, in order. */
 export const MENU = SECTIONS.map((section) => section.title);

@@ -64,11 +64,15 @@ export class PerkdeskServer {
   /**
    * `dbPath` serves an existing database (a measurement against a large one) instead of a new one
    * in the temporary folder; it is left where it is when the server stops. The test suite never
-   * passes it.
+   * passes it. `serveArgs` are added to `serve`'s flags.
    */
-  constructor(options: { dbPath?: string } = {}) {
+  constructor(options: { dbPath?: string; serveArgs?: readonly string[] } = {}) {
     this.dbPath = options.dbPath ? path.resolve(options.dbPath) : path.join(this.dir, 'e2e.db');
+    this.serveArgs = options.serveArgs ?? [];
   }
+
+  /** Further flags of `perkdesk serve` for this file's server only (the webhooks test's private targets and quick retries). */
+  private readonly serveArgs: readonly string[];
 
   /** The last lines the server logged (for failure messages). */
   log(): string {
@@ -106,7 +110,7 @@ export class PerkdeskServer {
 
   private async spawnOn(port: number): Promise<'ready' | 'exited'> {
     const bind = `127.0.0.1:${port}`;
-    const child = spawn(this.bin, ['serve', '--db', this.dbPath, '--bind', bind], {
+    const child = spawn(this.bin, ['serve', '--db', this.dbPath, '--bind', bind, ...this.serveArgs], {
       env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -31,12 +31,12 @@ export interface Suite {
 }
 
 /**
- * One server on a temporary database and one Chromium for the whole file:
+ * One server on a temporary database (with `options.serveArgs` added to its flags) and one Chromium for the whole file:
  * started before the first test, stopped (by pid) after the last one, also
  * when a test failed. Uncaught exceptions in the page fail the test that
  * caused them.
  */
-export function useSuite(extraAccounts: Record<string, AdminSpec> = {}): Suite {
+export function useSuite(extraAccounts: Record<string, AdminSpec> = {}, options: { serveArgs?: readonly string[] } = {}): Suite {
   const pageErrors: string[] = [];
   let api: Promise<Api> | undefined;
   const suite = {
@@ -56,7 +56,7 @@ export function useSuite(extraAccounts: Record<string, AdminSpec> = {}): Suite {
   } as unknown as Suite;
 
   beforeAll(async () => {
-    suite.server = new PerkdeskServer();
+    suite.server = new PerkdeskServer({ serveArgs: options.serveArgs });
     suite.admin = suite.server.createAdmin(MAIN_ADMIN);
     for (const [name, spec] of Object.entries(extraAccounts)) suite.accounts[name] = suite.server.createAdmin(spec);
     await suite.server.start();

@@ -50,7 +50,7 @@ describe('API clients: an Admin makes a key and sees it once; a use posted with 
 
   it('lists API clients under Settings in the side menu, for Admins', async () => {
     await page.getByRole('heading', { name: 'API clients', level: 1 }).waitFor();
-    expect((await asideLabels(page)).slice(-3)).toEqual(['API clients', 'Activity', 'Trash']);
+    expect((await asideLabels(page)).slice(-4)).toEqual(['API clients', 'Webhooks', 'Activity', 'Trash']);
     await page.getByRole('navigation', { name: 'Main menu' }).getByText('Settings', { exact: true }).waitFor();
     expect(await screen.headers()).toEqual(['Name', 'Kind', 'Key starts with', 'Requests per minute', 'Last used', 'Status', 'Actions']);
     await expectAccessible(page, '/api-clients at 1280');
