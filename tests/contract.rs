@@ -800,6 +800,18 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            resource: &perkdesk::resources::webhooks::WEBHOOKS,
+            seed: seed_webhooks,
+            filters: &[
+                ("Url", "erp", "SELECT COUNT(*) FROM webhooks WHERE deleted_at IS NULL AND url LIKE '%erp%'"),
+                (
+                    "State",
+                    "paused",
+                    "SELECT COUNT(*) FROM webhooks WHERE deleted_at IS NULL AND is_active = 0 AND disabled_at IS NULL",
+                ),
+            ],
+        },
+        Case {
             resource: &perkdesk::resources::activity::ACTIVITY,
             seed: seed_activity,
             filters: &[
@@ -876,6 +888,32 @@ fn seed_activity(conn: &Connection) {
 }
 
 /// Employee-app and partner clients, some revoked (revoked clients stay listed).
+/// Endpoints active, paused and switched off, one deleted (out of the list).
+fn seed_webhooks(conn: &Connection) {
+    for i in 0..19 {
+        let url =
+            if i % 2 == 0 { format!("https://erp.example.az/hooks/{i}") } else { format!("https://hr.example.az/{i}") };
+        let (active, disabled) = match i % 4 {
+            0 => (1, None),
+            1 => (0, None),
+            2 => (0, Some("2026-11-20T10:00:00.000Z")),
+            _ => (1, None),
+        };
+        conn.execute(
+            "INSERT INTO webhooks (url, events, is_active, signing_secret, disabled_at, deleted_at, created_at)
+             VALUES (?1, '[\"usage.created\"]', ?2, 'whsec_c2VjcmV0', ?3, ?4, ?5)",
+            (
+                &url,
+                active,
+                disabled,
+                (i == 18).then_some("2026-11-21T10:00:00.000Z"),
+                format!("2026-11-{:02}T10:00:00.000Z", 1 + i),
+            ),
+        )
+        .unwrap();
+    }
+}
+
 fn seed_api_clients(conn: &Connection) {
     let partner = conn
         .insert(

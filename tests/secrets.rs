@@ -47,6 +47,8 @@ async fn every_answer_with_a_secret_is_no_store_and_never_replayed() {
         ("POST", "/api/user/register"),
         ("GET", "/api/user/get-qr"),
         ("POST", "/api/apiClient"),
+        ("POST", "/api/webhook"),
+        ("POST", "/api/webhook/{id}/rotate-secret"),
     ] {
         assert!(operations.iter().any(|(m, p)| (m.as_str(), p.as_str()) == known), "{known:?} is not counted");
     }
@@ -88,10 +90,28 @@ async fn every_answer_with_a_secret_is_no_store_and_never_replayed() {
             }
             ("GET", "/api/user/get-qr") => (None, "?id=1"),
             ("POST", "/api/apiClient") => (Some(json!({"name": "Till", "kind": "employee-app"})), ""),
+            ("POST", "/api/webhook") => {
+                (Some(json!({"url": "https://93.184.215.14/hook", "events": ["usage.created"]})), "")
+            }
+            ("POST", "/api/webhook/{id}/rotate-secret") => (None, ""),
             other => panic!("{other:?} answers with a secret and has no case in this test: add one"),
         };
         let method = Method::from_bytes(method.as_bytes()).unwrap();
-        let uri = format!("{path}{query}");
+        let uri = if path.contains("{id}") {
+            // A record of its own to act on (the webhook whose secret is rotated).
+            let made = app
+                .call(
+                    Method::POST,
+                    "/api/webhook",
+                    Some(&fresh.token),
+                    Some(json!({"url": "https://93.184.215.14/rotated", "events": ["usage.created"]})),
+                )
+                .await;
+            let id = made.expect(201).json()["webhook"]["id"].as_i64().unwrap();
+            format!("{}{query}", path.replace("{id}", &id.to_string()))
+        } else {
+            format!("{path}{query}")
+        };
         let headers = [("x-requestid", "secret-once")];
         let first = app.call_with(method.clone(), &uri, Some(&fresh.token), body.clone(), &headers).await;
         assert!(first.status.is_success(), "{method} {path}: {} {}", first.status, first.message());

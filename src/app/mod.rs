@@ -5,6 +5,7 @@
 pub mod housekeeping;
 pub mod idempotency;
 pub mod retry;
+pub mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -189,6 +189,41 @@ pub(super) struct ServeOptions {
     /// refused (429, Retry-After) until its oldest wrong code is a minute old.
     #[arg(long, env = "PERKDESK_WRONG_CODES_PER_MINUTE", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub(super) wrong_codes_per_minute: u32,
+    #[command(flatten)]
+    pub(super) webhooks: WebhookOptions,
+}
+
+/// How outbound webhooks are delivered.
+#[derive(clap::Args, Debug, Clone)]
+pub(super) struct WebhookOptions {
+    /// Let webhook URLs point to loopback, private and link-local addresses (tests, receivers on
+    /// the operator's own network); refused otherwise, when saved and at every delivery.
+    #[arg(long = "webhooks-allow-private", env = "PERKDESK_WEBHOOKS_ALLOW_PRIVATE")]
+    pub(super) allow_private: bool,
+    /// The waits before each retry of a failed delivery, e.g. 5s,5m,30m,2h,5h,10h,10h (the
+    /// default): after the last, the delivery has failed for good.
+    #[arg(long = "webhook-retries", env = "PERKDESK_WEBHOOK_RETRIES", default_value = crate::app::webhooks::DEFAULT_RETRIES, value_parser = parse_retries)]
+    pub(super) retries: Retries,
+    /// An endpoint whose every delivery has failed for this long is switched off (the panel says
+    /// so until an Admin switches it back on), e.g. 5d.
+    #[arg(long = "webhook-disable-after", env = "PERKDESK_WEBHOOK_DISABLE_AFTER", default_value = "5d", value_parser = parse_interval)]
+    pub(super) disable_after: std::time::Duration,
+}
+
+/// The retry schedule, as `--webhook-retries` reads it.
+#[derive(Debug, Clone)]
+pub(super) struct Retries(pub(super) Vec<std::time::Duration>);
+
+/// `5s,5m,30m`: each wait at least one second, at most 20 of them (an empty text: no retry).
+pub(super) fn parse_retries(text: &str) -> Result<Retries, String> {
+    if text.trim().is_empty() {
+        return Ok(Retries(Vec::new()));
+    }
+    let waits = text.split(',').map(|wait| parse_interval(wait.trim())).collect::<Result<Vec<_>, _>>()?;
+    if waits.len() > 20 {
+        return Err("at most 20 retries".into());
+    }
+    Ok(Retries(waits))
 }
 
 /// An IANA time zone's name, from the database bundled in the binary.

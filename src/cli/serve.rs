@@ -47,6 +47,7 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         time_zone: options.time_zone.clone(),
         redemption_ttl_secs: options.redemption_ttl,
         wrong_codes_per_minute: options.wrong_codes_per_minute,
+        webhooks_allow_private: options.webhooks.allow_private,
     };
     let mailer = Mailer::from_settings(options.smtp_url.as_deref(), &options.mail_from)?;
     let state = crate::app::state(db.clone(), settings, mailer)?;
@@ -59,6 +60,11 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         },
         backups,
     );
+    let webhooks = &options.webhooks;
+    crate::app::webhooks::spawn(
+        db.clone(),
+        crate::app::webhooks::Delivery::new(webhooks.retries.0.clone(), webhooks.disable_after, webhooks.allow_private),
+    )?;
     tracing::info!(bind = %local, db = %db.location().describe(), schema_version = SCHEMA_VERSION, time_zone = options.time_zone.name(), "perkdesk is serving");
     if let Some(banner) = banner {
         banner(&url);

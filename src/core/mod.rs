@@ -10,4 +10,5 @@ pub mod periods;
 pub mod qr;
 pub mod refusals;
 pub mod roles;
+pub mod targets;
 pub mod validation;

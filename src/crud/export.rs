@@ -162,7 +162,7 @@ impl SheetWriter {
                         .map_err(xlsx_error)?;
                     }
                 }
-                Kind::Text | Kind::Objects(_) => {
+                Kind::Text | Kind::Objects(_) | Kind::Strings => {
                     if let Some(text) = text_at(row, index)? {
                         sheet.write_string(self.row, col, text).map_err(xlsx_error)?;
                     }

@@ -420,6 +420,8 @@ pub fn delete_rows(tx: &Connection, resource: &Resource, ids: &[i64], user: Opti
     ))?;
     let mut deleted = 0;
     for id in ids {
+        // The event tells of the record as it was: raised before it leaves the lists.
+        super::events::raise(tx, resource, super::events::On::Deleted, *id)?;
         deleted += stmt.execute((id, &now))?;
     }
     if let Some(hook) = resource.on_change {
@@ -459,6 +461,7 @@ async fn toggle(
             if let Some(hook) = resource.on_change {
                 hook(tx, Some(&user), &Change::Toggled { id: body.id, active: body.is_active })?;
             }
+            super::events::raise(tx, resource, super::events::On::Updated, body.id)?;
             Ok(body)
         })
         .await

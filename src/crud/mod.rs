@@ -2,6 +2,7 @@
 //! and filter, and what its export holds; from that declaration come list, filter, detail,
 //! soft delete, the active toggle and the .xlsx export, with their OpenAPI descriptions.
 
+pub mod events;
 mod export;
 mod handlers;
 mod query;
@@ -20,7 +21,7 @@ pub use handlers::{
     list_call, list_params, routes, routes_over, save_then_fetch, toggle_call,
 };
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
-pub use schema::row as row_schema;
+pub use schema::{list as list_schema, row as row_schema};
 pub use status::{StatusAction, StatusValues, status_route};
 
 /// A row the call names that does not exist (or not in the caller's scope); `{kind}` is the
@@ -91,6 +92,8 @@ pub struct Resource {
     pub history: &'static [Recorded],
     /// Its soft-deleted rows are kept in the trash, and come back or go for good by these rules.
     pub trash: Option<Trash>,
+    /// The webhook events its writes raise (`events`); `None`: none.
+    pub events: Option<&'static events::Events>,
     /// The tables its writes touch that the activity log does not record, each with the reason
     /// (`tests/history_decisions.rs` asks every table for a decision).
     pub unrecorded: &'static [(&'static str, &'static str)],
@@ -209,6 +212,9 @@ pub enum Kind {
     /// A list of objects with these fields, which the SQL builds as a JSON array (a request's
     /// cities); never sortable.
     Objects(&'static [(&'static str, Kind)]),
+    /// A list of words, which the column holds as a JSON array of texts (a webhook's events);
+    /// never sortable.
+    Strings,
     /// A phone's digits (994513342591); exports write it as the screen shows it, +994 51 334 25 91.
     Phone,
     /// A small integer code (a campaign's notification status) that exports write as the word the
@@ -237,7 +243,7 @@ impl Column {
             field,
             sql: Sql::Expr(sql),
             kind,
-            sortable: !matches!(kind, Kind::File | Kind::Objects(_)),
+            sortable: !matches!(kind, Kind::File | Kind::Objects(_) | Kind::Strings),
             in_list: true,
             never_null: false,
         }
@@ -383,6 +389,7 @@ impl Resource {
             label: None,
             history: &[],
             trash: None,
+            events: None,
             unrecorded: &[],
         }
     }

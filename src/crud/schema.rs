@@ -27,6 +27,9 @@ fn column_schema(field: &str, kind: Kind, never_null: bool) -> Schema {
             .schema_type(or_null(Type::String))
             .description(Some("Image path, e.g. cdn/3f2a9c0e5b7d41e6a8c2f0b9d4e1a7c3.png, or null")),
         Kind::Objects(fields) => return objects(fields, false),
+        Kind::Strings => {
+            return Schema::Array(ArrayBuilder::new().items(ObjectBuilder::new().schema_type(Type::String)).build());
+        }
     };
     Schema::Object(object.build())
 }

@@ -103,6 +103,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "dashboard_verified_uses",
         sql: include_str!("../../migrations/0025_dashboard_verified_uses.sql"),
     },
+    Migration { version: 26, name: "webhooks", sql: include_str!("../../migrations/0026_webhooks.sql") },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -167,6 +168,7 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         name: "dashboard_verified_uses",
         sql: include_str!("../../migrations/postgres/0025_dashboard_verified_uses.sql"),
     },
+    Migration { version: 26, name: "webhooks", sql: include_str!("../../migrations/postgres/0026_webhooks.sql") },
 ];
 
 /// Where an engine's migrations are recorded, spelled in its SQL.

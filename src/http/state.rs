@@ -36,6 +36,9 @@ pub struct Settings {
     /// Wrong redemption codes a partner key may send a minute before it is refused for a while
     /// (`serve --wrong-codes-per-minute`).
     pub wrong_codes_per_minute: u32,
+    /// Webhook URLs may point to loopback, private and link-local addresses (tests, receivers on
+    /// the operator's own network): `serve --webhooks-allow-private`.
+    pub webhooks_allow_private: bool,
 }
 
 /// The features' sub-states, one value per type.

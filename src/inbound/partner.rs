@@ -266,11 +266,13 @@ async fn apply(State(state): State<AppState>, _: ApplyQuota, form: Form) -> AppR
             }
         }
         let file_id = files::store_upload(tx, file)?;
-        APPLICATION_FORM
+        let id = APPLICATION_FORM
             .write(&applicant)
             .image(file_id)
             .children(&APPLICATION_CITIES, cities.iter().map(|city| Columns::new().set("city_id", *city)))
-            .insert(tx)
+            .insert(tx)?;
+        crate::crud::events::raise(tx, &APPLICATIONS, crate::crud::events::On::Created, id)?;
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

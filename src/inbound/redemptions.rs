@@ -32,6 +32,7 @@ use crate::http::form_fields::{Field, FieldKind, read_json_fields};
 use crate::http::limits::MissLimit;
 use crate::http::state::AppState;
 use crate::resources::promo_codes::new_code;
+use crate::resources::usage_history::{REDEMPTION_CONFIRMED, USAGE_HISTORY};
 
 use super::app::{USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, USE_FIELDS, active_employee, check_use, record_use};
 use super::partner::{CODE_REQUIRED, partner_of};
@@ -321,6 +322,7 @@ async fn confirm(
             if marked != 1 {
                 return Err(AppError::Internal(anyhow::anyhow!("a redemption code was confirmed twice in one write")));
             }
+            crate::crud::events::raise_named(tx, &USAGE_HISTORY, REDEMPTION_CONFIRMED, usage_id)?;
             let (campaign_name, discount_percent) = tx
                 .prepare_cached("SELECT campaign_name, discount_percent FROM usage_history WHERE id = ?1")?
                 .query_row([usage_id], |r| Ok((r.get("campaign_name")?, r.get("discount_percent")?)))?;

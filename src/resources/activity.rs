@@ -67,6 +67,7 @@ pub static ACTIVITY: Resource = Resource {
     label: None,
     history: &[],
     trash: None,
+    events: None,
     unrecorded: &[("activity", "the log itself")],
 };
 

@@ -149,6 +149,7 @@ pub static API_CLIENTS: Resource = Resource {
         Recorded { created: Some(action::KEY_CREATED), ..Recorded::table("api_clients") }.quiet(&["last_used_at"])
     ],
     trash: None,
+    events: None,
     unrecorded: &[],
 };
 

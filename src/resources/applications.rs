@@ -30,6 +30,16 @@ const CITY_LIST_SQL: Sql = Sql::Localized([
      FROM merchant_application_cities mac JOIN cities c ON c.id = mac.city_id WHERE mac.application_id = ma.id)",
 ]);
 
+/// A business applied to become a merchant (no partner or asset of ours yet).
+pub static APPLICATION_EVENTS: crate::crud::events::Events = crate::crud::events::Events {
+    created: Some("application.created"),
+    updated: None,
+    deleted: None,
+    named: &[],
+    partner: None,
+    asset: None,
+};
+
 pub static APPLICATIONS: Resource = Resource {
     path: "apply",
     row: "MerchantRequestRow",
@@ -92,6 +102,7 @@ pub static APPLICATIONS: Resource = Resource {
     label: Some("{row}.partner_name"),
     history: &[Recorded::table("merchant_applications")],
     trash: None,
+    events: Some(&APPLICATION_EVENTS),
     unrecorded: &[("merchant_application_cities", "the cities an application names, written once with it")],
 };
 

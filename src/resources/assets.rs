@@ -60,6 +60,7 @@ pub static ASSETS: Resource = Resource {
     label: Some("{row}.name"),
     history: &[Recorded::table("assets")],
     trash: Some(Trash { owned: &[("campaign_assets", "asset_id = ?1", "campaign links")], ..Trash::PLAIN }),
+    events: None,
     unrecorded: &[],
 };
 

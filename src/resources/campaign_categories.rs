@@ -58,6 +58,7 @@ pub static CATEGORIES: Resource = Resource {
     label: Some("{row}.name_en"),
     history: &[Recorded::table("campaign_categories")],
     trash: Some(Trash::PLAIN),
+    events: None,
     unrecorded: &[],
 };
 

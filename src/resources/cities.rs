@@ -34,6 +34,7 @@ pub static CITIES: Resource = Resource {
     label: Some("{row}.name_en"),
     history: &[Recorded::table("cities")],
     trash: None,
+    events: None,
     unrecorded: &[],
 };
 

@@ -17,6 +17,16 @@ use crate::crud::{StatusAction, StatusValues};
 use crate::http::api::{Api, Doc};
 use crate::http::state::AppState;
 
+/// A complaint an employee sent through the app (its asset is the employee's).
+pub static COMPLAINT_EVENTS: crate::crud::events::Events = crate::crud::events::Events {
+    created: Some("complaint.created"),
+    updated: None,
+    deleted: None,
+    named: &[],
+    partner: None,
+    asset: Some("(SELECT e.asset_id FROM employees e WHERE e.id = c.employee_id)"),
+};
+
 pub static COMPLAINTS: Resource = Resource {
     path: "complaint",
     row: "ComplaintRow",
@@ -56,6 +66,7 @@ pub static COMPLAINTS: Resource = Resource {
     label: Some("{row}.full_name"),
     history: &[Recorded::table("complaints")],
     trash: None,
+    events: Some(&COMPLAINT_EVENTS),
     unrecorded: &[],
 };
 

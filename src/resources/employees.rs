@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use crate::auth::Roles;
 use crate::core::error::AppResult;
 use crate::core::validation::Validator;
+use crate::crud::events::{self, On};
 use crate::crud::writes::{Columns, Field, Mode, Write, WriteForm};
 use crate::crud::{self, Column, Export, Filter, Kind, ListPage, Resource, Total, ValueKind};
 use crate::http::api::Rule::{Range, Required};
@@ -22,6 +23,16 @@ use crate::http::api::{Api, Doc, query};
 use crate::http::extract::ApiJson;
 use crate::http::fields;
 use crate::http::state::AppState;
+
+/// An employee arrived (the app, the import, the CLI), was changed, or was deleted.
+pub static EMPLOYEE_EVENTS: crate::crud::events::Events = crate::crud::events::Events {
+    created: Some("employee.created"),
+    updated: Some("employee.updated"),
+    deleted: Some("employee.deleted"),
+    named: &[],
+    partner: None,
+    asset: Some("e.asset_id"),
+};
 
 pub static EMPLOYEES: Resource = Resource {
     path: "employee",
@@ -83,6 +94,7 @@ pub static EMPLOYEES: Resource = Resource {
         owned: &[("redemption_codes", "employee_id = ?1", "redemption codes")],
         ..Trash::PLAIN
     }),
+    events: Some(&EMPLOYEE_EVENTS),
     unrecorded: &[],
 };
 
@@ -163,9 +175,13 @@ async fn update(State(state): State<AppState>, ApiJson(body): ApiJson<Value>) ->
     let id = fields::id(&mut v, "id", body.get("id"), "Id is required", "Id must be a number");
     let values = EMPLOYEE_EDIT_FORM.read(body, Mode::Update, &mut v);
     v.finish()?;
-    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| EMPLOYEE_EDIT_FORM.write(&values).update(tx, id))
-        .await
-        .map(Json)
+    crud::save_then_fetch(&state, &EMPLOYEES, move |tx| {
+        EMPLOYEE_EDIT_FORM.write(&values).update(tx, id)?;
+        events::raise(tx, &EMPLOYEES, On::Updated, id)?;
+        Ok(id)
+    })
+    .await
+    .map(Json)
 }
 
 /// An employee as the employee app and the workbook import send one: known by e-mail, added
@@ -211,9 +227,11 @@ pub fn arrive(tx: &Connection, existing: Option<i64>, employee: &Arrival, now: &
         .set("last_name", last_name)
         .set("phone", phone);
     let arrival = Write::new(&ARRIVAL_FORM).computed(person);
-    match existing {
+    let (id, on) = match existing {
         // A known employee keeps the e-mail it is known by (another case of it finds it too).
-        Some(id) => arrival.set_or_keep("is_active", is_active).set("updated_at", now).update(tx, id),
-        None => arrival.set("email", email).set("is_active", is_active.unwrap_or(true)).insert(tx),
-    }
+        Some(id) => (arrival.set_or_keep("is_active", is_active).set("updated_at", now).update(tx, id)?, On::Updated),
+        None => (arrival.set("email", email).set("is_active", is_active.unwrap_or(true)).insert(tx)?, On::Created),
+    };
+    events::raise(tx, &EMPLOYEES, on, id)?;
+    Ok(id)
 }

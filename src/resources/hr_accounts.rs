@@ -113,6 +113,7 @@ pub static HR_ACCOUNTS: Resource = Resource {
         login: Some("SELECT user_id FROM hr_accounts WHERE id = ?1"),
         ..Trash::PLAIN
     }),
+    events: None,
     unrecorded: &[],
 };
 

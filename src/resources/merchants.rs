@@ -95,6 +95,7 @@ pub static MERCHANTS: Resource = Resource {
         )),
         ..Trash::PLAIN
     }),
+    events: None,
     unrecorded: &[],
 };
 

@@ -21,6 +21,7 @@ pub mod trash;
 pub mod usage_history;
 pub mod usage_review;
 pub mod users;
+pub mod webhooks;
 pub mod wish_list;
 
 use crate::crud::Resource;
@@ -55,6 +56,7 @@ pub fn routes() -> Api {
         .merge(dashboard::routes())
         .merge(reports::routes())
         .merge(api_clients::routes())
+        .merge(webhooks::routes())
         .merge(activity::routes(&all()))
         .merge(trash::routes())
         .extension("x-record-kinds", record_kinds())
@@ -98,7 +100,7 @@ pub fn declared() -> Declared {
 
 /// Every declared resource: the registries (history routes, the trash's kinds, what `db` is
 /// handed) and the contract tests are made from it.
-pub fn all() -> [&'static Resource; 20] {
+pub fn all() -> [&'static Resource; 21] {
     [
         &users::USERS,
         &cities::CITIES,
@@ -118,9 +120,16 @@ pub fn all() -> [&'static Resource; 20] {
         &merchants::MERCHANTS,
         &promo_codes::PROMO_CODES,
         &api_clients::API_CLIENTS,
+        &webhooks::WEBHOOKS,
         &activity::ACTIVITY,
         &trash::TRASH,
     ]
+}
+
+/// Every webhook event the resources declare, in their order: the names an endpoint may listen
+/// for, as the API spells them.
+pub fn webhook_events() -> Vec<&'static str> {
+    all().iter().filter_map(|resource| resource.events).flat_map(|events| events.names()).collect()
 }
 
 /// Every form the resources declare (the generic ones, those their own writers run, and the rows

@@ -79,6 +79,7 @@ pub static NOTIFICATIONS: Resource = Resource {
         ],
         ..Trash::PLAIN
     }),
+    events: None,
     unrecorded: &[],
 };
 

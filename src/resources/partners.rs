@@ -96,6 +96,7 @@ pub static PARTNERS: Resource = Resource {
     label: Some("{row}.name"),
     history: &[Recorded::table("partners")],
     trash: Some(Trash { owned: &[("partner_cities", "partner_id = ?1", "city branches")], ..Trash::PLAIN }),
+    events: None,
     unrecorded: &[(
         "partner_cities",
         "the branches are rows of the partner's form, written with it; the partner's entry records the form's own fields",

@@ -83,6 +83,7 @@ pub static PROMO_CODES: Resource = Resource {
         ],
         ..Trash::PLAIN
     }),
+    events: None,
     unrecorded: &[],
 };
 

@@ -86,6 +86,7 @@ const fn names(
         label: None,
         history: &[],
         trash: None,
+        events: None,
         unrecorded: &[],
     }
 }

@@ -74,6 +74,7 @@ pub static TRASH: Resource = Resource {
     label: None,
     history: &[],
     trash: None,
+    events: None,
     unrecorded: &[("trash", "kept by the triggers of the tables whose records it holds")],
 };
 

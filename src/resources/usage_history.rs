@@ -19,6 +19,20 @@ const BRANCH_AZ: &str = "(SELECT ci.name_az || ', ' || pc.address FROM partner_c
 const BRANCH_EN: &str = "(SELECT ci.name_en || ', ' || pc.address FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id WHERE pc.id = h.partner_city_id)";
 const BRANCH_RU: &str = "(SELECT ci.name_ru || ', ' || pc.address FROM partner_cities pc JOIN cities ci ON ci.id = pc.city_id WHERE pc.id = h.partner_city_id)";
 
+/// A use made (by the employee app, or a redemption code confirmed at the till, which also
+/// raises `redemption.confirmed`) and a use voided (by the review queue or a delete).
+pub static USAGE_EVENTS: crate::crud::events::Events = crate::crud::events::Events {
+    created: Some("usage.created"),
+    updated: None,
+    deleted: Some("usage.voided"),
+    named: &[REDEMPTION_CONFIRMED],
+    partner: Some("h.partner_id"),
+    asset: Some("h.asset_id"),
+};
+
+/// A redemption code confirmed at the partner's till: the use it became.
+pub const REDEMPTION_CONFIRMED: &str = "redemption.confirmed";
+
 pub static USAGE_HISTORY: Resource = Resource {
     path: "usageHistory",
     row: "UsageRow",
@@ -103,6 +117,7 @@ pub static USAGE_HISTORY: Resource = Resource {
         owned: &[("usage_review", "usage_id = ?1", "flagged uses")],
         ..Trash::PLAIN
     }),
+    events: Some(&USAGE_EVENTS),
     unrecorded: &[],
 };
 

@@ -118,6 +118,7 @@ pub static USAGE_REVIEW: Resource = Resource {
         Recorded { record: "0", created: None, ..Recorded::table("usage_review_settings") },
     ],
     trash: None,
+    events: None,
     unrecorded: &[],
 };
 

@@ -59,6 +59,7 @@ pub static WISH_LIST: Resource = Resource {
     label: Some("(SELECT e.first_name || ' ' || e.last_name FROM employees e WHERE e.id = {row}.employee_id)"),
     history: &[Recorded::table("wish_list_requests")],
     trash: None,
+    events: None,
     unrecorded: &[],
 };
 

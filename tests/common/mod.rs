@@ -79,6 +79,7 @@ pub fn settings() -> Settings {
         time_zone: Default::default(),
         redemption_ttl_secs: 300,
         wrong_codes_per_minute: 20,
+        webhooks_allow_private: false,
     }
 }
 

@@ -314,7 +314,7 @@ pub fn json_value(row: &crate::db::sql::Row, index: usize, kind: Kind) -> crate:
         Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
             row.get::<Option<String>>(index)?.map_or(J::Null, J::from)
         }
-        Kind::Objects(_) => match row.get::<Option<String>>(index)? {
+        Kind::Objects(_) | Kind::Strings => match row.get::<Option<String>>(index)? {
             Some(json) => serde_json::from_str(&json).map_err(|error| {
                 crate::db::sql::Error::column(
                     index.to_string(),

@@ -95,7 +95,8 @@ pub mod action {
 }
 
 /// Columns whose values are never recorded, only that they changed.
-pub const SECRET_COLUMNS: [&str; 4] = ["password_hash", "totp_secret", "totp_pending_secret", "key_hash"];
+pub const SECRET_COLUMNS: [&str; 6] =
+    ["password_hash", "totp_secret", "totp_pending_secret", "key_hash", "signing_secret", "previous_signing_secret"];
 
 /// Columns whose change is a change of state, not an edit: an update of only these is a status change.
 pub(super) const STATE_COLUMNS: [&str; 4] = ["isActive", "status", "notificationStatus", "isRead"];

@@ -101,6 +101,16 @@ impl Dialect {
         }
     }
 
+    /// What ends a SELECT of rows to claim (`alias` the claimed table's): PostgreSQL locks them
+    /// and skips the rows another server is claiming, instead of waiting for it; SQLite has one
+    /// writer at a time, so nothing to skip.
+    pub fn skip_locked(self, alias: &str) -> String {
+        match self {
+            Dialect::Sqlite => String::new(),
+            Dialect::Postgres => format!("FOR UPDATE OF {alias} SKIP LOCKED"),
+        }
+    }
+
     /// Whether other app servers may share the database (a PostgreSQL cluster): their writes can
     /// conflict with this one's, and shared upkeep is done by one of them.
     pub fn is_shared(self) -> bool {

@@ -13,6 +13,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::periods::OperatorZone;
 use crate::core::validation::Validator;
 use crate::crud;
+use crate::crud::events::{self, On};
 use crate::crud::writes::{Columns, Write, WriteForm};
 use crate::db::format_iso;
 use crate::http::extract::ApiJson;
@@ -248,6 +249,7 @@ pub(crate) fn record_use(
     // The review rules judge the use as written, in its transaction.
     let row = UseRow { id, employee_id: employee.id, partner_id: allowed.partner_id };
     usage_review::flag_use(tx, &row, &allowed.review, allowed.recent, at)?;
+    events::raise(tx, &USAGE_HISTORY, On::Created, id)?;
     Ok(id)
 }
 
@@ -376,7 +378,9 @@ pub(super) async fn complaint(
             }
             Complainant::Person(person) => COMPLAINT_FORM.write(person).set("employee_id", None::<i64>),
         };
-        complaint.fields(&said).insert(tx)
+        let id = complaint.fields(&said).insert(tx)?;
+        events::raise(tx, &COMPLAINTS, On::Created, id)?;
+        Ok(id)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))

@@ -142,6 +142,19 @@ const EXPORT_COLUMNS: &[(&str, &str)] = &[
 ];
 
 /// What the campaign declarations share: the table, its joins, columns and filters.
+/// A campaign made (in the back office or sent by its partner), changed, or approved.
+pub static CAMPAIGN_EVENTS: crate::crud::events::Events = crate::crud::events::Events {
+    created: Some("campaign.created"),
+    updated: Some("campaign.updated"),
+    deleted: None,
+    named: &[CAMPAIGN_APPROVED],
+    partner: Some("c.partner_id"),
+    asset: None,
+};
+
+/// An expected campaign approved in the back office.
+pub const CAMPAIGN_APPROVED: &str = "campaign.approved";
+
 const BASE: Resource = Resource {
     path: "campaign",
     row: "CampaignRow",
@@ -193,6 +206,7 @@ const BASE: Resource = Resource {
         ],
         ..Trash::PLAIN
     }),
+    events: Some(&CAMPAIGN_EVENTS),
     unrecorded: &[(
         "campaign_assets",
         "which assets a campaign is offered to is part of its form, written with it; the campaign's entry records the form's own fields",
@@ -217,6 +231,7 @@ pub static EXPECTED: Resource = Resource {
     // The same records as `CAMPAIGNS`, which records their history and keeps them in the trash.
     history: &[],
     trash: None,
+    events: None,
     unrecorded: &[],
     ..BASE
 };

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::core::error::{AppError, AppResult};
 use crate::crud;
+use crate::crud::events::{self, On};
 use crate::db::now_iso;
 use crate::http::extract::ApiJson;
 use crate::http::files;
@@ -113,6 +114,7 @@ pub(crate) fn insert(tx: &Connection, input: CampaignInput, confirmed: bool) -> 
     // Its position is set by ORDER below.
     let id = write(&input, file_id, background_id).set("is_confirmed", confirmed).set("order_no", 0).insert(tx)?;
     ORDER.place(tx, input.category_id, Some(id), input.order)?;
+    events::raise(tx, &CAMPAIGN_ROWS, On::Created, id)?;
     Ok(id)
 }
 
@@ -138,6 +140,7 @@ pub(super) async fn update(State(state): State<AppState>, form: Form) -> AppResu
         } else if input.order.is_some() {
             ORDER.place(tx, input.category_id, Some(id), input.order)?;
         }
+        events::raise(tx, &CAMPAIGN_ROWS, On::Updated, id)?;
         Ok(id)
     })
     .await
@@ -156,6 +159,7 @@ pub(super) async fn approve(State(state): State<AppState>, ApiJson(body): ApiJso
             return Err(AppError::Conflict(ALREADY_APPROVED.into()));
         }
         Columns::new().set("is_confirmed", true).set("updated_at", now_iso()).update(tx, "campaigns", body.id)?;
+        events::raise_named(tx, &CAMPAIGN_ROWS, super::CAMPAIGN_APPROVED, body.id)?;
         Ok(body.id)
     })
     .await

@@ -113,6 +113,7 @@ pub static USERS: Resource = Resource {
         )),
         ..Trash::PLAIN
     }),
+    events: None,
     unrecorded: &[],
 };
 

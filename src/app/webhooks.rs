@@ -1,0 +1,405 @@
+//! Sends the webhooks' outbox (`crud::events`), outside any request. One worker per server claims
+//! due messages (each claim is the server's for a lease; on PostgreSQL the rows another server is
+//! claiming are skipped, so each message goes out from one server), sends each signed as the
+//! Standard Webhooks specification says, and records every attempt with what follows it: a 2xx
+//! within the time allowed is delivered; anything else is tried again on the retry schedule with
+//! the same `webhook-id`, until the schedule is spent. A bound on deliveries in flight per
+//! endpoint and in all keeps one receiver that hangs from delaying the others. A server that dies
+//! mid-delivery leaves its claims to expire: the messages are sent again (at least once).
+
+use std::collections::HashMap;
+use std::error::Error as _;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use tokio::sync::mpsc;
+
+use crate::core::error::AppResult;
+use crate::core::targets;
+use crate::crud::events::{self, Attempt, Due};
+use crate::db::{Db, format_iso, now_iso};
+use crate::resources::webhooks::{self as endpoints, Target};
+
+/// How deliveries are made (`serve --webhook-retries`, `--webhook-disable-after`,
+/// `--webhooks-allow-private`).
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The waits before each retry of a failed attempt.
+    pub retries: Vec<Duration>,
+    /// An endpoint failing for this long is switched off.
+    pub disable_after: Duration,
+    /// Whether receivers on loopback, private and link-local addresses are allowed.
+    pub allow_private: bool,
+    /// Deliveries in flight to one endpoint at most.
+    pub per_endpoint: usize,
+    /// Deliveries in flight in all at most.
+    pub in_all: usize,
+    /// How long a receiver has to answer.
+    pub timeout: Duration,
+    /// How long a claim is this server's: longer than any attempt takes.
+    pub lease: Duration,
+    /// How often the worker looks for due messages when it has nothing to do.
+    pub poll: Duration,
+    /// Finished messages are kept this long, then deleted with their attempts.
+    pub keep: Duration,
+}
+
+impl Delivery {
+    /// The documented defaults (docs/operations.md "Webhooks").
+    pub fn new(retries: Vec<Duration>, disable_after: Duration, allow_private: bool) -> Delivery {
+        Delivery {
+            retries,
+            disable_after,
+            allow_private,
+            per_endpoint: 16,
+            in_all: 128,
+            timeout: Duration::from_secs(15),
+            lease: Duration::from_secs(60),
+            poll: Duration::from_millis(200),
+            keep: Duration::from_secs(30 * 24 * 60 * 60),
+        }
+    }
+}
+
+/// The default retry schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (the Standard Webhooks
+/// reference's), some 28 hours from the first attempt to the last.
+pub const DEFAULT_RETRIES: &str = "5s,5m,30m,2h,5h,10h,10h";
+
+/// The signature header's value for one secret: `v1,` and the base64 of HMAC-SHA256 over
+/// `{id}.{timestamp}.{body}`, keyed with the secret's bytes (the base64 after `whsec_`). `None` for
+/// a secret that is not such (none that perkdesk makes).
+pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Option<String> {
+    let key = base64::engine::general_purpose::STANDARD.decode(secret.strip_prefix("whsec_").unwrap_or(secret)).ok()?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).ok()?;
+    mac.update(id.as_bytes());
+    mac.update(b".");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body.as_bytes());
+    Some(format!("v1,{}", base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())))
+}
+
+/// Resolves a receiver's name and keeps only the addresses a delivery may reach: a name that
+/// points inside is refused when the connection is made, not only when the URL was saved.
+struct CheckedResolver {
+    allow_private: bool,
+}
+
+impl reqwest::dns::Resolve for CheckedResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let found = targets::resolve(name.as_str(), 0).await?;
+            let allowed: Vec<SocketAddr> =
+                found.into_iter().filter(|address| allow_private || !targets::forbidden(address.ip())).collect();
+            if allowed.is_empty() {
+                return Err(targets::URL_FORBIDDEN.into());
+            }
+            let addresses: reqwest::dns::Addrs = Box::new(allowed.into_iter());
+            Ok(addresses)
+        })
+    }
+}
+
+/// The client every delivery goes through: no redirect followed, the time allowed, our resolver.
+pub fn client(delivery: &Delivery) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(delivery.timeout)
+        .connect_timeout(Duration::from_secs(5))
+        .pool_max_idle_per_host(delivery.per_endpoint)
+        .dns_resolver(Arc::new(CheckedResolver { allow_private: delivery.allow_private }))
+        .user_agent(concat!("perkdesk-webhooks/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
+/// Starts the worker on this server.
+pub fn spawn(db: Db, delivery: Delivery) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let client = client(&delivery)?;
+    Ok(tokio::spawn(run(db, delivery, client)))
+}
+
+/// What came back from one send: the attempt and its endpoint.
+type Finished = (Attempt, i64);
+
+async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
+    if !db.is_shared() {
+        // One server uses this file: what a server that died held is this one's to send now,
+        // not when its claims would have run out.
+        if let Err(error) = db.write(events::release_all).await {
+            tracing::warn!(error = %error, "cannot take back the webhook messages a stopped server held");
+        }
+    }
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Finished>();
+    let mut in_flight: HashMap<i64, usize> = HashMap::new();
+    let mut sending = 0usize;
+    let mut pruned_at: Option<Instant> = None;
+    loop {
+        let mut finished = Vec::new();
+        while let Ok(done) = done_rx.try_recv() {
+            finished.push(done);
+        }
+        if !finished.is_empty() {
+            for (_, webhook) in &finished {
+                if let Some(count) = in_flight.get_mut(webhook) {
+                    *count -= 1;
+                }
+                sending = sending.saturating_sub(1);
+            }
+            in_flight.retain(|_, count| *count > 0);
+            if let Err(error) = record(&db, &delivery, finished).await {
+                // The claims stay until their lease ends; the messages are sent again then.
+                tracing::error!(error = %error, "cannot record webhook deliveries");
+            }
+        }
+        let free = delivery.in_all.saturating_sub(sending);
+        let mut claimed = 0;
+        if free > 0 {
+            match claim_and_send(&db, &delivery, &client, free, &mut in_flight, &done_tx).await {
+                Ok(sent) => {
+                    claimed = sent;
+                    sending += sent;
+                }
+                Err(error) => tracing::warn!(error = %error, "cannot claim webhook messages"),
+            }
+        }
+        if pruned_at.is_none_or(|at| at.elapsed() > Duration::from_secs(3600)) {
+            pruned_at = Some(Instant::now());
+            prune(&db, &delivery).await;
+        }
+        // Straight on while there is more to claim and room for it; else until a send ends or
+        // the next look.
+        if claimed == 0 || sending >= delivery.in_all {
+            tokio::select! {
+                done = done_rx.recv() => if let Some(done) = done { finished_early(&done_tx, done) },
+                _ = tokio::time::sleep(delivery.poll) => {}
+            }
+        }
+    }
+}
+
+/// Puts a finished send that woke the loop back on the channel, for the loop's next round.
+fn finished_early(done_tx: &mpsc::UnboundedSender<Finished>, done: Finished) {
+    let _ = done_tx.send(done);
+}
+
+/// Claims what is due and what there is room for, gives back what an endpoint has no room for,
+/// and starts the sends; how many it started.
+async fn claim_and_send(
+    db: &Db,
+    delivery: &Delivery,
+    client: &reqwest::Client,
+    free: usize,
+    in_flight: &mut HashMap<i64, usize>,
+    done_tx: &mpsc::UnboundedSender<Finished>,
+) -> AppResult<usize> {
+    let busy: Vec<i64> =
+        in_flight.iter().filter(|(_, count)| **count >= delivery.per_endpoint).map(|(id, _)| *id).collect();
+    let due_now = db.run(|conn| events::next_due(conn)).await?;
+    let now = now_iso();
+    if due_now.is_none_or(|at| at > now) {
+        return Ok(0);
+    }
+    let lease_until = format_iso(time::OffsetDateTime::now_utc() + delivery.lease);
+    let limit = free.min(256);
+    let (claimed, targets) = write_again_if_contended(db, move |tx| {
+        let claimed = events::claim(tx, &now, &lease_until, limit, &busy)?;
+        let mut targets: HashMap<i64, Option<Target>> = HashMap::new();
+        for due in &claimed {
+            if let std::collections::hash_map::Entry::Vacant(entry) = targets.entry(due.webhook_id) {
+                entry.insert(endpoints::target(tx, due.webhook_id, &now)?);
+            }
+        }
+        Ok((claimed, targets))
+    })
+    .await?;
+    let mut released = Vec::new();
+    let mut started = 0;
+    let targets: HashMap<i64, Arc<Target>> =
+        targets.into_iter().filter_map(|(id, target)| Some((id, Arc::new(target?)))).collect();
+    for due in claimed {
+        let count = in_flight.entry(due.webhook_id).or_default();
+        let Some(target) = targets.get(&due.webhook_id).filter(|_| *count < delivery.per_endpoint) else {
+            released.push(due.id);
+            continue;
+        };
+        *count += 1;
+        started += 1;
+        let (client, target, done_tx, allow_private) =
+            (client.clone(), target.clone(), done_tx.clone(), delivery.allow_private);
+        tokio::spawn(async move {
+            let webhook = due.webhook_id;
+            let attempt = send(&client, &due, &target, allow_private).await;
+            let _ = done_tx.send((attempt, webhook));
+        });
+    }
+    if !released.is_empty()
+        && let Err(error) = write_again_if_contended(db, move |tx| events::release(tx, &released)).await
+    {
+        // Sends have started: their count must reach the caller. What was not given back is
+        // claimed again when its lease ends.
+        tracing::warn!(error = %error, "cannot give back webhook messages");
+    }
+    Ok(started)
+}
+
+/// One attempt: the signed POST and what came back.
+async fn send(client: &reqwest::Client, due: &Due, target: &Target, allow_private: bool) -> Attempt {
+    let started_at = now_iso();
+    let start = Instant::now();
+    let finish = |status: Option<u16>, error: Option<String>| Attempt {
+        message: due.id,
+        attempt: due.attempt,
+        started_at: started_at.clone(),
+        status,
+        duration_ms: start.elapsed().as_millis().min(i64::MAX as u128) as i64,
+        error,
+    };
+    let url = match targets::parse(&target.url) {
+        Ok(url) if allow_private || !targets::names_forbidden_address(&url) => url,
+        Ok(_) => return finish(None, Some(targets::URL_FORBIDDEN.into())),
+        Err(message) => return finish(None, Some(message.into())),
+    };
+    let timestamp = time::OffsetDateTime::now_utc().unix_timestamp();
+    let signatures: Vec<String> =
+        target.secrets.iter().filter_map(|secret| sign(secret, &due.message_id, timestamp, &due.payload)).collect();
+    let sent = client
+        .post(url)
+        .header("webhook-id", &due.message_id)
+        .header("webhook-timestamp", timestamp.to_string())
+        .header("webhook-signature", signatures.join(" "))
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(due.payload.clone())
+        .send()
+        .await;
+    match sent {
+        Ok(mut answer) => {
+            let status = answer.status().as_u16();
+            // The answer's body is read (a little of it) so the connection can serve the next
+            // delivery; what a receiver says beyond that is not kept.
+            let mut read = 0usize;
+            while read < 64 * 1024 {
+                match answer.chunk().await {
+                    Ok(Some(chunk)) => read += chunk.len(),
+                    _ => break,
+                }
+            }
+            let error = (!(200..300).contains(&status)).then(|| format!("HTTP {status}"));
+            finish(Some(status), error)
+        }
+        Err(error) => finish(None, Some(describe(&error))),
+    }
+}
+
+/// A failed send in a line: what went wrong, down to its cause (the URL left out: it is the
+/// endpoint's, shown beside it).
+fn describe(error: &reqwest::Error) -> String {
+    let mut text = if error.is_timeout() {
+        "timed out".to_string()
+    } else if error.is_connect() {
+        "could not connect".to_string()
+    } else {
+        "could not send".to_string()
+    };
+    let mut cause = error.source();
+    let mut last = None;
+    while let Some(inner) = cause {
+        last = Some(inner.to_string());
+        cause = inner.source();
+    }
+    if let Some(last) = last {
+        text.push_str(": ");
+        text.push_str(&last);
+    }
+    text.chars().take(500).collect()
+}
+
+/// Runs a write of the sender's, again while it loses to another server's concurrent write (on
+/// PostgreSQL: the claims and records of two servers touch one endpoint's row), with short
+/// jittered pauses, as the request retry does (`app::retry`).
+async fn write_again_if_contended<T, F>(db: &Db, work: F) -> AppResult<T>
+where
+    T: Send + 'static,
+    F: Fn(&crate::db::sql::Connection) -> AppResult<T> + Clone + Send + 'static,
+{
+    let mut pause = Duration::from_millis(5);
+    for _ in 1..20 {
+        match db.write(work.clone()).await {
+            Err(crate::core::error::AppError::Contended) => {
+                let jitter = rand::Rng::random_range(&mut rand::rng(), 0..=pause.as_millis() as u64);
+                tokio::time::sleep(pause + Duration::from_millis(jitter)).await;
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            done => return done,
+        }
+    }
+    db.write(work).await
+}
+
+/// Records finished attempts in one write: each message's outcome and its endpoint's.
+async fn record(db: &Db, delivery: &Delivery, finished: Vec<Finished>) -> AppResult<()> {
+    let (retries, disable_after) = (delivery.retries.clone(), delivery.disable_after);
+    let finished = Arc::new(finished);
+    let switched_off = write_again_if_contended(db, move |tx| {
+        let now = time::OffsetDateTime::now_utc();
+        let now_text = format_iso(now);
+        let mut switched_off = Vec::new();
+        for (attempt, webhook) in finished.iter() {
+            let retry_at = (!attempt.delivered())
+                .then(|| retries.get(attempt.attempt as usize - 1))
+                .flatten()
+                .map(|wait| format_iso(now + *wait));
+            events::record(tx, attempt, retry_at.as_deref(), &now_text)?;
+            if endpoints::after_attempt(tx, *webhook, attempt.status, attempt.delivered(), &now_text, disable_after)? {
+                switched_off.push(*webhook);
+            }
+        }
+        Ok(switched_off)
+    })
+    .await?;
+    for webhook in switched_off {
+        tracing::warn!(webhook, "webhook endpoint switched off: every delivery failed for too long");
+    }
+    Ok(())
+}
+
+async fn prune(db: &Db, delivery: &Delivery) {
+    let before = format_iso(time::OffsetDateTime::now_utc() - delivery.keep);
+    for _ in 0..100 {
+        let before = before.clone();
+        match db.write(move |tx| events::prune(tx, &before, 1000)).await {
+            Ok(1000) => continue,
+            Ok(_) => break,
+            Err(error) => {
+                tracing::warn!(error = %error, "cannot delete old webhook deliveries");
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Standard Webhooks specification's own example (its README's "Signature scheme").
+    #[test]
+    fn signs_as_the_specification_example_does() {
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        let id = "msg_p5jXN8AQM9LWM0D4loKWxJek";
+        let body = r#"{"test": 2432232314}"#;
+        assert_eq!(
+            sign(secret, id, 1614265330, body).as_deref(),
+            Some("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        );
+    }
+
+    #[test]
+    fn a_secret_that_is_not_base64_signs_nothing() {
+        assert_eq!(sign("whsec_not base64!", "msg_1", 1, "{}"), None);
+    }
+}

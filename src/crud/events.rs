@@ -1,0 +1,348 @@
+//! Outbound webhooks' outbox. A resource declares the events its writes raise ([`Events`]); its
+//! writer raises one ([`raise`]) at the end of the write, in the write's own transaction, and this
+//! module leaves a message for every endpoint that listens: the event's body, the record as the
+//! back office's GET of it answers, ready to send. A write that is refused or rolled back leaves
+//! none, and a committed one cannot lose its messages. The delivery worker (`app::webhooks`)
+//! claims, records and replays them here too: this module is the one writer of
+//! `webhook_messages` and `webhook_attempts` (the endpoints themselves are
+//! `resources::webhooks`').
+
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use serde_json::json;
+
+use super::{Language, Resource, fetch_detail};
+use crate::core::error::{AppError, AppResult};
+use crate::db::now_iso;
+use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
+
+/// The events a resource's writes raise, and what ties its records to a partner or an asset (an
+/// endpoint limited to one partner or one asset hears only of their records).
+#[derive(Clone, Copy, Debug)]
+pub struct Events {
+    /// Raised when a record is made.
+    pub created: Option<&'static str>,
+    /// Raised when a record is edited (an active toggle included).
+    pub updated: Option<&'static str>,
+    /// Raised when a record is deleted (a use voided), before it leaves the lists.
+    pub deleted: Option<&'static str>,
+    /// Events the resource's own writers raise by name (an approval, a confirmation at the till).
+    pub named: &'static [&'static str],
+    /// The record's partner id, SQL over the resource's `from`; `None`: no partner's.
+    pub partner: Option<&'static str>,
+    /// The record's asset id (the client organisation), SQL over the resource's `from`.
+    pub asset: Option<&'static str>,
+}
+
+impl Events {
+    /// Every event the declaration names.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        [self.created, self.updated, self.deleted].into_iter().flatten().chain(self.named.iter().copied())
+    }
+}
+
+/// Which generic change of a record happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum On {
+    Created,
+    Updated,
+    Deleted,
+}
+
+/// Raises the event the resource declares for `on` of its record `id`, if it declares one.
+pub fn raise(tx: &Connection, resource: &Resource, on: On, id: i64) -> AppResult<()> {
+    let Some(events) = resource.events else { return Ok(()) };
+    let event = match on {
+        On::Created => events.created,
+        On::Updated => events.updated,
+        On::Deleted => events.deleted,
+    };
+    match event {
+        Some(event) => emit(tx, resource, events, event, id),
+        None => Ok(()),
+    }
+}
+
+/// Raises one of the events the resource's writers raise by name.
+pub fn raise_named(tx: &Connection, resource: &Resource, event: &str, id: i64) -> AppResult<()> {
+    let events = resource.events.filter(|events| events.named.contains(&event)).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("{} raises {event}, which its declaration does not name", resource.path))
+    })?;
+    emit(tx, resource, events, event, id)
+}
+
+/// An endpoint listening for an event, and what it is limited to.
+struct Listener {
+    id: i64,
+    partner: Option<i64>,
+    asset: Option<i64>,
+}
+
+/// The endpoints listening for `event` (a handful at most; an empty table costs one look).
+fn listeners(tx: &Connection, event: &str) -> AppResult<Vec<Listener>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, partner_id, asset_id FROM webhooks
+         WHERE deleted_at IS NULL AND is_active = 1 AND events LIKE ?1",
+    )?;
+    let listening = stmt
+        .query_map([format!("%\"{event}\"%")], |r| {
+            Ok(Listener { id: r.get("id")?, partner: r.get("partner_id")?, asset: r.get("asset_id")? })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(listening)
+}
+
+fn emit(tx: &Connection, resource: &Resource, events: &Events, event: &str, id: i64) -> AppResult<()> {
+    let mut listening = listeners(tx, event)?;
+    if listening.is_empty() {
+        return Ok(());
+    }
+    if listening.iter().any(|l| l.partner.is_some() || l.asset.is_some()) {
+        let sql = format!(
+            "SELECT {} AS partner, {} AS asset FROM {} WHERE {} = ?1",
+            events.partner.unwrap_or("NULL"),
+            events.asset.unwrap_or("NULL"),
+            resource.from,
+            resource.id
+        );
+        let (partner, asset): (Option<i64>, Option<i64>) = tx
+            .prepare_cached(&sql)?
+            .query_row([id], |r| Ok((r.get("partner")?, r.get("asset")?)))
+            .optional()?
+            .unwrap_or((None, None));
+        listening.retain(|l| {
+            l.partner.is_none_or(|wanted| partner == Some(wanted)) && l.asset.is_none_or(|wanted| asset == Some(wanted))
+        });
+        if listening.is_empty() {
+            return Ok(());
+        }
+    }
+    // A record outside the resource (a delete's row that was already gone) raises nothing.
+    let Some(data) = fetch_detail(tx, resource, id, Language::Az)? else { return Ok(()) };
+    let now = now_iso();
+    let payload = json!({ "type": event, "timestamp": now, "data": data }).to_string();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO webhook_messages (webhook_id, event, message_id, payload, next_attempt_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+    )?;
+    for listener in listening {
+        insert.execute((listener.id, event, new_message_id(), &payload, &now))?;
+    }
+    Ok(())
+}
+
+/// `msg_` and 27 random letters and digits (160 bits): the `webhook-id` of every attempt.
+fn new_message_id() -> String {
+    let random: String = rand::rng().sample_iter(&Alphanumeric).take(27).map(char::from).collect();
+    format!("msg_{random}")
+}
+
+/// A message claimed for sending.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub id: i64,
+    pub webhook_id: i64,
+    pub message_id: String,
+    pub payload: String,
+    /// This attempt's number, from 1.
+    pub attempt: i64,
+}
+
+/// Claims up to `limit` due messages of active endpoints, oldest due first, leaving out the
+/// endpoints in `busy` (as many of their messages as they may take are on their way): each is this
+/// server's until `lease_until`, and a server that dies holding one leaves it to be claimed again
+/// after. On PostgreSQL the rows another server is claiming are skipped, not waited for.
+pub fn claim(tx: &Connection, now: &str, lease_until: &str, limit: usize, busy: &[i64]) -> AppResult<Vec<Due>> {
+    let busy_places: String = (0..busy.len()).map(|i| format!(", ?{}", i + 4)).collect();
+    let leaving_out =
+        if busy.is_empty() { String::new() } else { format!("AND m.webhook_id NOT IN ({})", &busy_places[2..]) };
+    let sql = format!(
+        "UPDATE webhook_messages SET claimed_until = ?1
+         WHERE id IN (SELECT m.id FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
+                      WHERE m.state = 'pending' AND m.next_attempt_at <= ?2
+                        AND (m.claimed_until IS NULL OR m.claimed_until <= ?2)
+                        AND w.is_active = 1 AND w.deleted_at IS NULL {leaving_out}
+                      ORDER BY m.next_attempt_at, m.id LIMIT ?3 {})
+           AND (claimed_until IS NULL OR claimed_until <= ?2)
+         RETURNING id, webhook_id, message_id, payload, attempts",
+        crate::db::dialect::Dialect::of(tx).skip_locked("m")
+    );
+    let mut values: Vec<crate::db::sql::Value> =
+        vec![lease_until.to_string().into(), now.to_string().into(), (limit as i64).into()];
+    values.extend(busy.iter().map(|id| (*id).into()));
+    let mut stmt = tx.prepare(&sql)?;
+    let claimed = stmt
+        .query_map(params_from_iter(values.iter()), |r| {
+            Ok(Due {
+                id: r.get("id")?,
+                webhook_id: r.get("webhook_id")?,
+                message_id: r.get("message_id")?,
+                payload: r.get("payload")?,
+                attempt: r.get::<i64>("attempts")? + 1,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(claimed)
+}
+
+/// When the next message of an active endpoint is due, unclaimed (`None`: nothing waits).
+pub fn next_due(conn: &Connection) -> AppResult<Option<String>> {
+    let now = now_iso();
+    Ok(conn
+        .prepare_cached(
+            "SELECT MIN(m.next_attempt_at) AS due FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
+             WHERE m.state = 'pending' AND (m.claimed_until IS NULL OR m.claimed_until <= ?1)
+               AND w.is_active = 1 AND w.deleted_at IS NULL",
+        )?
+        .query_row([now], |r| r.get("due"))?)
+}
+
+/// The waiting messages of deleted endpoints fail: they will not be sent.
+pub fn cancel_for(tx: &Connection, webhooks: &[i64]) -> AppResult<()> {
+    let mut stmt = tx.prepare_cached(
+        "UPDATE webhook_messages SET state = 'failed', next_attempt_at = NULL, claimed_until = NULL,
+                last_error = 'The webhook was deleted.'
+         WHERE webhook_id = ?1 AND state = 'pending'",
+    )?;
+    for webhook in webhooks {
+        stmt.execute([webhook])?;
+    }
+    Ok(())
+}
+
+/// Deletes the deliveries of endpoints deleted for good (the trash's purge), attempts first.
+pub fn purge_for(tx: &Connection, webhooks: &[i64]) -> AppResult<()> {
+    for webhook in webhooks {
+        tx.execute(
+            "DELETE FROM webhook_attempts WHERE message_id IN (SELECT id FROM webhook_messages WHERE webhook_id = ?1)",
+            [webhook],
+        )?;
+        tx.execute("DELETE FROM webhook_messages WHERE webhook_id = ?1", [webhook])?;
+    }
+    Ok(())
+}
+
+/// Gives claimed messages back unsent (their endpoint had no room for them this round).
+pub fn release(tx: &Connection, ids: &[i64]) -> AppResult<()> {
+    let mut stmt = tx.prepare_cached("UPDATE webhook_messages SET claimed_until = NULL WHERE id = ?1")?;
+    for id in ids {
+        stmt.execute([id])?;
+    }
+    Ok(())
+}
+
+/// Gives back every claim: only for a database no other server shares, at this server's start,
+/// when the claims a killed server left are its own.
+pub fn release_all(tx: &Connection) -> AppResult<usize> {
+    Ok(tx.execute("UPDATE webhook_messages SET claimed_until = NULL WHERE claimed_until IS NOT NULL", [])?)
+}
+
+/// What one attempt came to.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub message: i64,
+    pub attempt: i64,
+    pub started_at: String,
+    /// The answer's status; `None` when none came (refused, timed out, not allowed).
+    pub status: Option<u16>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+}
+
+impl Attempt {
+    pub fn delivered(&self) -> bool {
+        self.status.is_some_and(|status| (200..300).contains(&status))
+    }
+}
+
+/// Records an attempt and what follows it: delivered; or tried again at `retry_at`; or, with no
+/// retry left (`None`), failed for good.
+pub fn record(tx: &Connection, attempt: &Attempt, retry_at: Option<&str>, now: &str) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO webhook_attempts (message_id, attempt, started_at, status_code, duration_ms, error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute((
+        attempt.message,
+        attempt.attempt,
+        &attempt.started_at,
+        attempt.status.map(i64::from),
+        attempt.duration_ms,
+        &attempt.error,
+    ))?;
+    let (state, next, delivered_at) = match (attempt.delivered(), retry_at) {
+        (true, _) => ("delivered", None, Some(now)),
+        (false, Some(at)) => ("pending", Some(at), None),
+        (false, None) => ("failed", None, None),
+    };
+    tx.prepare_cached(
+        "UPDATE webhook_messages SET state = ?2, attempts = ?3, next_attempt_at = ?4, claimed_until = NULL,
+                last_status_code = ?5, last_duration_ms = ?6, last_error = ?7, delivered_at = COALESCE(?8, delivered_at)
+         WHERE id = ?1",
+    )?
+    .execute((
+        attempt.message,
+        state,
+        attempt.attempt,
+        next,
+        attempt.status.map(i64::from),
+        attempt.duration_ms,
+        &attempt.error,
+        delivered_at,
+    ))?;
+    Ok(())
+}
+
+pub const DELIVERY_NOT_FOUND: &str = "Webhook delivery not found.";
+pub const ENDPOINT_DELETED: &str = "The webhook was deleted; its deliveries cannot be replayed.";
+
+/// Sends a message again, as soon as the worker comes to it, with the same `webhook-id`: a
+/// delivered or failed one waits again, a waiting one is due now. Its endpoint's id.
+pub fn replay(tx: &Connection, id: i64) -> AppResult<i64> {
+    let (webhook, deleted): (i64, bool) = tx
+        .query_row(
+            "SELECT m.webhook_id, w.deleted_at IS NOT NULL AS deleted FROM webhook_messages m
+             JOIN webhooks w ON w.id = m.webhook_id WHERE m.id = ?1",
+            [id],
+            |r| Ok((r.get("webhook_id")?, r.get("deleted")?)),
+        )
+        .optional()?
+        .ok_or_else(|| AppError::NotFound(DELIVERY_NOT_FOUND.into()))?;
+    if deleted {
+        return Err(AppError::Conflict(ENDPOINT_DELETED.into()));
+    }
+    tx.execute(
+        "UPDATE webhook_messages SET state = 'pending', next_attempt_at = ?2, claimed_until = NULL WHERE id = ?1",
+        (id, now_iso()),
+    )?;
+    Ok(webhook)
+}
+
+/// Deletes finished messages (delivered or failed) made before `before`, with their attempts, at
+/// most `limit` of them; how many went.
+pub fn prune(tx: &Connection, before: &str, limit: i64) -> AppResult<usize> {
+    let old =
+        "SELECT id FROM webhook_messages WHERE created_at < ?1 AND state <> 'pending' ORDER BY created_at, id LIMIT ?2";
+    tx.execute(&format!("DELETE FROM webhook_attempts WHERE message_id IN ({old})"), (before, limit))?;
+    Ok(tx.execute(&format!("DELETE FROM webhook_messages WHERE id IN ({old})"), (before, limit))?)
+}
+
+/// The attempts of one message, oldest first, as the delivery's detail lists them.
+pub fn attempts_of(conn: &Connection, message: i64) -> AppResult<Vec<serde_json::Value>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT attempt, started_at, status_code, duration_ms, error FROM webhook_attempts
+         WHERE message_id = ?1 ORDER BY attempt, id",
+    )?;
+    let attempts = stmt
+        .query_map([message], |r| {
+            Ok(json!({
+                "attempt": r.get::<i64>("attempt")?,
+                "startedAt": r.get::<String>("started_at")?,
+                "statusCode": r.get::<Option<i64>>("status_code")?,
+                "durationMs": r.get::<i64>("duration_ms")?,
+                "error": r.get::<Option<String>>("error")?,
+            }))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(attempts)
+}
