@@ -11,7 +11,8 @@ export const TRASH_KINDS = [
   "employee",
   "usageHistory",
   "partner/merchant",
-  "promoCode"
+  "promoCode",
+  "webhook"
 ] as const;
 
 /**
