@@ -123,6 +123,9 @@ pub fn spawn(db: Db, delivery: Delivery) -> anyhow::Result<tokio::task::JoinHand
     Ok(tokio::spawn(run(db, delivery, client)))
 }
 
+/// How long the sender waits, once a send has ended, for more to end before recording them.
+const GATHER: Duration = Duration::from_millis(2);
+
 /// What came back from one send: the attempt and its endpoint.
 type Finished = (Attempt, i64);
 
@@ -172,10 +175,16 @@ async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
             prune(&db, &delivery).await;
         }
         // Straight on while there is more to claim and room for it; else until a send ends or
-        // the next look.
+        // the next look. Sends that end close together are recorded together: one write, and one
+        // claim after it, for all that ended within a few milliseconds, not one each.
         if claimed == 0 || sending >= delivery.in_all {
             tokio::select! {
-                done = done_rx.recv() => if let Some(done) = done { finished_early(&done_tx, done) },
+                done = done_rx.recv() => if let Some(done) = done {
+                    finished_early(&done_tx, done);
+                    if sending > 1 {
+                        tokio::time::sleep(GATHER).await;
+                    }
+                },
                 _ = tokio::time::sleep(delivery.poll) => {}
             }
         }
