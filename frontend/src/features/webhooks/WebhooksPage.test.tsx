@@ -109,7 +109,8 @@ describe('Webhooks screen', () => {
     );
     expect(rowOf(base.url).getByText('usage.created, redemption.confirmed')).toBeInTheDocument();
     expect(rowOf(base.url).getByText('Partner: Bravo')).toBeInTheDocument();
-    expect(rowOf(base.url).getByText(`${formatDateTime(base.lastDeliveryAt)} · 204`)).toBeInTheDocument();
+    expect(rowOf(base.url).getByText(formatDateTime(base.lastDeliveryAt))).toBeInTheDocument();
+    expect(rowOf(base.url).getByText('HTTP 204')).toBeInTheDocument();
     expect(rowOf(hr.url).getByText('All events')).toBeInTheDocument();
     expect(rowOf(hr.url).getByText('Asset: Azərsun')).toBeInTheDocument();
     expect(rowOf(hr.url).getByText('Switched off')).toBeInTheDocument();
@@ -147,7 +148,7 @@ describe('Webhooks screen', () => {
         description: 'HR sync',
         // In the document's order, whatever the order of the clicks.
         events: ['employee.created', 'usage.created'],
-        isActive: true,
+        // Active unless said otherwise.
         partnerId: null,
         assetId: null,
       }),
@@ -185,6 +186,31 @@ describe('Webhooks screen', () => {
     await waitFor(() => expect(api.callsTo('PATCH /api/webhook/active')[0]?.body).toEqual({ id: 2, isActive: true }));
     await user.click(rowOf(base.url).getByRole('switch'));
     await waitFor(() => expect(api.callsTo('PATCH /api/webhook/active')[1]?.body).toEqual({ id: 1, isActive: false }));
+  });
+
+  it('edits an endpoint as it stands: a paused one stays paused, its scope and events kept', async () => {
+    const { api, user } = setup({
+      'GET /api/webhook/3': () => json({ ...paused, assetId: 7, assetName: 'Azərsun' }),
+      'PUT /api/webhook/3': ({ body }) => json({ ...paused, ...(body as object) }),
+    });
+    await screen.findByText(base.url);
+    await user.click(rowOf(paused.url).getByRole('button', { name: 'Edit' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Edit webhook' }));
+    expect(await form.findByLabelText('URL')).toHaveValue(paused.url);
+    expect(form.getByRole('radio', { name: 'One asset' })).toBeChecked();
+    expect(form.getByRole('switch', { name: 'Active' })).not.toBeChecked();
+    await user.clear(form.getByLabelText('Description'));
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.callsTo('PUT /api/webhook/3')[0]?.body).toEqual({
+        url: paused.url,
+        description: null,
+        events: paused.events,
+        isActive: false,
+        partnerId: null,
+        assetId: 7,
+      }),
+    );
   });
 
   it('filters by address and state', async () => {

@@ -138,13 +138,16 @@ export function webhookValuesOf(webhook: WebhookRow): WebhookValues {
   };
 }
 
-/** The create and edit calls' body. */
+/**
+ * The create and edit calls' body. An endpoint is active unless the body says otherwise (the
+ * document: `isActive` absent or null is true), so only a paused one names it.
+ */
 export function webhookPayload(values: WebhookValues) {
   return {
     url: values.url.trim(),
     description: values.description.trim() || null,
     events: values.events,
-    isActive: values.isActive,
+    ...(values.isActive ? {} : { isActive: false }),
     partnerId: values.limitTo === 'partner' ? (values.partnerId?.id ?? null) : null,
     assetId: values.limitTo === 'asset' ? (values.assetId?.id ?? null) : null,
   };

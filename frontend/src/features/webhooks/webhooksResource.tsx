@@ -36,11 +36,18 @@ export function StateBadge({ webhook }: { webhook: Pick<WebhookRow, 'state'> }) 
   return <StatusBadge active={webhook.state === 'active'} alarm={webhook.state === 'disabled'} words={{ on: t(label), off: t(label) }} />;
 }
 
-/** When it was last sent to, with the answer's status code ('no answer' for a timeout or a refused connection). */
-export const lastDeliveryText = (webhook: Pick<WebhookRow, 'lastDeliveryAt' | 'lastStatusCode'>) =>
-  webhook.lastDeliveryAt
-    ? `${formatDateTime(webhook.lastDeliveryAt)} · ${webhook.lastStatusCode ?? t('webhooks.noAnswer')}`
-    : t('webhooks.never');
+/** When it was last sent to, over the answer's status ('no answer' for a timeout or a refused connection): the column stays narrow. */
+function LastDelivery({ webhook }: { webhook: Pick<WebhookRow, 'lastDeliveryAt' | 'lastStatusCode'> }) {
+  if (!webhook.lastDeliveryAt) return t('webhooks.never');
+  return (
+    <>
+      <span className="block whitespace-nowrap">{formatDateTime(webhook.lastDeliveryAt)}</span>
+      <span className="block text-xs text-slate-600">
+        {webhook.lastStatusCode === null ? t('webhooks.noAnswer') : t('webhooks.httpStatus', { code: webhook.lastStatusCode })}
+      </span>
+    </>
+  );
+}
 
 const dateOrNone = (at: string | null) => (at ? formatDateTime(at) : t('table.noValue'));
 
@@ -72,12 +79,13 @@ export const webhooksResource: ResourceDeclaration<WebhookRow> = {
   rowLabel: (webhook) => webhook.url,
   nouns: { one: 'noun.webhook', many: 'noun.webhooks' },
   columns: [
-    { field: 'url', label: 'field.url', width: 30 },
-    { field: 'description', label: 'field.description', sortable: false, width: 14, priority: 3 },
-    { field: 'events', label: 'field.events', sortable: false, width: 18, priority: 2, value: eventsText },
-    { field: 'scope', label: 'field.scope', sortable: false, width: 12, priority: 2, value: scopeText },
+    // The address is what an Admin reads an endpoint by: it takes most of the free width.
+    { field: 'url', label: 'field.url', width: 48 },
+    { field: 'description', label: 'field.description', sortable: false, width: 10, priority: 3 },
+    { field: 'events', label: 'field.events', sortable: false, width: 12, priority: 2, value: eventsText },
+    { field: 'scope', label: 'field.scope', sortable: false, width: 8, priority: 2, value: scopeText },
     { field: 'state', label: 'field.state', kind: 'status', sortable: false, render: (webhook) => <StateBadge webhook={webhook} /> },
-    { field: 'lastDeliveryAt', label: 'field.lastDelivery', render: lastDeliveryText },
+    { field: 'lastDeliveryAt', label: 'field.lastDelivery', render: (webhook) => <LastDelivery webhook={webhook} /> },
     { field: 'createdAt', label: 'field.createdAt', kind: 'dateTime', priority: 3 },
   ],
   toolsLabel: 'table.rowActions',
@@ -136,7 +144,7 @@ export const webhooksResource: ResourceDeclaration<WebhookRow> = {
         ),
       },
       { label: 'field.failingSince', value: (webhook) => dateOrNone(webhook.failingSince) },
-      { label: 'field.lastDelivery', value: lastDeliveryText },
+      { label: 'field.lastDelivery', value: (webhook) => <LastDelivery webhook={webhook} /> },
       { label: 'field.previousSecret', value: (webhook) => dateOrNone(webhook.previousSecretExpiresAt) },
       { label: 'field.createdAt', value: (webhook) => formatDateTime(webhook.createdAt) },
     ],

@@ -25,6 +25,7 @@ export const az: Translation = {
   'webhooks.limit.asset': 'Bir təşkilat',
   'webhooks.never': 'Heç vaxt',
   'webhooks.noAnswer': 'cavab yoxdur',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': '{date} söndürülüb: {reason}',
   'webhooks.rotate': 'Sirri yenilə',
   'webhooks.rotateQuestion': '{name} üçün imza sirri yenilənsin? Köhnə sirr 24 saat ərzində yenisi ilə yanaşı imzalamağa davam edir ki, qəbul edən tərəf keçid edə bilsin.',

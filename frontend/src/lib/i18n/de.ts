@@ -21,6 +21,7 @@ export const de: Translation = {
   'webhooks.limit.asset': 'Eine Organisation',
   'webhooks.never': 'Nie',
   'webhooks.noAnswer': 'keine Antwort',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': 'Abgeschaltet am {date}: {reason}',
   'webhooks.rotate': 'Geheimnis erneuern',
   'webhooks.rotateQuestion': 'Das Signaturgeheimnis von {name} erneuern? Das alte Geheimnis signiert noch 24 Stunden lang neben dem neuen, damit der Empfänger umstellen kann.',

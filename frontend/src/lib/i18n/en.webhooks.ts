@@ -21,6 +21,7 @@ export const webhookMessages = {
   'webhooks.limit.asset': 'One asset',
   'webhooks.never': 'Never',
   'webhooks.noAnswer': 'no answer',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': 'Switched off {date}: {reason}',
   'webhooks.rotate': 'Rotate secret',
   'webhooks.rotateQuestion':

@@ -21,6 +21,7 @@ export const es: Translation = {
   'webhooks.limit.asset': 'Una organización',
   'webhooks.never': 'Nunca',
   'webhooks.noAnswer': 'sin respuesta',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': 'Desactivado el {date}: {reason}',
   'webhooks.rotate': 'Renovar secreto',
   'webhooks.rotateQuestion': '¿Renovar el secreto de firma de {name}? El secreto anterior sigue firmando junto al nuevo durante 24 horas para que el receptor pueda cambiar.',

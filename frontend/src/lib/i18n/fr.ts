@@ -21,6 +21,7 @@ export const fr: Translation = {
   'webhooks.limit.asset': 'Une organisation',
   'webhooks.never': 'Jamais',
   'webhooks.noAnswer': 'pas de réponse',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': 'Désactivé le {date} : {reason}',
   'webhooks.rotate': 'Renouveler le secret',
   'webhooks.rotateQuestion': 'Renouveler le secret de signature de {name} ? L’ancien secret continue de signer à côté du nouveau pendant 24 heures, le temps que le destinataire bascule.',

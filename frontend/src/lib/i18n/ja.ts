@@ -21,6 +21,7 @@ export const ja: Translation = {
   'webhooks.limit.asset': '1 つの組織',
   'webhooks.never': 'なし',
   'webhooks.noAnswer': '応答なし',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': '{date} に自動停止: {reason}',
   'webhooks.rotate': 'シークレットを更新',
   'webhooks.rotateQuestion': '{name} の署名シークレットを更新しますか？受信側が切り替えられるよう、古いシークレットも 24 時間は新しいものと並んで署名し続けます。',

@@ -22,6 +22,7 @@ export const ru: Translation = {
   'webhooks.limit.asset': 'Одна организация',
   'webhooks.never': 'Никогда',
   'webhooks.noAnswer': 'нет ответа',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': 'Отключён {date}: {reason}',
   'webhooks.rotate': 'Сменить секрет',
   'webhooks.rotateQuestion': 'Сменить секрет подписи {name}? Старый секрет продолжит подписывать вместе с новым ещё 24 часа, чтобы получатель успел перейти.',

@@ -21,6 +21,7 @@ export const zh: Translation = {
   'webhooks.limit.asset': '一个机构',
   'webhooks.never': '从未',
   'webhooks.noAnswer': '无响应',
+  'webhooks.httpStatus': 'HTTP {code}',
   'webhooks.switchedOff': '于 {date} 自动关闭：{reason}',
   'webhooks.rotate': '更换密钥',
   'webhooks.rotateQuestion': '要更换 {name} 的签名密钥吗？旧密钥会在 24 小时内与新密钥一同签名，以便接收方切换。',
