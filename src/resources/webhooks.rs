@@ -33,7 +33,7 @@ use crate::http::api::Rule::{Message, Note};
 use crate::http::api::{Api, Component, Doc};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
 use crate::http::fields;
-use crate::http::form_fields::{Columns, Field, FieldKind, Mode, read_fields};
+use crate::http::form_fields::{Check, Columns, Field, FieldKind, Mode, read_fields};
 use crate::http::state::AppState;
 use utoipa::PartialSchema;
 
@@ -46,9 +46,24 @@ pub const DESCRIPTION_TOO_LONG: &str = "Description must be at most 500 characte
 /// How long a rotated secret still signs beside the new one, so a receiver can switch over.
 pub const ROTATION_OVERLAP: Duration = Duration::from_secs(24 * 60 * 60);
 
+fn is_http_url(text: &str) -> bool {
+    targets::parse(text).is_ok()
+}
+
+/// An http or https URL with a host (its target is checked after: `core::targets`).
+const HTTP_URL: Check = Check {
+    pattern: r"^\s*[Hh][Tt][Tt][Pp][Ss]?://[^\s/?#]+\S*\s*$",
+    test: is_http_url,
+    message: targets::URL_SCHEME,
+    example: "https://erp.example.az/perkdesk/hooks",
+    refused: "ftp://erp.example.az/hooks",
+};
+
 /// The form's fields beside `events` (a list, read apart).
 pub static WEBHOOK_FIELDS: &[Field] = &[
-    Field::input("url", FieldKind::Text).required(targets::URL_REQUIRED).max_length(targets::URL_MAX_CHARS),
+    Field::input("url", FieldKind::Checked(&HTTP_URL))
+        .required(targets::URL_REQUIRED)
+        .max_length(targets::URL_MAX_CHARS),
     Field::input("description", FieldKind::Text).max_length(500),
     Field::input("partnerId", FieldKind::Id { invalid: "partnerId must be a partner's id" }),
     Field::input("assetId", FieldKind::Id { invalid: "assetId must be an asset's id" }),
@@ -109,8 +124,24 @@ pub static WEBHOOKS: Resource = Resource {
     ],
 };
 
+/// The filters a deliveries list documents; the endpoint's own (`Webhook`) comes from its path.
+const DELIVERY_FILTERS: &[Filter] =
+    &[Filter::equals("State", "m.state", ValueKind::Text), Filter::equals("Event", "m.event", ValueKind::Text)];
+
 /// An endpoint's deliveries: one row per message, with its last attempt.
 pub static DELIVERIES: Resource = Resource {
+    filters: &[
+        Filter::equals("Webhook", "m.webhook_id", ValueKind::Int),
+        Filter::equals("State", "m.state", ValueKind::Text),
+        Filter::equals("Event", "m.event", ValueKind::Text),
+    ],
+    ..DELIVERY_ROWS
+};
+
+/// The deliveries as the document lists their query: without the filter the path sets.
+static DELIVERIES_DOCUMENTED: Resource = Resource { filters: DELIVERY_FILTERS, ..DELIVERY_ROWS };
+
+const DELIVERY_ROWS: Resource = Resource {
     path: "webhook/delivery",
     row: "WebhookDeliveryRow",
     tag: "Webhooks",
@@ -134,11 +165,7 @@ pub static DELIVERIES: Resource = Resource {
         Column::new("createdAt", "m.created_at", Kind::DateTime).unsorted().never_null(),
         Column::new("deliveredAt", "m.delivered_at", Kind::DateTime).unsorted(),
     ],
-    filters: &[
-        Filter::equals("Webhook", "m.webhook_id", ValueKind::Int),
-        Filter::equals("State", "m.state", ValueKind::Text),
-        Filter::equals("Event", "m.event", ValueKind::Text),
-    ],
+    filters: DELIVERY_FILTERS,
     export: None,
     read: Roles::ADMIN,
     write: Roles::ADMIN,
@@ -279,7 +306,7 @@ pub struct WebhookIn {
     /// An http or https URL outside this server's own networks.
     url: String,
     /// The events it hears of, at least one.
-    #[schema(inline)]
+    #[schema(inline, min_items = 1)]
     events: Vec<WebhookEvent>,
     description: Option<String>,
     /// Default true.
@@ -354,7 +381,6 @@ fn body_doc(doc: Doc) -> Doc {
         .rules(
             "url",
             &[
-                Message("scheme", targets::URL_SCHEME),
                 Message("forbidden", targets::URL_FORBIDDEN),
                 Message("unresolved", targets::URL_UNRESOLVED),
                 Note("Resolved when saved and again at each delivery; serve --webhooks-allow-private lets it point inside."),
@@ -407,11 +433,14 @@ pub fn routes() -> Api {
             Method::GET,
             "/api/webhook/{id}/deliveries",
             get(deliveries),
-            crud::list_params(Doc::new(tag, "The deliveries of one webhook endpoint, newest first"), &DELIVERIES)
-                .roles(Roles::ADMIN)
-                .with_component(crud::row_schema(&DELIVERIES))
-                .answers(404, "No such webhook")
-                .returns_schema(200, crud::list_schema(&DELIVERIES)),
+            crud::list_params(
+                Doc::new(tag, "The deliveries of one webhook endpoint, newest first"),
+                &DELIVERIES_DOCUMENTED,
+            )
+            .roles(Roles::ADMIN)
+            .with_component(crud::row_schema(&DELIVERIES))
+            .answers(404, "No such webhook")
+            .returns_schema(200, crud::list_schema(&DELIVERIES)),
         )
         .add(
             Method::GET,

@@ -19539,8 +19539,6 @@ export interface paths {
                     /** @description true = ascending (default false) */
                     OrderBy?: boolean | string;
                     /** @description Filter (blank = not applied) */
-                    Webhook?: number | string;
-                    /** @description Filter (blank = not applied) */
                     State?: string;
                     /** @description Filter (blank = not applied) */
                     Event?: string;

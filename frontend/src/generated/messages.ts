@@ -841,7 +841,7 @@ export const FORM_MESSAGES = {
     },
     "url": {
       "required": "URL is required",
-      "scheme": "URL must be an http or https address",
+      "format": "URL must be an http or https address",
       "forbidden": "URL must not point to a loopback, private, link-local or metadata address",
       "unresolved": "URL's host does not resolve"
     }
@@ -859,7 +859,7 @@ export const FORM_MESSAGES = {
     },
     "url": {
       "required": "URL is required",
-      "scheme": "URL must be an http or https address",
+      "format": "URL must be an http or https address",
       "forbidden": "URL must not point to a loopback, private, link-local or metadata address",
       "unresolved": "URL's host does not resolve"
     }

@@ -64,7 +64,7 @@ const SERVER = FORM_MESSAGES['POST /api/webhook'];
 const EVENTS_REQUIRED: (typeof REFUSALS)[number] = 'Choose at least one event';
 export const WEBHOOK_MESSAGES = {
   urlRequired: SERVER.url.required,
-  urlScheme: SERVER.url.scheme,
+  urlScheme: SERVER.url.format,
   events: EVENTS_REQUIRED,
   partner: MESSAGES.choosePartner,
   asset: MESSAGES.chooseAsset,
