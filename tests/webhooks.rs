@@ -289,9 +289,20 @@ impl Receiver {
                 let state = state.clone();
                 async move {
                     state.got.lock().unwrap().push((headers, body));
-                    let mut answers = state.answers.lock().unwrap();
-                    let status = if answers.len() > 1 { answers.remove(0) } else { answers[0] };
-                    StatusCode::from_u16(status).unwrap()
+                    let status = {
+                        let mut answers = state.answers.lock().unwrap();
+                        if answers.len() > 1 { answers.remove(0) } else { answers[0] }
+                    };
+                    // 0: a receiver that hangs (longer than any delivery waits).
+                    if status == 0 {
+                        tokio::time::sleep(Duration::from_secs(60)).await;
+                    }
+                    let mut answer = axum::response::Response::new(axum::body::Body::empty());
+                    *answer.status_mut() = StatusCode::from_u16(status.max(200)).unwrap();
+                    if status == 302 {
+                        answer.headers_mut().insert("location", "/elsewhere".parse().unwrap());
+                    }
+                    answer
                 }
             }),
         );
@@ -450,6 +461,35 @@ async fn a_delivery_to_an_address_inside_is_refused_at_sending_time_unless_allow
     let error: String =
         app.state.db.conn().unwrap().query_row("SELECT error FROM webhook_attempts", [], |r| r.get(0)).unwrap();
     assert!(error.contains(targets::URL_FORBIDDEN), "{error}");
+    worker.abort();
+}
+
+#[tokio::test]
+async fn a_receiver_that_hangs_holds_only_its_own_share_and_redirects_are_not_followed() {
+    let app = private_app();
+    let admin = app.admin().await;
+    let world = people::offered_world(&app.state.db.conn().unwrap());
+    let (hanging, hanging_url) = Receiver::start(&[0]).await;
+    let (fast, fast_url) = Receiver::start(&[204]).await;
+    let (moved, moved_url) = Receiver::start(&[302]).await;
+    for url in [&hanging_url, &fast_url, &moved_url] {
+        make(&app, &admin.token, json!({"url": url, "events": ["usage.created"]})).await.expect(201);
+    }
+    let mut delivery = quick(&[], Duration::from_secs(3600));
+    (delivery.per_endpoint, delivery.in_all, delivery.timeout) = (2, 8, Duration::from_secs(30));
+    let worker = perkdesk::app::webhooks::spawn(app.state.db.clone(), delivery).unwrap();
+    let key = app.api_key("employee-app", None, 1000);
+    let started = std::time::Instant::now();
+    for _ in 0..6 {
+        use_campaign(&app, &key, world.campaign).await.expect(201);
+    }
+    until("the fast receiver has all six", || fast.got().len() == 6).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "the hanging receiver delayed the others");
+    assert_eq!(hanging.got().len(), 2, "the hanging receiver holds its two places, no more");
+    // A redirect is an answer, not followed: the attempt failed with its 302.
+    until("the redirect recorded", || app.count("SELECT COUNT(*) FROM webhook_attempts WHERE status_code = 302") == 6)
+        .await;
+    assert_eq!(moved.got().len(), 6, "each sent once, none to the redirect's target");
     worker.abort();
 }
 
