@@ -11,7 +11,10 @@
 # copy-to-postgres), and BENCH_SERVERS=2 with it starts two app servers, each taking half of the
 # connections (req/s summed, p50 and p99 the slower server's). BENCH_LIMITS=1 gives the campaign
 # limits that every use checks and none reaches (issue 41: 10,000,000 uses in all, 1,000 per
-# employee a day), to compare with a run without them.
+# employee a day), to compare with a run without them. BENCH_WEBHOOK=1 adds an endpoint listening
+# for usage.created at a loopback receiver (bench/webhook_receiver.py): every use also writes its
+# outbox message, and the server sends them beside the load (issue 42); the figures after the
+# table say how many were delivered by the end of the run and how long the rest took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-15}"
@@ -39,6 +42,7 @@ else
     TARGET="$DB"
     [ "$SERVERS" = 1 ] || { echo "BENCH_SERVERS=2 needs BENCH_POSTGRES" >&2; exit 1; }
 fi
+if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then start_webhook_receiver; fi
 start_server "$BIN" "$TARGET"
 PORTS=("$PORT")
 SERVER_PIDS="$SERVER"
@@ -49,8 +53,13 @@ if [ "$SERVERS" = 2 ]; then
     SERVER_PIDS="$SERVER_PIDS $SERVER"
     PORT=$FIRST_PORT
 fi
-trap 'kill $SERVER_PIDS 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
+trap 'kill $SERVER_PIDS ${RECEIVER:-} 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
 TOKEN=$(sign_in "$BIN" "$TARGET")
+if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
+    curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/api/webhook" -H "Authorization: Bearer $TOKEN" \
+        -H 'content-type: application/json' \
+        -d "{\"url\":\"$RECEIVER_URL\",\"events\":[\"usage.created\"]}"
+fi
 
 # Each wrk process passes its own prefix (two wrk, one per app server, would otherwise send the
 # same ids).
@@ -101,6 +110,15 @@ echo '| load | req/s | p50 | p99 | non-2xx |'
 echo '| --- | --- | --- | --- | --- |'
 row 'POST /api/app/usage, 32 connections' "$WRITES"
 row 'GET /api/usageHistory first page, 4 connections, at the same time' "$(cat "$WORK/reads.txt")"
+if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
+    pending() { curl -sf "http://127.0.0.1:$PORT/api/webhook/1/deliveries?State=pending&Take=1" \
+        -H "Authorization: Bearer $TOKEN" | python3 -c 'import json,sys; print(json.load(sys.stdin)["totalCount"])'; }
+    AT_END=$(pending)
+    START=$(date +%s.%N)
+    until [ "$(pending)" = 0 ]; do sleep 0.1; done
+    echo
+    echo "Webhook messages waiting when the load ended: $AT_END; all delivered $(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$START" "$(date +%s.%N)") s later."
+fi
 python3 - "$TARGET" <<'PY'
 import subprocess, sys
 sys.path.insert(0, "scripts")
