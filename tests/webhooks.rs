@@ -89,6 +89,19 @@ async fn admins_add_change_rotate_and_delete_endpoints_and_see_each_secret_once(
     assert_eq!(edited.json()["url"], "http://127.0.0.1:9/other");
     assert_eq!(edited.json()["state"], "paused");
     assert_eq!(edited.json()["description"], Value::Null);
+    // Sent as true (or "on", or 1) it is active again.
+    for on in [json!(true), json!("on"), json!(1)] {
+        let body = json!({"url": "http://127.0.0.1:9/other", "events": ["campaign.approved"], "isActive": on});
+        let again = app.call(Method::PUT, &format!("/api/webhook/{id}"), Some(&admin.token), Some(body)).await;
+        assert_eq!(again.expect(200).json()["state"], "active", "{on}");
+    }
+    let paused = json!({"url": "http://127.0.0.1:9/other", "events": ["campaign.approved"], "isActive": false});
+    app.call(Method::PUT, &format!("/api/webhook/{id}"), Some(&admin.token), Some(paused)).await.expect(200);
+    let sent_on = json!({"url": "http://127.0.0.1:9/on", "events": ["usage.created"], "isActive": true});
+    assert_eq!(make(&app, &admin.token, sent_on).await.json()["webhook"]["state"], "active");
+    app.call(Method::DELETE, "/api/webhook", Some(&admin.token), Some(json!({"id": [first.json()["webhook"]["id"]]})))
+        .await
+        .expect(200);
     app.call(Method::PUT, "/api/webhook/999", Some(&admin.token), Some(edit))
         .await
         .expect_message(404, "Webhook not found.");

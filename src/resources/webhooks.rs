@@ -226,7 +226,7 @@ impl WebhookInput {
             .map_err(|message| AppError::field("url", message))?;
         let description = Some(values.get("description").to_string()).filter(|text| !text.is_empty());
         // An endpoint is active unless the body says otherwise.
-        let active = object.get("isActive").is_none_or(Value::is_null) || values.get("isActive") == "true";
+        let active = object.get("isActive").is_none_or(Value::is_null) || values.get("isActive") == "1";
         Ok(WebhookInput { url: url.to_string(), description, events, partner, asset, active })
     }
 
