@@ -12,9 +12,10 @@
 # connections (req/s summed, p50 and p99 the slower server's). BENCH_LIMITS=1 gives the campaign
 # limits that every use checks and none reaches (issue 41: 10,000,000 uses in all, 1,000 per
 # employee a day), to compare with a run without them. BENCH_WEBHOOK=1 adds an endpoint listening
-# for usage.created at a loopback receiver (bench/webhook_receiver.py): every use also writes its
+# for usage.created at a loopback receiver (bench/webhook_receiver.mjs): every use also writes its
 # outbox message, and the server sends them beside the load (issue 42); the figures after the
-# table say how many were delivered by the end of the run and how long the rest took.
+# table say how many were delivered by the end of the run and how long the rest took
+# (BENCH_WEBHOOK_URL points the endpoint elsewhere, e.g. a closed port, to compare).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-15}"
@@ -58,7 +59,7 @@ TOKEN=$(sign_in "$BIN" "$TARGET")
 if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
     curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/api/webhook" -H "Authorization: Bearer $TOKEN" \
         -H 'content-type: application/json' \
-        -d "{\"url\":\"$RECEIVER_URL\",\"events\":[\"usage.created\"]}"
+        -d "{\"url\":\"${BENCH_WEBHOOK_URL:-$RECEIVER_URL}\",\"events\":[\"usage.created\"]}"
 fi
 
 # Each wrk process passes its own prefix (two wrk, one per app server, would otherwise send the

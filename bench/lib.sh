@@ -31,12 +31,12 @@ start_server() {
     until curl -sf -o /dev/null "http://127.0.0.1:$PORT/api/health"; do sleep 0.005; done
 }
 
-# start_webhook_receiver: a loopback webhook receiver (bench/webhook_receiver.py, 204 to each POST);
+# start_webhook_receiver: a loopback webhook receiver (bench/webhook_receiver.mjs, 204 to each POST);
 # sets RECEIVER (its pid) and RECEIVER_URL, and lets the servers started after it send to loopback.
 start_webhook_receiver() {
     local port_file="bench/.tmp/receiver-port-$$"
     rm -f "$port_file"
-    python3 bench/webhook_receiver.py >"$port_file" 2>bench/.tmp/receiver.log &
+    node bench/webhook_receiver.mjs >"$port_file" 2>bench/.tmp/receiver.log &
     RECEIVER=$!
     until [ -s "$port_file" ]; do sleep 0.01; done
     RECEIVER_URL="http://127.0.0.1:$(cat "$port_file")/hook"

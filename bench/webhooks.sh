@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Delivery benchmark of the outbound webhooks (issue 42): MESSAGES messages (default 20,000) wait in
 # the outbox of one endpoint while the server is stopped; the server starts and sends them to a
-# loopback receiver (bench/webhook_receiver.py, 204 to each); prints how long until every one is
+# loopback receiver (bench/webhook_receiver.mjs, 204 to each); prints how long until every one is
 # delivered, the messages a second, and what the receiver got. Each body is some 700 bytes shaped
 # as a usage.created message. Usage: bench/webhooks.sh [messages]
 # PERKDESK_BENCH_BIN as the other benches; BENCH_POSTGRES=postgres://... runs it on PostgreSQL.

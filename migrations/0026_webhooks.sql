@@ -26,13 +26,14 @@ CREATE TABLE webhooks (
 );
 
 -- The outbox: one message per endpoint and event, written in the transaction of the change it
--- tells of. `message_id` is the `webhook-id` every attempt repeats. A server claims a due message
+-- tells of. `message_id` is the `webhook-id` every attempt repeats (160 random bits: no index
+-- keeps it unique, which every use would pay for). A server claims a due message
 -- until `claimed_until`; a server that dies holding it leaves it to be claimed again.
 CREATE TABLE webhook_messages (
     id               INTEGER PRIMARY KEY,
     webhook_id       INTEGER NOT NULL REFERENCES webhooks (id),
     event            TEXT    NOT NULL,
-    message_id       TEXT    NOT NULL UNIQUE,
+    message_id       TEXT    NOT NULL,
     payload          TEXT    NOT NULL,
     state            TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
     attempts         INTEGER NOT NULL DEFAULT 0,
@@ -44,12 +45,11 @@ CREATE TABLE webhook_messages (
     created_at       TEXT    NOT NULL,
     delivered_at     TEXT
 );
--- The due messages, in the order they are sent.
-CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at, id) WHERE state = 'pending';
+-- An endpoint's waiting messages, in the order they are sent: each endpoint is claimed from on its
+-- own, so one with a long queue and no room is never read through.
+CREATE INDEX webhook_messages_due ON webhook_messages (webhook_id, next_attempt_at, id) WHERE state = 'pending';
 -- An endpoint's delivery log, newest first.
 CREATE INDEX webhook_messages_of_webhook ON webhook_messages (webhook_id, id);
--- The retention's deletes of old finished messages.
-CREATE INDEX webhook_messages_created ON webhook_messages (created_at);
 
 -- Every attempt of a message: when, the answer's status (none when no answer came), how long.
 CREATE TABLE webhook_attempts (

@@ -55,8 +55,8 @@ impl Delivery {
             retries,
             disable_after,
             allow_private,
-            per_endpoint: 16,
-            in_all: 128,
+            per_endpoint: 64,
+            in_all: 256,
             timeout: Duration::from_secs(15),
             lease: Duration::from_secs(60),
             poll: Duration::from_millis(200),
@@ -138,7 +138,8 @@ async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
         }
     }
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Finished>();
-    let mut in_flight: HashMap<i64, usize> = HashMap::new();
+    // The messages on their way, by endpoint, and how many in all.
+    let mut on_their_way: HashMap<i64, Vec<i64>> = HashMap::new();
     let mut sending = 0usize;
     let mut pruned_at: Option<Instant> = None;
     loop {
@@ -147,13 +148,13 @@ async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
             finished.push(done);
         }
         if !finished.is_empty() {
-            for (_, webhook) in &finished {
-                if let Some(count) = in_flight.get_mut(webhook) {
-                    *count -= 1;
+            for (attempt, webhook) in &finished {
+                if let Some(ids) = on_their_way.get_mut(webhook) {
+                    ids.retain(|id| *id != attempt.message);
                 }
                 sending = sending.saturating_sub(1);
             }
-            in_flight.retain(|_, count| *count > 0);
+            on_their_way.retain(|_, ids| !ids.is_empty());
             if let Err(error) = record(&db, &delivery, finished).await {
                 // The claims stay until their lease ends; the messages are sent again then.
                 tracing::error!(error = %error, "cannot record webhook deliveries");
@@ -162,7 +163,7 @@ async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
         let free = delivery.in_all.saturating_sub(sending);
         let mut claimed = 0;
         if free > 0 {
-            match claim_and_send(&db, &delivery, &client, free, &mut in_flight, &done_tx).await {
+            match claim_and_send(&db, &delivery, &client, free, &mut on_their_way, &done_tx).await {
                 Ok(sent) => {
                     claimed = sent;
                     sending += sent;
@@ -196,62 +197,71 @@ fn finished_early(done_tx: &mpsc::UnboundedSender<Finished>, done: Finished) {
     let _ = done_tx.send(done);
 }
 
-/// Claims what is due and what there is room for, gives back what an endpoint has no room for,
-/// and starts the sends; how many it started.
+/// Claims, for each endpoint with a message due and room for more, as many as it has room for
+/// (and the sender in all), and starts the sends; how many it started. On a database no other
+/// server shares, what this server is sending is held in its memory alone (`sending`), which a
+/// restart empties: no claim is written.
 async fn claim_and_send(
     db: &Db,
     delivery: &Delivery,
     client: &reqwest::Client,
     free: usize,
-    in_flight: &mut HashMap<i64, usize>,
+    sending: &mut HashMap<i64, Vec<i64>>,
     done_tx: &mpsc::UnboundedSender<Finished>,
 ) -> AppResult<usize> {
     let busy: Vec<i64> =
-        in_flight.iter().filter(|(_, count)| **count >= delivery.per_endpoint).map(|(id, _)| *id).collect();
-    let due_now = db.run(|conn| events::next_due(conn)).await?;
-    let now = now_iso();
-    if due_now.is_none_or(|at| at > now) {
+        sending.iter().filter(|(_, ids)| ids.len() >= delivery.per_endpoint).map(|(id, _)| *id).collect();
+    let shared = db.is_shared();
+    let unclaimed: HashMap<i64, usize> =
+        if shared { HashMap::new() } else { sending.iter().map(|(id, ids)| (*id, ids.len())).collect() };
+    let due = db.run(move |conn| events::due_endpoints(conn, &busy, &unclaimed)).await?;
+    if due.is_empty() {
         return Ok(0);
     }
+    let rooms: Vec<(i64, usize, Vec<i64>)> = due
+        .into_iter()
+        .map(|endpoint| {
+            let ids = sending.get(&endpoint).cloned().unwrap_or_default();
+            (endpoint, delivery.per_endpoint.saturating_sub(ids.len()), ids)
+        })
+        .collect();
     let lease_until = format_iso(time::OffsetDateTime::now_utc() + delivery.lease);
-    let limit = free.min(256);
-    let (claimed, targets) = write_again_if_contended(db, move |tx| {
-        let claimed = events::claim(tx, &now, &lease_until, limit, &busy)?;
-        let mut targets: HashMap<i64, Option<Target>> = HashMap::new();
-        for due in &claimed {
-            if let std::collections::hash_map::Entry::Vacant(entry) = targets.entry(due.webhook_id) {
-                entry.insert(endpoints::target(tx, due.webhook_id, &now)?);
+    let take = move |conn: &crate::db::sql::Connection| {
+        let now = now_iso();
+        let mut left = free;
+        let mut taken = Vec::new();
+        for (endpoint, room, on_their_way) in &rooms {
+            if left == 0 {
+                break;
+            }
+            let Some(target) = endpoints::target(conn, *endpoint, &now)? else { continue };
+            let limit = (*room).min(left);
+            let dues = if shared {
+                events::claim(conn, *endpoint, &now, &lease_until, limit)?
+            } else {
+                events::due(conn, *endpoint, &now, limit, on_their_way)?
+            };
+            left -= dues.len();
+            if !dues.is_empty() {
+                taken.push((Arc::new(target), dues));
             }
         }
-        Ok((claimed, targets))
-    })
-    .await?;
-    let mut released = Vec::new();
+        Ok(taken)
+    };
+    let taken = if shared { write_again_if_contended(db, take).await? } else { db.run(move |conn| take(conn)).await? };
     let mut started = 0;
-    let targets: HashMap<i64, Arc<Target>> =
-        targets.into_iter().filter_map(|(id, target)| Some((id, Arc::new(target?)))).collect();
-    for due in claimed {
-        let count = in_flight.entry(due.webhook_id).or_default();
-        let Some(target) = targets.get(&due.webhook_id).filter(|_| *count < delivery.per_endpoint) else {
-            released.push(due.id);
-            continue;
-        };
-        *count += 1;
-        started += 1;
-        let (client, target, done_tx, allow_private) =
-            (client.clone(), target.clone(), done_tx.clone(), delivery.allow_private);
-        tokio::spawn(async move {
-            let webhook = due.webhook_id;
-            let attempt = send(&client, &due, &target, allow_private).await;
-            let _ = done_tx.send((attempt, webhook));
-        });
-    }
-    if !released.is_empty()
-        && let Err(error) = write_again_if_contended(db, move |tx| events::release(tx, &released)).await
-    {
-        // Sends have started: their count must reach the caller. What was not given back is
-        // claimed again when its lease ends.
-        tracing::warn!(error = %error, "cannot give back webhook messages");
+    for (target, dues) in taken {
+        for due in dues {
+            sending.entry(due.webhook_id).or_default().push(due.id);
+            started += 1;
+            let (client, target, done_tx, allow_private) =
+                (client.clone(), target.clone(), done_tx.clone(), delivery.allow_private);
+            tokio::spawn(async move {
+                let webhook = due.webhook_id;
+                let attempt = send(&client, &due, &target, allow_private).await;
+                let _ = done_tx.send((attempt, webhook));
+            });
+        }
     }
     Ok(started)
 }
@@ -356,15 +366,27 @@ async fn record(db: &Db, delivery: &Delivery, finished: Vec<Finished>) -> AppRes
     let switched_off = write_again_if_contended(db, move |tx| {
         let now = time::OffsetDateTime::now_utc();
         let now_text = format_iso(now);
-        let mut switched_off = Vec::new();
+        // Each endpoint's outcome of the batch, one update each: its last answer, and whether any
+        // got through (then it is not failing).
+        let mut outcomes: Vec<(i64, Option<u16>, bool)> = Vec::new();
         for (attempt, webhook) in finished.iter() {
             let retry_at = (!attempt.delivered())
                 .then(|| retries.get(attempt.attempt as usize - 1))
                 .flatten()
                 .map(|wait| format_iso(now + *wait));
             events::record(tx, attempt, retry_at.as_deref(), &now_text)?;
-            if endpoints::after_attempt(tx, *webhook, attempt.status, attempt.delivered(), &now_text, disable_after)? {
-                switched_off.push(*webhook);
+            match outcomes.iter_mut().find(|(endpoint, _, _)| endpoint == webhook) {
+                Some(outcome) => {
+                    outcome.1 = attempt.status;
+                    outcome.2 |= attempt.delivered();
+                }
+                None => outcomes.push((*webhook, attempt.status, attempt.delivered())),
+            }
+        }
+        let mut switched_off = Vec::new();
+        for (webhook, status, delivered) in outcomes {
+            if endpoints::after_attempt(tx, webhook, status, delivered, &now_text, disable_after)? {
+                switched_off.push(webhook);
             }
         }
         Ok(switched_off)

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::{Language, Resource, fetch_detail};
 use crate::core::error::{AppError, AppResult};
 use crate::db::now_iso;
-use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
+use crate::db::sql::{Connection, OptionalExtension};
 
 /// The events a resource's writes raise, and what ties its records to a partner or an asset (an
 /// endpoint limited to one partner or one asset hears only of their records).
@@ -148,31 +148,24 @@ pub struct Due {
     pub attempt: i64,
 }
 
-/// Claims up to `limit` due messages of active endpoints, oldest due first, leaving out the
-/// endpoints in `busy` (as many of their messages as they may take are on their way): each is this
-/// server's until `lease_until`, and a server that dies holding one leaves it to be claimed again
-/// after. On PostgreSQL the rows another server is claiming are skipped, not waited for.
-pub fn claim(tx: &Connection, now: &str, lease_until: &str, limit: usize, busy: &[i64]) -> AppResult<Vec<Due>> {
-    let busy_places: String = (0..busy.len()).map(|i| format!(", ?{}", i + 4)).collect();
-    let leaving_out =
-        if busy.is_empty() { String::new() } else { format!("AND m.webhook_id NOT IN ({})", &busy_places[2..]) };
+/// Claims up to `limit` due messages of the active endpoint `webhook`, oldest due first: each is
+/// this server's until `lease_until`, and a server that dies holding one leaves it to be claimed
+/// again after. On PostgreSQL the rows another server is claiming are skipped, not waited for.
+/// Read through the endpoint's own index: the claims of one endpoint never read another's queue.
+pub fn claim(tx: &Connection, webhook: i64, now: &str, lease_until: &str, limit: usize) -> AppResult<Vec<Due>> {
     let sql = format!(
         "UPDATE webhook_messages SET claimed_until = ?1
-         WHERE id IN (SELECT m.id FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
-                      WHERE m.state = 'pending' AND m.next_attempt_at <= ?2
+         WHERE id IN (SELECT m.id FROM webhook_messages m
+                      WHERE m.webhook_id = ?4 AND m.state = 'pending' AND m.next_attempt_at <= ?2
                         AND (m.claimed_until IS NULL OR m.claimed_until <= ?2)
-                        AND w.is_active = 1 AND w.deleted_at IS NULL {leaving_out}
                       ORDER BY m.next_attempt_at, m.id LIMIT ?3 {})
            AND (claimed_until IS NULL OR claimed_until <= ?2)
          RETURNING id, webhook_id, message_id, payload, attempts",
         crate::db::dialect::Dialect::of(tx).skip_locked("m")
     );
-    let mut values: Vec<crate::db::sql::Value> =
-        vec![lease_until.to_string().into(), now.to_string().into(), (limit as i64).into()];
-    values.extend(busy.iter().map(|id| (*id).into()));
-    let mut stmt = tx.prepare(&sql)?;
+    let mut stmt = tx.prepare_cached(&sql)?;
     let claimed = stmt
-        .query_map(params_from_iter(values.iter()), |r| {
+        .query_map((lease_until, now, limit as i64, webhook), |r| {
             Ok(Due {
                 id: r.get("id")?,
                 webhook_id: r.get("webhook_id")?,
@@ -185,16 +178,64 @@ pub fn claim(tx: &Connection, now: &str, lease_until: &str, limit: usize, busy: 
     Ok(claimed)
 }
 
-/// When the next message of an active endpoint is due, unclaimed (`None`: nothing waits).
-pub fn next_due(conn: &Connection) -> AppResult<Option<String>> {
+/// Up to `limit` due messages of the endpoint `webhook`, oldest due first, leaving out those in
+/// `sending` (this server's, on their way), without claiming them: for a database no other server
+/// shares, where the server's own memory of what it is sending is the claim (and a restart starts
+/// with none), so a message costs no write before its attempt's.
+pub fn due(conn: &Connection, webhook: i64, now: &str, limit: usize, sending: &[i64]) -> AppResult<Vec<Due>> {
+    let places: Vec<String> = (0..sending.len()).map(|i| format!("?{}", i + 4)).collect();
+    let leaving_out = if places.is_empty() { String::new() } else { format!("AND id NOT IN ({})", places.join(", ")) };
+    let sql = format!(
+        "SELECT id, webhook_id, message_id, payload, attempts FROM webhook_messages
+         WHERE webhook_id = ?1 AND state = 'pending' AND next_attempt_at <= ?2 {leaving_out}
+         ORDER BY next_attempt_at, id LIMIT ?3"
+    );
+    let mut values: Vec<crate::db::sql::Value> = vec![webhook.into(), now.to_string().into(), (limit as i64).into()];
+    values.extend(sending.iter().map(|id| (*id).into()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let found = stmt
+        .query_map(crate::db::sql::params_from_iter(values.iter()), |r| {
+            Ok(Due {
+                id: r.get("id")?,
+                webhook_id: r.get("webhook_id")?,
+                message_id: r.get("message_id")?,
+                payload: r.get("payload")?,
+                attempt: r.get::<i64>("attempts")? + 1,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(found)
+}
+
+/// The active endpoints, except those in `busy`, that have a message due now and unclaimed: one
+/// look through each one's own index (past its messages in flight, a few at most).
+/// `unclaimed` counts, per endpoint, the messages this server is sending without a claim (on a
+/// database no other server shares).
+pub fn due_endpoints(
+    conn: &Connection,
+    busy: &[i64],
+    unclaimed: &std::collections::HashMap<i64, usize>,
+) -> AppResult<Vec<i64>> {
     let now = now_iso();
-    Ok(conn
-        .prepare_cached(
-            "SELECT MIN(m.next_attempt_at) AS due FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
-             WHERE m.state = 'pending' AND (m.claimed_until IS NULL OR m.claimed_until <= ?1)
-               AND w.is_active = 1 AND w.deleted_at IS NULL",
-        )?
-        .query_row([now], |r| r.get("due"))?)
+    let endpoints: Vec<i64> = conn
+        .prepare_cached("SELECT id FROM webhooks WHERE is_active = 1 AND deleted_at IS NULL")?
+        .query_map([], |r| r.get("id"))?
+        .collect::<Result<Vec<_>, _>>()?;
+    // Past the messages on their way (claimed or, unclaimed on SQLite, this server's own): one
+    // more than the server is sending names one that waits.
+    let mut due = conn.prepare_cached(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM webhook_messages WHERE webhook_id = ?1 AND state = 'pending'
+           AND next_attempt_at <= ?2 AND (claimed_until IS NULL OR claimed_until <= ?2) LIMIT ?3) AS waiting",
+    )?;
+    let mut found = Vec::new();
+    for endpoint in endpoints.into_iter().filter(|endpoint| !busy.contains(endpoint)) {
+        let sending = unclaimed.get(&endpoint).copied().unwrap_or(0) as i64;
+        let waiting: i64 = due.query_row((endpoint, &now, sending + 1), |r| r.get("n"))?;
+        if waiting > sending {
+            found.push(endpoint);
+        }
+    }
+    Ok(found)
 }
 
 /// The waiting messages of deleted endpoints fail: they will not be sent.
@@ -218,15 +259,6 @@ pub fn purge_for(tx: &Connection, webhooks: &[i64]) -> AppResult<()> {
             [webhook],
         )?;
         tx.execute("DELETE FROM webhook_messages WHERE webhook_id = ?1", [webhook])?;
-    }
-    Ok(())
-}
-
-/// Gives claimed messages back unsent (their endpoint had no room for them this round).
-pub fn release(tx: &Connection, ids: &[i64]) -> AppResult<()> {
-    let mut stmt = tx.prepare_cached("UPDATE webhook_messages SET claimed_until = NULL WHERE id = ?1")?;
-    for id in ids {
-        stmt.execute([id])?;
     }
     Ok(())
 }
