@@ -148,6 +148,17 @@ pub struct Due {
     pub attempt: i64,
 }
 
+/// A message read to be sent (`id, webhook_id, message_id, payload, attempts`).
+fn due_of(r: &crate::db::sql::Row<'_>) -> crate::db::sql::Result<Due> {
+    Ok(Due {
+        id: r.get("id")?,
+        webhook_id: r.get("webhook_id")?,
+        message_id: r.get("message_id")?,
+        payload: r.get("payload")?,
+        attempt: r.get::<i64>("attempts")? + 1,
+    })
+}
+
 /// Claims up to `limit` due messages of the active endpoint `webhook`, oldest due first: each is
 /// this server's until `lease_until`, and a server that dies holding one leaves it to be claimed
 /// again after. On PostgreSQL the rows another server is claiming are skipped, not waited for.
@@ -164,17 +175,7 @@ pub fn claim(tx: &Connection, webhook: i64, now: &str, lease_until: &str, limit:
         crate::db::dialect::Dialect::of(tx).skip_locked("m")
     );
     let mut stmt = tx.prepare_cached(&sql)?;
-    let claimed = stmt
-        .query_map((lease_until, now, limit as i64, webhook), |r| {
-            Ok(Due {
-                id: r.get("id")?,
-                webhook_id: r.get("webhook_id")?,
-                message_id: r.get("message_id")?,
-                payload: r.get("payload")?,
-                attempt: r.get::<i64>("attempts")? + 1,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let claimed = stmt.query_map((lease_until, now, limit as i64, webhook), due_of)?.collect::<Result<Vec<_>, _>>()?;
     Ok(claimed)
 }
 
@@ -193,17 +194,8 @@ pub fn due(conn: &Connection, webhook: i64, now: &str, limit: usize, sending: &[
     let mut values: Vec<crate::db::sql::Value> = vec![webhook.into(), now.to_string().into(), (limit as i64).into()];
     values.extend(sending.iter().map(|id| (*id).into()));
     let mut stmt = conn.prepare_cached(&sql)?;
-    let found = stmt
-        .query_map(crate::db::sql::params_from_iter(values.iter()), |r| {
-            Ok(Due {
-                id: r.get("id")?,
-                webhook_id: r.get("webhook_id")?,
-                message_id: r.get("message_id")?,
-                payload: r.get("payload")?,
-                attempt: r.get::<i64>("attempts")? + 1,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let found =
+        stmt.query_map(crate::db::sql::params_from_iter(values.iter()), due_of)?.collect::<Result<Vec<_>, _>>()?;
     Ok(found)
 }
 
