@@ -160,6 +160,11 @@ pub trait Source {
     /// The characters a text field was sent with before trimming: a maximum length counts them,
     /// as the document's `maxLength` does (a value padded past it with blanks is refused).
     fn sent_chars(&self, name: &str) -> usize;
+    /// Whether the field was sent as blank text where the body's types name a number or null (a
+    /// JSON body); a form's empty part is a field left empty, as not sent.
+    fn sent_blank(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// A flag's text: `true`/`on`/`1`, or `false`/`off`/`0`/empty.
@@ -211,6 +216,10 @@ impl Source for serde_json::Map<String, Value> {
         self.get(name).and_then(Value::as_str).map_or(0, |text| text.chars().count())
     }
 
+    fn sent_blank(&self, name: &str) -> bool {
+        self.get(name).and_then(Value::as_str).is_some_and(|text| text.trim().is_empty())
+    }
+
     fn number(&self, name: &str) -> Number {
         fields::number(self.get(name))
     }
@@ -252,7 +261,13 @@ pub fn read_fields(fields: &'static [Field], source: &dyn Source, mode: Mode, v:
             continue;
         }
         if field.is_number() {
-            let sent = source.number(field.name);
+            let mut sent = source.number(field.name);
+            // A JSON body names an optional row by its id or null (the document's types): blank
+            // text there names none, refused as an id that is no row's. A required one keeps its
+            // required message.
+            if matches!(field.kind, FieldKind::Id { .. }) && field.required.is_none() && source.sent_blank(field.name) {
+                sent = Number::Whole(0);
+            }
             if sent == Number::Missing && mode == Mode::Update && field.on_edit == OnEdit::KeptUnlessSent {
                 values.push((field, None));
             } else {
@@ -359,6 +374,16 @@ mod tests {
             Err(AppError::Validation { errors, .. }) => json!(errors),
             Err(other) => json!(other.to_string()),
         }
+    }
+
+    #[test]
+    fn blank_text_for_an_optional_id_in_json_is_refused_and_for_a_required_one_is_required() {
+        let body = json!({"campaignId": "  ", "branchId": "", "text": "x"});
+        let mut v = Validator::new();
+        read_fields(FIELDS, body.as_object().unwrap(), Mode::Create, &mut v);
+        let Err(AppError::Validation { errors, .. }) = v.finish() else { panic!("refused") };
+        assert_eq!(errors["campaignId"], "Campaign is required");
+        assert_eq!(errors["branchId"], "branchId must be an id");
     }
 
     #[test]
