@@ -130,13 +130,6 @@ const GATHER: Duration = Duration::from_millis(2);
 type Finished = (Attempt, i64);
 
 async fn run(db: Db, delivery: Delivery, client: reqwest::Client) {
-    if !db.is_shared() {
-        // One server uses this file: what a server that died held is this one's to send now,
-        // not when its claims would have run out.
-        if let Err(error) = db.write(events::release_all).await {
-            tracing::warn!(error = %error, "cannot take back the webhook messages a stopped server held");
-        }
-    }
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Finished>();
     // The messages on their way, by endpoint, and how many in all.
     let mut on_their_way: HashMap<i64, Vec<i64>> = HashMap::new();

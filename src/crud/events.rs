@@ -255,12 +255,6 @@ pub fn purge_for(tx: &Connection, webhooks: &[i64]) -> AppResult<()> {
     Ok(())
 }
 
-/// Gives back every claim: only for a database no other server shares, at this server's start,
-/// when the claims a killed server left are its own.
-pub fn release_all(tx: &Connection) -> AppResult<usize> {
-    Ok(tx.execute("UPDATE webhook_messages SET claimed_until = NULL WHERE claimed_until IS NOT NULL", [])?)
-}
-
 /// What one attempt came to.
 #[derive(Debug, Clone)]
 pub struct Attempt {

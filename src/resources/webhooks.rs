@@ -41,7 +41,6 @@ pub const EVENTS_REQUIRED: &str = "Choose at least one event";
 pub const EVENTS_INVALID: &str = "Events must be a list of event names";
 pub const UNKNOWN_EVENT: &str = "Unknown event: {event}";
 pub const ONE_SCOPE: &str = "A webhook is limited to one partner or one asset, not both";
-pub const DESCRIPTION_TOO_LONG: &str = "Description must be at most 500 characters";
 
 /// How long a rotated secret still signs beside the new one, so a receiver can switch over.
 pub const ROTATION_OVERLAP: Duration = Duration::from_secs(24 * 60 * 60);
@@ -185,16 +184,21 @@ const DELIVERY_ROWS: Resource = Resource {
 /// deleted one's waiting messages are not sent; one deleted for good takes its deliveries with it.
 fn on_change(tx: &Connection, _user: Option<&CurrentUser>, change: &Change) -> AppResult<()> {
     match change {
-        Change::Toggled { id, active: true } => {
-            tx.execute(
-                "UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL WHERE id = ?1",
-                [id],
-            )?;
-        }
+        Change::Toggled { id, active: true } => start_afresh(tx, *id)?,
         Change::Deleted(ids) => events::cancel_for(tx, ids)?,
         Change::Purging(ids) => events::purge_for(tx, ids)?,
         _ => {}
     }
+    Ok(())
+}
+
+/// An endpoint switched on by an Admin (its switch, or an edit with `isActive` true): no longer
+/// switched off by the server, no failures counted.
+fn start_afresh(tx: &Connection, id: i64) -> AppResult<()> {
+    tx.execute(
+        "UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL WHERE id = ?1",
+        [id],
+    )?;
     Ok(())
 }
 
@@ -509,15 +513,12 @@ async fn update(
     let input = WebhookInput::read(&body, allow_private(&state)).await?;
     crud::save_then_fetch(&state, &WEBHOOKS, move |tx| {
         input.check_scope(tx)?;
-        let mut columns = input.columns().set("updated_at", now_iso());
+        let changed = input.columns().set("updated_at", now_iso()).update_live(tx, "webhooks", id)?;
+        WEBHOOKS.updated(changed, id)?;
         if input.active {
-            columns = columns
-                .set("disabled_at", None::<String>)
-                .set("disabled_reason", None::<String>)
-                .set("failing_since", None::<String>);
+            start_afresh(tx, id)?;
         }
-        let changed = columns.update_live(tx, "webhooks", id)?;
-        WEBHOOKS.updated(changed, id)
+        Ok(id)
     })
     .await
     .map(Json)
