@@ -411,7 +411,7 @@ async fn deliveries_are_signed_retried_with_the_same_id_and_replayed() {
     app.call(Method::POST, &format!("/api/webhook/delivery/{delivery}/replay"), Some(&admin.token), None)
         .await
         .expect_message(409, "The webhook was deleted; its deliveries cannot be replayed.");
-    worker.abort();
+    worker.stop();
 }
 
 #[tokio::test]
@@ -451,7 +451,7 @@ async fn an_endpoint_that_keeps_failing_is_switched_off_and_fails_its_messages_a
         2,
         "the first try and one retry"
     );
-    worker.abort();
+    worker.stop();
 }
 
 #[tokio::test]
@@ -474,7 +474,7 @@ async fn a_delivery_to_an_address_inside_is_refused_at_sending_time_unless_allow
     let error: String =
         app.state.db.conn().unwrap().query_row("SELECT error FROM webhook_attempts", [], |r| r.get(0)).unwrap();
     assert!(error.contains(targets::URL_FORBIDDEN), "{error}");
-    worker.abort();
+    worker.stop();
 }
 
 #[tokio::test]
@@ -503,7 +503,7 @@ async fn a_receiver_that_hangs_holds_only_its_own_share_and_redirects_are_not_fo
     until("the redirect recorded", || app.count("SELECT COUNT(*) FROM webhook_attempts WHERE status_code = 302") == 6)
         .await;
     assert_eq!(moved.got().len(), 6, "each sent once, none to the redirect's target");
-    worker.abort();
+    worker.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -551,6 +551,6 @@ async fn postgres_two_servers_send_each_message_once() {
         first.conn().unwrap().query_row("SELECT COUNT(*) AS n FROM webhook_attempts", [], |r| r.get("n")).unwrap();
     assert_eq!(attempts, 400);
     for worker in workers {
-        worker.abort();
+        worker.stop();
     }
 }

@@ -60,10 +60,10 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         },
         backups,
     );
-    let webhooks = &options.webhooks;
-    crate::app::webhooks::spawn(
+    let flags = &options.webhooks;
+    let webhooks = crate::app::webhooks::spawn(
         db.clone(),
-        crate::app::webhooks::Delivery::new(webhooks.retries.0.clone(), webhooks.disable_after, webhooks.allow_private),
+        crate::app::webhooks::Delivery::new(flags.retries.0.clone(), flags.disable_after, flags.allow_private),
     )?;
     tracing::info!(bind = %local, db = %db.location().describe(), schema_version = SCHEMA_VERSION, time_zone = options.time_zone.name(), "perkdesk is serving");
     if let Some(banner) = banner {
@@ -83,6 +83,8 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
     };
     // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
     crate::http::listener::serve(listener, crate::app::app(state), limits, stopping, crate::app::SHUTDOWN_GRACE).await;
+    // The sender stops before the database closes; what it was sending goes out after a restart.
+    let _ = tokio::task::spawn_blocking(move || webhooks.stop()).await;
     tracing::info!("shutting down: checkpointing the database");
     db.checkpoint()?;
     Ok(())

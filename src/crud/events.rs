@@ -50,7 +50,7 @@ pub enum On {
 }
 
 /// Raises the event the resource declares for `on` of its record `id`, if it declares one.
-pub fn raise(tx: &Connection, resource: &Resource, on: On, id: i64) -> AppResult<()> {
+pub fn raise(tx: &Connection, resource: &'static Resource, on: On, id: i64) -> AppResult<()> {
     let Some(events) = resource.events else { return Ok(()) };
     let event = match on {
         On::Created => events.created,
@@ -64,7 +64,7 @@ pub fn raise(tx: &Connection, resource: &Resource, on: On, id: i64) -> AppResult
 }
 
 /// Raises one of the events the resource's writers raise by name.
-pub fn raise_named(tx: &Connection, resource: &Resource, event: &str, id: i64) -> AppResult<()> {
+pub fn raise_named(tx: &Connection, resource: &'static Resource, event: &str, id: i64) -> AppResult<()> {
     let events = resource.events.filter(|events| events.named.contains(&event)).ok_or_else(|| {
         AppError::Internal(anyhow::anyhow!("{} raises {event}, which its declaration does not name", resource.path))
     })?;
@@ -78,21 +78,26 @@ struct Listener {
     asset: Option<i64>,
 }
 
-/// The endpoints listening for `event` (a handful at most; an empty table costs one look).
+/// The endpoints listening for `event` (a handful at most; an empty table costs one look). The
+/// active endpoints are read and their lists of events (JSON arrays of names) looked through here:
+/// a `LIKE ?` would cost every use a parse, since SQLite prepares a statement again at each new
+/// pattern (the pattern may change its plan).
 fn listeners(tx: &Connection, event: &str) -> AppResult<Vec<Listener>> {
+    let quoted = format!("\"{event}\"");
     let mut stmt = tx.prepare_cached(
-        "SELECT id, partner_id, asset_id FROM webhooks
-         WHERE deleted_at IS NULL AND is_active = 1 AND events LIKE ?1",
+        "SELECT id, partner_id, asset_id, events FROM webhooks WHERE deleted_at IS NULL AND is_active = 1",
     )?;
-    let listening = stmt
-        .query_map([format!("%\"{event}\"%")], |r| {
-            Ok(Listener { id: r.get("id")?, partner: r.get("partner_id")?, asset: r.get("asset_id")? })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut listening = Vec::new();
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if r.get::<String>("events")?.contains(&quoted) {
+            listening.push(Listener { id: r.get("id")?, partner: r.get("partner_id")?, asset: r.get("asset_id")? });
+        }
+    }
     Ok(listening)
 }
 
-fn emit(tx: &Connection, resource: &Resource, events: &Events, event: &str, id: i64) -> AppResult<()> {
+fn emit(tx: &Connection, resource: &'static Resource, events: &Events, event: &str, id: i64) -> AppResult<()> {
     let mut listening = listeners(tx, event)?;
     if listening.is_empty() {
         return Ok(());
@@ -120,7 +125,8 @@ fn emit(tx: &Connection, resource: &Resource, events: &Events, event: &str, id: 
     // A record outside the resource (a delete's row that was already gone) raises nothing.
     let Some(data) = fetch_detail(tx, resource, id, Language::Az)? else { return Ok(()) };
     let now = now_iso();
-    let payload = json!({ "type": event, "timestamp": now, "data": data }).to_string();
+    let payload = serde_json::to_string(&Envelope { kind: event, timestamp: &now, data: &data })
+        .map_err(|error| AppError::Internal(error.into()))?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO webhook_messages (webhook_id, event, message_id, payload, next_attempt_at, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
@@ -128,7 +134,65 @@ fn emit(tx: &Connection, resource: &Resource, events: &Events, event: &str, id: 
     for listener in listening {
         insert.execute((listener.id, event, new_message_id(), &payload, &now))?;
     }
+    keep_rendered(resource, id, data);
     Ok(())
+}
+
+/// A message's body: the event, when it happened, and the record.
+#[derive(serde::Serialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    timestamp: &'a str,
+    data: &'a serde_json::Value,
+}
+
+/// A record an event rendered, as the back office's GET answers it.
+pub struct Rendered {
+    resource: &'static Resource,
+    id: i64,
+    data: serde_json::Value,
+}
+
+impl Rendered {
+    /// The record, when it is `resource`'s record `id`.
+    pub fn of(self, resource: &'static Resource, id: i64) -> Option<serde_json::Value> {
+        (std::ptr::eq(self.resource, resource) && self.id == id).then_some(self.data)
+    }
+}
+
+thread_local! {
+    /// Where an event leaves the record it rendered while a writer keeps it ([`keeping_rendered`]):
+    /// `None` when no writer is keeping one.
+    static RENDERED: std::cell::RefCell<Option<Option<Rendered>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs a write's `work` keeping the record its event renders, if one does, so the write can
+/// answer with it instead of reading it a second time (a use read once, not twice). Sound because
+/// an event is raised at the end of its write: nothing the work does after it changes the record.
+/// The work runs on one thread, whole, as a write's work does.
+pub fn keeping_rendered<T>(work: impl FnOnce() -> T) -> (T, Option<Rendered>) {
+    /// Leaves no slot open after the work, whatever becomes of it.
+    struct Slot;
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            RENDERED.with(|kept| kept.borrow_mut().take());
+        }
+    }
+    RENDERED.with(|kept| *kept.borrow_mut() = Some(None));
+    let slot = Slot;
+    let done = work();
+    let rendered = RENDERED.with(|kept| kept.borrow_mut().take()).flatten();
+    drop(slot);
+    (done, rendered)
+}
+
+fn keep_rendered(resource: &'static Resource, id: i64, data: serde_json::Value) {
+    RENDERED.with(|kept| {
+        if let Some(slot) = kept.borrow_mut().as_mut() {
+            *slot = Some(Rendered { resource, id, data });
+        }
+    });
 }
 
 /// `msg_` and 27 random letters and digits (160 bits): the `webhook-id` of every attempt.

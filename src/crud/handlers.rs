@@ -280,8 +280,13 @@ where
     state
         .db
         .write_point(move |tx| {
-            let id = work(tx)?;
-            fetch_detail(tx, resource, id, Language::Az)?.ok_or_else(|| resource.not_found())
+            // The record its event rendered, if one did, is the answer as it is.
+            let (id, rendered) = super::events::keeping_rendered(|| work(tx));
+            let id = id?;
+            match rendered.and_then(|rendered| rendered.of(resource, id)) {
+                Some(record) => Ok(record),
+                None => fetch_detail(tx, resource, id, Language::Az)?.ok_or_else(|| resource.not_found()),
+            }
         })
         .await
 }
@@ -412,7 +417,12 @@ async fn soft_delete(
 /// change hook, as `DELETE {path}` does; answers how many rows it deleted. The one statement that
 /// sets `deleted_at` for a declared resource, so a module that removes a record from the lists
 /// (the review queue's void of a use) does it as a delete does, without writing the table itself.
-pub fn delete_rows(tx: &Connection, resource: &Resource, ids: &[i64], user: Option<&CurrentUser>) -> AppResult<usize> {
+pub fn delete_rows(
+    tx: &Connection,
+    resource: &'static Resource,
+    ids: &[i64],
+    user: Option<&CurrentUser>,
+) -> AppResult<usize> {
     let now = now_iso();
     let mut stmt = tx.prepare_cached(&format!(
         "UPDATE {} SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",

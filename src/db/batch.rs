@@ -47,6 +47,8 @@ pub struct Shared {
 
 struct Batch {
     conn: PooledConnection,
+    /// Where its size is counted when it ends.
+    load: Arc<Load>,
     /// The pool turn of the connection, given back after it (fields drop in order).
     _turn: OwnedSemaphorePermit,
     members: usize,
@@ -62,6 +64,7 @@ impl Batch {
     /// Commits (or, when SQLite already rolled the transaction back, reports that) and tells
     /// every writer in it.
     fn finish(self) {
+        self.load.ended(self.members);
         let outcome = if self.conn.is_autocommit() {
             Err(Failure {
                 message: Arc::from("the write transaction was rolled back by the database"),
@@ -87,11 +90,44 @@ impl Batch {
 pub struct Queue {
     shared: Arc<AsyncMutex<Shared>>,
     waiting: Arc<AtomicUsize>,
+    load: Arc<Load>,
     pool: Pool,
     turns: Arc<Semaphore>,
     /// [`MAX_AGE`]; the tests that walk a shared transaction turn by turn raise it, so that a slow
     /// machine cannot commit it between their steps.
     max_age: Duration,
+}
+
+/// The shared transactions that ended and the writes they held: how loaded the writers are. A
+/// transaction holds more than one write only when writers overlap (they queue while one commits),
+/// so the writes per transaction tell a busy database from a quiet one whatever the machine.
+#[derive(Default)]
+struct Load {
+    transactions: std::sync::atomic::AtomicU64,
+    writes: std::sync::atomic::AtomicU64,
+}
+
+impl Load {
+    fn ended(&self, members: usize) {
+        self.transactions.fetch_add(1, Ordering::Relaxed);
+        self.writes.fetch_add(members as u64, Ordering::Relaxed);
+    }
+}
+
+/// A reading of the writers' load: shared transactions ended and the writes they held, since the
+/// server started; two readings tell the writes per transaction between them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteLoad {
+    pub transactions: u64,
+    pub writes: u64,
+}
+
+impl WriteLoad {
+    /// The writes per shared transaction since `earlier`; `None` when none ended.
+    pub fn writes_per_transaction_since(self, earlier: WriteLoad) -> Option<f64> {
+        let transactions = self.transactions.checked_sub(earlier.transactions).filter(|n| *n > 0)?;
+        Some(self.writes.saturating_sub(earlier.writes) as f64 / transactions as f64)
+    }
 }
 
 /// Counts a writer as waiting for as long as it waits, however the wait ends.
@@ -112,7 +148,16 @@ impl Drop for Waiting {
 
 impl Queue {
     pub fn new(pool: Pool, turns: Arc<Semaphore>) -> Queue {
-        Queue { shared: Arc::default(), waiting: Arc::default(), pool, turns, max_age: MAX_AGE }
+        Queue { shared: Arc::default(), waiting: Arc::default(), load: Arc::default(), pool, turns, max_age: MAX_AGE }
+    }
+
+    /// How many shared transactions have ended, and with how many writes in all, since the
+    /// server started.
+    pub fn load(&self) -> WriteLoad {
+        WriteLoad {
+            transactions: self.load.transactions.load(Ordering::Relaxed),
+            writes: self.load.writes.load(Ordering::Relaxed),
+        }
     }
 
     /// Waits for this writer's turn. A writer never holds a connection while it waits, so readers
@@ -187,8 +232,15 @@ impl Turn {
             let conn = self.queue.pool.get()?;
             conn.begin_write()?;
             let (outcome, _) = watch::channel(None);
-            shared.open =
-                Some(Batch { conn, _turn: turn, members: 0, begun: Instant::now(), outcome, search_deferred: false });
+            shared.open = Some(Batch {
+                conn,
+                load: self.queue.load.clone(),
+                _turn: turn,
+                members: 0,
+                begun: Instant::now(),
+                outcome,
+                search_deferred: false,
+            });
         } else {
             // A second writer joins: from now on the search index entries wait for the commit.
             let batch = self.batch()?;

@@ -104,6 +104,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0025_dashboard_verified_uses.sql"),
     },
     Migration { version: 26, name: "webhooks", sql: include_str!("../../migrations/0026_webhooks.sql") },
+    Migration {
+        version: 27,
+        name: "webhook_states_checked_cheaply",
+        sql: include_str!("../../migrations/0027_webhook_states_checked_cheaply.sql"),
+    },
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -169,6 +174,11 @@ pub const POSTGRES_MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/postgres/0025_dashboard_verified_uses.sql"),
     },
     Migration { version: 26, name: "webhooks", sql: include_str!("../../migrations/postgres/0026_webhooks.sql") },
+    Migration {
+        version: 27,
+        name: "webhook_states_checked_cheaply",
+        sql: include_str!("../../migrations/postgres/0027_webhook_states_checked_cheaply.sql"),
+    },
 ];
 
 /// Where an engine's migrations are recorded, spelled in its SQL.
@@ -454,6 +464,57 @@ mod tests {
         assert!(insert("hr", "aysel@perk.az").is_err(), "a live HR e-mail is unique");
         conn.execute("UPDATE users SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE kind = 'staff'", []).unwrap();
         assert!(insert("staff", "aysel@perk.az").is_ok(), "a deleted user frees the e-mail");
+    }
+
+    #[test]
+    fn migration_27_keeps_every_webhook_message_and_attempt() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        assert_eq!(migrate_through(&mut conn, 26, &Declared::default()).unwrap(), 26);
+        conn.execute_batch(
+            "INSERT INTO webhooks (url, events, signing_secret) VALUES ('https://hooks.example.com/', '[]', 'whsec_x');
+             INSERT INTO webhook_messages (webhook_id, event, message_id, payload, state, attempts, created_at)
+             VALUES (1, 'usage.created', 'msg_a', '{}', 'delivered', 1, '2026-11-01T00:00:00.000Z'),
+                    (1, 'usage.created', 'msg_b', '{}', 'pending', 2, '2026-11-01T00:00:01.000Z');
+             INSERT INTO webhook_attempts (message_id, attempt, started_at, status_code, duration_ms)
+             VALUES (1, 1, '2026-11-01T00:00:00.000Z', 204, 3), (2, 1, '2026-11-01T00:00:01.000Z', 500, 4),
+                    (2, 2, '2026-11-01T00:00:06.000Z', NULL, 15000);",
+        )
+        .unwrap();
+        assert_eq!(migrate(&mut conn, &Declared::default()).unwrap(), SCHEMA_VERSION);
+        let messages: Vec<(i64, String, String, i64)> = conn
+            .prepare("SELECT id, message_id, state, attempts FROM webhook_messages ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            messages,
+            [(1, "msg_a".to_string(), "delivered".to_string(), 1), (2, "msg_b".to_string(), "pending".to_string(), 2)]
+        );
+        let attempts: i64 = conn.query_row("SELECT COUNT(*) FROM webhook_attempts", [], |r| r.get(0)).unwrap();
+        assert_eq!(attempts, 3);
+        let fk_problems: i64 =
+            conn.query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk_problems, 0);
+        let indexes: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN
+                 ('webhook_messages_due', 'webhook_messages_of_webhook', 'webhook_attempts_of_message')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(indexes, 3);
+        let refused = conn.execute("UPDATE webhook_messages SET state = 'lost' WHERE id = 1", []);
+        assert!(refused.is_err(), "the state check still holds");
+        // An attempt of no message is refused: the rebuilt attempts' table still names the messages'.
+        let orphan = conn.execute(
+            "INSERT INTO webhook_attempts (message_id, attempt, started_at, duration_ms) VALUES (99, 1, 'x', 1)",
+            [],
+        );
+        assert!(orphan.is_err());
     }
 
     /// A database at migration 9 with `campaigns` rows, analyzed or not.

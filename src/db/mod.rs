@@ -8,6 +8,7 @@ pub mod activity;
 pub mod actor;
 pub mod backup;
 mod batch;
+pub use batch::WriteLoad;
 mod cluster;
 pub mod collation;
 pub mod copy;
@@ -139,6 +140,12 @@ impl Db {
     /// stored answers) is done by one of them. The layers above ask this, not the engine.
     pub fn is_shared(&self) -> bool {
         self.is_postgres()
+    }
+
+    /// A reading of this server's writers' load (see [`WriteLoad`]): background work gives
+    /// way while requests' writes overlap.
+    pub fn write_load(&self) -> WriteLoad {
+        self.writers.load()
     }
 
     /// Whether `perkdesk backup` and scheduled backups can copy this database: a file can; a
