@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './support/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,8 @@ export default defineConfig({
     fileParallelism: true,
     pool: 'forks',
     maxWorkers: 2,
+    // Longest first (timings.json), so both workers finish together.
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 90_000,
     // A failed step must fail the run, never be retried into green.
