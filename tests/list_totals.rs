@@ -150,3 +150,85 @@ async fn every_page(app: &TestApp, token: &str, filter: &str) -> (i64, Vec<i64>)
     }
     (total.unwrap_or(0), seen)
 }
+
+/// A list answer names its data with an ETag; the same request with it in If-None-Match answers
+/// 304, without a body, until anything is written (through the API or beside the server), and
+/// never across requests that differ in their query or their language.
+#[tokio::test]
+async fn a_list_answers_304_while_its_data_has_not_changed() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let list = |path: &'static str, headers: Vec<(&'static str, String)>| {
+        let app = &app;
+        let token = admin.token.clone();
+        async move {
+            let headers: Vec<(&str, &str)> = headers.iter().map(|(name, value)| (*name, value.as_str())).collect();
+            app.call_with(Method::GET, path, Some(&token), None, &headers).await
+        }
+    };
+    let first = list(BY_NAME, vec![]).await;
+    first.expect(200);
+    let etag = first.headers["etag"].to_str().unwrap().to_string();
+    assert!(etag.starts_with("W/\""), "a weak tag: {etag}");
+    // On PostgreSQL the clock is the cluster's snapshot, which any transaction that writes moves
+    // (another test's database, an autoanalyze): a 200 there is right too, with a new tag to ask
+    // with. On SQLite nothing else writes the file: the first ask is a 304.
+    let etag = unchanged_after(&app, &admin.token, BY_NAME, etag).await;
+    // Another query, another language, another list, a stale tag: 200, each with its own tag.
+    list(BY_NAME_AND_ROLE, vec![("if-none-match", etag.clone())]).await.expect(200);
+    list(BY_NAME, vec![("if-none-match", etag.clone()), ("accept-language", "2".into())]).await.expect(200);
+    list("/api/user/filter?Skip=0&Take=10&FirstName=Aysel&OrderBy=true", vec![("if-none-match", etag.clone())])
+        .await
+        .expect(200);
+    list(BY_NAME, vec![("if-none-match", "W/\"stale\"".into())]).await.expect(200);
+
+    // A write: the data changed, so the old tag gets the new list.
+    app.call(
+        Method::POST,
+        "/api/user/register",
+        Some(&admin.token),
+        Some(json!({"firstName": "Aysel", "lastName": "Məmmədova", "email": "aysel@perk.az",
+                    "password": "Secret-123!", "phone": "994501234567", "roleId": 2})),
+    )
+    .await
+    .expect(201);
+    let changed = list(BY_NAME, vec![("if-none-match", etag.clone())]).await;
+    changed.expect(200);
+    assert_eq!(changed.json()["totalCount"], 1);
+    let newer = changed.headers["etag"].to_str().unwrap().to_string();
+    assert_ne!(newer, etag);
+    let newer = unchanged_after(&app, &admin.token, BY_NAME, newer).await;
+
+    if common::sqlite_only("the clock moved by nothing but this test, and a second connection writing") {
+        return;
+    }
+    // Among other tags, and a compressed answer asked for: still 304, still no body.
+    let listed =
+        list(BY_NAME, vec![("if-none-match", format!("W/\"other\", {newer}")), ("accept-encoding", "gzip".into())])
+            .await;
+    listed.expect(304);
+    assert!(listed.bytes.is_empty(), "a 304 has no body");
+    assert_eq!(listed.headers["etag"].to_str().unwrap(), newer);
+    let outside = rusqlite::Connection::open(app.state.db.path().unwrap()).unwrap();
+    perkdesk::db::register_functions(&outside).unwrap();
+    outside.execute("UPDATE users SET last_name = 'Quliyeva' WHERE email = 'aysel@perk.az'", []).unwrap();
+    let outside_write = list(BY_NAME, vec![("if-none-match", newer)]).await;
+    outside_write.expect(200);
+    assert_eq!(outside_write.json()["data"][0]["lastName"], "Quliyeva", "a write from outside the server");
+}
+
+/// Asks for `path` with `etag` until the answer is a 304 (on SQLite the first must be; on
+/// PostgreSQL at most five asks, each with the tag the last answer named); the tag that got it.
+async fn unchanged_after(app: &TestApp, token: &str, path: &str, mut etag: String) -> String {
+    let asks = if matches!(std::env::var("PERKDESK_TEST_ENGINE").as_deref(), Ok("postgres")) { 5 } else { 1 };
+    for _ in 0..asks {
+        let answer = app.call_with(Method::GET, path, Some(token), None, &[("if-none-match", &etag)]).await;
+        if answer.status.as_u16() == 304 {
+            assert!(answer.bytes.is_empty(), "a 304 has no body");
+            return etag;
+        }
+        answer.expect(200);
+        etag = answer.headers["etag"].to_str().unwrap().to_string();
+    }
+    panic!("{path} never answered 304 to its own tag");
+}

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response as HttpResponse } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, shot } from '../support/browser';
 import { ListScreen, PARTNERS, USERS, type FormDialog } from '../support/listScreen';
@@ -154,6 +154,28 @@ describe('lists that tell the truth (Users, 1280 px)', () => {
     await until(() => page.url()).toMatch(/\/users\?firstName=a$/);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await until(() => users.total()).toBe('25 users');
+  });
+
+  it('a page seen again is asked for with its ETag: the server answers 304 and the same rows show', async () => {
+    const statuses: number[] = [];
+    const listen = (response: HttpResponse) => {
+      if (/\/api\/user(\/filter)?\?/.test(response.url())) statuses.push(response.status());
+    };
+    page.on('response', listen);
+    try {
+      await users.open();
+      await until(() => users.rows.count()).toBe(10);
+      const rows = await users.rows.allInnerTexts();
+      await users.pagination.getByRole('button', { name: 'Next page' }).click();
+      await until(() => users.rows.allInnerTexts()).not.toEqual(rows);
+      // Back to the first page, within the app: the tab kept it and asks whether it changed.
+      await users.pagination.getByRole('button', { name: 'Previous page' }).click();
+      await until(() => users.rows.allInnerTexts()).toEqual(rows);
+      await until(() => statuses).toContain(304);
+      expect(statuses[0]).toBe(200);
+    } finally {
+      page.off('response', listen);
+    }
   });
 
   it('the Columns button hides a column, the choice survives a reload, and brings back what a phone hides', async () => {

@@ -49,9 +49,13 @@ const EXPIRE_ANSWERS_EVERY: Duration = Duration::from_secs(60);
 /// shares): a server that joins or leaves changes the shares within this long.
 const COUNT_SERVERS_EVERY: Duration = Duration::from_secs(10);
 
+/// How long after the start the first rounds of upkeep wait.
+const SETTLE: Duration = Duration::from_secs(10);
+
 /// Starts the recurring work; it ends with the runtime.
 pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
-    let now = Instant::now();
+    // The first rounds once the server has settled, not beside its start and first requests.
+    let now = Instant::now() + SETTLE;
     if db.is_shared() {
         repeat(&db, now, FOLD_EVERY, |db| async move {
             if let Err(error) = db.fold_counts().await {

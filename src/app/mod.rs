@@ -89,12 +89,30 @@ async fn in_actor_scope(request: Request, next: axum::middleware::Next) -> axum:
     Actor::scope(next.run(request)).await
 }
 
-pub fn app(state: AppState) -> Router {
-    let (api_router, openapi) = api().into_parts();
-    let openapi_json: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
-    let document: serde_json::Value = serde_json::from_str(&openapi_json).unwrap_or_default();
+/// The API's routes and what its document declares, built before the state is known: a few
+/// milliseconds (every operation's schema), which `serve` spends beside opening the database.
+pub struct Described {
+    router: axum::Router<AppState>,
+    document: OpenApiDocument,
+    declared: crate::http::declared::DeclaredBodies,
+}
+
+/// Builds the routes and the document, and declares the document's refusals.
+pub fn describe() -> Described {
+    let (router, openapi) = api().into_parts();
+    let document = serde_json::to_value(&openapi).unwrap_or_default();
     crate::core::refusals::declare(crate::http::api::declared_refusals(&document));
     let declared = crate::http::declared::DeclaredBodies::new(document);
+    Described { router, document: OpenApiDocument(Arc::new(openapi), Arc::default()), declared }
+}
+
+pub fn app(state: AppState) -> Router {
+    app_from(describe(), state)
+}
+
+/// The app over routes described beforehand ([`describe`]).
+pub fn app_from(described: Described, state: AppState) -> Router {
+    let Described { router: api_router, document, declared } = described;
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))
@@ -102,7 +120,7 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(in_actor_scope))
         // Outside both: a write that lost to another server's runs again from the start.
         .layer(axum::middleware::from_fn_with_state(state.clone(), retry::middleware))
-        .layer(axum::Extension(OpenApiJson(openapi_json)))
+        .layer(axum::Extension(document))
         .layer(axum::Extension(declared))
         // For the routes' role gates (`http::gate`), which are added before the state is known.
         .layer(axum::Extension(state.clone()))
@@ -181,10 +199,14 @@ async fn method_not_allowed() -> AppError {
     AppError::MethodNotAllowed
 }
 
+/// The OpenAPI document, written out as JSON at its first request (not at start-up) and kept.
 #[derive(Clone)]
-struct OpenApiJson(Arc<str>);
+struct OpenApiDocument(Arc<utoipa::openapi::OpenApi>, Arc<std::sync::OnceLock<Arc<str>>>);
 
-async fn openapi(axum::Extension(OpenApiJson(json)): axum::Extension<OpenApiJson>) -> impl IntoResponse {
+async fn openapi(
+    axum::Extension(OpenApiDocument(document, json)): axum::Extension<OpenApiDocument>,
+) -> impl IntoResponse {
+    let json = json.get_or_init(|| document.to_json().unwrap_or_else(|_| "{}".into()).into()).clone();
     ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], json.to_string())
 }
 

@@ -242,6 +242,12 @@ impl Busy {
     }
 }
 
+/// How long after the server's start the sender starts sending...
+const SETTLE: Duration = Duration::from_secs(1);
+/// ...and deleting finished messages past their keeping, then this often.
+const PRUNE_FIRST_AFTER: Duration = Duration::from_secs(60);
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
 /// How long the sender waits, once a send has ended, for more to end before recording them.
 const GATHER: Duration = Duration::from_millis(2);
 
@@ -253,7 +259,10 @@ async fn run(server: Server, delivery: Delivery, client: reqwest::Client) {
     // The messages on their way, by endpoint, and how many in all.
     let mut on_their_way: HashMap<i64, Vec<i64>> = HashMap::new();
     let mut sending = 0usize;
-    let mut pruned_at: Option<Instant> = None;
+    // Nothing at the very start: the server's first requests come first (each database
+    // connection the sender would take at once is one more to open beside them).
+    tokio::time::sleep(SETTLE).await;
+    let mut next_prune = Instant::now() + PRUNE_FIRST_AFTER;
     let mut last_round = Instant::now();
     let mut load = Busy::new(server.db.write_load());
     loop {
@@ -290,8 +299,8 @@ async fn run(server: Server, delivery: Delivery, client: reqwest::Client) {
                 Err(error) => tracing::warn!(error = %error, "cannot claim webhook messages"),
             }
         }
-        if pruned_at.is_none_or(|at| at.elapsed() > Duration::from_secs(3600)) {
-            pruned_at = Some(Instant::now());
+        if Instant::now() >= next_prune {
+            next_prune = Instant::now() + PRUNE_EVERY;
             prune(&server, &delivery).await;
         }
         // Straight on while there is more to claim and room for it; else until a send ends or

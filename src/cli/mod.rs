@@ -34,7 +34,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     Actor::set_process_default(if serving { Actor::system() } else { Actor::cli() });
     match command {
         Command::Serve(args) => {
-            runtime()?.block_on(serve::serve(crate::app::open_db(&args.db.db)?, args.options, None))
+            let (db, described) = serve::open_beside_describing(&args.db.db)?;
+            runtime()?.block_on(serve::serve(db, described, args.options, None))
         }
         Command::Demo(args) => serve::demo(args),
         Command::CreateAdmin(args) => accounts::create_admin(args),

@@ -30,7 +30,21 @@ pub(super) async fn listen(bind: &str, fall_back: bool) -> anyhow::Result<tokio:
 /// Printed once the server listens, with its URL.
 pub(super) type Banner = Box<dyn FnOnce(&str) + Send>;
 
-pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>) -> anyhow::Result<()> {
+/// Opens the database while another thread builds the API's routes and document: start-up takes
+/// the longer of the two, not both.
+pub(super) fn open_beside_describing(db: &std::path::Path) -> anyhow::Result<(Db, crate::app::Described)> {
+    let describing = std::thread::Builder::new().name("describe".into()).spawn(crate::app::describe)?;
+    let db = crate::app::open_db(db)?;
+    let described = describing.join().map_err(|_| anyhow::anyhow!("building the API's routes failed"))?;
+    Ok((db, described))
+}
+
+pub(super) async fn serve(
+    db: Db,
+    described: crate::app::Described,
+    options: ServeOptions,
+    banner: Option<Banner>,
+) -> anyhow::Result<()> {
     if !db.is_a_file() {
         anyhow::ensure!(options.backup_dir.is_none(), crate::db::POSTGRES_BACKUP);
     }
@@ -82,7 +96,8 @@ pub(super) async fn serve(db: Db, options: ServeOptions, banner: Option<Banner>)
         tracing::info!("shutting down: finishing the requests in flight");
     };
     // In-flight requests may finish, but a stuck connection does not hold the shutdown forever.
-    crate::http::listener::serve(listener, crate::app::app(state), limits, stopping, crate::app::SHUTDOWN_GRACE).await;
+    let app = crate::app::app_from(described, state);
+    crate::http::listener::serve(listener, app, limits, stopping, crate::app::SHUTDOWN_GRACE).await;
     // The sender stops before the database closes; what it was sending goes out after a restart.
     let _ = tokio::task::spawn_blocking(move || webhooks.stop()).await;
     tracing::info!("shutting down: checkpointing the database");
@@ -132,7 +147,7 @@ pub(super) fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Outpu
 
 pub(super) fn demo(args: DemoArgs) -> anyhow::Result<()> {
     let fresh = !args.db.exists();
-    let db = crate::app::open_db(&args.db)?;
+    let (db, described) = open_beside_describing(&args.db)?;
     if fresh {
         eprintln!("Creating the demo database {} ...", args.db.display());
     }
@@ -158,5 +173,5 @@ pub(super) fn demo(args: DemoArgs) -> anyhow::Result<()> {
         println!("Stop with Ctrl-C.");
         let _ = std::io::stdout().flush();
     };
-    runtime()?.block_on(serve(db, args.options, Some(Box::new(banner))))
+    runtime()?.block_on(serve(db, described, args.options, Some(Box::new(banner))))
 }

@@ -2,8 +2,9 @@
 
 use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::Json;
-use axum::extract::State;
-use axum::http::{HeaderMap, Method};
+use axum::extract::{OriginalUri, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter, delete, get, on};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
@@ -23,7 +24,7 @@ use crate::http::state::AppState;
 /// The list call of `resource`, for its own paths and the specification's aliases of them
 /// (`employee/forAdmin`), so an alias answers exactly as the list does.
 pub fn list_call(resource: &'static Resource) -> MethodRouter<AppState> {
-    get(move |s, q, h| list(resource, s, q, h))
+    get(move |s, u, q, h| list(resource, s, u, q, h))
 }
 
 /// The export call of `resource`, for its own path and the specification's aliases.
@@ -48,7 +49,10 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
     let base = format!("/api/{}", resource.path);
     let list_doc = |summary: String| {
         let doc = Doc::new(resource.tag, summary).roles(resource.read);
-        list_params(doc, resource).with_component(schema::row(resource)).returns_schema(200, schema::list(resource))
+        list_params(doc, resource)
+            .with_component(schema::row(resource))
+            .returns_schema(200, schema::list(resource))
+            .revalidates()
     };
     let mut api = Api::new()
         .refuses(Audience::People, super::REFUSALS.iter().copied().chain([resource.name, rows.name]))
@@ -160,12 +164,42 @@ pub struct ListPage {
 async fn list(
     resource: &'static Resource,
     State(state): State<AppState>,
+    OriginalUri(uri): OriginalUri,
     query: QueryMap,
     headers: HeaderMap,
-) -> AppResult<Json<ListPage>> {
+) -> AppResult<Response> {
     let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
     let counts = state.db.counts();
-    state.db.run(move |conn| fetch_page(conn, &counts, resource, query)).await.map(Json)
+    // What tells this request's answers apart: the path and query, and the language of its names.
+    let language = headers.get(header::ACCEPT_LANGUAGE).and_then(|value| value.to_str().ok()).unwrap_or("");
+    let request = format!("{}\n{language}", uri.path_and_query().map_or(uri.path(), |whole| whole.as_str()));
+    let asked = headers.get(header::IF_NONE_MATCH).and_then(|value| value.to_str().ok()).map(str::to_owned);
+    let (etag, page) = state
+        .db
+        .run(move |conn| {
+            let etag = counts.etag(&request)?;
+            if asked.as_deref().is_some_and(|asked| names_etag(asked, &etag)) {
+                return Ok((etag, None));
+            }
+            fetch_page(conn, &counts, resource, query).map(|page| (etag, Some(page)))
+        })
+        .await?;
+    let mut answer = match page {
+        Some(page) => Json(page).into_response(),
+        None => StatusCode::NOT_MODIFIED.into_response(),
+    };
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        answer.headers_mut().insert(header::ETAG, value);
+    }
+    Ok(answer)
+}
+
+/// Whether an `If-None-Match` value names `etag`: one of its tags, compared weakly (a `W/`
+/// prefix aside), or `*`.
+fn names_etag(if_none_match: &str, etag: &str) -> bool {
+    let weak = |tag: &str| tag.trim().trim_start_matches("W/").to_string();
+    let wanted = weak(etag);
+    if_none_match.split(',').any(|tag| tag.trim() == "*" || weak(tag) == wanted)
 }
 
 /// One page of the list as the list call answers it.

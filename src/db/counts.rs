@@ -23,6 +23,10 @@ const MAX_ANSWER_BYTES: usize = 8 << 20;
 
 pub struct CountCache {
     watcher: Mutex<Watcher>,
+    /// What tells this process's readings of the clock from another's in a list's ETag: random
+    /// on SQLite, whose `data_version` starts over with each connection; none on PostgreSQL,
+    /// whose snapshots are the cluster's, the same for every app server, and never repeat.
+    epoch: [u8; 16],
     cached: Mutex<Cached>,
     /// Signalled whenever a count finishes, for the requests waiting on it.
     counted: Condvar,
@@ -93,18 +97,39 @@ impl CountCache {
     pub fn open(path: &Path) -> rusqlite::Result<CountCache> {
         let watcher = Connection::open(path)?;
         watcher.execute_batch("PRAGMA busy_timeout = 5000;")?;
-        Ok(CountCache::watching(Watcher::Sqlite(watcher)))
+        Ok(CountCache::watching(Watcher::Sqlite(watcher), rand::random()))
     }
 
     /// Watches the PostgreSQL database at `url`.
     pub fn open_postgres(url: &str) -> super::sql::Result<CountCache> {
         let mut watcher = super::sql::Reconnecting::new(url, "");
         watcher.get()?;
-        Ok(CountCache::watching(Watcher::Postgres(watcher)))
+        Ok(CountCache::watching(Watcher::Postgres(watcher), [0; 16]))
     }
 
-    fn watching(watcher: Watcher) -> CountCache {
-        CountCache { watcher: Mutex::new(watcher), cached: Mutex::new(Cached::default()), counted: Condvar::new() }
+    fn watching(watcher: Watcher, epoch: [u8; 16]) -> CountCache {
+        CountCache {
+            watcher: Mutex::new(watcher),
+            epoch,
+            cached: Mutex::new(Cached::default()),
+            counted: Condvar::new(),
+        }
+    }
+
+    /// The ETag of an answer to `request` (what tells its answers apart: the path, the query,
+    /// the language) read from the database as it is now: the same while nothing commits, another
+    /// after any commit. It is read before the answer's data, so the data is at least as new as
+    /// the tag: a request that finds the tag unchanged has nothing newer to read.
+    pub fn etag(&self, request: &str) -> AppResult<String> {
+        use sha2::{Digest, Sha256};
+        let version = self.version()?;
+        let digest = Sha256::new()
+            .chain_update(self.epoch)
+            .chain_update(version.as_bytes())
+            .chain_update([0])
+            .chain_update(request.as_bytes())
+            .finalize();
+        Ok(format!("W/\"{}\"", hex::encode(&digest[..16])))
     }
 
     /// The change clock now (`Dialect::change_clock`): it never reads the same twice across

@@ -46,6 +46,13 @@ pub fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     search_queue::register(conn)
 }
 
+/// Connections the pool opens before the server starts: none. They are opened as requests need
+/// them, and kept (no idle timeout: a connection keeps its prepared statements). Each SQLite
+/// connection reads the whole schema at its first statement (every table's triggers), some
+/// milliseconds each: opening all eight was most of the start-up. The first one handed out on
+/// SQLite is the connection the database was migrated with, which has read it already.
+const POOL_OPENED_AT_START: u32 = 0;
+
 impl Db {
     /// Opens the database `--db` names (see [`Location`]), applies its migrations and makes the
     /// triggers the resources' declarations ask for (handed down by the app layer).
@@ -66,6 +73,8 @@ impl Db {
         migrate(&mut conn, declared).context("cannot apply the database migrations")?;
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
+            .min_idle(Some(POOL_OPENED_AT_START))
+            .idle_timeout(None)
             .connection_timeout(Duration::from_secs(10))
             .build(sql::Manager::Postgres(url.to_string()))
             .context("cannot open the connection pool")?;
@@ -90,7 +99,7 @@ impl Db {
                 path.display()
             );
         }
-        {
+        let opened = {
             let mut sqlite = rusqlite::Connection::open(path)
                 .with_context(|| format!("cannot open the database {}", path.display()))?;
             configure(&mut sqlite)?;
@@ -101,13 +110,16 @@ impl Db {
                 collation::rebuild_if_changed(sqlite)
                     .context("cannot rebuild the sort indexes in the Azerbaijani collation")?;
             }
-        }
+            conn.into_sqlite()
+        };
         // Every connection registers the functions the activity log's triggers call.
         let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
+            .min_idle(Some(POOL_OPENED_AT_START))
+            .idle_timeout(None)
             .connection_timeout(Duration::from_secs(10))
-            .build(sql::Manager::Sqlite(Box::new(manager)))
+            .build(sql::Manager::Sqlite(Box::new(sql::SqliteManager::new(manager, opened))))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));

@@ -37,7 +37,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -46,6 +49,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -54,6 +59,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -210,7 +222,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -219,6 +234,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -227,6 +244,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -369,7 +393,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Kind?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -378,6 +405,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -386,6 +415,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -576,7 +612,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Kind?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -585,6 +624,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -593,6 +634,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -1906,7 +1954,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Email?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1915,6 +1966,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1923,6 +1976,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -2173,7 +2233,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Email?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2182,6 +2245,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2190,6 +2255,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -2421,7 +2493,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ContactPersonEmail?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2430,6 +2505,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2438,6 +2515,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -3063,7 +3147,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ContactPersonEmail?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3072,6 +3159,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3080,6 +3169,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -4558,7 +4654,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ExpireDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4567,6 +4666,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4575,6 +4676,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -5377,7 +5485,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     IsActive?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5386,6 +5497,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5394,6 +5507,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -5937,7 +6057,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     IsActive?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5946,6 +6069,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5954,6 +6079,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -6392,7 +6524,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ExpireDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6401,6 +6536,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6409,6 +6546,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -6556,7 +6700,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ExpireDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6565,6 +6712,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6573,6 +6722,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -6717,7 +6873,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     ExpireDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6726,6 +6885,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6734,6 +6895,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -7253,7 +7421,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Name?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7262,6 +7433,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7270,6 +7443,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -7333,7 +7513,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Name?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7342,6 +7525,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7350,6 +7535,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -7579,7 +7771,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     FullName?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7588,6 +7783,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7596,6 +7793,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -7778,7 +7982,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     FullName?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7787,6 +7994,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7795,6 +8004,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -8441,7 +8657,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     assetId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8450,6 +8669,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8458,6 +8679,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -9048,7 +9276,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     assetId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9057,6 +9288,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9065,6 +9298,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -9138,7 +9378,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     assetId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9147,11 +9390,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ListPage"];
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -9225,7 +9477,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     assetId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9234,11 +9489,20 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["ListPage"];
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -9690,7 +9954,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     endDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9699,6 +9966,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9707,6 +9976,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -10500,7 +10776,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     endDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -10509,6 +10788,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -10517,6 +10798,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -10742,7 +11030,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Header?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -10751,6 +11042,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -10759,6 +11052,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -11245,7 +11545,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Header?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -11254,6 +11557,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11262,6 +11567,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -11525,7 +11837,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     status?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -11534,6 +11849,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11542,6 +11859,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -12876,7 +13200,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     status?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -12885,6 +13212,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12893,6 +13222,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -12964,7 +13300,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     partnerId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -12973,6 +13312,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12981,6 +13322,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -13487,7 +13835,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     partnerId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -13496,6 +13847,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -13504,6 +13857,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -13897,7 +14257,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     IsUsed?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -13906,6 +14269,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -13914,6 +14279,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -14377,7 +14749,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     IsUsed?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -14386,6 +14761,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -14394,6 +14771,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -15047,7 +15431,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -15056,6 +15443,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -15064,6 +15453,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -15248,7 +15644,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -15257,6 +15656,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -15265,6 +15666,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -15548,7 +15956,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Verified?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -15557,6 +15968,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -15565,6 +15978,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -15907,7 +16327,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Verified?: boolean | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -15916,6 +16339,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -15924,6 +16349,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -16291,7 +16723,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -16300,6 +16735,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -16308,6 +16745,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -16460,7 +16904,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     EndDate?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -16469,6 +16916,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -16477,6 +16926,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -17122,7 +17578,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     RoleId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -17131,6 +17590,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -17139,6 +17600,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -17802,7 +18270,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     RoleId?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -17811,6 +18282,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -17819,6 +18292,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -18513,7 +18993,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     State?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -18522,6 +19005,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -18530,6 +19015,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -19162,7 +19654,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     State?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -19171,6 +19666,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -19179,6 +19676,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -19834,7 +20338,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Status?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -19843,6 +20350,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -19851,6 +20360,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {
@@ -19999,7 +20515,10 @@ export interface paths {
                     /** @description Filter (blank = not applied) */
                     Status?: number | string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag of an earlier answer to the same request: 304, no body, while the data it was read from has not changed */
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -20008,6 +20527,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description Names this answer's data, for If-None-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -20016,6 +20537,13 @@ export interface paths {
                             totalCount: number;
                         };
                     };
+                };
+                /** @description Not modified: the answer whose ETag was sent in If-None-Match still holds */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description A query parameter is not valid; the message names it */
                 400: {

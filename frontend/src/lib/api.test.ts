@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { admin, json, mockApi, signedIn, tokens } from '../testing/api';
-import { api, ApiError, buildUrl, INVALID_CREDENTIALS } from './api';
+import { api, ApiError, buildUrl, forgetKeptLists, INVALID_CREDENTIALS, MAX_KEPT_LISTS } from './api';
 import { setContentLanguage } from './i18n';
-import { readStoredSession, SESSION_STORAGE_KEY, session, syncSessionAcrossTabs } from './session';
+import { adoptSession, readStoredSession, SESSION_STORAGE_KEY, session, syncSessionAcrossTabs } from './session';
 
 const expired = () => ({ expireDate: new Date(Date.now() - 1000).toISOString() });
 const bearer = (headers: Headers) => headers.get('Authorization');
@@ -184,5 +184,70 @@ describe('session refresh', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: SESSION_STORAGE_KEY, newValue: null }));
     expect(session.value).toBeNull();
     stop();
+  });
+});
+
+describe('lists kept with their ETag', () => {
+  const page = { data: [{ id: 1 }], totalCount: 1 };
+  const tagged = (etag: string, body: unknown = page) => json(body, 200, { ETag: etag });
+
+  it('asks with the kept ETag and reuses the kept page on a 304', async () => {
+    forgetKeptLists();
+    signedIn();
+    const answers = [tagged('W/"a"'), new Response(null, { status: 304, headers: { ETag: 'W/"a"' } })];
+    const mock = mockApi({ 'GET /api/user': () => answers.shift() ?? json({}, 500) });
+    expect(await api.list('user', { Skip: 0, Take: 10 })).toEqual(page);
+    expect(await api.list('user', { Skip: 0, Take: 10 })).toEqual(page);
+    expect(mock.calls[0].headers.get('If-None-Match')).toBeNull();
+    expect(mock.calls[1].headers.get('If-None-Match')).toBe('W/"a"');
+  });
+
+  it('keeps the newer page when the data changed, and asks with its tag next', async () => {
+    forgetKeptLists();
+    signedIn();
+    const newer = { data: [{ id: 1 }, { id: 2 }], totalCount: 2 };
+    const answers = [tagged('W/"a"'), tagged('W/"b"', newer), new Response(null, { status: 304 })];
+    const mock = mockApi({ 'GET /api/user': () => answers.shift() ?? json({}, 500) });
+    await api.list('user', { Skip: 0 });
+    expect(await api.list('user', { Skip: 0 })).toEqual(newer);
+    expect(await api.list('user', { Skip: 0 })).toEqual(newer);
+    expect(mock.calls.map((call) => call.headers.get('If-None-Match'))).toEqual([null, 'W/"a"', 'W/"b"']);
+  });
+
+  it('never asks with a tag of another query, language or user, nor after signing out', async () => {
+    forgetKeptLists();
+    signedIn();
+    const mock = mockApi({ 'GET /api/user': ({ url }) => tagged(`W/"${url.search}"`) });
+    await api.list('user', { Skip: 0 });
+    await api.list('user', { Skip: 10 });
+    setContentLanguage(2);
+    await api.list('user', { Skip: 0 });
+    setContentLanguage(1);
+    signedIn({}, { ...admin, id: 7 });
+    await api.list('user', { Skip: 0 });
+    adoptSession(null);
+    signedIn();
+    await api.list('user', { Skip: 0 });
+    expect(mock.calls.every((call) => call.headers.get('If-None-Match') === null)).toBe(true);
+  });
+
+  it('keeps a bounded number of lists, the least recently used going first', async () => {
+    forgetKeptLists();
+    signedIn();
+    const mock = mockApi({ 'GET /api/user': ({ url }) => tagged(`W/"${url.search}"`) });
+    for (let skip = 0; skip <= MAX_KEPT_LISTS; skip += 1) await api.list('user', { Skip: skip });
+    await api.list('user', { Skip: 0 });
+    await api.list('user', { Skip: MAX_KEPT_LISTS });
+    const asked = mock.calls.slice(-2).map((call) => call.headers.get('If-None-Match'));
+    expect(asked).toEqual([null, `W/"?Skip=${MAX_KEPT_LISTS}"`]);
+  });
+
+  it('does not keep an answer without an ETag', async () => {
+    forgetKeptLists();
+    signedIn();
+    const mock = mockApi({ 'GET /api/user': () => json(page) });
+    await api.list('user', {});
+    await api.list('user', {});
+    expect(mock.calls[1].headers.get('If-None-Match')).toBeNull();
   });
 });

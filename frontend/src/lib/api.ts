@@ -56,6 +56,8 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Sends the current token as it is and never refreshes (sign-out). */
   skipRefresh?: boolean;
+  /** An earlier answer's ETag: the server answers 304, no body, while its data has not changed. */
+  ifNoneMatch?: string;
 }
 
 export function buildUrl(path: string, query?: Query): string {
@@ -152,6 +154,7 @@ function buildInit(options: RequestOptions, token: string | undefined, requestId
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.localized) headers['Accept-Language'] = String(contentLanguage.peek());
   if (requestId) headers['x-requestid'] = requestId;
+  if (options.ifNoneMatch) headers['If-None-Match'] = options.ifNoneMatch;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -187,7 +190,8 @@ export async function send(path: string, options: RequestOptions = {}): Promise<
     current = await refreshSession(current.refreshToken);
     response = await fetchOrLost(url, buildInit(options, current.authToken, requestId));
   }
-  if (!response.ok) throw await errorFrom(response);
+  const unchanged = response.status === 304 && options.ifNoneMatch !== undefined;
+  if (!response.ok && !unchanged) throw await errorFrom(response);
   return response;
 }
 
@@ -198,10 +202,51 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+// ---- lists kept with their ETag ------------------------------------------
+
+/** List answers kept, the most recently used last; beyond this many the oldest goes. */
+export const MAX_KEPT_LISTS = 32;
+const keptLists = new Map<string, { etag: string; text: string }>();
+
+/** Forgets every kept list (tests; a list is also never reused across users or languages). */
+export function forgetKeptLists() {
+  keptLists.clear();
+}
+// Signed out: nothing of the session's lists stays in the tab's memory.
+session.subscribe((current) => {
+  if (!current) keptLists.clear();
+});
+
+/**
+ * A list read as the server last answered it, when it still holds: the request carries the kept
+ * answer's ETag, and a 304 (the data has not changed since) reuses the kept body instead of
+ * sending the page again. Kept per user, request and content language, in this tab's memory only.
+ */
+async function revalidatedList<T>(path: string, options: RequestOptions): Promise<T> {
+  const key = [session.peek()?.user?.id ?? '', contentLanguage.peek(), buildUrl(path, options.query)].join(' ');
+  const kept = keptLists.get(key);
+  const response = await send(path, { ...options, ifNoneMatch: kept?.etag });
+  keptLists.delete(key);
+  let text: string;
+  if (response.status === 304 && kept) {
+    text = kept.text;
+    keptLists.set(key, kept);
+  } else {
+    text = await response.text();
+    const etag = response.headers.get('ETag');
+    if (etag) keptLists.set(key, { etag, text });
+    for (const oldest of keptLists.keys()) {
+      if (keptLists.size <= MAX_KEPT_LISTS) break;
+      keptLists.delete(oldest);
+    }
+  }
+  return JSON.parse(text) as T;
+}
+
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>(path, { query, signal }),
   list: <Row>(path: string, query: Query, signal?: AbortSignal) =>
-    request<ListResponse<Row>>(path, { query, signal, localized: true }),
+    revalidatedList<ListResponse<Row>>(path, { query, signal, localized: true }),
   record: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal, localized: true }),
   post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
   put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }),

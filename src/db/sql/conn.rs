@@ -70,6 +70,14 @@ impl Connection {
         }
     }
 
+    /// The SQLite connection itself, to hand on (the pool's first); `None` for PostgreSQL's.
+    pub(in crate::db) fn into_sqlite(self) -> Option<rusqlite::Connection> {
+        match self.engine {
+            Engine::Sqlite(conn) => Some(conn),
+            Engine::Postgres(_) => None,
+        }
+    }
+
     /// Runs one statement; returns how many rows it changed.
     pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
         self.prepare(sql)?.execute(params)

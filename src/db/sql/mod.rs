@@ -25,8 +25,30 @@ pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};
 /// Hands the pool connections behind the seam: SQLite's, or PostgreSQL's at a URL.
 pub enum Manager {
     // Boxed: SQLite's manager takes 256 bytes, a URL 24.
-    Sqlite(Box<r2d2_sqlite::SqliteConnectionManager>),
+    Sqlite(Box<SqliteManager>),
     Postgres(String),
+}
+
+/// Opens the pool's SQLite connections; the first it hands out is the one the database was
+/// opened and migrated with, if given: it has read the schema already, which costs every new
+/// connection some milliseconds at its first statement.
+pub struct SqliteManager {
+    manager: r2d2_sqlite::SqliteConnectionManager,
+    opened: std::sync::Mutex<Option<rusqlite::Connection>>,
+}
+
+impl SqliteManager {
+    pub fn new(manager: r2d2_sqlite::SqliteConnectionManager, opened: Option<rusqlite::Connection>) -> SqliteManager {
+        SqliteManager { manager, opened: std::sync::Mutex::new(opened) }
+    }
+
+    fn connect(&self) -> rusqlite::Result<rusqlite::Connection> {
+        let opened = self.opened.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        match opened {
+            Some(conn) => Ok(conn),
+            None => r2d2::ManageConnection::connect(&self.manager),
+        }
+    }
 }
 
 impl r2d2::ManageConnection for Manager {
@@ -42,7 +64,7 @@ impl r2d2::ManageConnection for Manager {
 
     fn is_valid(&self, conn: &mut Connection) -> Result<()> {
         match (self, conn.sqlite_mut()) {
-            (Manager::Sqlite(manager), Some(conn)) => Ok(manager.is_valid(conn)?),
+            (Manager::Sqlite(manager), Some(conn)) => Ok(manager.manager.is_valid(conn)?),
             (Manager::Postgres(_), None) => conn.execute_batch(""),
             _ => Err(Error::Engine("a connection of another engine in the pool")),
         }
@@ -50,7 +72,7 @@ impl r2d2::ManageConnection for Manager {
 
     fn has_broken(&self, conn: &mut Connection) -> bool {
         match (self, conn.sqlite_mut()) {
-            (Manager::Sqlite(manager), Some(conn)) => manager.has_broken(conn),
+            (Manager::Sqlite(manager), Some(conn)) => manager.manager.has_broken(conn),
             (Manager::Postgres(_), None) => conn.is_closed(),
             _ => true,
         }

@@ -56,6 +56,9 @@ pub struct Doc {
     pub(super) carries_secret: bool,
     /// Body fields of which one, any one, is required (each in place of the others).
     pub(super) one_of_required: &'static [&'static str],
+    /// The answer carries an `ETag`, and `If-None-Match` with it answers 304 while the data has
+    /// not changed (the lists).
+    pub(super) revalidates: bool,
 }
 
 /// A schema the document names among its components.
@@ -94,7 +97,15 @@ impl Doc {
             body_name: None,
             carries_secret: false,
             one_of_required: &[],
+            revalidates: false,
         }
+    }
+
+    /// The answer carries an `ETag`; `If-None-Match` with it answers 304, no body, while the data
+    /// it was read from has not changed.
+    pub fn revalidates(mut self) -> Doc {
+        self.revalidates = true;
+        self
     }
 
     /// One of these body fields is required, any one of them (each stands in place of the

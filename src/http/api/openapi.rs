@@ -183,6 +183,25 @@ pub(super) fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                     .schema(Some(param.schema)),
             );
         }
+        if doc.revalidates {
+            op = op.parameter(
+                ParameterBuilder::new()
+                    .name("If-None-Match")
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::False)
+                    .description(Some(
+                        "The ETag of an earlier answer to the same request: 304, no body, while the data it \
+                         was read from has not changed",
+                    ))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String).max_length(Some(1000)))),
+            );
+            op = op.response(
+                "304",
+                ResponseBuilder::new()
+                    .description("Not modified: the answer whose ETag was sent in If-None-Match still holds")
+                    .build(),
+            );
+        }
         let mutation = super::super::reply::is_mutation(&method);
         if mutation {
             op = op.parameter(
@@ -242,6 +261,15 @@ pub(super) fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
         let successes = std::iter::once((status, "Success")).chain(doc.also_succeeds.iter().copied());
         for (status, description) in successes {
             let mut response = ResponseBuilder::new().description(description);
+            if doc.revalidates {
+                response = response.header(
+                    "ETag",
+                    utoipa::openapi::HeaderBuilder::new()
+                        .schema(ObjectBuilder::new().schema_type(Type::String))
+                        .description(Some("Names this answer's data, for If-None-Match"))
+                        .build(),
+                );
+            }
             if let Some((content_type, schema)) = &body {
                 response = response.content(*content_type, ContentBuilder::new().schema(Some(schema.clone())).build());
             }
