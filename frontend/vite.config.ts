@@ -10,10 +10,11 @@ import tailwindcss from '@tailwindcss/vite';
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt)$/;
 
 /**
- * Writes `<file>.br` and `<file>.gz` beside every text file of the build, at the
- * strongest settings (the cost is paid once, here), so the server only picks
- * the sibling the browser's Accept-Encoding allows (src/web.rs) and never
- * compresses per request. A sibling no smaller than its file is not written.
+ * Writes `<file>.gz` beside every text file of the build, and `<file>.br` where
+ * that is smaller than the file, at the strongest settings (the cost is paid
+ * once, here), so the server only picks the sibling the browser's
+ * Accept-Encoding allows (src/http/web.rs) and never compresses per request.
+ * The binary embeds the text files' copies only, never the files themselves.
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -36,7 +37,8 @@ function precompress(): Plugin {
         });
         const gzip = gzipSync(source, { level: 9 });
         if (brotli.length < source.length) writeFileSync(`${file}.br`, brotli);
-        if (gzip.length < source.length) writeFileSync(`${file}.gz`, gzip);
+        // Always written: the binary carries text files as their gzip copies only (src/http/web.rs).
+        writeFileSync(`${file}.gz`, gzip);
       }
     },
   };

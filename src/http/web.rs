@@ -1,13 +1,15 @@
 //! The embedded single-page app: hashed assets with long caching, `index.html` for every other
 //! path so deep links work, and never an HTML page for an unknown `/api/...` path.
 //!
-//! The frontend build writes a Brotli (`.br`) and a gzip (`.gz`) copy beside every text file
-//! (`frontend/vite.config.ts`, `precompress`), so a response is compressed once at build time and
-//! here only chosen by the request's `Accept-Encoding`; nothing is compressed per request. In a
-//! debug build rust-embed reads `frontend/dist` from disk, siblings included, so both builds
-//! answer alike.
+//! The frontend build writes a gzip (`.gz`) copy beside every text file, and a Brotli (`.br`)
+//! one where that is smaller (`frontend/vite.config.ts`, `precompress`), so a response is
+//! compressed once at build time and here only chosen by the request's `Accept-Encoding`; nothing
+//! is compressed per request. The binary carries text files in their compressed copies only (half
+//! the panel's weight): a client that accepts neither encoding, which no browser is, gets the
+//! gzip copy inflated. In a debug build rust-embed reads `frontend/dist` from disk with the same
+//! exclusions, so both builds answer alike.
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
@@ -16,6 +18,13 @@ use crate::core::error::AppError;
 
 #[derive(RustEmbed)]
 #[folder = "frontend/dist/"]
+// The text files the build compresses (COMPRESSIBLE in vite.config.ts), carried as their copies.
+#[exclude = "*.js"]
+#[exclude = "*.css"]
+#[exclude = "*.html"]
+#[exclude = "*.svg"]
+#[exclude = "*.json"]
+#[exclude = "*.txt"]
 struct Ui;
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>perkdesk</title></head>\
@@ -35,22 +44,17 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     }
     let file = path.trim_start_matches('/');
     if !file.is_empty() && file != "index.html" {
-        if let Some(content) = Ui::get(file) {
-            let cache = if file.starts_with("assets/") {
-                "public, max-age=31536000, immutable"
-            } else {
-                "public, max-age=3600"
-            };
-            return asset(file, content, cache, &headers);
+        let cache =
+            if file.starts_with("assets/") { "public, max-age=31536000, immutable" } else { "public, max-age=3600" };
+        if let Some(answer) = asset(file, cache, &headers) {
+            return answer;
         }
         if file.starts_with("assets/") || file.contains('.') && !file.contains('/') {
             return (StatusCode::NOT_FOUND, "Not found").into_response();
         }
     }
-    match Ui::get("index.html") {
-        Some(index) => asset("index.html", index, "no-cache", &headers),
-        None => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], NOT_BUILT).into_response(),
-    }
+    asset("index.html", "no-cache", &headers)
+        .unwrap_or_else(|| ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], NOT_BUILT).into_response())
 }
 
 /// Whether `Accept-Encoding` admits `coding`: named (or `*`) without `q=0`.
@@ -79,28 +83,58 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
     wildcard
 }
 
-fn asset(name: &str, content: rust_embed::EmbeddedFile, cache: &'static str, headers: &HeaderMap) -> Response {
-    // A precompressed sibling the client accepts, else the file as it is.
-    let compressed = ENCODINGS.iter().find_map(|(coding, suffix)| {
-        if !accepts(headers, coding) {
-            return None;
-        }
-        Ui::get(&format!("{name}{suffix}")).map(|file| (*coding, file))
-    });
-    let has_siblings = ENCODINGS.iter().any(|(_, suffix)| Ui::get(&format!("{name}{suffix}")).is_some());
-    let (encoding, body) = match compressed {
-        Some((coding, file)) => (Some(coding), file),
-        None => (None, content),
-    };
+/// One representation of an embedded file: its bytes as sent, the encoding they are in, and
+/// the validator that names them.
+struct Representation {
+    encoding: Option<&'static str>,
+    etag: String,
+    bytes: Bytes,
+}
+
+/// The file `name` as the request accepts it: a compressed copy (Brotli, then gzip) when the
+/// client takes one, else the plain bytes (the file itself, or a text file's gzip copy
+/// inflated); `None` when the panel has no such file.
+fn representation(name: &str, headers: &HeaderMap) -> Option<(Representation, bool)> {
+    let mut copies: Vec<(&'static str, rust_embed::EmbeddedFile)> = ENCODINGS
+        .iter()
+        .filter_map(|(coding, suffix)| Ui::get(&format!("{name}{suffix}")).map(|file| (*coding, file)))
+        .collect();
+    let has_copies = !copies.is_empty();
     // Each representation has its own validator, so a cache never answers 304 for another encoding.
-    let etag = match encoding {
-        Some(coding) => format!("\"{}-{coding}\"", hex::encode(body.metadata.sha256_hash())),
-        None => format!("\"{}\"", hex::encode(body.metadata.sha256_hash())),
-    };
+    if let Some(at) = copies.iter().position(|(coding, _)| accepts(headers, coding)) {
+        let (coding, file) = copies.swap_remove(at);
+        let etag = format!("\"{}-{coding}\"", hex::encode(file.metadata.sha256_hash()));
+        return Some((Representation { encoding: Some(coding), etag, bytes: bytes_of(file.data) }, has_copies));
+    }
+    if let Some(file) = Ui::get(name) {
+        let etag = format!("\"{}\"", hex::encode(file.metadata.sha256_hash()));
+        return Some((Representation { encoding: None, etag, bytes: bytes_of(file.data) }, has_copies));
+    }
+    let (_, gzip) = copies.iter().find(|(coding, _)| *coding == "gzip")?;
+    let mut plain = Vec::new();
+    // The copy was written by this build; a failure to read it is the build's, told as no file.
+    if let Err(error) = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzip.data[..]), &mut plain) {
+        tracing::error!(file = name, %error, "the panel's gzip copy cannot be read");
+        return None;
+    }
+    let etag = format!("\"{}-identity\"", hex::encode(gzip.metadata.sha256_hash()));
+    Some((Representation { encoding: None, etag, bytes: Bytes::from(plain) }, has_copies))
+}
+
+/// Embedded bytes without a copy (a release build's are static).
+fn bytes_of(data: std::borrow::Cow<'static, [u8]>) -> Bytes {
+    match data {
+        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
+        std::borrow::Cow::Owned(data) => Bytes::from(data),
+    }
+}
+
+fn asset(name: &str, cache: &'static str, headers: &HeaderMap) -> Option<Response> {
+    let (Representation { encoding, etag, bytes }, has_copies) = representation(name, headers)?;
     let mut response = if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        Response::new(Body::from(body.data))
+        Response::new(Body::from(bytes))
     };
     let mime = mime_guess::from_path(name).first_or_octet_stream();
     let response_headers = response.headers_mut();
@@ -114,11 +148,11 @@ fn asset(name: &str, content: rust_embed::EmbeddedFile, cache: &'static str, hea
     if let Some(coding) = encoding {
         response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
     }
-    if has_siblings {
+    if has_copies {
         // The answer depends on Accept-Encoding: shared caches must key on it.
         response_headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
-    response
+    Some(response)
 }
 
 #[cfg(test)]
