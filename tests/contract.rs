@@ -1204,7 +1204,7 @@ fn large_lists_sort_on_indexes() {
             for ascending in [true, false] {
                 let raw = format!("Skip=5000&Take=10{sort}&OrderBy={ascending}{search}");
                 let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), Language::Az).unwrap();
-                let anchor = query.anchor(&conn, &counts, resource, via).unwrap();
+                let anchor = query.anchor(&conn, &counts.reading().unwrap(), resource, via).unwrap();
                 let in_id_order = sort.is_empty() || sort.ends_with("=id");
                 let by_index_alone = in_id_order && via == SearchVia::Index && !search.is_empty();
                 let never_null_sort =
@@ -1291,7 +1291,7 @@ fn campaign_lists_sort_on_indexes() {
                     for ascending in [true, false] {
                         let raw = format!("Skip=0&Take=10{sort}&OrderBy={ascending}");
                         let query = ListQuery::parse(resource, &QueryMap::parse(Some(&raw)), language).unwrap();
-                        let plan = query.plan_page(&conn, &counts, resource).unwrap();
+                        let plan = query.plan_page(&conn, &counts.reading().unwrap(), resource).unwrap();
                         let page = plan.page.expect("the list has rows");
                         let steps = query_plan(&conn, &page);
                         assert!(

@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
 
-use super::query::{json_value, select_sql};
+use super::query::{RowObject, json_value, select_sql, unreadable};
 use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
 use crate::auth::CurrentUser;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
-use crate::db::{CountCache, now_iso};
+use crate::db::{CountCache, Reading, now_iso};
 use crate::http::api::{Api, Doc, Rule, query};
 use crate::http::extract::{ApiJson, PathId, QueryMap};
 use crate::http::state::AppState;
@@ -176,16 +176,17 @@ async fn list(
     let asked = headers.get(header::IF_NONE_MATCH).and_then(|value| value.to_str().ok()).map(str::to_owned);
     let (etag, page) = state
         .db
-        .run(move |conn| {
-            let etag = counts.etag(&request)?;
+        .read_briefly(move |conn| {
+            let now = counts.reading()?;
+            let etag = now.etag(&request);
             if asked.as_deref().is_some_and(|asked| names_etag(asked, &etag)) {
                 return Ok((etag, None));
             }
-            fetch_page(conn, &counts, resource, query).map(|page| (etag, Some(page)))
+            page_body(conn, &now, resource, query).map(|page| (etag, Some(page)))
         })
         .await?;
     let mut answer = match page {
-        Some(page) => Json(page).into_response(),
+        Some(page) => ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], page).into_response(),
         None => StatusCode::NOT_MODIFIED.into_response(),
     };
     if let Ok(value) = HeaderValue::from_str(&etag) {
@@ -209,19 +210,43 @@ pub fn fetch_page(
     resource: &Resource,
     query: ListQuery,
 ) -> AppResult<ListPage> {
+    let (data, total_count) = read_page(conn, &counts.reading()?, resource, query, |object| {
+        serde_json::to_value(object).map_err(|error| unreadable("row".into(), error))
+    })?;
+    Ok(ListPage { data, total_count })
+}
+
+/// The list call's answer, `ListPage` as JSON, written row by row as the page is read.
+fn page_body(conn: &Connection, counts: &Reading<'_>, resource: &Resource, query: ListQuery) -> AppResult<Vec<u8>> {
+    let mut body = b"{\"data\":[".to_vec();
+    let (_, total_count) = read_page(conn, counts, resource, query, |object| {
+        if body.len() > b"{\"data\":[".len() {
+            body.push(b',');
+        }
+        serde_json::to_writer(&mut body, &object).map_err(|error| unreadable("row".into(), error))
+    })?;
+    body.extend_from_slice(b"],\"totalCount\":");
+    body.extend_from_slice(itoa::Buffer::new().format(total_count).as_bytes());
+    body.push(b'}');
+    Ok(body)
+}
+
+/// Plans one page of `resource`'s list and hands each of its rows to `each` as the list columns'
+/// JSON object; answers what `each` made of them and the list's total.
+fn read_page<T>(
+    conn: &Connection,
+    counts: &Reading<'_>,
+    resource: &Resource,
+    query: ListQuery,
+    mut each: impl FnMut(RowObject<'_>) -> crate::db::sql::Result<T>,
+) -> AppResult<(Vec<T>, i64)> {
     let plan = query.plan_page(conn, counts, resource)?;
     let Some(page) = plan.page else {
-        return Ok(ListPage { data: vec![], total_count: plan.total_count });
+        return Ok((vec![], plan.total_count));
     };
     let columns: Vec<_> = resource.list_columns().collect();
-    let data = page.rows(conn, |row| {
-        let mut object = Map::with_capacity(columns.len());
-        for (index, column) in columns.iter().enumerate() {
-            object.insert(column.field.to_string(), json_value(row, index, column.kind)?);
-        }
-        Ok(JsonValue::Object(object))
-    })?;
-    Ok(ListPage { data, total_count: plan.total_count })
+    let made = page.rows(conn, |row| each(RowObject { row, columns: &columns }))?;
+    Ok((made, plan.total_count))
 }
 
 async fn detail(

@@ -116,20 +116,11 @@ impl CountCache {
         }
     }
 
-    /// The ETag of an answer to `request` (what tells its answers apart: the path, the query,
-    /// the language) read from the database as it is now: the same while nothing commits, another
-    /// after any commit. It is read before the answer's data, so the data is at least as new as
-    /// the tag: a request that finds the tag unchanged has nothing newer to read.
-    pub fn etag(&self, request: &str) -> AppResult<String> {
-        use sha2::{Digest, Sha256};
-        let version = self.version()?;
-        let digest = Sha256::new()
-            .chain_update(self.epoch)
-            .chain_update(version.as_bytes())
-            .chain_update([0])
-            .chain_update(request.as_bytes())
-            .finalize();
-        Ok(format!("W/\"{}\"", hex::encode(&digest[..16])))
+    /// The change clock read now, once for a request: its list's ETag, and the totals, answers
+    /// and anchors it remembers or recalls, all under this one reading (each reading is a
+    /// statement on the watching connection, a read transaction begun and ended).
+    pub fn reading(&self) -> AppResult<Reading<'_>> {
+        Ok(Reading { cache: self, version: self.version()? })
     }
 
     /// The change clock now (`Dialect::change_clock`): it never reads the same twice across
@@ -139,11 +130,11 @@ impl CountCache {
         let mut watcher = lock(&self.watcher);
         let version = match &mut *watcher {
             Watcher::Sqlite(conn) => {
-                conn.prepare_cached(Dialect::Sqlite.change_clock())?.query_row([], |r| r.get("clock"))?
+                conn.prepare_cached(Dialect::Sqlite.change_clock())?.query_row([], |r| r.get::<_, i64>(0))?.to_string()
             }
             Watcher::Postgres(watcher) => {
                 let read = watcher.get().and_then(|(conn, _)| {
-                    conn.prepare_cached(Dialect::Postgres.change_clock())?.query_row([], |r| r.get("clock"))
+                    conn.prepare_cached(Dialect::Postgres.change_clock())?.query_row([], |r| r.get(0))
                 });
                 // A failed read may mean a lost server: the next one connects anew.
                 read.inspect_err(|_| watcher.forget())?
@@ -152,31 +143,9 @@ impl CountCache {
         Ok(version)
     }
 
-    /// The remembered total for `key` (the count's SQL and parameters), else `count()`.
-    ///
-    /// The version is read before counting, so a total is only ever remembered under a version
-    /// at or before the snapshot it was counted on; once anything commits, the version read by
-    /// the next request differs and every remembered total is dropped.
+    /// The remembered total for `key`, else `count()` ([`Reading::total`] under a reading of now).
     pub fn total(&self, key: String, count: impl FnOnce() -> AppResult<i64>) -> AppResult<i64> {
-        let version = self.version()?;
-        let mut cached = lock(&self.cached);
-        loop {
-            if cached.version == version
-                && let Some(total) = cached.totals.get(&key)
-            {
-                return Ok(*total);
-            }
-            if cached.counting.insert(key.clone()) {
-                break;
-            }
-            cached = self.counted.wait(cached).unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
-        drop(cached);
-        let counting = Counting { cache: self, key: &key };
-        let total = count()?;
-        self.remember(version, |cached| bounded(&mut cached.totals).insert(key.clone(), total));
-        drop(counting);
-        Ok(total)
+        self.reading()?.total(key, count)
     }
 
     /// What `kept` holds for `key` when it was remembered under the database's `version`.
@@ -197,15 +166,70 @@ impl CountCache {
 }
 
 impl CountCache {
-    /// The remembered answer for `key`, else `build()`'s, remembered until the database changes
-    /// (under the same version rule as [`CountCache::total`]).
+    /// The remembered answer for `key`, else `build()`'s ([`Reading::answer`] under a reading of
+    /// now).
     pub fn answer(&self, key: String, build: impl FnOnce() -> AppResult<Vec<u8>>) -> AppResult<Arc<[u8]>> {
-        let version = self.version()?;
-        if let Some(answer) = self.recall(&version, |cached| &cached.answers, &key) {
+        self.reading()?.answer(key, build)
+    }
+}
+
+/// One reading of the change clock (see [`CountCache::reading`]).
+pub struct Reading<'c> {
+    cache: &'c CountCache,
+    version: Version,
+}
+
+impl Reading<'_> {
+    /// The ETag of an answer to `request` (what tells its answers apart: the path, the query,
+    /// the language) read from the database as it is now: the same while nothing commits, another
+    /// after any commit. The clock is read before the answer's data, so the data is at least as
+    /// new as the tag: a request that finds the tag unchanged has nothing newer to read.
+    pub fn etag(&self, request: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::new()
+            .chain_update(self.cache.epoch)
+            .chain_update(self.version.as_bytes())
+            .chain_update([0])
+            .chain_update(request.as_bytes())
+            .finalize();
+        format!("W/\"{}\"", hex::encode(&digest[..16]))
+    }
+
+    /// The remembered total for `key` (the count's SQL and parameters), else `count()`.
+    ///
+    /// The version is read before counting, so a total is only ever remembered under a version
+    /// at or before the snapshot it was counted on; once anything commits, the version read by
+    /// the next request differs and every remembered total is dropped.
+    pub fn total(&self, key: String, count: impl FnOnce() -> AppResult<i64>) -> AppResult<i64> {
+        let cache = self.cache;
+        let mut cached = lock(&cache.cached);
+        loop {
+            if cached.version == self.version
+                && let Some(total) = cached.totals.get(&key)
+            {
+                return Ok(*total);
+            }
+            if cached.counting.insert(key.clone()) {
+                break;
+            }
+            cached = cache.counted.wait(cached).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        drop(cached);
+        let counting = Counting { cache, key: &key };
+        let total = count()?;
+        cache.remember(self.version.clone(), |cached| bounded(&mut cached.totals).insert(key.clone(), total));
+        drop(counting);
+        Ok(total)
+    }
+
+    /// The remembered answer for `key`, else `build()`'s, remembered until the database changes
+    /// (under the same version rule as [`Reading::total`]).
+    pub fn answer(&self, key: String, build: impl FnOnce() -> AppResult<Vec<u8>>) -> AppResult<Arc<[u8]>> {
+        if let Some(answer) = self.cache.recall(&self.version, |cached| &cached.answers, &key) {
             return Ok(answer);
         }
         let answer: Arc<[u8]> = build()?.into();
-        self.remember(version, |cached| {
+        self.cache.remember(self.version.clone(), |cached| {
             if cached.answer_bytes + answer.len() <= MAX_ANSWER_BYTES {
                 cached.answer_bytes += answer.len();
                 cached.answers.insert(key, answer.clone());
@@ -216,15 +240,14 @@ impl CountCache {
 
     /// The remembered row at a list position for `key` (the list's statement, parameters and
     /// position), else `find()`'s, remembered until the database changes (the version rule of
-    /// [`CountCache::total`]). A deep page then starts from the nearest remembered position
+    /// [`Reading::total`]). A deep page then starts from the nearest remembered position
     /// instead of stepping over every row before it.
     pub fn anchor(&self, key: String, find: impl FnOnce() -> AppResult<Option<Anchor>>) -> AppResult<Option<Anchor>> {
-        let version = self.version()?;
-        if let Some(anchor) = self.recall(&version, |cached| &cached.anchors, &key) {
+        if let Some(anchor) = self.cache.recall(&self.version, |cached| &cached.anchors, &key) {
             return Ok(Some(anchor));
         }
         let Some(anchor) = find()? else { return Ok(None) };
-        self.remember(version, |cached| bounded(&mut cached.anchors).insert(key, anchor.clone()));
+        self.cache.remember(self.version.clone(), |cached| bounded(&mut cached.anchors).insert(key, anchor.clone()));
         Ok(Some(anchor))
     }
 }

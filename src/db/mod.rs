@@ -39,7 +39,7 @@ pub use actor::Actor;
 use batch::Queue;
 pub use cluster::Claim;
 use cluster::Cluster;
-pub use counts::{Anchor, CountCache, lock};
+pub use counts::{Anchor, CountCache, Reading, lock};
 pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate};
 pub use open::register_functions;
 use sql::Connection;

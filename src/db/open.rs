@@ -119,6 +119,9 @@ impl Db {
             .min_idle(Some(POOL_OPENED_AT_START))
             .idle_timeout(None)
             .connection_timeout(Duration::from_secs(10))
+            // A connection to a local file does not go stale between uses: no test statement at
+            // every check-out (one per request, about 1.5 % of a list's time).
+            .test_on_check_out(false)
             .build(sql::Manager::Sqlite(Box::new(sql::SqliteManager::new(manager, opened))))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);

@@ -2,9 +2,18 @@
 //! calling thread; writes in their turn among the writers on a shared transaction (`batch`),
 //! answered once committed; a request's unit of work kept open until its answer is recorded.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::sql::{Connection, Transaction};
 use super::{Actor, Db, Unit, activity, batch};
 use crate::core::error::{AppError, AppResult};
+
+/// Steps of SQLite's virtual machine a brief read may take on the calling thread (see
+/// [`Db::read_briefly`]): some tenths of a millisecond; a list's first page takes a few hundred.
+const BRIEF_STEPS: std::ffi::c_int = 20_000;
+/// How often, in steps, SQLite asks whether a brief read has become a long one.
+const STEPS_BETWEEN_CHECKS: std::ffi::c_int = 1_000;
 
 impl Db {
     /// Runs blocking SQLite work on the blocking thread pool. Inside a request whose write is
@@ -55,6 +64,55 @@ impl Db {
         let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
         let conn = self.pool.get()?;
         work(&conn)
+    }
+
+    /// Runs a read that is brief as a rule but may not be (a list's page: a few steps down an
+    /// index, unless its filters make it a scan) on the calling thread, as [`Db::look_up`] does,
+    /// and on the blocking pool once it proves long: SQLite interrupts it after [`BRIEF_STEPS`]
+    /// steps of its virtual machine, and it starts over there. A read has nothing to undo. The
+    /// hand-over to the blocking pool, a wake-up on each side, was a fifth of a list's time.
+    pub async fn read_briefly<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Clone + Send + 'static,
+    {
+        if Unit::current().is_some_and(|unit| unit.has_open()) || self.is_postgres() {
+            return self.run(work).await;
+        }
+        {
+            let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+            let mut conn = self.pool.get()?;
+            let Some(sqlite) = conn.sqlite() else {
+                return Err(anyhow::anyhow!("a PostgreSQL connection in a SQLite pool").into());
+            };
+            let interrupted = Arc::new(AtomicBool::new(false));
+            let raised = interrupted.clone();
+            // SQLite calls the handler when a statement's steps, counted over all its runs since
+            // it was prepared, pass a multiple of the interval: a kept statement's first call
+            // may come after its first step. Counting the calls bounds this read's own steps.
+            let mut calls = 0;
+            // Refused only for a connection perkdesk does not own, so the removal below, after a
+            // setting that worked, cannot fail.
+            sqlite.progress_handler(
+                STEPS_BETWEEN_CHECKS,
+                Some(move || {
+                    calls += 1;
+                    let long = calls > BRIEF_STEPS / STEPS_BETWEEN_CHECKS;
+                    if long {
+                        raised.store(true, Ordering::Relaxed);
+                    }
+                    long
+                }),
+            )?;
+            let result = Actor::current().enter(|| work.clone()(&mut conn));
+            if let Some(sqlite) = conn.sqlite() {
+                sqlite.progress_handler(0, None::<fn() -> bool>)?;
+            }
+            if !interrupted.load(Ordering::Relaxed) {
+                return result;
+            }
+        }
+        self.run(work).await
     }
 
     /// Runs `work` so that all of it is written, or none of it, and returns once it is committed.
@@ -236,4 +294,50 @@ async fn commit_off_thread(commit: Option<batch::Commit>) -> AppResult<()> {
         tokio::task::spawn_blocking(move || drop(commit)).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::super::Db;
+    use crate::core::error::AppResult;
+
+    /// A brief read runs once, on the calling thread; a long one (a scan of 20,000 rows) is
+    /// interrupted there and runs again, whole, on the blocking pool, answering as if it had run
+    /// once; the connection it was interrupted on reads long afterwards.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_brief_read_runs_once_and_a_long_one_again_on_the_blocking_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("brief.db"), &crate::db::Declared::default()).unwrap();
+        db.conn()
+            .unwrap()
+            .execute_batch(
+                "CREATE TABLE t (x INTEGER NOT NULL);
+                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000)
+                 INSERT INTO t SELECT x FROM n;",
+            )
+            .unwrap();
+        let read = |sql: &'static str, runs: Arc<AtomicUsize>| {
+            move |conn: &mut crate::db::sql::Connection| -> AppResult<i64> {
+                runs.fetch_add(1, Ordering::SeqCst);
+                Ok(conn.prepare_cached(sql)?.query_row([], |r| r.get(0))?)
+            }
+        };
+        let runs = Arc::new(AtomicUsize::new(0));
+        let sum = db.read_briefly(read("SELECT SUM(x) FROM t WHERE rowid <= 10", runs.clone())).await.unwrap();
+        assert_eq!((sum, runs.load(Ordering::SeqCst)), (55, 1), "a brief read runs once");
+
+        let runs = Arc::new(AtomicUsize::new(0));
+        let sum = db.read_briefly(read("SELECT SUM(x) FROM t", runs.clone())).await.unwrap();
+        assert_eq!(sum, 20000 * 20001 / 2, "the long read's answer is whole");
+        assert_eq!(runs.load(Ordering::SeqCst), 2, "interrupted once, then run again");
+
+        // Every pooled connection is free of the interruption afterwards.
+        for _ in 0..16 {
+            let sum: i64 = db.run(|conn| Ok(conn.query_row("SELECT SUM(x) FROM t", [], |r| r.get(0))?)).await.unwrap();
+            assert_eq!(sum, 20000 * 20001 / 2);
+        }
+    }
 }

@@ -62,7 +62,7 @@ pub enum SearchVia {
 }
 
 /// A list request: page, order and the filters that were given.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ListQuery {
     pub skip: i64,
     pub take: i64,
@@ -126,7 +126,7 @@ impl SortOrder {
 }
 
 /// A searched filter's test of one row: the column holds the term, folded (`Dialect::contains`).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct RowTest {
     sql: String,
     term: String,
@@ -306,25 +306,79 @@ pub fn select_sql<'a>(columns: impl Iterator<Item = &'a Column>, language: Langu
 
 /// Reads column `index` of a row as JSON according to its kind.
 pub fn json_value(row: &crate::db::sql::Row, index: usize, kind: Kind) -> crate::db::sql::Result<serde_json::Value> {
-    use serde_json::Value as J;
-    Ok(match kind {
-        Kind::Int | Kind::Words(_) => row.get::<Option<i64>>(index)?.map_or(J::Null, J::from),
-        Kind::Float => row.get::<Option<f64>>(index)?.map_or(J::Null, J::from),
-        Kind::Bool => row.get::<Option<i64>>(index)?.map_or(J::Null, |v| J::Bool(v != 0)),
-        Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
-            row.get::<Option<String>>(index)?.map_or(J::Null, J::from)
+    serde_json::to_value(Cell { row, index, kind }).map_err(|error| unreadable(index.to_string(), error))
+}
+
+/// A row's `columns` (in the statement's order from its first column) as one JSON object, written
+/// as it is read: a page of a list goes out without a tree of values built and dropped between
+/// the row and the answer's bytes.
+pub struct RowObject<'a> {
+    pub row: &'a crate::db::sql::Row<'a>,
+    pub columns: &'a [&'a Column],
+}
+
+impl serde::Serialize for RowObject<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut object = serializer.serialize_map(Some(self.columns.len()))?;
+        for (index, column) in self.columns.iter().enumerate() {
+            object.serialize_entry(column.field, &Cell { row: self.row, index, kind: column.kind })?;
         }
-        Kind::Objects(_) | Kind::Strings => match row.get::<Option<String>>(index)? {
-            Some(json) => serde_json::from_str(&json).map_err(|error| {
-                crate::db::sql::Error::column(
-                    index.to_string(),
-                    "JSON",
-                    crate::db::sql::FromSqlError::Other(error.to_string()),
-                )
-            })?,
-            None => J::Array(vec![]),
-        },
-    })
+        object.end()
+    }
+}
+
+/// Column `index` of a row, serialised as its kind says: the one reading of a column as JSON.
+struct Cell<'a> {
+    row: &'a crate::db::sql::Row<'a>,
+    index: usize,
+    kind: Kind,
+}
+
+impl serde::Serialize for Cell<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use crate::db::sql::Error;
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let failed = S::Error::custom;
+        let Cell { row, index, kind } = *self;
+        match kind {
+            Kind::Int | Kind::Words(_) | Kind::Bool => match row.get::<Option<i64>>(index).map_err(failed)? {
+                None => serializer.serialize_unit(),
+                Some(flag) if matches!(kind, Kind::Bool) => serializer.serialize_bool(flag != 0),
+                Some(n) => serializer.serialize_i64(n),
+            },
+            Kind::Float => match row.get::<Option<f64>>(index).map_err(failed)? {
+                None => serializer.serialize_unit(),
+                Some(x) => serializer.serialize_f64(x),
+            },
+            Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
+                let value = row.get_ref(index).map_err(failed)?;
+                match value.as_str_or_null().map_err(|error| failed(Error::column(index.to_string(), "text", error)))? {
+                    None => serializer.serialize_unit(),
+                    Some(text) => serializer.serialize_str(text),
+                }
+            }
+            Kind::Objects(_) | Kind::Strings => {
+                let stored = row.get_ref(index).map_err(failed)?;
+                match stored
+                    .as_str_or_null()
+                    .map_err(|error| failed(Error::column(index.to_string(), "text", error)))?
+                {
+                    // Stored JSON (a small array the SQL builds or the column holds), checked by
+                    // reading it whole before it is written out.
+                    Some(json) => serde_json::from_str::<serde_json::Value>(json)
+                        .map_err(|error| failed(unreadable(index.to_string(), error)))?
+                        .serialize(serializer),
+                    None => serializer.serialize_seq(Some(0))?.end(),
+                }
+            }
+        }
+    }
+}
+
+/// The error of a column (or a row) that could not be read or written as JSON.
+pub fn unreadable(column: String, error: impl std::fmt::Display) -> crate::db::sql::Error {
+    crate::db::sql::Error::column(column, "JSON", crate::db::sql::FromSqlError::Other(error.to_string()))
 }
 
 #[cfg(test)]

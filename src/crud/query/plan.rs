@@ -8,7 +8,7 @@ use crate::db::sql::{Connection, OptionalExtension, Value, params_from_iter};
 use super::{DEFAULT_PAGE, ListQuery, SearchVia, select_sql};
 use crate::core::error::AppResult;
 use crate::crud::{Column, Resource, Total};
-use crate::db::CountCache;
+use crate::db::Reading;
 
 /// A statement and its parameters, ready to run.
 #[derive(Debug)]
@@ -57,7 +57,7 @@ pub type Positioned = (i64, crate::db::Anchor);
 impl ListQuery {
     /// Plans one page of `resource`'s list columns: counts the total (a maintained counter, the
     /// search index, or a remembered count), then picks how the page's rows are found.
-    pub fn plan_page(mut self, conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<ListPlan> {
+    pub fn plan_page(mut self, conn: &Connection, counts: &Reading<'_>, resource: &Resource) -> AppResult<ListPlan> {
         self.spell_for(conn);
         self.narrow_searches_in(conn, counts)?;
         let total_count = self.total(conn, counts, resource)?;
@@ -74,7 +74,7 @@ impl ListQuery {
     pub fn anchor(
         &self,
         conn: &Connection,
-        counts: &CountCache,
+        counts: &Reading<'_>,
         resource: &Resource,
         via: SearchVia,
     ) -> AppResult<Option<Positioned>> {
@@ -114,7 +114,7 @@ impl ListQuery {
     pub fn plan_all<'a>(
         mut self,
         conn: &Connection,
-        counts: &CountCache,
+        counts: &Reading<'_>,
         resource: &Resource,
         columns: impl Iterator<Item = &'a Column>,
     ) -> AppResult<Statement> {
@@ -204,7 +204,7 @@ impl ListQuery {
 
     /// The row total: a maintained counter when nothing narrows the list, else a count (from the
     /// search index alone when it is the only filter) remembered until the database changes.
-    fn total(&self, conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
+    fn total(&self, conn: &Connection, counts: &Reading<'_>, resource: &Resource) -> AppResult<i64> {
         if !self.is_filtered() {
             return unfiltered_total(conn, counts, resource);
         }
@@ -227,7 +227,7 @@ impl ListQuery {
     fn search_via(
         &self,
         conn: &Connection,
-        counts: &CountCache,
+        counts: &Reading<'_>,
         resource: &Resource,
         total_count: i64,
     ) -> AppResult<SearchVia> {
@@ -241,15 +241,17 @@ impl ListQuery {
 }
 
 /// Every row of the list: a maintained counter where the resource keeps one, else a count.
-fn unfiltered_total(conn: &Connection, counts: &CountCache, resource: &Resource) -> AppResult<i64> {
+fn unfiltered_total(conn: &Connection, counts: &Reading<'_>, resource: &Resource) -> AppResult<i64> {
     match resource.total {
-        Total::Maintained(key) => {
+        // Remembered as a count is (the counter moves only with a write, which moves the clock):
+        // a list's first page then reads its rows and nothing else.
+        Total::Maintained(key) => counts.total(format!("row_counts {key}"), || {
             let n: Option<i64> = conn
                 .prepare_cached("SELECT n FROM row_counts WHERE name = ?1")?
                 .query_row([key], |r| r.get("n"))
                 .optional()?;
             Ok(n.unwrap_or(0))
-        }
+        }),
         Total::IdSpan => {
             // Both ends of the primary key: two look-ups, whatever the length.
             let sql = format!("SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM {}", resource.table);

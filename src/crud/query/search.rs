@@ -9,7 +9,7 @@ use crate::db::sql::{Connection, Value};
 use super::{ListQuery, RowTest, SearchVia};
 use crate::core::error::AppResult;
 use crate::crud::Search;
-use crate::db::CountCache;
+use crate::db::Reading;
 
 /// A trigram found in fewer rows than this is rare enough to look up on its own; counting stops
 /// here, so telling a common trigram from a rare one never reads its whole list.
@@ -17,7 +17,7 @@ pub const RARE_TRIGRAM_ROWS: i64 = 1000;
 
 /// The searched filters on one table: their phrases for its index, and the same terms as row
 /// tests (for [`SearchVia::Scan`], or where the engine has no index for the table).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Searched {
     pub search: Search,
     pub index: Option<SearchIndex>,
@@ -26,7 +26,7 @@ pub(super) struct Searched {
 }
 
 /// One searched filter's term in its index.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Phrase {
     pub columns: &'static str,
     pub term: String,
@@ -147,7 +147,7 @@ impl ListQuery {
 
     /// Tells rare trigrams from common ones by counting each trigram's rows up to
     /// [`RARE_TRIGRAM_ROWS`], once until the database changes.
-    pub(super) fn narrow_searches_in(&mut self, conn: &Connection, counts: &CountCache) -> AppResult<()> {
+    pub(super) fn narrow_searches_in(&mut self, conn: &Connection, counts: &Reading<'_>) -> AppResult<()> {
         self.narrow_searches(|index, trigram| {
             let sql = index.count_up_to(RARE_TRIGRAM_ROWS);
             let literal = SearchIndex::literal(trigram);

@@ -91,12 +91,14 @@ impl Dialect {
         }
     }
 
-    /// The change clock's query, one text value that differs after any commit of another
-    /// connection: SQLite's `data_version`; PostgreSQL's current snapshot, whose upper bound only
+    /// The change clock's query, one value (column 0) that differs after any commit of another
+    /// connection: SQLite's `data_version`, an integer, read by the pragma itself (its table
+    /// function, `pragma_data_version`, prepares the pragma anew at every read, a third of a list's
+    /// cost of reading the clock); PostgreSQL's current snapshot as text, whose upper bound only
     /// grows and under one bound the in-progress ids only leave.
     pub fn change_clock(self) -> &'static str {
         match self {
-            Dialect::Sqlite => "SELECT CAST(data_version AS TEXT) AS clock FROM pragma_data_version",
+            Dialect::Sqlite => "PRAGMA data_version",
             Dialect::Postgres => "SELECT pg_current_snapshot()::text AS clock",
         }
     }
