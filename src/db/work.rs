@@ -104,10 +104,15 @@ impl Db {
                     long
                 }),
             )?;
-            let result = Actor::current().enter(|| work.clone()(&mut conn));
+            // The handler is taken off before the connection goes back to the pool, even when the
+            // work panics (the panic then goes on to the request's own handling of it).
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Actor::current().enter(|| work.clone()(&mut conn))
+            }));
             if let Some(sqlite) = conn.sqlite() {
                 sqlite.progress_handler(0, None::<fn() -> bool>)?;
             }
+            let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             if !interrupted.load(Ordering::Relaxed) {
                 return result;
             }
@@ -306,7 +311,7 @@ mod tests {
 
     /// A brief read runs once, on the calling thread; a long one (a scan of 20,000 rows) is
     /// interrupted there and runs again, whole, on the blocking pool, answering as if it had run
-    /// once; the connection it was interrupted on reads long afterwards.
+    /// once; the connection it was interrupted on, or panicked on, reads long afterwards.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_brief_read_runs_once_and_a_long_one_again_on_the_blocking_pool() {
         let dir = tempfile::tempdir().unwrap();
@@ -333,6 +338,19 @@ mod tests {
         let sum = db.read_briefly(read("SELECT SUM(x) FROM t", runs.clone())).await.unwrap();
         assert_eq!(sum, 20000 * 20001 / 2, "the long read's answer is whole");
         assert_eq!(runs.load(Ordering::SeqCst), 2, "interrupted once, then run again");
+
+        // A read that panics on the calling thread leaves its connection without the handler.
+        let panicking = db.clone();
+        let panicked = tokio::spawn(async move {
+            panicking
+                .read_briefly(|conn| -> AppResult<i64> {
+                    let _: i64 = conn.query_row("SELECT COUNT(*) FROM t WHERE rowid < 5", [], |r| r.get(0))?;
+                    panic!("a read that panics")
+                })
+                .await
+        })
+        .await;
+        assert!(panicked.is_err_and(|error| error.is_panic()));
 
         // Every pooled connection is free of the interruption afterwards.
         for _ in 0..16 {
