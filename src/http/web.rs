@@ -9,7 +9,9 @@
 //! gzip copy inflated. In a debug build rust-embed reads `frontend/dist` from disk with the same
 //! exclusions, so both builds answer alike.
 
-use axum::body::{Body, Bytes};
+use std::borrow::Cow;
+
+use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
@@ -83,12 +85,40 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
     wildcard
 }
 
-/// One representation of an embedded file: its bytes as sent, the encoding they are in, and
-/// the validator that names them.
+/// One representation of an embedded file: its content, the encoding it is sent in, and the
+/// validator that names it.
 struct Representation {
     encoding: Option<&'static str>,
     etag: String,
-    bytes: Bytes,
+    content: Content,
+}
+
+/// What a representation's body is made from.
+enum Content {
+    /// Bytes sent as they are embedded.
+    Stored(Cow<'static, [u8]>),
+    /// A text file's gzip copy, inflated for a client that accepts no compression, and only when
+    /// a body is sent (not for a 304).
+    Inflated(Cow<'static, [u8]>),
+}
+
+impl Content {
+    /// The body's bytes; `None` when the gzip copy cannot be read (the build's fault, told as no
+    /// file).
+    fn into_bytes(self, name: &str) -> Option<Cow<'static, [u8]>> {
+        match self {
+            Content::Stored(bytes) => Some(bytes),
+            Content::Inflated(gzip) => {
+                let mut plain = Vec::new();
+                if let Err(error) = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzip[..]), &mut plain)
+                {
+                    tracing::error!(file = name, %error, "the panel's gzip copy cannot be read");
+                    return None;
+                }
+                Some(Cow::Owned(plain))
+            }
+        }
+    }
 }
 
 /// The file `name` as the request accepts it: a compressed copy (Brotli, then gzip) when the
@@ -101,40 +131,33 @@ fn representation(name: &str, headers: &HeaderMap) -> Option<(Representation, bo
         .collect();
     let has_copies = !copies.is_empty();
     // Each representation has its own validator, so a cache never answers 304 for another encoding.
+    let tag = |file: &rust_embed::EmbeddedFile, suffix: &str| {
+        format!("\"{}{suffix}\"", hex::encode(file.metadata.sha256_hash()))
+    };
     if let Some(at) = copies.iter().position(|(coding, _)| accepts(headers, coding)) {
         let (coding, file) = copies.swap_remove(at);
-        let etag = format!("\"{}-{coding}\"", hex::encode(file.metadata.sha256_hash()));
-        return Some((Representation { encoding: Some(coding), etag, bytes: bytes_of(file.data) }, has_copies));
+        let etag = tag(&file, &format!("-{coding}"));
+        return Some((
+            Representation { encoding: Some(coding), etag, content: Content::Stored(file.data) },
+            has_copies,
+        ));
     }
     if let Some(file) = Ui::get(name) {
-        let etag = format!("\"{}\"", hex::encode(file.metadata.sha256_hash()));
-        return Some((Representation { encoding: None, etag, bytes: bytes_of(file.data) }, has_copies));
+        let etag = tag(&file, "");
+        return Some((Representation { encoding: None, etag, content: Content::Stored(file.data) }, has_copies));
     }
-    let (_, gzip) = copies.iter().find(|(coding, _)| *coding == "gzip")?;
-    let mut plain = Vec::new();
-    // The copy was written by this build; a failure to read it is the build's, told as no file.
-    if let Err(error) = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzip.data[..]), &mut plain) {
-        tracing::error!(file = name, %error, "the panel's gzip copy cannot be read");
-        return None;
-    }
-    let etag = format!("\"{}-identity\"", hex::encode(gzip.metadata.sha256_hash()));
-    Some((Representation { encoding: None, etag, bytes: Bytes::from(plain) }, has_copies))
-}
-
-/// Embedded bytes without a copy (a release build's are static).
-fn bytes_of(data: std::borrow::Cow<'static, [u8]>) -> Bytes {
-    match data {
-        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
-        std::borrow::Cow::Owned(data) => Bytes::from(data),
-    }
+    let at = copies.iter().position(|(coding, _)| *coding == "gzip")?;
+    let (_, gzip) = copies.swap_remove(at);
+    let etag = tag(&gzip, "-identity");
+    Some((Representation { encoding: None, etag, content: Content::Inflated(gzip.data) }, has_copies))
 }
 
 fn asset(name: &str, cache: &'static str, headers: &HeaderMap) -> Option<Response> {
-    let (Representation { encoding, etag, bytes }, has_copies) = representation(name, headers)?;
+    let (Representation { encoding, etag, content }, has_copies) = representation(name, headers)?;
     let mut response = if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        Response::new(Body::from(bytes))
+        Response::new(Body::from(content.into_bytes(name)?))
     };
     let mime = mime_guess::from_path(name).first_or_octet_stream();
     let response_headers = response.headers_mut();
