@@ -219,8 +219,9 @@ pub fn fetch_page(
 /// The list call's answer, `ListPage` as JSON, written row by row as the page is read.
 fn page_body(conn: &Connection, counts: &Reading<'_>, resource: &Resource, query: ListQuery) -> AppResult<Vec<u8>> {
     let mut body = b"{\"data\":[".to_vec();
+    let mut first = true;
     let (_, total_count) = read_page(conn, counts, resource, query, |object| {
-        if body.len() > b"{\"data\":[".len() {
+        if !std::mem::take(&mut first) {
             body.push(b',');
         }
         serde_json::to_writer(&mut body, &object).map_err(|error| unreadable("row".into(), error))

@@ -57,13 +57,19 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
-        // A PostgreSQL look-up is a round trip to the server: never on the async thread.
-        if Unit::current().is_some_and(|unit| unit.has_open()) || self.is_postgres() {
+        if !self.may_read_on_caller() {
             return self.run(move |conn| work(conn)).await;
         }
         let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
         let conn = self.pool.get()?;
         work(&conn)
+    }
+
+    /// Whether a read may run on the calling thread: not inside a request whose write is open
+    /// (the read belongs on that write's connection), and never on PostgreSQL, where a statement
+    /// is a round trip to the server.
+    fn may_read_on_caller(&self) -> bool {
+        !Unit::current().is_some_and(|unit| unit.has_open()) && !self.is_postgres()
     }
 
     /// Runs a read that is brief as a rule but may not be (a list's page: a few steps down an
@@ -76,7 +82,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> AppResult<T> + Clone + Send + 'static,
     {
-        if Unit::current().is_some_and(|unit| unit.has_open()) || self.is_postgres() {
+        if !self.may_read_on_caller() {
             return self.run(work).await;
         }
         {

@@ -341,6 +341,10 @@ impl serde::Serialize for Cell<'_> {
         use serde::ser::{Error as _, SerializeSeq as _};
         let failed = S::Error::custom;
         let Cell { row, index, kind } = *self;
+        let text = || {
+            let value = row.get_ref(index).map_err(failed)?;
+            value.as_str_or_null().map_err(|error| failed(Error::column(index.to_string(), "text", error)))
+        };
         match kind {
             Kind::Int | Kind::Words(_) | Kind::Bool => match row.get::<Option<i64>>(index).map_err(failed)? {
                 None => serializer.serialize_unit(),
@@ -351,19 +355,12 @@ impl serde::Serialize for Cell<'_> {
                 None => serializer.serialize_unit(),
                 Some(x) => serializer.serialize_f64(x),
             },
-            Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => {
-                let value = row.get_ref(index).map_err(failed)?;
-                match value.as_str_or_null().map_err(|error| failed(Error::column(index.to_string(), "text", error)))? {
-                    None => serializer.serialize_unit(),
-                    Some(text) => serializer.serialize_str(text),
-                }
-            }
+            Kind::Text | Kind::DateTime | Kind::File | Kind::Phone => match text()? {
+                None => serializer.serialize_unit(),
+                Some(text) => serializer.serialize_str(text),
+            },
             Kind::Objects(_) | Kind::Strings => {
-                let stored = row.get_ref(index).map_err(failed)?;
-                match stored
-                    .as_str_or_null()
-                    .map_err(|error| failed(Error::column(index.to_string(), "text", error)))?
-                {
+                match text()? {
                     // Stored JSON (a small array the SQL builds or the column holds), checked by
                     // reading it whole before it is written out.
                     Some(json) => serde_json::from_str::<serde_json::Value>(json)
