@@ -27,7 +27,7 @@ start_test_postgres() {
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     as_postgres "$bin/initdb" -D "$PERKDESK_PG_DIR/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null
     as_postgres "$bin/pg_ctl" -D "$PERKDESK_PG_DIR/data" -l "$PERKDESK_PG_DIR/log" -w \
-        -o "-p $port -k $PERKDESK_PG_DIR -c listen_addresses=127.0.0.1" start >/dev/null
+        -o "-p $port -k $PERKDESK_PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
     export PERKDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres"
     echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($PERKDESK_PG_DIR)"
 }
