@@ -8,8 +8,9 @@
 # the release one (a debug binary only checks that the script works; its figures mean nothing).
 # BENCH_POSTGRES=postgres://user@host:port/any-database runs it on PostgreSQL instead (the world
 # seeded in SQLite is moved to a database perkdesk_bench_inbound made anew there with
-# copy-to-postgres), and BENCH_SERVERS=2 with it starts two app servers, each taking half of the
-# connections (req/s summed, p50 and p99 the slower server's). BENCH_LIMITS=1 gives the campaign
+# copy-to-postgres), and BENCH_SERVERS=N with it starts N app servers, each taking its share of the
+# connections (req/s summed, p50 and p99 the slowest server's). BENCH_CONNECTIONS sets the writers'
+# connections (32 by default). BENCH_LIMITS=1 gives the campaign
 # limits that every use checks and none reaches (issue 41: 10,000,000 uses in all, 1,000 per
 # employee a day), to compare with a run without them. BENCH_WEBHOOK=1 adds an endpoint listening
 # for usage.created at a loopback receiver (bench/webhook_receiver.mjs): every use also writes its
@@ -35,25 +36,26 @@ if [ "${BENCH_LIMITS:-0}" = 1 ]; then give_bench_limits "$DB"; fi
 KEY=$("$BIN" api-client create --db "$DB" --name bench --kind employee-app --rate-limit 1000000 | grep '^pk_')
 
 SERVERS="${BENCH_SERVERS:-1}"
+CONNECTIONS="${BENCH_CONNECTIONS:-32}"
 if [ -n "${BENCH_POSTGRES:-}" ]; then
     psql "$BENCH_POSTGRES" -qc "DROP DATABASE IF EXISTS perkdesk_bench_inbound" -c "CREATE DATABASE perkdesk_bench_inbound"
     TARGET="${BENCH_POSTGRES%/*}/perkdesk_bench_inbound"
     "$BIN" copy-to-postgres --from "$DB" --to "$TARGET" >/dev/null
 else
     TARGET="$DB"
-    [ "$SERVERS" = 1 ] || { echo "BENCH_SERVERS=2 needs BENCH_POSTGRES" >&2; exit 1; }
+    [ "$SERVERS" = 1 ] || { echo "BENCH_SERVERS above 1 needs BENCH_POSTGRES" >&2; exit 1; }
 fi
 if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then start_webhook_receiver; fi
 start_server "$BIN" "$TARGET"
 PORTS=("$PORT")
 SERVER_PIDS="$SERVER"
-if [ "$SERVERS" = 2 ]; then
-    FIRST_PORT=$PORT
+FIRST_PORT=$PORT
+for _ in $(seq 2 "$SERVERS"); do
     start_server "$BIN" "$TARGET"
     PORTS+=("$PORT")
     SERVER_PIDS="$SERVER_PIDS $SERVER"
-    PORT=$FIRST_PORT
-fi
+done
+PORT=$FIRST_PORT
 trap 'kill $SERVER_PIDS ${RECEIVER:-} 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
 TOKEN=$(sign_in "$BIN" "$TARGET")
 if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
@@ -95,21 +97,25 @@ row() { printf '| %s | %s |\n' "$1" "$(wrk_cells "$2")"; }
 wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \
     "http://127.0.0.1:$PORT/api/usageHistory?Skip=0&Take=10" >"$WORK/reads.txt" &
 READER=$!
-if [ "$SERVERS" = 2 ]; then
-    wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[1]}" -- second >"$WORK/writes2.txt" &
-    SECOND=$!
-    FIRST=$(wrk -t1 -c16 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:${PORTS[0]}" -- first)
-    wait $SECOND
-    echo "$FIRST" >"$WORK/writes1.txt"
-    WRITES=$(python3 bench/wrk_pair.py "$WORK/writes1.txt" "$WORK/writes2.txt")
+if [ "$SERVERS" -gt 1 ]; then
+    # One wrk per app server, each with its share of the connections and its own request ids.
+    WRITERS=() OUTPUTS=()
+    for index in "${!PORTS[@]}"; do
+        wrk -t1 -c$((CONNECTIONS / SERVERS)) -d"${DURATION}s" --latency -s "$WORK/usage.lua" \
+            "http://127.0.0.1:${PORTS[$index]}" -- "server$index" >"$WORK/writes$index.txt" &
+        WRITERS+=($!)
+        OUTPUTS+=("$WORK/writes$index.txt")
+    done
+    wait "${WRITERS[@]}"
+    WRITES=$(python3 bench/wrk_pair.py "${OUTPUTS[@]}")
 else
-    WRITES=$(wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:$PORT")
+    WRITES=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/usage.lua" "http://127.0.0.1:$PORT")
 fi
 wait $READER
 echo
 echo '| load | req/s | p50 | p99 | non-2xx |'
 echo '| --- | --- | --- | --- | --- |'
-row 'POST /api/app/usage, 32 connections' "$WRITES"
+row "POST /api/app/usage, $CONNECTIONS connections" "$WRITES"
 row 'GET /api/usageHistory first page, 4 connections, at the same time' "$(cat "$WORK/reads.txt")"
 if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
     pending() { curl -sf "http://127.0.0.1:$PORT/api/webhook/1/deliveries?State=pending&Take=1" \

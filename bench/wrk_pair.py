@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Two wrk --latency outputs (one per app server, run at the same time) as one, in the shape
-bench/lib.sh's wrk_cells reads: req/s summed, p50 and p99 the slower server's, non-2xx summed.
-Usage: wrk_pair.py FIRST_OUTPUT_FILE SECOND_OUTPUT_FILE"""
+"""Several wrk --latency outputs (one per app server, run at the same time) as one, in the shape
+bench/lib.sh's wrk_cells reads: req/s summed, p50 and p99 the slowest server's, non-2xx summed.
+Usage: wrk_pair.py OUTPUT_FILE OUTPUT_FILE [OUTPUT_FILE ...]"""
 import re
 import sys
 
@@ -18,8 +18,9 @@ def ms(text):
     return value * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[re.search(r"[a-z]+$", text).group(0)]
 
 
-(a, la, ea), (b, lb, eb) = (parse(open(path).read()) for path in sys.argv[1:3])
-slower = {p: la[p] if ms(la[p]) >= ms(lb[p]) else lb[p] for p in ("50", "99")}
-print(f"Requests/sec: {a + b:.2f}\n    50% {slower['50']}\n    99% {slower['99']}")
-if ea + eb:
-    print(f"  Non-2xx or 3xx responses: {ea + eb}")
+runs = [parse(open(path).read()) for path in sys.argv[1:]]
+slowest = {p: max((latency[p] for _, latency, _ in runs), key=ms) for p in ("50", "99")}
+errors = sum(e for _, _, e in runs)
+print(f"Requests/sec: {sum(r for r, _, _ in runs):.2f}\n    50% {slowest['50']}\n    99% {slowest['99']}")
+if errors:
+    print(f"  Non-2xx or 3xx responses: {errors}")

@@ -1,7 +1,9 @@
 //! A campaign's total limit is exact across app servers: 64 uses at once by 64 employees, half
 //! through each of two servers on one PostgreSQL database, of a campaign capped at 10 store
-//! exactly 10, and the other 54 are told the limit is reached; and one redemption code confirmed
-//! at once through both servers, 8 times, is one use. Run by `./scripts/test` (the server's URL
+//! exactly 10, and the other 54 are told the limit is reached; one employee's 16 uses at once of a
+//! campaign allowing 3 per employee store exactly 3; and one redemption code confirmed at once
+//! through both servers, 8 times, is one use. Uses run read committed on PostgreSQL, taking the
+//! employee's row and a limited campaign's with row locks: these show the locks hold the limits. Run by `./scripts/test` (the server's URL
 //! in `PERKDESK_TEST_POSTGRES`).
 
 mod common;
@@ -79,13 +81,27 @@ fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
         .unwrap();
     }
 
-    let servers = [&a, &b];
+    let emails: Vec<&str> = emails.iter().map(String::as_str).collect();
+    uses_at_once_store(&db, [&a, &b], &key, campaign, &emails, 10, "This campaign has reached its limit of 10 uses.");
+}
+
+/// Sends a use of `campaign` by each of `emails` at once, alternately through the two servers:
+/// exactly `limit` are stored, and every other answer is a 409 saying `reached`.
+fn uses_at_once_store(
+    db: &perkdesk::db::sql::Connection,
+    servers: [&Server; 2],
+    key: &str,
+    campaign: i64,
+    emails: &[&str],
+    limit: usize,
+    reached: &str,
+) {
     let answers = at_once(
         emails
             .iter()
             .enumerate()
             .map(|(i, email)| {
-                let (server, key) = (servers[i % 2], &key);
+                let server = servers[i % 2];
                 Box::new(move || {
                     let body = json!({"employeeEmail": email, "campaignId": campaign});
                     call(server, "POST", "/api/app/usage", Some(key), Some(body))
@@ -93,8 +109,7 @@ fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
             })
             .collect(),
     );
-    let reached = "This campaign has reached its limit of 10 uses.";
-    assert_eq!(statuses(&answers), [vec![201; 10], vec![409; 54]].concat(), "{answers:?}");
+    assert_eq!(statuses(&answers), [vec![201; limit], vec![409; emails.len() - limit]].concat(), "{answers:?}");
     for (status, body) in &answers {
         assert!(*status == 201 || body["message"] == reached, "{body}");
     }
@@ -105,7 +120,33 @@ fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(stored, 10);
+    assert_eq!(stored, limit as i64);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_store_exactly_an_employees_limit() {
+    let name = "perkdesk_cluster_employee_limit";
+    let db = common::postgres::fresh_postgres(name);
+    let url = common::postgres::postgres_url(name);
+    let _secret = create_admin(&url);
+    let key = key_of(&url, "employee-app", None);
+    let (a, b) = (serve(&url), serve(&url));
+    let (campaign, _, asset) = campaign_of(&db);
+    db.execute(
+        "UPDATE campaigns SET usage_limit_per_employee = 3, usage_limit_period = 'campaign' WHERE id = ?1",
+        [campaign],
+    )
+    .unwrap();
+    db.execute(
+        "INSERT INTO employees (asset_id, first_name, last_name, email, phone)
+         VALUES (?1, 'Tək', 'İşçi', 'single@azercell.az', '994552000000')",
+        [asset],
+    )
+    .unwrap();
+
+    let reached = "This employee has used this campaign 3 times during this campaign; the limit is 3.";
+    uses_at_once_store(&db, [&a, &b], &key, campaign, &["single@azercell.az"; 16], 3, reached);
 }
 
 #[test]

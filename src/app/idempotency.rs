@@ -177,12 +177,13 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         let status = parts.status.as_u16();
         move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
             expire(conn, Some(&key))?;
-            conn.prepare_cached(
+            // Nothing reads its answer: on PostgreSQL it travels with the commit (the claim keeps
+            // any other recording of this key out, so it cannot meet one).
+            conn.execute_later(
                 "INSERT INTO idempotency_keys
                      (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )?
-            .execute(crate::db::sql::params![
+                crate::db::sql::params![
                     key.request_id,
                     key.user_id,
                     key.session_id,
@@ -207,16 +208,20 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
 /// Removes stored answers older than [`KEEP_FOR`]. On SQLite every recorded answer sweeps them
 /// all (one writer at a time, the sweep is cheap); on PostgreSQL several servers recording at
 /// once would contend for the same expired rows, so a recording removes only an expired answer
-/// of its own key and the leading server sweeps the rest ([`expire_all`]).
+/// of its own key (sent with the commit: nothing reads how many it removed) and the leading
+/// server sweeps the rest ([`expire_all`]). Answers how many were removed, when known (0 for a
+/// recording's).
 fn expire(conn: &crate::db::sql::Connection, recording: Option<&Key>) -> Result<usize, AppError> {
     let cutoff = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
     Ok(match recording.filter(|_| conn.is_shared()) {
-        Some(key) => conn
-            .prepare_cached(
+        Some(key) => {
+            conn.execute_later(
                 "DELETE FROM idempotency_keys
                  WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at < ?4",
-            )?
-            .execute((&key.request_id, key.user_id, &key.session_id, cutoff))?,
+                (&key.request_id, key.user_id, &key.session_id, cutoff),
+            )?;
+            0
+        }
         None => conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?.execute([cutoff])?,
     })
 }

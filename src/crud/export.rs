@@ -35,7 +35,7 @@ pub async fn export(
                 })
                 .collect::<Result<_, _>>()?;
             let _spilled = crate::db::SpillToDisk::on(conn)?;
-            let statement = query.plan_all(conn, &counts.reading()?, resource, columns.iter().copied())?;
+            let statement = query.plan_all(conn, &counts.reading_on(conn)?, resource, columns.iter().copied())?;
             let mut stmt = conn.prepare(&statement.sql)?;
             let mut rows = stmt.query_in_batches(crate::db::sql::params_from_iter(statement.params.iter()))?;
             let headers: Vec<&str> = spec.columns.iter().map(|(header, _)| *header).collect();

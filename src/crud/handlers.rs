@@ -1,5 +1,6 @@
 //! The generic handlers every resource gets from its declaration.
 
+use crate::db::dialect::Isolation;
 use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
 use axum::Json;
 use axum::extract::{OriginalUri, State};
@@ -177,7 +178,7 @@ async fn list(
     let (etag, page) = state
         .db
         .read_briefly(move |conn| {
-            let now = counts.reading()?;
+            let now = counts.reading_on(conn)?;
             let etag = now.etag(&request);
             if asked.as_deref().is_some_and(|asked| names_etag(asked, &etag)) {
                 return Ok((etag, None));
@@ -210,7 +211,7 @@ pub fn fetch_page(
     resource: &Resource,
     query: ListQuery,
 ) -> AppResult<ListPage> {
-    let (data, total_count) = read_page(conn, &counts.reading()?, resource, query, |object| {
+    let (data, total_count) = read_page(conn, &counts.reading_on(conn)?, resource, query, |object| {
         serde_json::to_value(object).map_err(|error| unreadable("row".into(), error))
     })?;
     Ok(ListPage { data, total_count })
@@ -337,9 +338,22 @@ pub async fn save_then_fetch<F>(state: &AppState, resource: &'static Resource, w
 where
     F: FnOnce(&crate::db::sql::Connection) -> AppResult<i64> + Send + 'static,
 {
+    save_then_fetch_with(state, resource, Isolation::Serializable, work).await
+}
+
+/// [`save_then_fetch`] in a transaction of the given isolation (see [`Isolation`]).
+pub async fn save_then_fetch_with<F>(
+    state: &AppState,
+    resource: &'static Resource,
+    isolation: Isolation,
+    work: F,
+) -> AppResult<JsonValue>
+where
+    F: FnOnce(&crate::db::sql::Connection) -> AppResult<i64> + Send + 'static,
+{
     state
         .db
-        .write_point(move |tx| {
+        .write_point_with(isolation, move |tx| {
             // The record its event rendered, if one did, is the answer as it is.
             let (id, rendered) = super::events::keeping_rendered(|| work(tx));
             let id = id?;

@@ -7,6 +7,12 @@
 //! committed when no other writer is waiting for a turn, or once it holds [`MAX_MEMBERS`] writes
 //! or is [`MAX_AGE`] old. A writer answers only after the commit that holds its work, so no
 //! answer is ever given for work that is not yet durable and visible to every reader.
+//!
+//! PostgreSQL takes many writers at once and commits them together itself (its WAL is flushed
+//! once for the commits waiting on it), so there each writer has a transaction of its own on a
+//! connection of its own ([`Queue::solo`]): writers go side by side instead of in turn, with no
+//! savepoint around each. One shared transaction per server made every PostgreSQL write wait for
+//! the round trips of all the writes before it in line.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
 
+use super::dialect::Isolation;
 use super::sql::Connection;
 use super::{Pool, PooledConnection};
 use crate::core::error::{AppError, AppResult};
@@ -96,6 +103,8 @@ pub struct Queue {
     /// [`MAX_AGE`]; the tests that walk a shared transaction turn by turn raise it, so that a slow
     /// machine cannot commit it between their steps.
     max_age: Duration,
+    /// Every writer has a transaction of its own, committed as its turn ends (PostgreSQL).
+    solo: bool,
 }
 
 /// The shared transactions that ended and the writes they held: how loaded the writers are. A
@@ -148,7 +157,22 @@ impl Drop for Waiting {
 
 impl Queue {
     pub fn new(pool: Pool, turns: Arc<Semaphore>) -> Queue {
-        Queue { shared: Arc::default(), waiting: Arc::default(), load: Arc::default(), pool, turns, max_age: MAX_AGE }
+        Queue {
+            shared: Arc::default(),
+            waiting: Arc::default(),
+            load: Arc::default(),
+            pool,
+            turns,
+            max_age: MAX_AGE,
+            solo: false,
+        }
+    }
+
+    /// A queue where no writer waits for another: each has a transaction of its own, begun on a
+    /// connection of its own and committed as its turn ends (PostgreSQL, which orders concurrent
+    /// writers by its row locks and commits them together itself).
+    pub fn solo(pool: Pool, turns: Arc<Semaphore>) -> Queue {
+        Queue { solo: true, ..Queue::new(pool, turns) }
     }
 
     /// How many shared transactions have ended, and with how many writes in all, since the
@@ -162,7 +186,22 @@ impl Queue {
 
     /// Waits for this writer's turn. A writer never holds a connection while it waits, so readers
     /// keep going.
-    pub async fn turn(&self) -> AppResult<Turn> {
+    /// `isolation` is the transaction's the writer begins on its own ([`Queue::solo`]); a shared
+    /// transaction (SQLite) runs its writers one at a time, which any isolation allows.
+    pub async fn turn(&self, isolation: Isolation) -> AppResult<Turn> {
+        if self.solo {
+            // A transaction of the writer's own: nobody else joins it, so its lock is free.
+            let shared = Arc::new(AsyncMutex::new(Shared::default())).lock_owned().await;
+            let permit =
+                self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+            return Ok(Turn {
+                shared: Some(shared),
+                permit: Some(permit),
+                in_savepoint: false,
+                queue: self.clone(),
+                isolation,
+            });
+        }
         let shared = {
             let _waiting = Waiting::start(&self.waiting);
             self.shared.clone().lock_owned().await
@@ -173,7 +212,7 @@ impl Queue {
                 Some(self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?)
             }
         };
-        Ok(Turn { shared: Some(shared), permit, in_savepoint: false, queue: self.clone() })
+        Ok(Turn { shared: Some(shared), permit, in_savepoint: false, queue: self.clone(), isolation })
     }
 
     /// Waits until the transaction holding a writer's work has committed. A writer that finds it
@@ -182,7 +221,7 @@ impl Queue {
         let ended = match tokio::time::timeout(RESCUE_AFTER, settled(&mut outcome)).await {
             Ok(ended) => ended,
             Err(_) => {
-                let turn = self.turn().await?;
+                let turn = self.turn(Isolation::default()).await?;
                 tokio::task::spawn_blocking(move || turn.end(true)).await?;
                 settled(&mut outcome).await
             }
@@ -214,6 +253,7 @@ pub struct Turn {
     permit: Option<OwnedSemaphorePermit>,
     in_savepoint: bool,
     queue: Queue,
+    isolation: Isolation,
 }
 
 impl Turn {
@@ -230,7 +270,7 @@ impl Turn {
         if shared.open.is_none() {
             let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
             let conn = self.queue.pool.get()?;
-            conn.begin_write()?;
+            conn.begin_write(self.isolation)?;
             let (outcome, _) = watch::channel(None);
             shared.open = Some(Batch {
                 conn,
@@ -249,7 +289,11 @@ impl Turn {
                 batch.search_deferred = true;
             }
         }
-        self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
+        // A transaction of the writer's own needs no savepoint: undoing the writer's work is
+        // rolling it back.
+        if !self.queue.solo {
+            self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
+        }
         self.in_savepoint = true;
         Ok(())
     }
@@ -269,8 +313,11 @@ impl Turn {
 
     /// Keeps this writer's work in the shared transaction.
     pub fn keep(&mut self) -> AppResult<Committed> {
+        let solo = self.queue.solo;
         let batch = self.batch()?;
-        batch.conn.prepare_cached("RELEASE writer")?.execute([])?;
+        if !solo {
+            batch.conn.prepare_cached("RELEASE writer")?.execute([])?;
+        }
         batch.members += 1;
         let committed = Committed(batch.outcome.subscribe());
         self.in_savepoint = false;
@@ -280,11 +327,18 @@ impl Turn {
     /// Undoes this writer's work, leaving the others' in the shared transaction.
     fn discard(&mut self) {
         self.in_savepoint = false;
+        let solo = self.queue.solo;
         if let Ok(batch) = self.batch()
             && !batch.conn.is_autocommit()
-            && let Err(error) = batch.conn.execute_batch("ROLLBACK TO writer; RELEASE writer")
         {
-            tracing::error!(error = %error, "cannot roll back a writer's savepoint");
+            let undone = if solo {
+                batch.conn.rollback()
+            } else {
+                batch.conn.execute_batch("ROLLBACK TO writer; RELEASE writer")
+            };
+            if let Err(error) = undone {
+                tracing::error!(error = %error, "cannot roll back a writer's work");
+            }
         }
     }
 
@@ -315,6 +369,7 @@ impl Turn {
             None => false,
             Some(batch) => {
                 commit_now
+                    || self.queue.solo
                     || batch.conn.is_autocommit()
                     || self.queue.waiting.load(Ordering::SeqCst) == 0
                     || batch.members >= MAX_MEMBERS

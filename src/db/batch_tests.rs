@@ -110,7 +110,7 @@ async fn from_the_second_writer_on_search_entries_wait_for_the_commit() {
     // Counted as waiting, so each turn's end passes the transaction on instead of committing it.
     let waiting = Waiting::start(&queue.waiting);
     for (x, keep) in [(1, true), (2, false), (3, true)] {
-        let mut turn = queue.turn().await.unwrap();
+        let mut turn = queue.turn(super::Isolation::default()).await.unwrap();
         let queued = tokio::task::spawn_blocking(move || {
             let queued = turn.work(|conn| add_writer(conn, x)).unwrap();
             if keep {
@@ -124,7 +124,7 @@ async fn from_the_second_writer_on_search_entries_wait_for_the_commit() {
         assert_eq!(queued, x > 1, "writer {x}");
     }
     drop(waiting);
-    let turn = queue.turn().await.unwrap();
+    let turn = queue.turn(super::Isolation::default()).await.unwrap();
     tokio::task::spawn_blocking(move || turn.end(true)).await.unwrap();
     assert_indexed(&db, &[1, 3]);
 }
@@ -195,7 +195,7 @@ async fn a_refused_point_write_joining_an_open_transaction_leaves_nothing() {
 async fn a_writer_left_waiting_by_a_cancelled_one_commits_the_transaction_itself() {
     let (_dir, db) = database();
     let queue = db.writers.clone();
-    let mut first = queue.turn().await.unwrap();
+    let mut first = queue.turn(super::Isolation::default()).await.unwrap();
     // A writer is counted as waiting when the first one's turn ends, so the transaction is
     // passed on rather than committed; that writer is then cancelled before its turn comes
     // (counted by hand here: a real one races with the end of the turn).
@@ -220,7 +220,7 @@ async fn a_writer_left_waiting_by_a_cancelled_one_commits_the_transaction_itself
 async fn an_abandoned_turn_undoes_its_work_and_the_next_writer_goes_on() {
     let (_dir, db) = database();
     let queue = db.writers.clone();
-    let mut abandoned = queue.turn().await.unwrap();
+    let mut abandoned = queue.turn(super::Isolation::default()).await.unwrap();
     tokio::task::spawn_blocking(move || {
         abandoned.begin().unwrap();
         abandoned.conn().unwrap().execute("INSERT INTO t (x) VALUES (1)", []).unwrap();

@@ -1,9 +1,14 @@
 //! What several app servers on one PostgreSQL database agree on through the database itself:
 //! claims (an `x-requestid` being carried out by some server) and the one server that does the
-//! background work. Both are PostgreSQL session-level advisory locks held by one connection of
-//! each server's own, kept outside the pool: a server that dies, or loses that connection,
-//! drops its locks with it, so a claim never outlives whoever was carrying it out and another
-//! server takes over the background work at its next round.
+//! background work. Both are PostgreSQL session-level advisory locks held by connections of each
+//! server's own, kept outside the pool: a server that dies, or loses such a connection, drops its
+//! locks with it, so a claim never outlives whoever was carrying it out and another server takes
+//! over the background work at its next round. The leader's lock is held by the first of them;
+//! a claim is taken on the one its name falls to ([`CLAIMING_CONNECTIONS`]) and released there:
+//! every idempotent request takes and releases one, and on a single connection their round trips
+//! queued behind each other. A name always falls to the same connection, so a retry claiming a
+//! request whose abandoned run's release is still on its way is granted, as a session's locks
+//! stack, where another connection would see it held.
 //!
 //! On SQLite there is one server: every claim is granted (the server's own memory tells its
 //! requests apart) and the server always leads.
@@ -20,12 +25,19 @@ use crate::core::error::AppResult;
 /// The advisory lock of the server that does the background work (an arbitrary constant beside
 /// the migrations' 7245031616 and the count fold's 7245031617).
 const LEADER_LOCK: i64 = 7_245_031_618;
-/// How each server's locking connection names itself to PostgreSQL, so the servers can be counted.
+/// How each server's first locking connection names itself to PostgreSQL, so the servers can be
+/// counted; the others name themselves [`CLAIMS_NAME`].
 const SERVER_NAME: &str = "perkdesk-server";
+const CLAIMS_NAME: &str = "perkdesk-claims";
+/// Locking connections per server. A claim and its release are a round trip each on one of them,
+/// so together they carry this many at a time: four carried the inbound writes of one server at
+/// 32 connections without a queue, within PostgreSQL's default of 100 connections for four
+/// servers with their pools.
+const CLAIMING_CONNECTIONS: usize = 4;
 
 pub struct Cluster {
-    /// The locking connection; `None` on SQLite.
-    held: Option<Arc<Mutex<Held>>>,
+    /// The locking connections, the first also the leader's; none on SQLite.
+    held: Vec<Arc<Mutex<Held>>>,
     /// The app servers sharing the database when last counted (see [`Cluster::count_servers`]).
     servers: AtomicUsize,
 }
@@ -49,7 +61,9 @@ impl Drop for Claim {
         let unlock = move || {
             let held = lock(&held);
             if let Some(conn) = held.conn.of_generation(generation)
-                && let Err(error) = conn.query_row("SELECT pg_advisory_unlock(?1)", [key], |_| Ok(()))
+                && let Err(error) = conn
+                    .prepare_cached("SELECT pg_advisory_unlock(?1)")
+                    .and_then(|mut unlock| unlock.query_row([key], |_| Ok(())))
             {
                 tracing::warn!(error = %error, "cannot release a claim (the connection's end releases it)");
             }
@@ -64,12 +78,19 @@ impl Drop for Claim {
 
 impl Cluster {
     pub fn sqlite() -> Cluster {
-        Cluster { held: None, servers: AtomicUsize::new(1) }
+        Cluster { held: Vec::new(), servers: AtomicUsize::new(1) }
     }
 
+    /// Nothing is opened until first used.
     pub fn postgres(url: &str) -> Cluster {
-        let conn = Reconnecting::new(url, format!("SET application_name = '{SERVER_NAME}'"));
-        Cluster { held: Some(Arc::new(Mutex::new(Held { conn, leading: None }))), servers: AtomicUsize::new(1) }
+        let held = (0..CLAIMING_CONNECTIONS)
+            .map(|index| {
+                let name = if index == 0 { SERVER_NAME } else { CLAIMS_NAME };
+                let conn = Reconnecting::new(url, format!("SET application_name = '{name}'"));
+                Arc::new(Mutex::new(Held { conn, leading: None }))
+            })
+            .collect();
+        Cluster { held, servers: AtomicUsize::new(1) }
     }
 
     /// The app servers sharing the database, as last counted: each enforces its share of a
@@ -82,7 +103,7 @@ impl Cluster {
     /// opened here when needed) and remembers the count; 1 on SQLite.
     pub async fn count_servers(&self) -> AppResult<usize> {
         let counted = self
-            .on_locking_connection(|conn, _, _| {
+            .on_locking_connection(self.first(), |conn, _, _| {
                 Ok(conn.query_row(
                     "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
                     [SERVER_NAME],
@@ -100,9 +121,11 @@ impl Cluster {
     /// to the lock's 64 bits; the same name is the same lock on every server and every version.
     pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
         // On SQLite every claim is granted: the one server's memory tells its requests apart.
-        let Some(held) = self.held.clone() else { return Ok(Some(Claim { release: None })) };
         let key = lock_key(name);
-        let taken = self.on_locking_connection(move |conn, generation, _| try_lock(conn, generation, key)).await?;
+        let Some(held) = self.claiming_connection(key) else { return Ok(Some(Claim { release: None })) };
+        let taken = self
+            .on_locking_connection(Some(held.clone()), move |conn, generation, _| try_lock(conn, generation, key))
+            .await?;
         Ok(taken.flatten().map(|generation| Claim { release: Some((held, key, generation)) }))
     }
 
@@ -110,7 +133,7 @@ impl Cluster {
     /// connection holds the leader's lock (taken at the first round after the last leader went).
     pub async fn leads(&self) -> AppResult<bool> {
         let leads = self
-            .on_locking_connection(|conn, generation, leading| {
+            .on_locking_connection(self.first(), |conn, generation, leading| {
                 // A session's locks stack: the leader's is taken once per connection.
                 if *leading != Some(generation) {
                     *leading = try_lock(conn, generation, LEADER_LOCK)?;
@@ -121,14 +144,28 @@ impl Cluster {
         Ok(leads.unwrap_or(true))
     }
 
-    /// Runs `work` on the blocking threads with the locking connection (opened anew when there
-    /// is none or the server closed it), its generation and the generation that leads; `None` on
-    /// SQLite, which has none.
+    /// The first locking connection, the leader's and the one the servers are counted by; `None`
+    /// on SQLite.
+    fn first(&self) -> Option<Arc<Mutex<Held>>> {
+        self.held.first().cloned()
+    }
+
+    /// The locking connection the claim of lock `key` is taken on: always the same for a key
+    /// (see the module's note); `None` on SQLite.
+    fn claiming_connection(&self, key: i64) -> Option<Arc<Mutex<Held>>> {
+        let index = (key as u64 % self.held.len().max(1) as u64) as usize;
+        self.held.get(index).cloned()
+    }
+
+    /// Runs `work` on the blocking threads with the locking connection `held` (opened anew when
+    /// there is none or the server closed it), its generation and the generation that leads;
+    /// `None` on SQLite, which has none.
     async fn on_locking_connection<T: Send + 'static>(
         &self,
+        held: Option<Arc<Mutex<Held>>>,
         work: impl FnOnce(&Connection, u64, &mut Option<u64>) -> AppResult<T> + Send + 'static,
     ) -> AppResult<Option<T>> {
-        let Some(held) = self.held.clone() else { return Ok(None) };
+        let Some(held) = held else { return Ok(None) };
         tokio::task::spawn_blocking(move || {
             let mut held = lock(&held);
             let Held { conn, leading } = &mut *held;
@@ -142,7 +179,7 @@ impl Cluster {
 /// Takes the lock `key` on the locking connection of `generation`; answers that generation when
 /// the lock was free.
 fn try_lock(conn: &Connection, generation: u64, key: i64) -> AppResult<Option<u64>> {
-    let taken: bool = conn.query_row("SELECT pg_try_advisory_lock(?1)", [key], |r| r.get(0))?;
+    let taken: bool = conn.prepare_cached("SELECT pg_try_advisory_lock(?1)")?.query_row([key], |r| r.get(0))?;
     Ok(taken.then_some(generation))
 }
 
@@ -196,7 +233,7 @@ mod tests {
         assert!(first.leads().await.unwrap(), "the first to ask leads");
         assert!(!second.leads().await.unwrap(), "never both");
         assert!(first.leads().await.unwrap(), "a leader stays one");
-        lock(first.held.as_ref().unwrap()).conn.forget();
+        lock(&first.held[0]).conn.forget();
         assert!(second.leads().await.unwrap(), "the other takes over");
         assert!(!first.leads().await.unwrap(), "and keeps it");
     }

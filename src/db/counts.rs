@@ -23,6 +23,8 @@ const MAX_ANSWER_BYTES: usize = 8 << 20;
 
 pub struct CountCache {
     watcher: Mutex<Watcher>,
+    /// Whether the clock is the server's, the same on every connection (PostgreSQL).
+    server_clock: bool,
     /// What tells this process's readings of the clock from another's in a list's ETag: random
     /// on SQLite, whose `data_version` starts over with each connection; none on PostgreSQL,
     /// whose snapshots are the cluster's, the same for every app server, and never repeat.
@@ -109,6 +111,7 @@ impl CountCache {
 
     fn watching(watcher: Watcher, epoch: [u8; 16]) -> CountCache {
         CountCache {
+            server_clock: matches!(watcher, Watcher::Postgres(_)),
             watcher: Mutex::new(watcher),
             epoch,
             cached: Mutex::new(Cached::default()),
@@ -121,6 +124,20 @@ impl CountCache {
     /// statement on the watching connection, a read transaction begun and ended).
     pub fn reading(&self) -> AppResult<Reading<'_>> {
         Ok(Reading { cache: self, version: self.version()? })
+    }
+
+    /// [`CountCache::reading`] for a request holding `conn`: on PostgreSQL the clock is the
+    /// server's, the same on every connection, so it is read on the request's own connection
+    /// rather than queued behind every other request's on the watching one (which made the
+    /// watcher one list request at a time). SQLite's clock is each connection's own and does not
+    /// move at that connection's commits, so there it stays the watcher's, which never writes.
+    pub fn reading_on(&self, conn: &super::sql::Connection) -> AppResult<Reading<'_>> {
+        use super::dialect::Dialect;
+        if !self.server_clock {
+            return self.reading();
+        }
+        let version = conn.prepare_cached(Dialect::Postgres.change_clock())?.query_row([], |r| r.get(0))?;
+        Ok(Reading { cache: self, version })
     }
 
     /// The change clock now (`Dialect::change_clock`): it never reads the same twice across

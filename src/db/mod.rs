@@ -57,6 +57,10 @@ pub const POSTGRES_BACKUP: &str = "perkdesk backs up SQLite files; back up Postg
 
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
+/// The same on PostgreSQL, where a connection mostly waits for the server's answers and every
+/// writer holds one for its own transaction: sixteen per app server leave room for four of them
+/// (and the server's own connections) within PostgreSQL's default of 100.
+const POSTGRES_POOL_SIZE: u32 = 16;
 
 #[derive(Clone)]
 pub struct Db {

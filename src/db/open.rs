@@ -13,7 +13,9 @@ use tokio::sync::Semaphore;
 use super::batch::Queue;
 use super::cluster::Cluster;
 use super::sql::{self, Connection};
-use super::{CountCache, Db, Declared, Location, POOL_SIZE, activity, collation, migrate, search_queue, text};
+use super::{
+    CountCache, Db, Declared, Location, POOL_SIZE, POSTGRES_POOL_SIZE, activity, collation, migrate, search_queue, text,
+};
 use crate::core::owner_only;
 
 /// Per-connection settings. The page cache is bounded (4 MB, 32 MB for the pool) so memory stays
@@ -64,7 +66,7 @@ impl Db {
     }
 
     /// Connects to the PostgreSQL database at `url` and applies its migrations (app servers
-    /// starting together take turns). Writes take turns on this server as on SQLite.
+    /// starting together take turns). Each write has a transaction of its own (`batch::Queue::solo`).
     fn open_postgres(url: &str, declared: &Declared) -> anyhow::Result<Db> {
         let location = Location::Postgres(url.to_string());
         let shown = location.describe();
@@ -72,16 +74,16 @@ impl Db {
             Connection::connect_postgres(url).with_context(|| format!("cannot connect to the database {shown}"))?;
         migrate(&mut conn, declared).context("cannot apply the database migrations")?;
         let pool = r2d2::Pool::builder()
-            .max_size(POOL_SIZE)
+            .max_size(POSTGRES_POOL_SIZE)
             .min_idle(Some(POOL_OPENED_AT_START))
             .idle_timeout(None)
             .connection_timeout(Duration::from_secs(10))
             .build(sql::Manager::Postgres(url.to_string()))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
-        let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
+        let turns = Arc::new(Semaphore::new(POSTGRES_POOL_SIZE as usize));
         let cluster = Arc::new(Cluster::postgres(url));
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
+        Ok(Db { writers: Queue::solo(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
     }
 
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.

@@ -125,7 +125,7 @@ mod tests {
     /// A fresh database with a transaction open that defers the search indexes.
     fn deferring() -> Connection {
         let conn = fresh();
-        conn.begin_write().unwrap();
+        conn.begin_write(crate::db::dialect::Isolation::Serializable).unwrap();
         defer(&conn).unwrap();
         conn
     }
@@ -180,7 +180,7 @@ mod tests {
     fn a_savepoint_rolled_back_takes_its_queued_entries_with_it() {
         let conn = fresh();
         add_use(&conn, 1, "Köhnə ad");
-        conn.begin_write().unwrap();
+        conn.begin_write(crate::db::dialect::Isolation::Serializable).unwrap();
         defer(&conn).unwrap();
         conn.execute_batch("SAVEPOINT writer").unwrap();
         add_use(&conn, 2, "Yeni endirim");

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::dialect::Isolation;
 use super::sql::{Connection, Transaction};
 use super::{Actor, Db, Unit, activity, batch};
 use crate::core::error::{AppError, AppResult};
@@ -134,8 +135,17 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
+        self.write_with(Isolation::Serializable, work).await
+    }
+
+    /// [`Db::write`] with the isolation of the transaction the write begins (see [`Isolation`]).
+    pub async fn write_with<T, F>(&self, isolation: Isolation, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
         let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
-            return self.write_now(work).await;
+            return self.write_now(isolation, work).await;
         };
         if let Some(first) = unit.take() {
             // A second write in one request: the first is kept and committed on its own, and the
@@ -143,9 +153,9 @@ impl Db {
             unit.mark_split();
             let committed = tokio::task::spawn_blocking(move || keep_and_end(first)).await??;
             self.writers.committed(committed).await?;
-            return self.write_now(work).await;
+            return self.write_now(isolation, work).await;
         }
-        let (turn, value) = work_in_turn(self.writers.turn().await?, work).await?;
+        let (turn, value) = work_in_turn(self.writers.turn(isolation).await?, work).await?;
         unit.put(turn);
         Ok(value)
     }
@@ -163,11 +173,21 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
+        self.write_point_with(Isolation::Serializable, work).await
+    }
+
+    /// [`Db::write_point`] with the isolation of the transaction the write begins (see
+    /// [`Isolation`]).
+    pub async fn write_point_with<T, F>(&self, isolation: Isolation, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
         let unit = Unit::current().filter(|unit| !unit.is_split());
         if self.is_postgres() || unit.as_ref().is_some_and(|unit| unit.has_open()) {
-            return self.write(work).await;
+            return self.write_with(isolation, work).await;
         }
-        let mut turn = self.writers.turn().await?;
+        let mut turn = self.writers.turn(isolation).await?;
         if !turn.joins_open() {
             return match unit {
                 Some(unit) => {
@@ -203,12 +223,12 @@ impl Db {
     }
 
     /// One write in its turn among writers, answered once committed.
-    async fn write_now<T, F>(&self, work: F) -> AppResult<T>
+    async fn write_now<T, F>(&self, isolation: Isolation, work: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
-        let turn = self.writers.turn().await?;
+        let turn = self.writers.turn(isolation).await?;
         self.work_and_commit(turn, work).await
     }
 
@@ -255,7 +275,7 @@ impl Db {
                 .await??;
                 self.writers.committed(committed).await
             }
-            (None, Some(record)) => self.write_now(record).await,
+            (None, Some(record)) => self.write_now(Isolation::Serializable, record).await,
             (None, None) => Ok(()),
         }
     }

@@ -24,6 +24,7 @@ use crate::auth::api_keys::ApiClient;
 use crate::core::error::{AppError, AppResult, seconds_to_wait};
 use crate::db::activity::{self, action};
 use crate::db::actor::Actor;
+use crate::db::dialect::{Dialect, Isolation};
 use crate::db::format_iso;
 use crate::db::sql::{Connection, OptionalExtension};
 use crate::http::api::{Api, Doc};
@@ -34,7 +35,9 @@ use crate::http::state::AppState;
 use crate::resources::promo_codes::new_code;
 use crate::resources::usage_history::{REDEMPTION_CONFIRMED, USAGE_HISTORY};
 
-use super::app::{USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, USE_FIELDS, active_employee, check_use, record_use};
+use super::app::{
+    USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, USE_FIELDS, active_employee, check_use, employee_for_use, record_use,
+};
 use super::partner::{CODE_REQUIRED, partner_of};
 
 /// A code unknown, expired or of another partner's campaign: the same words for each, so a till
@@ -265,14 +268,17 @@ async fn confirm(
     let code = code_of(values.get("code"));
     let branch = values.number("partnerCityId");
     let zone = state.settings.time_zone.clone();
+    // Tills confirm from many servers at once: the code's row is locked as it is read, so of two
+    // tills confirming one code the second reads it confirmed (see `Isolation::RowLocks`).
     let outcome = state
         .db
-        .write_point(move |tx| {
+        .write_point_with(Isolation::RowLocks, move |tx| {
             let found = tx
-                .prepare_cached(
+                .prepare_cached(&format!(
                     "SELECT r.id, r.employee_id, r.campaign_id, r.expires_at, r.confirmed_at, c.partner_id
-                     FROM redemption_codes r JOIN campaigns c ON c.id = r.campaign_id WHERE r.code = ?1",
-                )?
+                     FROM redemption_codes r JOIN campaigns c ON c.id = r.campaign_id WHERE r.code = ?1 {}",
+                    Dialect::of(tx).lock_rows("r")
+                ))?
                 .query_row([&code], |r| {
                     Ok((
                         r.get::<i64>("id")?,
@@ -304,7 +310,7 @@ async fn confirm(
             let (email, first, last): (String, String, String) = tx
                 .prepare_cached("SELECT email, first_name, last_name FROM employees WHERE id = ?1")?
                 .query_row([employee], |r| Ok((r.get("email")?, r.get("first_name")?, r.get("last_name")?)))?;
-            let employee = active_employee(tx, "code", &email)?;
+            let employee = employee_for_use(tx, "code", &email)?;
             // The use as the app would send it, at the till's branch.
             let mut sent = Map::new();
             sent.insert("employeeEmail".into(), json!(email));

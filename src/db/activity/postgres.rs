@@ -21,11 +21,12 @@ pub fn declare_writer(tx: &Connection) -> Result<()> {
     }
     let actor = Actor::writing();
     let id = actor.id.map(|id| id.to_string()).unwrap_or_default();
-    tx.prepare_cached(
+    // Nothing reads its answer: it goes with the transaction's next statement.
+    tx.execute_later(
         "SELECT set_config('perkdesk.actor_kind', ?1, true), set_config('perkdesk.actor_id', ?2, true),
                 set_config('perkdesk.actor_name', ?3, true)",
-    )?
-    .query_row((actor.kind.as_str(), id, &actor.name), |_| Ok(()))
+        (actor.kind.as_str(), id, &actor.name),
+    )
 }
 
 /// Runs `work` on `conn`'s open write as `actor` (a sign-in's session is the user's own, though

@@ -15,6 +15,23 @@ use super::sql::{Connection, Value};
 
 pub use sqlite::SearchIndex;
 
+/// How a write transaction is kept apart from the writes beside it (PostgreSQL's; SQLite runs one
+/// writer at a time, so any of them is the same there).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Isolation {
+    /// As if alone: any read-then-write is safe, and a write that loses to a concurrent one is
+    /// undone and its request run again (`app::retry`). For writes whose reads may decide on rows
+    /// another writer changes at the same moment, with no lock of their own.
+    #[default]
+    Serializable,
+    /// Read committed: each statement sees what was committed before it began, and the write
+    /// takes the rows its decision rests on with row locks ([`Dialect::lock_rows`]) or changes them
+    /// in single statements (upserts, conditional updates). Writers of other rows never fail each
+    /// other, and writers of the same rows wait for each other instead of failing: for the
+    /// writes many servers make at once (a discount's use).
+    RowLocks,
+}
+
 /// The SQL spelling of one engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
@@ -83,11 +100,25 @@ impl Dialect {
     }
 
     /// The statement that begins a write transaction: SQLite takes the one write lock at once
-    /// (no upgrade from a read lock to fail later); PostgreSQL runs it serializable.
-    pub fn begin_write(self) -> &'static str {
+    /// (no upgrade from a read lock to fail later), whatever the isolation asked, since its
+    /// writers never overlap; PostgreSQL runs it serializable, or read committed for a write that
+    /// takes the rows it decides on with row locks ([`Isolation::RowLocks`]).
+    pub fn begin_write(self, isolation: Isolation) -> &'static str {
+        match (self, isolation) {
+            (Dialect::Sqlite, _) => "BEGIN IMMEDIATE",
+            (Dialect::Postgres, Isolation::Serializable) => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            (Dialect::Postgres, Isolation::RowLocks) => "BEGIN ISOLATION LEVEL READ COMMITTED",
+        }
+    }
+
+    /// What ends a SELECT whose rows the write then decides on (`alias` the row's table): on
+    /// PostgreSQL under [`Isolation::RowLocks`] the rows are locked until the commit, so a
+    /// concurrent writer of the same rows waits and then reads what this one wrote (`NO KEY`: rows
+    /// that refer to them may still be written); SQLite's writers never overlap.
+    pub fn lock_rows(self, alias: &str) -> String {
         match self {
-            Dialect::Sqlite => "BEGIN IMMEDIATE",
-            Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            Dialect::Sqlite => String::new(),
+            Dialect::Postgres => format!("FOR NO KEY UPDATE OF {alias}"),
         }
     }
 

@@ -8,6 +8,7 @@ use super::params::Params;
 use super::pg::Pg;
 use super::statement::{CURSOR_BATCH, Row, Statement, StatementInner, from_sqlite, with_pg_params};
 use super::value::{Value, ValueRef};
+use crate::db::dialect::Isolation;
 
 /// An open connection to the database.
 pub struct Connection {
@@ -40,6 +41,15 @@ impl Connection {
         match &self.engine {
             Engine::Sqlite(_) => false,
             Engine::Postgres(pg) => pg.call(|client| client.is_closed()).unwrap_or(true),
+        }
+    }
+
+    /// Whether the server answered on this connection within `recently` (always, for SQLite's
+    /// file).
+    pub fn answered_within(&self, recently: std::time::Duration) -> bool {
+        match &self.engine {
+            Engine::Sqlite(_) => true,
+            Engine::Postgres(pg) => pg.answered_within(recently),
         }
     }
 
@@ -83,6 +93,28 @@ impl Connection {
         self.prepare(sql)?.execute(params)
     }
 
+    /// Runs a statement whose answer nobody reads, inside the open transaction: on PostgreSQL it
+    /// is sent with the next statement that is read (or the commit), in the same round trip, and
+    /// a failure of it is answered there; on SQLite, and outside a transaction, it runs now.
+    pub fn execute_later(&self, sql: &str, params: impl Params) -> Result<()> {
+        match &self.engine {
+            Engine::Postgres(pg) if pg.in_transaction.get() => {
+                let statement = pg.prepare(sql, true)?;
+                let values = super::statement::gather(&statement, params)?;
+                pg.defer(statement, values)
+            }
+            _ => self.prepare_cached(sql)?.execute(params).map(drop),
+        }
+    }
+
+    /// [`Connection::execute_later`] for statements that take no parameters (a savepoint's).
+    pub fn execute_batch_later(&self, sql: &str) -> Result<()> {
+        match &self.engine {
+            Engine::Postgres(pg) if pg.in_transaction.get() => pg.defer_text(sql),
+            _ => self.execute_batch(sql),
+        }
+    }
+
     /// Runs statements that take no parameters and return no rows, one after the other.
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         match &self.engine {
@@ -99,11 +131,13 @@ impl Connection {
         self.prepare(sql)?.query_row(params, read)
     }
 
-    /// A statement compiled for one use.
+    /// A statement compiled for one use. On PostgreSQL it is kept as [`Connection::prepare_cached`]
+    /// keeps one: compiling is a round trip of its own there, which the next use of the same text
+    /// is spared.
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         let inner = match &self.engine {
             Engine::Sqlite(conn) => StatementInner::Sqlite(conn.prepare(sql)?),
-            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, false)?, sql.to_string()),
+            Engine::Postgres(pg) => StatementInner::Postgres(pg.prepare(sql, true)?, sql.to_string()),
         };
         Ok(Statement { conn: self, inner })
     }
@@ -157,19 +191,28 @@ impl Connection {
     /// A transaction whose reads and writes no other writer can come between: SQLite takes its
     /// one write lock at once; PostgreSQL runs it serializable.
     pub fn write_transaction(&mut self) -> Result<Transaction<'_>> {
-        let begin = self.begin_write_sql();
+        let begin = self.begin_write_sql(Isolation::Serializable);
         Transaction::begin(self, begin)
     }
 
-    fn begin_write_sql(&self) -> &'static str {
-        crate::db::dialect::Dialect::of(self).begin_write()
+    fn begin_write_sql(&self, isolation: Isolation) -> &'static str {
+        crate::db::dialect::Dialect::of(self).begin_write(isolation)
     }
 
     /// Begins a write transaction (as [`Connection::write_transaction`]) that stays open across
     /// calls, for a writer that shares it (the group commit); end it with [`Connection::commit`]
     /// or [`Connection::rollback`].
-    pub fn begin_write(&self) -> Result<()> {
-        self.execute_batch(self.begin_write_sql())?;
+    pub fn begin_write(&self, isolation: Isolation) -> Result<()> {
+        self.begin(self.begin_write_sql(isolation))
+    }
+
+    /// Begins a transaction with `begin`; on PostgreSQL the statement goes with the transaction's
+    /// first exchange.
+    fn begin(&self, begin: &str) -> Result<()> {
+        match &self.engine {
+            Engine::Sqlite(_) => self.execute_batch(begin)?,
+            Engine::Postgres(pg) => pg.defer_text(begin)?,
+        }
         self.set_in_transaction(true);
         Ok(())
     }
@@ -198,17 +241,21 @@ impl Connection {
         &self,
         work: impl FnOnce(&Connection) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
-        let outcome = self.execute_batch("SAVEPOINT attempt").map_err(E::from).and_then(|()| work(self));
-        self.execute_batch(match outcome {
+        // On PostgreSQL these go with the next statement read (see `execute_batch_later`).
+        let outcome = self.execute_batch_later("SAVEPOINT attempt").map_err(E::from).and_then(|()| work(self));
+        self.execute_batch_later(match outcome {
             Ok(_) => "RELEASE attempt",
             Err(_) => "ROLLBACK TO attempt; RELEASE attempt",
         })?;
         outcome
     }
 
-    /// Rolls the open transaction back.
+    /// Rolls the open transaction back (with the statements deferred in it, never sent).
     pub fn rollback(&self) -> Result<()> {
         self.set_in_transaction(false);
+        if let Engine::Postgres(pg) = &self.engine {
+            pg.discard_deferred()?;
+        }
         self.execute_batch("ROLLBACK")
     }
 
@@ -238,7 +285,7 @@ impl Connection {
             Engine::Postgres(pg) => {
                 let sql = sql.to_string();
                 for message in pg.call(move |client| client.simple_query(&sql))?? {
-                    if let postgres::SimpleQueryMessage::Row(found) = message {
+                    if let tokio_postgres::SimpleQueryMessage::Row(found) = message {
                         let values: Vec<ValueRef<'_>> = (0..found.len())
                             .map(|index| {
                                 found.get(index).map_or(ValueRef::Null, |text| ValueRef::Text(text.as_bytes()))
@@ -264,7 +311,7 @@ impl Connection {
     /// Inside a transaction the cursor lives as long as it; outside one it is held past the
     /// statement (the server keeps the result, spilling to disk past `work_mem`), and the rows
     /// close it either way.
-    pub(super) fn declare_cursor(&self, sql: &str, values: &[Value]) -> Result<(String, postgres::Statement)> {
+    pub(super) fn declare_cursor(&self, sql: &str, values: &[Value]) -> Result<(String, tokio_postgres::Statement)> {
         let Engine::Postgres(pg) = &self.engine else {
             return Err(Error::Engine("a PostgreSQL cursor on a SQLite connection"));
         };
@@ -292,8 +339,7 @@ pub struct Transaction<'c> {
 
 impl<'c> Transaction<'c> {
     fn begin(conn: &'c mut Connection, begin: &str) -> Result<Transaction<'c>> {
-        conn.execute_batch(begin)?;
-        conn.set_in_transaction(true);
+        conn.begin(begin)?;
         Ok(Transaction { conn, open: true })
     }
 
@@ -318,11 +364,11 @@ impl std::ops::Deref for Transaction<'_> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        if self.open && !self.conn.is_autocommit() {
-            self.conn.set_in_transaction(false);
-            if let Err(error) = self.conn.execute_batch("ROLLBACK") {
-                tracing::error!(%error, "cannot roll back a transaction");
-            }
+        if self.open
+            && !self.conn.is_autocommit()
+            && let Err(error) = self.conn.rollback()
+        {
+            tracing::error!(%error, "cannot roll back a transaction");
         }
     }
 }

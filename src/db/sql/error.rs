@@ -11,7 +11,7 @@ pub enum Error {
     #[error(transparent)]
     Sqlite(rusqlite::Error),
     #[error("{}", postgres_message(.0))]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[from] tokio_postgres::Error),
     /// A piece of work one engine does not do (a SQLite-only setting on PostgreSQL).
     #[error("{0}")]
     Engine(&'static str),
@@ -29,7 +29,7 @@ pub enum Error {
 }
 
 /// The server's own words for a failure ("db error" alone says nothing), or the driver's.
-fn postgres_message(error: &postgres::Error) -> String {
+fn postgres_message(error: &tokio_postgres::Error) -> String {
     match error.as_db_error() {
         Some(db) => format!("{}: {}", db.code().code(), db.message()),
         None => error.to_string(),
@@ -71,8 +71,8 @@ impl Error {
     pub fn is_contended(&self) -> bool {
         match self {
             Error::Postgres(error) => error.code().is_some_and(|code| {
-                code == &postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
-                    || code == &postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+                code == &tokio_postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                    || code == &tokio_postgres::error::SqlState::T_R_DEADLOCK_DETECTED
             }),
             _ => false,
         }
@@ -100,7 +100,7 @@ impl Error {
                 e.code == rusqlite::ErrorCode::ConstraintViolation
                     && e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
             }
-            Error::Postgres(error) => error.code() == Some(&postgres::error::SqlState::FOREIGN_KEY_VIOLATION),
+            Error::Postgres(error) => error.code() == Some(&tokio_postgres::error::SqlState::FOREIGN_KEY_VIOLATION),
             _ => false,
         }
     }

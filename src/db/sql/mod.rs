@@ -18,9 +18,14 @@ pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
+pub use pg::round_trips;
 pub use reconnecting::Reconnecting;
 pub use statement::{MappedRows, Place, Row, RowIndex, Rows, Statement};
 pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};
+
+/// How recently the server must have answered on a PostgreSQL connection for the pool to hand it
+/// out untested (HikariCP's default).
+const ALIVE_WITHOUT_TEST: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Hands the pool connections behind the seam: SQLite's, or PostgreSQL's at a URL.
 pub enum Manager {
@@ -63,8 +68,14 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn is_valid(&self, conn: &mut Connection) -> Result<()> {
+        let answered_recently = conn.answered_within(ALIVE_WITHOUT_TEST);
         match (self, conn.sqlite_mut()) {
             (Manager::Sqlite(manager), Some(conn)) => Ok(manager.manager.is_valid(conn)?),
+            // A connection the server answered moments ago is taken as alive, as HikariCP's
+            // `aliveBypassWindowMs` does: the test exchange was a round trip in every request's
+            // path (one per check-out) under load, and a connection that breaks in between fails
+            // like one that breaks during a statement.
+            (Manager::Postgres(_), None) if answered_recently => Ok(()),
             (Manager::Postgres(_), None) => conn.execute_batch(""),
             _ => Err(Error::Engine("a connection of another engine in the pool")),
         }

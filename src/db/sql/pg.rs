@@ -1,20 +1,28 @@
 //! The PostgreSQL side of the seam: the hand-written SQL's `?N` placeholders become `$N`, values
 //! cross in the five classes the seam shares with SQLite (each bound to the type PostgreSQL
 //! inferred for its parameter), and the server's SQLSTATE answers the constraint questions.
+//!
+//! Statements whose answer nobody reads (a transaction's BEGIN, a savepoint, the writer's name for
+//! the activity log, a stored answer beside its write) are deferred: they travel with the next
+//! statement that is read, in one exchange with the server (the protocol's pipelining), instead of
+//! each waiting for a round trip of its own. [`round_trips`] counts the exchanges.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::error::Error as StdError;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use std::future::Future;
 
 use bytes::{BufMut, BytesMut};
-use postgres::types::{FromSql as PgFromSql, IsNull, ToSql as PgToSql, Type, to_sql_checked};
+use tokio_postgres::types::{FromSql as PgFromSql, IsNull, ToSql as PgToSql, Type, to_sql_checked};
 
 use super::error::{Error, Result};
-use super::value::ValueRef;
+use super::value::{Value, ValueRef};
 
 type BoxError = Box<dyn StdError + Sync + Send>;
 
@@ -24,21 +32,124 @@ const STATEMENT_CACHE: usize = 256;
 /// A PostgreSQL connection with its compiled statements.
 pub(super) struct Pg {
     worker: Worker,
-    statements: RefCell<HashMap<String, postgres::Statement>>,
+    statements: RefCell<HashMap<String, tokio_postgres::Statement>>,
     /// Whether a transaction begun through the seam is open (the protocol's own status is not
     /// exposed by the driver).
     pub(super) in_transaction: Cell<bool>,
     /// Cursors declared so far, for a name none other on the connection has.
     cursors: Cell<u64>,
+    /// When the server last answered on this connection.
+    answered: Cell<Instant>,
 }
 
 /// An exchange with the server, run on the connection's own thread.
-type Job = Box<dyn FnOnce(&mut postgres::Client) + Send>;
+type Job = Box<dyn FnOnce(&mut Client) + Send>;
 
-/// The thread a connection's client lives on. The driver is synchronous over an async runtime of
-/// its own, which refuses to start on a thread already driving async work (a request's task, an
-/// async test); on a thread of its own every exchange works, whoever asks, at the cost of two
-/// channel hops beside a network round trip.
+/// Exchanges with PostgreSQL servers (a request sent and its answers read: one round trip,
+/// however many statements it carried) made by this process so far.
+static ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
+
+/// How many round trips to PostgreSQL servers this process has made: what the tests that bound a
+/// write's exchanges count.
+pub fn round_trips() -> u64 {
+    ROUND_TRIPS.load(Ordering::Relaxed)
+}
+
+/// A statement deferred to the next exchange: a compiled one with its values, or parameterless SQL
+/// sent as it is.
+enum Deferred {
+    Compiled(tokio_postgres::Statement, Vec<Value>),
+    Text(String),
+}
+
+/// The driver's client as the connection's thread holds it: the async client on a runtime of the
+/// thread's own (which also drives the connection while an exchange runs), and the statements
+/// deferred to the next exchange.
+pub(super) struct Client {
+    runtime: tokio::runtime::Runtime,
+    client: tokio_postgres::Client,
+    deferred: Vec<Deferred>,
+}
+
+impl Client {
+    /// Runs `work`, a request of `client`, with the deferred statements sent ahead of it in the
+    /// same exchange. A deferred statement's failure is answered instead of the work's (the
+    /// server skipped or refused what followed it in the transaction).
+    fn exchange<'c, T>(
+        &'c mut self,
+        work: impl FnOnce(&'c tokio_postgres::Client) -> std::pin::Pin<Box<dyn Future<Output = PgResult<T>> + 'c>>,
+    ) -> PgResult<T> {
+        ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
+        let deferred = std::mem::take(&mut self.deferred);
+        let client = &self.client;
+        let work = work(client);
+        if deferred.is_empty() {
+            return self.runtime.block_on(work);
+        }
+        let params: Vec<Vec<Param<'_>>> = deferred
+            .iter()
+            .map(|statement| match statement {
+                Deferred::Compiled(_, values) => values.iter().map(|value| Param(ValueRef::from(value))).collect(),
+                Deferred::Text(_) => Vec::new(),
+            })
+            .collect();
+        let refs: Vec<Vec<&(dyn PgToSql + Sync)>> =
+            params.iter().map(|params| params.iter().map(|param| param as &(dyn PgToSql + Sync)).collect()).collect();
+        // Each request is queued to the connection at its future's first poll, in order, and the
+        // connection writes all that is queued before it reads: one round trip for them all.
+        let earlier = futures_util::future::join_all(deferred.iter().zip(&refs).map(|(statement, params)| {
+            let sent: std::pin::Pin<Box<dyn Future<Output = PgResult<()>> + '_>> = match statement {
+                Deferred::Compiled(statement, _) => {
+                    Box::pin(async move { client.execute(statement, params).await.map(drop) })
+                }
+                Deferred::Text(sql) => Box::pin(client.batch_execute(sql)),
+            };
+            sent
+        }));
+        let (earlier, answer) = self.runtime.block_on(async { tokio::join!(earlier, work) });
+        earlier.into_iter().collect::<PgResult<Vec<()>>>()?;
+        answer
+    }
+
+    pub(super) fn execute(
+        &mut self,
+        statement: &tokio_postgres::Statement,
+        params: &[&(dyn PgToSql + Sync)],
+    ) -> PgResult<u64> {
+        self.exchange(|client| Box::pin(client.execute(statement, params)))
+    }
+
+    pub(super) fn query(
+        &mut self,
+        statement: &tokio_postgres::Statement,
+        params: &[&(dyn PgToSql + Sync)],
+    ) -> PgResult<Vec<tokio_postgres::Row>> {
+        self.exchange(|client| Box::pin(client.query(statement, params)))
+    }
+
+    pub(super) fn batch_execute(&mut self, sql: &str) -> PgResult<()> {
+        self.exchange(|client| Box::pin(client.batch_execute(sql)))
+    }
+
+    pub(super) fn simple_query(&mut self, sql: &str) -> PgResult<Vec<tokio_postgres::SimpleQueryMessage>> {
+        self.exchange(|client| Box::pin(client.simple_query(sql)))
+    }
+
+    fn prepare(&mut self, sql: &str) -> PgResult<tokio_postgres::Statement> {
+        self.exchange(|client| Box::pin(client.prepare(sql)))
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+}
+
+type PgResult<T> = std::result::Result<T, tokio_postgres::Error>;
+
+/// The thread a connection's client lives on, with an async runtime of its own: the driver's
+/// runtime cannot be entered from a thread already driving async work (a request's task, an async
+/// test); on a thread of its own every exchange works, whoever asks, at the cost of two channel
+/// hops beside a network round trip.
 struct Worker {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<thread::JoinHandle<()>>,
@@ -67,7 +178,7 @@ const KEEPALIVE_RETRIES: u32 = 3;
 /// network) closes no socket: without them a connection attempt waits for the kernel's SYN
 /// retries (about two minutes) before the URL's next host is tried, and a request in flight or an
 /// idle pooled connection waits for TCP's own retransmission limit (about fifteen minutes).
-fn with_timeouts(mut config: postgres::Config) -> postgres::Config {
+fn with_timeouts(mut config: tokio_postgres::Config) -> tokio_postgres::Config {
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
@@ -90,24 +201,39 @@ fn with_timeouts(mut config: postgres::Config) -> postgres::Config {
 impl Pg {
     pub(super) fn connect(url: &str) -> Result<Pg> {
         // Parsed here, not on the thread, so that a malformed URL is told as such.
-        let config = url.parse::<postgres::Config>()?;
+        let config = url.parse::<tokio_postgres::Config>()?;
         let (jobs, received) = mpsc::channel::<Job>();
         let (connected, answer) = mpsc::channel();
         let thread = thread::Builder::new()
             .name("perkdesk-postgres".into())
             .spawn(move || {
-                let client = with_timeouts(config).connect(postgres::NoTls).and_then(|mut client| {
+                let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(runtime) => runtime,
+                    Err(_) => {
+                        let _ = connected.send(Err(Error::Engine("cannot start the PostgreSQL connection's runtime")));
+                        return;
+                    }
+                };
+                let client = runtime.block_on(async {
+                    let (client, connection) = with_timeouts(config).connect(tokio_postgres::NoTls).await?;
+                    // The connection is driven on this thread's runtime, whenever an exchange
+                    // runs; it ends when the client is dropped or the server closes it.
+                    tokio::spawn(async move {
+                        if let Err(error) = connection.await {
+                            tracing::debug!(%error, "a PostgreSQL connection ended");
+                        }
+                    });
                     // The server's notices ("already exists, skipping") are not perkdesk's to log.
-                    client.batch_execute("SET client_min_messages = warning")?;
-                    Ok(client)
+                    client.batch_execute("SET client_min_messages = warning").await?;
+                    Ok::<_, tokio_postgres::Error>(client)
                 });
                 let mut client = match client {
                     Ok(client) => {
                         let _ = connected.send(Ok(()));
-                        client
+                        Client { runtime, client, deferred: Vec::new() }
                     }
                     Err(error) => {
-                        let _ = connected.send(Err(error));
+                        let _ = connected.send(Err(Error::from(error)));
                         return;
                     }
                 };
@@ -122,21 +248,48 @@ impl Pg {
             statements: RefCell::default(),
             in_transaction: Cell::new(false),
             cursors: Cell::new(0),
+            answered: Cell::new(Instant::now()),
         })
     }
 
     /// Runs `work` with the client on the connection's thread and answers what it returned.
-    pub(super) fn call<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&mut postgres::Client) -> T + Send + 'static,
-    ) -> Result<T> {
+    pub(super) fn call<T: Send + 'static>(&self, work: impl FnOnce(&mut Client) -> T + Send + 'static) -> Result<T> {
         let gone = || Error::Engine("the PostgreSQL connection's thread stopped");
         let (answer, answered) = mpsc::sync_channel(1);
         let job: Job = Box::new(move |client| {
             let _ = answer.send(work(client));
         });
         self.worker.jobs.as_ref().ok_or_else(gone)?.send(job).map_err(|_| gone())?;
-        answered.recv().map_err(|_| gone())
+        let answer = answered.recv().map_err(|_| gone())?;
+        self.answered.set(Instant::now());
+        Ok(answer)
+    }
+
+    /// Whether the server answered on this connection within `recently`: the pool then hands it
+    /// out without a test exchange of its own.
+    pub(super) fn answered_within(&self, recently: Duration) -> bool {
+        self.answered.get().elapsed() < recently
+    }
+
+    /// Sends `statement` with `values` ahead of the next exchange, without waiting for an answer.
+    pub(super) fn defer(&self, statement: tokio_postgres::Statement, values: Vec<Value>) -> Result<()> {
+        self.send(Box::new(move |client| client.deferred.push(Deferred::Compiled(statement, values))))
+    }
+
+    /// Sends parameterless `sql` ahead of the next exchange, without waiting for an answer.
+    pub(super) fn defer_text(&self, sql: &str) -> Result<()> {
+        let sql = sql.to_string();
+        self.send(Box::new(move |client| client.deferred.push(Deferred::Text(sql))))
+    }
+
+    /// Forgets the deferred statements (a transaction rolled back before they were sent).
+    pub(super) fn discard_deferred(&self) -> Result<()> {
+        self.send(Box::new(|client| client.deferred.clear()))
+    }
+
+    fn send(&self, job: Job) -> Result<()> {
+        let gone = || Error::Engine("the PostgreSQL connection's thread stopped");
+        self.worker.jobs.as_ref().ok_or_else(gone)?.send(job).map_err(|_| gone())
     }
 
     /// A cursor name not yet used on this connection.
@@ -148,7 +301,7 @@ impl Pg {
 
     /// The statement for `sql` (its placeholders rewritten), compiled once per connection when
     /// `cached`.
-    pub(super) fn prepare(&self, sql: &str, cached: bool) -> Result<postgres::Statement> {
+    pub(super) fn prepare(&self, sql: &str, cached: bool) -> Result<tokio_postgres::Statement> {
         if cached && let Some(statement) = self.statements.borrow().get(sql) {
             return Ok(statement.clone());
         }

@@ -17,13 +17,13 @@ pub(super) enum StatementInner<'c> {
     Sqlite(rusqlite::Statement<'c>),
     SqliteCached(rusqlite::CachedStatement<'c>),
     /// The compiled statement and its text, for a cursor over it.
-    Postgres(postgres::Statement, String),
+    Postgres(tokio_postgres::Statement, String),
 }
 
 /// A statement as its engine holds it.
 enum Side<'s, 'c> {
     Sqlite(&'s mut rusqlite::Statement<'c>),
-    Postgres(&'s postgres::Statement, &'c Connection),
+    Postgres(&'s tokio_postgres::Statement, &'c Connection),
 }
 
 /// Binds `params` to a SQLite statement, refusing too few or too many.
@@ -66,7 +66,7 @@ impl Binder for OwnedBinder {
 }
 
 /// The values of `params` for a PostgreSQL statement, checked against its parameter count.
-fn gather(statement: &postgres::Statement, params: impl Params) -> Result<Vec<Value>> {
+pub(super) fn gather(statement: &tokio_postgres::Statement, params: impl Params) -> Result<Vec<Value>> {
     let mut binder = OwnedBinder { values: Vec::new() };
     params.bind_to(&mut binder)?;
     let expected = statement.params().len();
@@ -79,11 +79,11 @@ fn gather(statement: &postgres::Statement, params: impl Params) -> Result<Vec<Va
 /// Runs `work` with the values as the driver takes them.
 pub(super) fn with_pg_params<T>(
     values: &[Value],
-    work: impl FnOnce(&[&(dyn postgres::types::ToSql + Sync)]) -> T,
+    work: impl FnOnce(&[&(dyn tokio_postgres::types::ToSql + Sync)]) -> T,
 ) -> T {
     let params: Vec<Param<'_>> = values.iter().map(|value| Param(ValueRef::from(value))).collect();
-    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-        params.iter().map(|param| param as &(dyn postgres::types::ToSql + Sync)).collect();
+    let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
+        params.iter().map(|param| param as &(dyn tokio_postgres::types::ToSql + Sync)).collect();
     work(&refs)
 }
 
@@ -220,16 +220,16 @@ enum RowsInner<'s> {
         names: ColumnNames,
     },
     Postgres {
-        rows: std::vec::IntoIter<postgres::Row>,
-        current: Option<postgres::Row>,
+        rows: std::vec::IntoIter<tokio_postgres::Row>,
+        current: Option<tokio_postgres::Row>,
     },
     /// A cursor read a batch at a time; `done` once a batch came back short.
     PostgresCursor {
         conn: &'s Connection,
         name: String,
-        fetch: postgres::Statement,
-        batch: std::vec::IntoIter<postgres::Row>,
-        current: Option<postgres::Row>,
+        fetch: tokio_postgres::Statement,
+        batch: std::vec::IntoIter<tokio_postgres::Row>,
+        current: Option<tokio_postgres::Row>,
         done: bool,
     },
 }
@@ -307,7 +307,7 @@ pub struct Row<'r> {
 
 enum RowInner<'r> {
     Sqlite(&'r rusqlite::Row<'r>, &'r ColumnNames),
-    Postgres(&'r postgres::Row),
+    Postgres(&'r tokio_postgres::Row),
 }
 
 impl Row<'_> {

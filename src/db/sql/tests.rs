@@ -199,7 +199,7 @@ fn postgres_keeps_the_seams_promises() {
             conn.query_row("SELECT COUNT(*) FROM seam WHERE name = 'kept?'", [], |row| row.get(0)).unwrap()
         };
         let failed = if shared {
-            conn.begin_write().unwrap();
+            conn.begin_write(crate::db::dialect::Isolation::Serializable).unwrap();
             conn.execute("INSERT INTO seam (name) VALUES ('kept?')", []).unwrap();
             assert!(conn.execute("INSERT INTO seam (id, name) VALUES (1, 'taken')", []).is_err());
             conn.commit()

@@ -3,6 +3,7 @@
 //! discount, wishes and complaints in. Each write lands in the table its back-office screen reads
 //! (Employee list, Usage History and so the dashboard, Requests by Employee, Complaints).
 
+use crate::db::dialect::Dialect;
 use crate::db::sql::{Connection, OptionalExtension};
 use axum::http::Method;
 use axum::routing::{get, post, put};
@@ -155,11 +156,22 @@ pub(crate) struct Employee {
 /// The live, active employee with this e-mail: 404 when there is none, 409 when inactive,
 /// each marked on `field`.
 pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
+    find_active_employee(conn, field, email, "")
+}
+
+/// [`active_employee`] for a use about to be written: the employee's row is locked until the
+/// commit (see `Isolation::RowLocks`), so two uses by one employee are decided one after the
+/// other (their limits, the review's counts of recent uses), while uses by others go side by side.
+pub(crate) fn employee_for_use(tx: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
+    find_active_employee(tx, field, email, &Dialect::of(tx).lock_rows("employees"))
+}
+
+fn find_active_employee(conn: &Connection, field: &'static str, email: &str, lock: &str) -> AppResult<Employee> {
     let found = conn
-        .prepare_cached(
+        .prepare_cached(&format!(
             "SELECT id, asset_id, first_name || ' ' || last_name AS full_name, email, phone, is_active FROM employees
-             WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1",
-        )?
+             WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1 {lock}"
+        ))?
         .query_row([email], |r| {
             Ok((
                 Employee {

@@ -15,6 +15,7 @@ use crate::core::validation::Validator;
 use crate::crud;
 use crate::crud::events::{self, On};
 use crate::crud::writes::{Columns, Write, WriteForm};
+use crate::db::dialect::{Dialect, Isolation};
 use crate::db::format_iso;
 use crate::http::extract::ApiJson;
 use crate::http::fields;
@@ -29,6 +30,7 @@ use crate::resources::wish_list::WISH_LIST;
 use super::{
     CAMPAIGN_EXPIRED, CAMPAIGN_INACTIVE, CAMPAIGN_NOT_OFFERED, CAMPAIGN_NOT_STARTED, DESCRIPTION_REQUIRED,
     EMPLOYEE_REQUIRED, Employee, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED, active_employee,
+    employee_for_use,
 };
 
 /// `POST usage`'s body.
@@ -100,8 +102,10 @@ pub(super) async fn usage(
     let values = read_json_fields(USAGE_FIELDS, &body)?;
     let email = values.get("employeeEmail").to_string();
     let zone = state.settings.time_zone.clone();
-    let row = crud::save_then_fetch(&state, &USAGE_HISTORY, move |tx| {
-        let employee = active_employee(tx, "employeeEmail", &email)?;
+    // Uses come from many servers at once: each takes the rows it decides on with row locks (its
+    // employee's, a limited campaign's) instead of failing the others' transactions.
+    let row = crud::save_then_fetch_with(&state, &USAGE_HISTORY, Isolation::RowLocks, move |tx| {
+        let employee = employee_for_use(tx, "employeeEmail", &email)?;
         record_use(tx, &employee, &values, false, &zone, time::OffsetDateTime::now_utc())
     })
     .await?;
@@ -193,6 +197,8 @@ pub(crate) fn check_use(
         .optional()?;
     let (active, started, unexpired, offered, partner_id, limits, campaign_uses, review, snapshot) = campaign
         .ok_or_else(|| AppError::no_such("campaignId", format!("There is no campaign with id {campaign_id}.")))?;
+    let campaign_uses =
+        if limits.limits_total() && tx.is_shared() { locked_campaign_uses(tx, campaign_id)? } else { campaign_uses };
     if !active {
         return Err(AppError::conflict_on("campaignId", CAMPAIGN_INACTIVE));
     }
@@ -225,6 +231,19 @@ pub(crate) fn check_use(
         })?;
     limits.check(campaign_uses, own, verified)?;
     Ok(AllowedUse { partner_id, snapshot, review, recent })
+}
+
+/// The uses of a campaign with a limit on its uses in all, counted after its row is locked until
+/// the commit: where other app servers write at the same moment, the use that reaches the limit
+/// is then the last on all of them. A statement of its own after the lock, since under read
+/// committed a statement sees what was committed before it began, and the use this one waited
+/// for was committed after.
+fn locked_campaign_uses(tx: &Connection, campaign_id: i64) -> AppResult<i64> {
+    tx.prepare_cached(&format!("SELECT 1 FROM campaigns c WHERE c.id = ?1 {}", Dialect::of(tx).lock_rows("c")))?
+        .query_row([campaign_id], |_| Ok(()))?;
+    Ok(tx
+        .prepare_cached("SELECT COALESCE((SELECT uses FROM campaign_counts WHERE campaign_id = ?1), 0)")?
+        .query_row([campaign_id], |r| r.get(0))?)
 }
 
 /// Records a use by `employee` as `values` (read with [`USAGE_FIELDS`]) say, at `at`, after

@@ -157,6 +157,11 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether the campaign's uses in all are limited.
+    pub fn limits_total(&self) -> bool {
+        self.total.is_some()
+    }
+
     /// The limits of a row that selected [`LIMITS_COLUMNS_SQL`] (without `campaign_uses`).
     pub fn read(r: &Row) -> crate::db::sql::Result<Limits> {
         let period: Option<String> = r.get("usage_limit_period")?;
