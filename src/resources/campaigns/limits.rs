@@ -133,14 +133,17 @@ pub(super) const USES_REMAINING_SQL: &str = concat!(
     " AS uses) AS counted)"
 );
 
-/// The columns [`Limits::read`] reads, with the campaign's kept count of uses as `campaign_uses`,
-/// for a statement over `campaigns c`.
+/// The columns [`Limits::read`] reads, with the campaign's kept count of uses as `campaign_uses`
+/// (0 when no total limit asks for it: on PostgreSQL the count adds up the ledger's deltas not
+/// folded yet, work a use of a campaign without a total limit has no need of), for a statement
+/// over `campaigns c`.
 macro_rules! limits_columns {
     () => {
         concat!(
             "c.usage_limit_total, c.usage_limit_per_employee, c.usage_limit_period, c.verified_only, ",
+            "CASE WHEN c.usage_limit_total IS NULL THEN 0 ELSE ",
             uses_count!(),
-            " AS campaign_uses"
+            " END AS campaign_uses"
         )
     };
 }
