@@ -62,16 +62,22 @@ fn campaign_of(db: &perkdesk::db::sql::Connection) -> (i64, i64, i64) {
     (campaign, partner, asset)
 }
 
-#[test]
-#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
-fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
-    let name = "perkdesk_cluster_limits";
+/// A fresh database `name` with an admin, an employee-app key, two app servers on it and the
+/// campaign of [`campaign_of`]: the connection, the key, the servers, the campaign and its asset.
+fn two_servers_and_a_campaign(name: &str) -> (perkdesk::db::sql::Connection, String, [Server; 2], i64, i64) {
     let db = common::postgres::fresh_postgres(name);
     let url = common::postgres::postgres_url(name);
     let _secret = create_admin(&url);
     let key = key_of(&url, "employee-app", None);
-    let (a, b) = (serve(&url), serve(&url));
+    let servers = [serve(&url), serve(&url)];
     let (campaign, _, asset) = campaign_of(&db);
+    (db, key, servers, campaign, asset)
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+fn postgres_two_app_servers_store_exactly_a_campaigns_limit() {
+    let (db, key, [a, b], campaign, asset) = two_servers_and_a_campaign("perkdesk_cluster_limits");
     let emails: Vec<String> = (0..64).map(|i| format!("racer{i}@azercell.az")).collect();
     for (i, email) in emails.iter().enumerate() {
         db.execute(
@@ -126,13 +132,7 @@ fn uses_at_once_store(
 #[test]
 #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
 fn postgres_two_app_servers_store_exactly_an_employees_limit() {
-    let name = "perkdesk_cluster_employee_limit";
-    let db = common::postgres::fresh_postgres(name);
-    let url = common::postgres::postgres_url(name);
-    let _secret = create_admin(&url);
-    let key = key_of(&url, "employee-app", None);
-    let (a, b) = (serve(&url), serve(&url));
-    let (campaign, _, asset) = campaign_of(&db);
+    let (db, key, [a, b], campaign, asset) = two_servers_and_a_campaign("perkdesk_cluster_employee_limit");
     db.execute(
         "UPDATE campaigns SET usage_limit_per_employee = 3, usage_limit_period = 'campaign' WHERE id = ?1",
         [campaign],

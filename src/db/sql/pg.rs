@@ -254,13 +254,11 @@ impl Pg {
 
     /// Runs `work` with the client on the connection's thread and answers what it returned.
     pub(super) fn call<T: Send + 'static>(&self, work: impl FnOnce(&mut Client) -> T + Send + 'static) -> Result<T> {
-        let gone = || Error::Engine("the PostgreSQL connection's thread stopped");
         let (answer, answered) = mpsc::sync_channel(1);
-        let job: Job = Box::new(move |client| {
+        self.send(Box::new(move |client| {
             let _ = answer.send(work(client));
-        });
-        self.worker.jobs.as_ref().ok_or_else(gone)?.send(job).map_err(|_| gone())?;
-        let answer = answered.recv().map_err(|_| gone())?;
+        }))?;
+        let answer = answered.recv().map_err(|_| Error::Engine("the PostgreSQL connection's thread stopped"))?;
         self.answered.set(Instant::now());
         Ok(answer)
     }
