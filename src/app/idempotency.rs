@@ -126,23 +126,22 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // Other app servers on the same PostgreSQL database are told apart by a claim held in the
     // database until this answer is committed (on SQLite, this server is the only one).
     let claim_name = format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id);
-    let _claim = match state.db.claim(&claim_name).await {
-        Ok(Some(claim)) => claim,
-        Ok(None) => return AppError::Conflict(RUNNING.into()).into_response(),
-        Err(error) => return error.into_response(),
-    };
-    let stored = {
+    // The look-up goes with the claim (one round trip on PostgreSQL), after it.
+    let claimed = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
-        state.db.look_up(move |conn| find(conn, &key, &payload_hash)).await
+        state.db.claim_then_look_up(&claim_name, move |conn| find(conn, &key, &payload_hash)).await
     };
-    match stored {
+    let _claim = match claimed {
         Err(error) => return error.into_response(),
-        Ok(Some(Stored::Answer { status, content_type, body })) => return replay(status, content_type, body),
-        Ok(Some(Stored::OtherPayload)) => {
+        Ok(None) => return AppError::Conflict(RUNNING.into()).into_response(),
+        Ok(Some((_, Some(Stored::Answer { status, content_type, body })))) => {
+            return replay(status, content_type, body);
+        }
+        Ok(Some((_, Some(Stored::OtherPayload)))) => {
             return AppError::Unprocessable(REUSED.into()).into_response();
         }
-        Ok(None) => {}
-    }
+        Ok(Some((claim, None))) => claim,
+    };
 
     let unit = Arc::new(Unit::default());
     let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(bytes)))).await;

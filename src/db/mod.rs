@@ -164,6 +164,23 @@ impl Db {
         self.cluster.claim(name).await
     }
 
+    /// [`Db::claim`] and `look`, a read that must see what the claim's last holder committed,
+    /// made after it: on PostgreSQL in one exchange on the claiming connection (see
+    /// `Cluster::claim_then`); on SQLite, where every claim is granted, `look` is a look-up.
+    pub async fn claim_then_look_up<T, F>(&self, name: &str, look: F) -> AppResult<Option<(Claim, T)>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        match self.cluster.claim_then(name, look).await? {
+            Ok(claimed) => Ok(claimed),
+            Err(look) => {
+                let Some(claim) = self.cluster.claim(name).await? else { return Ok(None) };
+                Ok(Some((claim, self.look_up(look).await?)))
+            }
+        }
+    }
+
     /// The app servers sharing the database, as last counted (1 on SQLite): a rate limit is
     /// shared out among them.
     pub fn servers(&self) -> usize {

@@ -36,7 +36,7 @@ use crate::resources::promo_codes::new_code;
 use crate::resources::usage_history::{REDEMPTION_CONFIRMED, USAGE_HISTORY};
 
 use super::app::{
-    USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, USE_FIELDS, active_employee, check_use, employee_for_use, record_use,
+    USE_BRANCH, USE_CAMPAIGN, USE_EMPLOYEE, USE_FIELDS, active_employee_ahead, check_use, employee_for_use, record_use,
 };
 use super::partner::{CODE_REQUIRED, partner_of};
 
@@ -162,9 +162,9 @@ async fn issue(
     let answer = state
         .db
         .write_point(move |tx| {
-            let employee = active_employee(tx, "employeeEmail", &email)?;
+            let employee = active_employee_ahead(tx, "employeeEmail", &email)?;
             let at = OffsetDateTime::now_utc();
-            check_use(tx, &employee, campaign, None, true, &zone, at)?;
+            let (employee, _) = check_use(tx, employee, campaign, None, true, &zone, at)?;
             let (code, expires_at) = live_code(tx, employee.id, campaign, at, ttl)?;
             Ok(RedemptionCode { qr_payload: format!("{QR_PREFIX}{code}"), code, expires_at, campaign_id: campaign })
         })
@@ -319,7 +319,7 @@ async fn confirm(
                 sent.insert("partnerCityId".into(), json!(branch));
             }
             let use_values = read_json_fields(USE_FIELDS, &Value::Object(sent))?;
-            let usage_id = record_use(tx, &employee, &use_values, true, &zone, at)?;
+            let usage_id = record_use(tx, employee, &use_values, true, &zone, at)?;
             let marked = tx
                 .prepare_cached(
                     "UPDATE redemption_codes SET confirmed_at = ?2, usage_id = ?3 WHERE id = ?1 AND confirmed_at IS NULL",

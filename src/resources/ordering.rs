@@ -27,12 +27,11 @@ impl Sequence {
             ids.insert(index, row);
             placed = index as i64 + 1;
         }
-        let mut renumber = tx.prepare_cached(&format!(
-            "UPDATE {} SET order_no = ?2 WHERE id = ?1 AND order_no IS DISTINCT FROM ?2",
-            self.table
-        ))?;
+        let renumber =
+            format!("UPDATE {} SET order_no = ?2 WHERE id = ?1 AND order_no IS DISTINCT FROM ?2", self.table);
+        // Nobody reads what they changed: on PostgreSQL they travel with the write's next read.
         for (index, id) in ids.iter().enumerate() {
-            renumber.execute((id, index as i64 + 1))?;
+            tx.execute_later(&renumber, (id, index as i64 + 1))?;
         }
         Ok(placed)
     }

@@ -300,6 +300,14 @@ impl Connection {
     }
 
     /// The PostgreSQL connection, for an exchange with its client.
+    /// The PostgreSQL connection beneath, when it is one.
+    pub(super) fn pg_if_any(&self) -> Option<&Pg> {
+        match &self.engine {
+            Engine::Postgres(pg) => Some(pg),
+            Engine::Sqlite(_) => None,
+        }
+    }
+
     pub(super) fn pg(&self) -> Result<&Pg> {
         match &self.engine {
             Engine::Postgres(pg) => Ok(pg),

@@ -3,6 +3,7 @@
 //! statements, rows, values, and one error type that says whether a write broke a constraint.
 //! SQL is written by hand with `?N` placeholders.
 
+mod ahead;
 mod conn;
 mod error;
 mod params;
@@ -14,6 +15,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+pub use ahead::ReadAhead;
 pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;

@@ -55,11 +55,12 @@ pub fn round_trips() -> u64 {
     ROUND_TRIPS.load(Ordering::Relaxed)
 }
 
-/// A statement deferred to the next exchange: a compiled one with its values, or parameterless SQL
-/// sent as it is.
+/// A statement deferred to the next exchange: a compiled one with its values, parameterless SQL
+/// sent as it is, or a query whose rows go to whoever sent it ahead (`ahead.rs`).
 enum Deferred {
     Compiled(tokio_postgres::Statement, Vec<Value>),
     Text(String),
+    Read(tokio_postgres::Statement, Vec<Value>, mpsc::Sender<Vec<tokio_postgres::Row>>),
 }
 
 /// The driver's client as the connection's thread holds it: the async client on a runtime of the
@@ -89,7 +90,9 @@ impl Client {
         let params: Vec<Vec<Param<'_>>> = deferred
             .iter()
             .map(|statement| match statement {
-                Deferred::Compiled(_, values) => values.iter().map(|value| Param(ValueRef::from(value))).collect(),
+                Deferred::Compiled(_, values) | Deferred::Read(_, values, _) => {
+                    values.iter().map(|value| Param(ValueRef::from(value))).collect()
+                }
                 Deferred::Text(_) => Vec::new(),
             })
             .collect();
@@ -103,6 +106,11 @@ impl Client {
                     Box::pin(async move { client.execute(statement, params).await.map(drop) })
                 }
                 Deferred::Text(sql) => Box::pin(client.batch_execute(sql)),
+                Deferred::Read(statement, _, rows) => Box::pin(async move {
+                    // Nobody waiting any more (the reader gave up) is no failure of the exchange.
+                    let _ = rows.send(client.query(statement, params).await?);
+                    Ok(())
+                }),
             };
             sent
         }));
@@ -133,6 +141,14 @@ impl Client {
 
     pub(super) fn simple_query(&mut self, sql: &str) -> PgResult<Vec<tokio_postgres::SimpleQueryMessage>> {
         self.exchange(|client| Box::pin(client.simple_query(sql)))
+    }
+
+    /// Sends the deferred statements, if any, in an exchange of their own.
+    fn flush(&mut self) -> PgResult<()> {
+        if self.deferred.is_empty() {
+            return Ok(());
+        }
+        self.exchange(|_| Box::pin(async { Ok(()) }))
     }
 
     fn prepare(&mut self, sql: &str) -> PgResult<tokio_postgres::Statement> {
@@ -278,6 +294,23 @@ impl Pg {
     pub(super) fn defer_text(&self, sql: &str) -> Result<()> {
         let sql = sql.to_string();
         self.send(Box::new(move |client| client.deferred.push(Deferred::Text(sql))))
+    }
+
+    /// Sends the query `statement` with `values` ahead of the next exchange; its rows come back
+    /// on the answer once that exchange has answered (`ahead.rs`).
+    pub(super) fn defer_read(
+        &self,
+        statement: tokio_postgres::Statement,
+        values: Vec<Value>,
+    ) -> Result<mpsc::Receiver<Vec<tokio_postgres::Row>>> {
+        let (rows, answer) = mpsc::channel();
+        self.send(Box::new(move |client| client.deferred.push(Deferred::Read(statement, values, rows))))?;
+        Ok(answer)
+    }
+
+    /// Sends what is deferred now, in an exchange of its own when there is any.
+    pub(super) fn flush(&self) -> Result<()> {
+        Ok(self.call(|client| client.flush())??)
     }
 
     /// Forgets the deferred statements (a transaction rolled back before they were sent).

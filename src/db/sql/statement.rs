@@ -76,6 +76,13 @@ pub(super) fn gather(statement: &tokio_postgres::Statement, params: impl Params)
     Ok(binder.values)
 }
 
+/// The values of `params`, owned (a statement's to run later).
+pub(super) fn owned_values(params: impl Params) -> Result<Vec<Value>> {
+    let mut binder = OwnedBinder { values: Vec::new() };
+    params.bind_to(&mut binder)?;
+    Ok(binder.values)
+}
+
 /// Runs `work` with the values as the driver takes them.
 pub(super) fn with_pg_params<T>(
     values: &[Value],
@@ -308,6 +315,13 @@ pub struct Row<'r> {
 enum RowInner<'r> {
     Sqlite(&'r rusqlite::Row<'r>, &'r ColumnNames),
     Postgres(&'r tokio_postgres::Row),
+}
+
+impl<'r> Row<'r> {
+    /// A row PostgreSQL answered, read through the seam.
+    pub(super) fn of_postgres(row: &'r tokio_postgres::Row) -> Row<'r> {
+        Row { inner: RowInner::Postgres(row) }
+    }
 }
 
 impl Row<'_> {

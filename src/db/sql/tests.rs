@@ -142,6 +142,26 @@ pub(super) fn conformance(conn: &mut Connection, schema: &str) {
         assert!(open.is_empty(), "every cursor closed: {open:?}");
     }
 
+    // A read sent ahead answers its rows after the statement that carried it, in and outside a
+    // transaction; one with no row answers NoRows; one never read leaves nothing behind for the
+    // connection's next statement.
+    let ahead = conn.read_ahead("SELECT COUNT(*) FROM seam_log WHERE seam_id >= ?1", [3000]).unwrap();
+    let after: i64 = conn.query_row("SELECT ?1 * 2", [21], |row| row.get(0)).unwrap();
+    assert_eq!((ahead.query_row(|row| row.get::<i64>(0)).unwrap(), after), (500, 42));
+    let tx = conn.transaction().unwrap();
+    let none = tx.read_ahead("SELECT seam_id FROM seam_log WHERE seam_id = ?1", [-1]).unwrap();
+    tx.execute("INSERT INTO seam_log (seam_id) VALUES (?1)", [-2]).unwrap();
+    assert!(matches!(none.query_row(|row| row.get::<i64>(0)), Err(Error::NoRows)));
+    let unread = tx.read_ahead("SELECT seam_id FROM seam_log WHERE seam_id = ?1", [-2]).unwrap();
+    drop(unread);
+    tx.rollback().unwrap();
+    let alone = conn.read_ahead("SELECT 'alone'", ()).unwrap();
+    assert_eq!(alone.query_row(|row| row.get::<String>(0)).unwrap(), "alone");
+    assert_eq!(
+        conn.query_row("SELECT COUNT(*) FROM seam_log WHERE seam_id < 0", [], |row| row.get::<i64>(0)).unwrap(),
+        0
+    );
+
     // As a shell shows them: each engine may answer a number as text here.
     let shown = |value: &ValueRef<'_>| match value {
         ValueRef::Null => String::new(),

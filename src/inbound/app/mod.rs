@@ -4,7 +4,7 @@
 //! (Employee list, Usage History and so the dashboard, Requests by Employee, Complaints).
 
 use crate::db::dialect::Dialect;
-use crate::db::sql::{Connection, OptionalExtension};
+use crate::db::sql::{Connection, OptionalExtension, ReadAhead};
 use axum::http::Method;
 use axum::routing::{get, post, put};
 use serde_json::Value;
@@ -156,40 +156,78 @@ pub(crate) struct Employee {
 /// The live, active employee with this e-mail: 404 when there is none, 409 when inactive,
 /// each marked on `field`.
 pub(crate) fn active_employee(conn: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
+    active_employee_ahead(conn, field, email)?.employee()
+}
+
+/// [`active_employee`], looked up ahead of the statements that follow (see `ReadAhead`): on
+/// PostgreSQL the look-up travels with the next one, in its round trip.
+pub(crate) fn active_employee_ahead<'c>(
+    conn: &'c Connection,
+    field: &'static str,
+    email: &str,
+) -> AppResult<EmployeeAhead<'c>> {
     find_active_employee(conn, field, email, "")
 }
 
-/// [`active_employee`] for a use about to be written: the employee's row is locked until the
-/// commit (see `Isolation::RowLocks`), so two uses by one employee are decided one after the
+/// [`active_employee_ahead`] for a use about to be written: the employee's row is locked until
+/// the commit (see `Isolation::RowLocks`), so two uses by one employee are decided one after the
 /// other (their limits, the review's counts of recent uses), while uses by others go side by side.
-pub(crate) fn employee_for_use(tx: &Connection, field: &'static str, email: &str) -> AppResult<Employee> {
+pub(crate) fn employee_for_use<'c>(
+    tx: &'c Connection,
+    field: &'static str,
+    email: &str,
+) -> AppResult<EmployeeAhead<'c>> {
     find_active_employee(tx, field, email, &Dialect::of(tx).lock_rows("employees"))
 }
 
-fn find_active_employee(conn: &Connection, field: &'static str, email: &str, lock: &str) -> AppResult<Employee> {
-    let found = conn
-        .prepare_cached(&format!(
+/// An employee looked up ahead, read with [`EmployeeAhead::employee`].
+pub(crate) struct EmployeeAhead<'c> {
+    field: &'static str,
+    /// The e-mail they were looked up by, for statements sent before the row is read.
+    pub email: String,
+    found: ReadAhead<'c>,
+}
+
+impl EmployeeAhead<'_> {
+    /// The employee: 404 when there is none, 409 when inactive, each marked on the field.
+    pub(crate) fn employee(self) -> AppResult<Employee> {
+        let found = self
+            .found
+            .query_row(|r| {
+                Ok((
+                    Employee {
+                        id: r.get("id")?,
+                        asset_id: r.get("asset_id")?,
+                        full_name: r.get("full_name")?,
+                        email: r.get("email")?,
+                        phone: r.get("phone")?,
+                    },
+                    r.get::<bool>("is_active")?,
+                ))
+            })
+            .optional()?;
+        match found {
+            None => Err(AppError::no_such(self.field, EMPLOYEE_UNKNOWN)),
+            Some((_, false)) => Err(AppError::conflict_on(self.field, EMPLOYEE_INACTIVE)),
+            Some((employee, true)) => Ok(employee),
+        }
+    }
+}
+
+fn find_active_employee<'c>(
+    conn: &'c Connection,
+    field: &'static str,
+    email: &str,
+    lock: &str,
+) -> AppResult<EmployeeAhead<'c>> {
+    let found = conn.read_ahead(
+        &format!(
             "SELECT id, asset_id, first_name || ' ' || last_name AS full_name, email, phone, is_active FROM employees
              WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1 {lock}"
-        ))?
-        .query_row([email], |r| {
-            Ok((
-                Employee {
-                    id: r.get("id")?,
-                    asset_id: r.get("asset_id")?,
-                    full_name: r.get("full_name")?,
-                    email: r.get("email")?,
-                    phone: r.get("phone")?,
-                },
-                r.get::<bool>("is_active")?,
-            ))
-        })
-        .optional()?;
-    match found {
-        None => Err(AppError::no_such(field, EMPLOYEE_UNKNOWN)),
-        Some((_, false)) => Err(AppError::conflict_on(field, EMPLOYEE_INACTIVE)),
-        Some((employee, true)) => Ok(employee),
-    }
+        ),
+        [email],
+    )?;
+    Ok(EmployeeAhead { field, email: email.to_string(), found })
 }
 
 /// The query parameter that names the employee of an app read, spelled as the bodies of the

@@ -29,8 +29,8 @@ use crate::resources::wish_list::WISH_LIST;
 
 use super::{
     CAMPAIGN_EXPIRED, CAMPAIGN_INACTIVE, CAMPAIGN_NOT_OFFERED, CAMPAIGN_NOT_STARTED, DESCRIPTION_REQUIRED,
-    EMPLOYEE_REQUIRED, Employee, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED, active_employee,
-    employee_for_use,
+    EMPLOYEE_REQUIRED, Employee, EmployeeAhead, FULL_NAME_REQUIRED, RATING_RANGE, REASON_REQUIRED, TEXT_REQUIRED,
+    active_employee, employee_for_use,
 };
 
 /// `POST usage`'s body.
@@ -106,22 +106,22 @@ pub(super) async fn usage(
     // employee's, a limited campaign's) instead of failing the others' transactions.
     let row = crud::save_then_fetch_with(&state, &USAGE_HISTORY, Isolation::RowLocks, move |tx| {
         let employee = employee_for_use(tx, "employeeEmail", &email)?;
-        record_use(tx, &employee, &values, false, &zone, time::OffsetDateTime::now_utc())
+        record_use(tx, employee, &values, false, &zone, time::OffsetDateTime::now_utc())
     })
     .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
-/// The campaign as a use reads it (`?1` the campaign, `?2` the employee's asset, `?3` now, `?4`
-/// the employee): whether it may be used, its limits with its kept count of uses, the review
+/// The campaign as a use reads it (`?1` the campaign, `?2` now, `?3` the employee's e-mail, whose
+/// live row is the first found as `active_employee` finds it): whether it may be used, its limits with its kept count of uses, the review
 /// rules' thresholds, and the names a use copies ([`SNAPSHOT_COLUMNS`]), in one statement.
 fn campaign_for_use() -> &'static str {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SQL.get_or_init(|| {
         format!(
             "SELECT c.is_active = 1 AND p.is_active = 1 AND p.deleted_at IS NULL AS active,
-                    c.start_date <= ?3 AS started, c.expire_date > ?3 AS unexpired,
-                    EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = ?2)
+                    c.start_date <= ?2 AS started, c.expire_date > ?2 AS unexpired,
+                    EXISTS (SELECT 1 FROM campaign_assets ca WHERE ca.campaign_id = c.id AND ca.asset_id = e.asset_id)
                         AS offered,
                     {limits}, {review},
                     e.id AS employee_id, e.asset_id, c.partner_id, c.campaign_category_id AS category_id,
@@ -129,7 +129,9 @@ fn campaign_for_use() -> &'static str {
                     c.name_az AS campaign_name, cc.name_az AS category_name, c.discount_percent
              FROM campaigns c JOIN partners p ON p.id = c.partner_id
                   JOIN campaign_categories cc ON cc.id = c.campaign_category_id
-                  JOIN employees e ON e.id = ?4 JOIN assets a ON a.id = e.asset_id
+                  JOIN employees e ON e.id =
+                      (SELECT id FROM employees WHERE email = ?3 AND deleted_at IS NULL ORDER BY id LIMIT 1)
+                  JOIN assets a ON a.id = e.asset_id
                   LEFT JOIN usage_review_settings s ON s.id = 1
              WHERE c.id = ?1 AND c.deleted_at IS NULL AND c.is_confirmed = 1",
             limits = limits::LIMITS_COLUMNS_SQL,
@@ -168,20 +170,24 @@ pub(crate) struct AllowedUse {
 /// campaign inactive, expired, not started or not offered to the employee's asset, or past a limit
 /// (`verified`: the use is a code the partner confirms, which a verified-only campaign takes).
 /// Runs in the use's own transaction, so the limits are counted with the writes before it. Two
-/// statements read all it needs (and a third the branch, when one is named).
+/// statements read all it needs (and a third the branch, when one is named); the first goes with
+/// the employee's look-up, sent ahead, and answers the employee found.
 pub(crate) fn check_use(
     tx: &Connection,
-    employee: &Employee,
+    employee: EmployeeAhead<'_>,
     campaign_id: i64,
     branch: Option<i64>,
     verified: bool,
     zone: &OperatorZone,
     at: time::OffsetDateTime,
-) -> AppResult<AllowedUse> {
+) -> AppResult<(Employee, AllowedUse)> {
     let now = format_iso(at);
-    let campaign = tx
-        .prepare_cached(campaign_for_use())?
-        .query_row((campaign_id, employee.asset_id, &now, employee.id), |r| {
+    // Read after the employee's look-up (and its lock) in the same round trip on PostgreSQL; the
+    // employee's refusal comes first.
+    let campaign = tx.read_ahead(campaign_for_use(), (campaign_id, &now, &employee.email))?;
+    let employee = employee.employee()?;
+    let campaign = campaign
+        .query_row(|r| {
             Ok((
                 r.get::<bool>("active")?,
                 r.get::<bool>("started")?,
@@ -230,7 +236,7 @@ pub(crate) fn check_use(
             Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? }))
         })?;
     limits.check(campaign_uses, own, verified)?;
-    Ok(AllowedUse { partner_id, snapshot, review, recent })
+    Ok((employee, AllowedUse { partner_id, snapshot, review, recent }))
 }
 
 /// The uses of a campaign with a limit on its uses in all, counted after its row is locked until
@@ -250,14 +256,16 @@ fn locked_campaign_uses(tx: &Connection, campaign_id: i64) -> AppResult<i64> {
 /// [`check_use`]; `verified` when the partner confirmed it with a redemption code. Its id.
 pub(crate) fn record_use(
     tx: &Connection,
-    employee: &Employee,
+    employee: EmployeeAhead<'_>,
     values: &Values,
     verified: bool,
     zone: &OperatorZone,
     at: time::OffsetDateTime,
 ) -> AppResult<i64> {
     let campaign_id = values.number("campaignId").unwrap_or_default();
-    let allowed = check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
+    // The endpoints listening for the use are read ahead, with the check's first statement.
+    let listening = events::listen_ahead(tx, &USAGE_HISTORY, On::Created)?;
+    let (employee, allowed) = check_use(tx, employee, campaign_id, values.number("partnerCityId"), verified, zone, at)?;
     // Names are copied as they are now: the history reads the same after a rename.
     let id = USAGE_FORM
         .write(values)
@@ -268,7 +276,7 @@ pub(crate) fn record_use(
     // The review rules judge the use as written, in its transaction.
     let row = UseRow { id, employee_id: employee.id, partner_id: allowed.partner_id };
     usage_review::flag_use(tx, &row, &allowed.review, allowed.recent, at)?;
-    events::raise(tx, &USAGE_HISTORY, On::Created, id)?;
+    events::raise_heard(tx, &USAGE_HISTORY, On::Created, id, listening)?;
     Ok(id)
 }
 
