@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
 
-use super::query::{RowObject, json_value, select_sql, unreadable};
+use super::query::{PageAhead, RowObject, json_value, select_sql, unreadable};
 use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
 use crate::auth::CurrentUser;
 use crate::core::error::{AppError, AppResult};
@@ -178,12 +178,20 @@ async fn list(
     let (etag, page) = state
         .db
         .read_briefly(move |conn| {
-            let now = counts.reading_on(conn)?;
+            let mut query = query;
+            // The clock, then the page (unless the tag asked for may spare it): one round trip on
+            // PostgreSQL, the data no older than the tag.
+            let clock = counts.clock_ahead(conn)?;
+            let page = match asked {
+                None => query.page_ahead(conn, resource)?,
+                Some(_) => None,
+            };
+            let now = clock.reading()?;
             let etag = now.etag(&request);
             if asked.as_deref().is_some_and(|asked| names_etag(asked, &etag)) {
                 return Ok((etag, None));
             }
-            page_body(conn, &now, resource, query).map(|page| (etag, Some(page)))
+            page_body(conn, &now, resource, query, page).map(|page| (etag, Some(page)))
         })
         .await?;
     let mut answer = match page {
@@ -211,17 +219,23 @@ pub fn fetch_page(
     resource: &Resource,
     query: ListQuery,
 ) -> AppResult<ListPage> {
-    let (data, total_count) = read_page(conn, &counts.reading_on(conn)?, resource, query, |object| {
+    let (data, total_count) = read_page(conn, &counts.reading_on(conn)?, resource, query, None, |object| {
         serde_json::to_value(object).map_err(|error| unreadable("row".into(), error))
     })?;
     Ok(ListPage { data, total_count })
 }
 
 /// The list call's answer, `ListPage` as JSON, written row by row as the page is read.
-fn page_body(conn: &Connection, counts: &Reading<'_>, resource: &Resource, query: ListQuery) -> AppResult<Vec<u8>> {
+fn page_body(
+    conn: &Connection,
+    counts: &Reading<'_>,
+    resource: &Resource,
+    query: ListQuery,
+    ahead: Option<PageAhead<'_>>,
+) -> AppResult<Vec<u8>> {
     let mut body = b"{\"data\":[".to_vec();
     let mut first = true;
-    let (_, total_count) = read_page(conn, counts, resource, query, |object| {
+    let (_, total_count) = read_page(conn, counts, resource, query, ahead, |object| {
         if !std::mem::take(&mut first) {
             body.push(b',');
         }
@@ -234,12 +248,14 @@ fn page_body(conn: &Connection, counts: &Reading<'_>, resource: &Resource, query
 }
 
 /// Plans one page of `resource`'s list and hands each of its rows to `each` as the list columns'
-/// JSON object; answers what `each` made of them and the list's total.
+/// JSON object (read from the page sent `ahead`, when it is the page planned); answers what
+/// `each` made of them and the list's total.
 fn read_page<T>(
     conn: &Connection,
     counts: &Reading<'_>,
     resource: &Resource,
     query: ListQuery,
+    ahead: Option<PageAhead<'_>>,
     mut each: impl FnMut(RowObject<'_>) -> crate::db::sql::Result<T>,
 ) -> AppResult<(Vec<T>, i64)> {
     let plan = query.plan_page(conn, counts, resource)?;
@@ -247,7 +263,11 @@ fn read_page<T>(
         return Ok((vec![], plan.total_count));
     };
     let columns: Vec<_> = resource.list_columns().collect();
-    let made = page.rows(conn, |row| each(RowObject { row, columns: &columns }))?;
+    let each = |row: &crate::db::sql::Row<'_>| each(RowObject { row, columns: &columns });
+    let made = match ahead {
+        Some(ahead) => ahead.rows(&page, conn, each)?,
+        None => page.rows(conn, each)?,
+    };
     Ok((made, plan.total_count))
 }
 

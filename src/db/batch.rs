@@ -222,7 +222,7 @@ impl Queue {
             Ok(ended) => ended,
             Err(_) => {
                 let turn = self.turn(Isolation::default()).await?;
-                tokio::task::spawn_blocking(move || turn.end(true)).await?;
+                crate::db::spawn_blocking(move || turn.end(true)).await?;
                 settled(&mut outcome).await
             }
         };

@@ -70,7 +70,7 @@ impl Drop for Claim {
         };
         // The release is a round trip to the server: off the async threads when there are any.
         match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn_blocking(unlock)),
+            Ok(runtime) => drop(runtime.spawn_blocking(move || super::sql::driving_here(unlock))),
             Err(_) => unlock(),
         }
     }
@@ -192,7 +192,7 @@ impl Cluster {
         work: impl FnOnce(&Connection, u64, &mut Option<u64>) -> AppResult<T> + Send + 'static,
     ) -> AppResult<Option<T>> {
         let Some(held) = held else { return Ok(None) };
-        tokio::task::spawn_blocking(move || {
+        crate::db::spawn_blocking(move || {
             let mut held = lock(&held);
             let Held { conn, leading } = &mut *held;
             let (conn, generation) = conn.get()?;

@@ -140,6 +140,18 @@ impl CountCache {
         Ok(Reading { cache: self, version })
     }
 
+    /// [`CountCache::reading_on`] with the clock's read sent ahead (see `ReadAhead`): on PostgreSQL
+    /// it travels with the request's next statement (a list's page), before it, in one round
+    /// trip; [`ClockAhead::reading`] reads it.
+    pub fn clock_ahead<'c>(&'c self, conn: &'c super::sql::Connection) -> AppResult<ClockAhead<'c>> {
+        use super::dialect::Dialect;
+        let ahead = match self.server_clock {
+            true => Some(conn.read_ahead(Dialect::Postgres.change_clock(), ())?),
+            false => None,
+        };
+        Ok(ClockAhead { cache: self, ahead })
+    }
+
     /// The change clock now (`Dialect::change_clock`): it never reads the same twice across
     /// another connection's commit.
     fn version(&self) -> AppResult<Version> {
@@ -194,6 +206,23 @@ impl CountCache {
 pub struct Reading<'c> {
     cache: &'c CountCache,
     version: Version,
+}
+
+/// The change clock sent ahead ([`CountCache::clock_ahead`]).
+pub struct ClockAhead<'c> {
+    cache: &'c CountCache,
+    /// The server's clock on the request's connection; `None` where it is the watcher's.
+    ahead: Option<super::sql::ReadAhead<'c>>,
+}
+
+impl<'c> ClockAhead<'c> {
+    /// The reading, as [`CountCache::reading_on`] answers it.
+    pub fn reading(self) -> AppResult<Reading<'c>> {
+        match self.ahead {
+            Some(ahead) => Ok(Reading { cache: self.cache, version: ahead.query_row(|r| r.get(0))? }),
+            None => self.cache.reading(),
+        }
+    }
 }
 
 impl Reading<'_> {

@@ -39,7 +39,7 @@ pub use actor::Actor;
 use batch::Queue;
 pub use cluster::Claim;
 use cluster::Cluster;
-pub use counts::{Anchor, CountCache, Reading, lock};
+pub use counts::{Anchor, ClockAhead, CountCache, Reading, lock};
 pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate};
 pub use open::register_functions;
 use sql::Connection;
@@ -279,4 +279,12 @@ impl Drop for SpillToDisk<'_> {
             tracing::warn!(%error, "cannot set temp_store back to MEMORY");
         }
     }
+}
+
+/// `tokio::task::spawn_blocking` for the database's work: the thread then waits for PostgreSQL
+/// itself at each exchange (`sql::driving_here`), rather than through a thread of the moment.
+pub(crate) fn spawn_blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> tokio::task::JoinHandle<T> {
+    tokio::task::spawn_blocking(move || sql::driving_here(work))
 }

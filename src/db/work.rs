@@ -151,7 +151,7 @@ impl Db {
             // A second write in one request: the first is kept and committed on its own, and the
             // answer will be recorded in a write of its own.
             unit.mark_split();
-            let committed = tokio::task::spawn_blocking(move || keep_and_end(first)).await??;
+            let committed = crate::db::spawn_blocking(move || keep_and_end(first)).await??;
             self.writers.committed(committed).await?;
             return self.write_now(isolation, work).await;
         }
@@ -266,7 +266,7 @@ impl Db {
                 self.keep_and_commit(open).await
             }
             (Some(mut open), record) => {
-                let committed = tokio::task::spawn_blocking(move || {
+                let committed = crate::db::spawn_blocking(move || {
                     if let Some(record) = record {
                         record(open.conn()?)?;
                     }
@@ -294,7 +294,7 @@ pub fn write_tx<T>(conn: &mut Connection, work: impl FnOnce(&Transaction) -> App
 /// writes is recorded as theirs.
 fn as_caller<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> tokio::task::JoinHandle<T> {
     let actor = Actor::current();
-    tokio::task::spawn_blocking(move || actor.enter(work))
+    crate::db::spawn_blocking(move || actor.enter(work))
 }
 
 /// Runs `work` in `turn` on the blocking pool, as the caller, and hands the turn back with the
@@ -322,7 +322,7 @@ fn keep_and_end(mut turn: batch::Turn) -> AppResult<batch::Committed> {
 /// times checkpoints it).
 async fn commit_off_thread(commit: Option<batch::Commit>) -> AppResult<()> {
     if let Some(commit) = commit {
-        tokio::task::spawn_blocking(move || drop(commit)).await?;
+        crate::db::spawn_blocking(move || drop(commit)).await?;
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::db::format_iso;
 use crate::http::extract::QueryMap;
 
-pub use plan::{ListPlan, Statement};
+pub use plan::{ListPlan, PageAhead, Statement};
 use search::{Phrase, Searched};
 
 /// Largest page a table may ask for.

@@ -3,7 +3,7 @@
 //! a remembered row when the page is deep, or every matching row for the export.
 
 use crate::db::dialect::Dialect;
-use crate::db::sql::{Connection, OptionalExtension, Value, params_from_iter};
+use crate::db::sql::{Connection, OptionalExtension, ReadAhead, Value, params_from_iter};
 
 use super::{DEFAULT_PAGE, ListQuery, SearchVia, select_sql};
 use crate::core::error::AppResult;
@@ -27,6 +27,28 @@ impl Statement {
         let mut stmt = conn.prepare_cached(&self.sql)?;
         let rows = stmt.query_map(params_from_iter(self.params.iter()), |row| each(row))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+/// A page's statement sent ahead of its plan ([`ListQuery::page_ahead`]).
+pub struct PageAhead<'c> {
+    sent: Statement,
+    rows: ReadAhead<'c>,
+}
+
+impl PageAhead<'_> {
+    /// The page's rows, each turned into a value, when `planned` is the statement sent ahead;
+    /// else `planned`'s, read now (the plan is the judge of what the page is).
+    pub fn rows<T>(
+        self,
+        planned: &Statement,
+        conn: &Connection,
+        each: impl FnMut(&crate::db::sql::Row) -> crate::db::sql::Result<T>,
+    ) -> AppResult<Vec<T>> {
+        if self.sent.sql != planned.sql || self.sent.params != planned.params {
+            return planned.rows(conn, each);
+        }
+        Ok(self.rows.query_all(each)?)
     }
 }
 
@@ -67,6 +89,20 @@ impl ListQuery {
         let via = self.search_via(conn, counts, resource, total_count)?;
         let anchor = self.anchor(conn, counts, resource, via)?;
         Ok(ListPlan { total_count, page: Some(self.page_statement(resource, via, anchor)) })
+    }
+
+    /// Sends the page's statement ahead (see `ReadAhead`) when it is known before the total: no
+    /// search (how a search's page is read depends on how many rows match) and a page above the
+    /// first remembered row. On PostgreSQL it then travels with the request's clock, in one round
+    /// trip; [`ListQuery::plan_page`] still decides whether the page is read at all.
+    pub fn page_ahead<'c>(&mut self, conn: &'c Connection, resource: &Resource) -> AppResult<Option<PageAhead<'c>>> {
+        self.spell_for(conn);
+        if self.has_searches() || self.skip >= ANCHOR_EVERY {
+            return Ok(None);
+        }
+        let sent = self.page_statement(resource, SearchVia::Index, None);
+        let rows = conn.read_ahead(&sent.sql, params_from_iter(sent.params.iter()))?;
+        Ok(Some(PageAhead { sent, rows }))
     }
 
     /// The remembered row at the nearest multiple of [`ANCHOR_EVERY`] at or before the page, when

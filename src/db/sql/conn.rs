@@ -40,7 +40,7 @@ impl Connection {
     pub fn is_closed(&self) -> bool {
         match &self.engine {
             Engine::Sqlite(_) => false,
-            Engine::Postgres(pg) => pg.call(|client| client.is_closed()).unwrap_or(true),
+            Engine::Postgres(pg) => pg.is_closed(),
         }
     }
 

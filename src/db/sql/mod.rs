@@ -20,7 +20,7 @@ pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
-pub use pg::round_trips;
+pub use pg::{driving_here, round_trips};
 pub use reconnecting::Reconnecting;
 pub use statement::{MappedRows, Place, Row, RowIndex, Rows, Statement};
 pub use value::{FromSql, FromSqlError, ToSql, Value, ValueRef};

@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::error::Error as StdError;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -31,7 +31,10 @@ const STATEMENT_CACHE: usize = 256;
 
 /// A PostgreSQL connection with its compiled statements.
 pub(super) struct Pg {
-    worker: Worker,
+    /// The driver's client and its runtime, driven by whichever thread exchanges (see
+    /// [`driving_here`]); locked only by the connection's one user at a time, and a thread of the
+    /// moment it hands an exchange to.
+    client: Mutex<Client>,
     statements: RefCell<HashMap<String, tokio_postgres::Statement>>,
     /// Whether a transaction begun through the seam is open (the protocol's own status is not
     /// exposed by the driver).
@@ -42,8 +45,56 @@ pub(super) struct Pg {
     answered: Cell<Instant>,
 }
 
-/// An exchange with the server, run on the connection's own thread.
-type Job = Box<dyn FnOnce(&mut Client) + Send>;
+thread_local! {
+    /// Whether this thread may wait on a connection's runtime itself ([`driving_here`]).
+    static DRIVES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `work` on a thread that waits for PostgreSQL itself: each exchange is driven right here,
+/// on the connection's own runtime, without handing it to another thread and back (two wake-ups
+/// a round trip). For the threads that run the database's work (`Db`'s blocking threads); a
+/// thread outside any runtime (the command line, the webhooks' sender) always may. Elsewhere, on
+/// a thread that drives async work (a request's task, an async test), a runtime may not be waited
+/// on: an exchange there runs on a thread of the moment.
+pub fn driving_here<T>(work: impl FnOnce() -> T) -> T {
+    /// Puts the thread's mark back however the work ends.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DRIVES.set(self.0);
+        }
+    }
+    let _restore = Restore(DRIVES.replace(true));
+    work()
+}
+
+fn may_drive_here() -> bool {
+    DRIVES.get() || tokio::runtime::Handle::try_current().is_err()
+}
+
+/// Runs `work` here when this thread may wait on a runtime, else on a thread of the moment
+/// (see [`driving_here`]).
+fn on_a_driving_thread<T: Send>(work: impl FnOnce() -> T + Send) -> Result<T> {
+    if may_drive_here() {
+        return Ok(work());
+    }
+    let (mut work, mut answer) = (Some(work), None);
+    on_a_thread_of_the_moment(&mut || answer = work.take().map(|work| work()))?;
+    answer.ok_or(Error::Engine("a PostgreSQL exchange's thread stopped"))
+}
+
+/// Runs `work` on a thread of its own, waited for. Not generic: the thread's machinery is built
+/// once in the binary, not once per kind of exchange.
+fn on_a_thread_of_the_moment(work: &mut (dyn FnMut() + Send)) -> Result<()> {
+    thread::scope(|scope| scope.spawn(|| driving_here(work)).join())
+        .map_err(|_| Error::Engine("a PostgreSQL exchange's thread stopped"))
+}
+
+/// The client, whoever held it before (a panic while holding it leaves nothing half-done that
+/// the next exchange would trip on: a failed exchange is an error of its own).
+fn lock(client: &Mutex<Client>) -> std::sync::MutexGuard<'_, Client> {
+    client.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Exchanges with PostgreSQL servers (a request sent and its answers read: one round trip,
 /// however many statements it carried) made by this process so far.
@@ -63,11 +114,10 @@ enum Deferred {
     Read(tokio_postgres::Statement, Vec<Value>, mpsc::Sender<Vec<tokio_postgres::Row>>),
 }
 
-/// The driver's client as the connection's thread holds it: the async client on a runtime of the
-/// thread's own (which also drives the connection while an exchange runs), and the statements
-/// deferred to the next exchange.
+/// The driver's client: the async client on a runtime of the connection's own (which also drives
+/// the connection while an exchange runs), and the statements deferred to the next exchange.
 pub(super) struct Client {
-    runtime: tokio::runtime::Runtime,
+    runtime: Runtime,
     client: tokio_postgres::Client,
     deferred: Vec<Deferred>,
 }
@@ -162,21 +212,25 @@ impl Client {
 
 type PgResult<T> = std::result::Result<T, tokio_postgres::Error>;
 
-/// The thread a connection's client lives on, with an async runtime of its own: the driver's
-/// runtime cannot be entered from a thread already driving async work (a request's task, an async
-/// test); on a thread of its own every exchange works, whoever asks, at the cost of two channel
-/// hops beside a network round trip.
-struct Worker {
-    jobs: Option<mpsc::Sender<Job>>,
-    thread: Option<thread::JoinHandle<()>>,
+/// A connection's runtime. It is shut down without waiting when the connection is dropped: a
+/// pooled connection may be dropped on a thread driving async work, where a runtime may not be
+/// waited on; the connection's task goes with it, which closes the socket.
+struct Runtime(Option<tokio::runtime::Runtime>);
+
+impl Runtime {
+    fn block_on<F: Future>(&self, work: F) -> F::Output {
+        match &self.0 {
+            Some(runtime) => runtime.block_on(work),
+            // Taken only as the connection is dropped, when nothing exchanges any more.
+            None => unreachable!("a connection's runtime is gone only once the connection is"),
+        }
+    }
 }
 
-impl Drop for Worker {
-    /// Closing the channel ends the thread, which closes the connection.
+impl Drop for Runtime {
     fn drop(&mut self) {
-        self.jobs.take();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
         }
     }
 }
@@ -216,51 +270,31 @@ fn with_timeouts(mut config: tokio_postgres::Config) -> tokio_postgres::Config {
 
 impl Pg {
     pub(super) fn connect(url: &str) -> Result<Pg> {
-        // Parsed here, not on the thread, so that a malformed URL is told as such.
+        // Parsed first, so that a malformed URL is told as such.
         let config = url.parse::<tokio_postgres::Config>()?;
-        let (jobs, received) = mpsc::channel::<Job>();
-        let (connected, answer) = mpsc::channel();
-        let thread = thread::Builder::new()
-            .name("perkdesk-postgres".into())
-            .spawn(move || {
-                let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-                    Ok(runtime) => runtime,
-                    Err(_) => {
-                        let _ = connected.send(Err(Error::Engine("cannot start the PostgreSQL connection's runtime")));
-                        return;
+        let client = on_a_driving_thread(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|_| Error::Engine("cannot start the PostgreSQL connection's runtime"))?;
+            let client = runtime.block_on(async {
+                let (client, connection) = with_timeouts(config).connect(tokio_postgres::NoTls).await?;
+                // The connection is driven on its own runtime, whenever an exchange runs; it
+                // ends when the client is dropped or the server closes it.
+                tokio::spawn(async move {
+                    if let Err(error) = connection.await {
+                        tracing::debug!(%error, "a PostgreSQL connection ended");
                     }
-                };
-                let client = runtime.block_on(async {
-                    let (client, connection) = with_timeouts(config).connect(tokio_postgres::NoTls).await?;
-                    // The connection is driven on this thread's runtime, whenever an exchange
-                    // runs; it ends when the client is dropped or the server closes it.
-                    tokio::spawn(async move {
-                        if let Err(error) = connection.await {
-                            tracing::debug!(%error, "a PostgreSQL connection ended");
-                        }
-                    });
-                    // The server's notices ("already exists, skipping") are not perkdesk's to log.
-                    client.batch_execute("SET client_min_messages = warning").await?;
-                    Ok::<_, tokio_postgres::Error>(client)
                 });
-                let mut client = match client {
-                    Ok(client) => {
-                        let _ = connected.send(Ok(()));
-                        Client { runtime, client, deferred: Vec::new() }
-                    }
-                    Err(error) => {
-                        let _ = connected.send(Err(Error::from(error)));
-                        return;
-                    }
-                };
-                for job in received {
-                    job(&mut client);
-                }
-            })
-            .map_err(|_| Error::Engine("cannot start the PostgreSQL connection's thread"))?;
-        answer.recv().map_err(|_| Error::Engine("the PostgreSQL connection's thread stopped"))??;
+                // The server's notices ("already exists, skipping") are not perkdesk's to log.
+                client.batch_execute("SET client_min_messages = warning").await?;
+                Ok::<_, tokio_postgres::Error>(client)
+            });
+            let runtime = Runtime(Some(runtime));
+            Ok::<_, Error>(Client { client: client?, runtime, deferred: Vec::new() })
+        })??;
         Ok(Pg {
-            worker: Worker { jobs: Some(jobs), thread: Some(thread) },
+            client: Mutex::new(client),
             statements: RefCell::default(),
             in_transaction: Cell::new(false),
             cursors: Cell::new(0),
@@ -268,15 +302,18 @@ impl Pg {
         })
     }
 
-    /// Runs `work` with the client on the connection's thread and answers what it returned.
-    pub(super) fn call<T: Send + 'static>(&self, work: impl FnOnce(&mut Client) -> T + Send + 'static) -> Result<T> {
-        let (answer, answered) = mpsc::sync_channel(1);
-        self.send(Box::new(move |client| {
-            let _ = answer.send(work(client));
-        }))?;
-        let answer = answered.recv().map_err(|_| Error::Engine("the PostgreSQL connection's thread stopped"))?;
+    /// Runs `work`, an exchange, with the client, on this thread when it may wait for the server
+    /// ([`driving_here`]), else on a thread of the moment; answers what it returned.
+    pub(super) fn call<T: Send>(&self, work: impl FnOnce(&mut Client) -> T + Send) -> Result<T> {
+        let client = &self.client;
+        let answer = on_a_driving_thread(move || work(&mut lock(client)))?;
         self.answered.set(Instant::now());
         Ok(answer)
+    }
+
+    /// Runs `work`, which makes no exchange, with the client, here.
+    fn with_client<T>(&self, work: impl FnOnce(&mut Client) -> T) -> T {
+        work(&mut lock(&self.client))
     }
 
     /// Whether the server answered on this connection within `recently`: the pool then hands it
@@ -287,13 +324,15 @@ impl Pg {
 
     /// Sends `statement` with `values` ahead of the next exchange, without waiting for an answer.
     pub(super) fn defer(&self, statement: tokio_postgres::Statement, values: Vec<Value>) -> Result<()> {
-        self.send(Box::new(move |client| client.deferred.push(Deferred::Compiled(statement, values))))
+        self.with_client(move |client| client.deferred.push(Deferred::Compiled(statement, values)));
+        Ok(())
     }
 
     /// Sends parameterless `sql` ahead of the next exchange, without waiting for an answer.
     pub(super) fn defer_text(&self, sql: &str) -> Result<()> {
         let sql = sql.to_string();
-        self.send(Box::new(move |client| client.deferred.push(Deferred::Text(sql))))
+        self.with_client(move |client| client.deferred.push(Deferred::Text(sql)));
+        Ok(())
     }
 
     /// Sends the query `statement` with `values` ahead of the next exchange; its rows come back
@@ -304,7 +343,7 @@ impl Pg {
         values: Vec<Value>,
     ) -> Result<mpsc::Receiver<Vec<tokio_postgres::Row>>> {
         let (rows, answer) = mpsc::channel();
-        self.send(Box::new(move |client| client.deferred.push(Deferred::Read(statement, values, rows))))?;
+        self.with_client(move |client| client.deferred.push(Deferred::Read(statement, values, rows)));
         Ok(answer)
     }
 
@@ -315,12 +354,13 @@ impl Pg {
 
     /// Forgets the deferred statements (a transaction rolled back before they were sent).
     pub(super) fn discard_deferred(&self) -> Result<()> {
-        self.send(Box::new(|client| client.deferred.clear()))
+        self.with_client(|client| client.deferred.clear());
+        Ok(())
     }
 
-    fn send(&self, job: Job) -> Result<()> {
-        let gone = || Error::Engine("the PostgreSQL connection's thread stopped");
-        self.worker.jobs.as_ref().ok_or_else(gone)?.send(job).map_err(|_| gone())
+    /// Whether the server closed the connection (no exchange: the driver knows).
+    pub(super) fn is_closed(&self) -> bool {
+        self.with_client(|client| client.is_closed())
     }
 
     /// A cursor name not yet used on this connection.
