@@ -39,7 +39,7 @@ psql "$SERVER_URL" -qc "DROP DATABASE IF EXISTS perkdesk_cluster_lists" -c "CREA
 
 # pipelined FILE: FILE's statements after its \set lines in one pipeline.
 pipelined() {
-    grep '^\\set' "$1"
+    grep '^\\set' "$1" || true
     echo '\startpipeline'
     grep -v '^\\set' "$1"
     echo '\endpipeline'
@@ -51,7 +51,7 @@ pipelined bench/ceiling/list.sql >"$WORK/list-pipelined.sql"
 run() {
     local out
     out=$("$PGBENCH" -n -M prepared -c "$2" -j 2 -T "$DURATION" -f "$3" "$4" 2>&1)
-    printf '| %s | %s | %s | %s |\n' "$1" "$2" \
+    printf '| %s | %s | %.0f | %s |\n' "$1" "$2" \
         "$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")" "$(sed -n 's/^latency average = //p' <<<"$out")"
 }
 echo "Host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the start; $(date -u +%F); ${DURATION} s a run; $("$PGBENCH" --version)."
