@@ -253,11 +253,12 @@ pub fn flag_use(
 }
 
 fn insert(tx: &Connection, usage: i64, reason: &str, counted: i64, minutes: i64, at: OffsetDateTime) -> AppResult<()> {
-    tx.prepare_cached(
+    // Nobody reads what it changed: on PostgreSQL it travels with the use's next read.
+    tx.execute_later(
         "INSERT INTO usage_review (usage_id, reason, counted, window_minutes, state, created_at)
          VALUES (?1, ?2, ?3, ?4, 0, ?5)",
-    )?
-    .execute((usage, reason, counted, minutes, format_iso(at)))?;
+        (usage, reason, counted, minutes, format_iso(at)),
+    )?;
     Ok(())
 }
 
