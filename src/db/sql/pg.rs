@@ -84,10 +84,17 @@ fn on_a_driving_thread<T: Send>(work: impl FnOnce() -> T + Send) -> Result<T> {
 }
 
 /// Runs `work` on a thread of its own, waited for. Not generic: the thread's machinery is built
-/// once in the binary, not once per kind of exchange.
+/// once in the binary, not once per kind of exchange. In the server only the start's reading of
+/// the token key comes here (a debug build's count, 2026-11-29): every request's exchanges run on
+/// the database's blocking threads. A thread the system refuses is an error, not a panic.
 fn on_a_thread_of_the_moment(work: &mut (dyn FnMut() + Send)) -> Result<()> {
-    thread::scope(|scope| scope.spawn(|| driving_here(work)).join())
-        .map_err(|_| Error::Engine("a PostgreSQL exchange's thread stopped"))
+    thread::scope(|scope| {
+        let thread = thread::Builder::new()
+            .name("perkdesk-postgres".into())
+            .spawn_scoped(scope, || driving_here(work))
+            .map_err(|_| Error::Engine("cannot start a thread for a PostgreSQL exchange"))?;
+        thread.join().map_err(|_| Error::Engine("a PostgreSQL exchange's thread stopped"))
+    })
 }
 
 /// The client, whoever held it before (a panic while holding it leaves nothing half-done that
