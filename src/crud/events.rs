@@ -59,21 +59,28 @@ pub fn raise(tx: &Connection, resource: &'static Resource, on: On, id: i64) -> A
 /// insert, where on PostgreSQL it rides along instead of costing a round trip of its own at the
 /// end. Nothing is sent when the resource raises no such event.
 pub fn listen_ahead<'c>(tx: &'c Connection, resource: &'static Resource, on: On) -> AppResult<Listening<'c>> {
-    let event = resource.events.and_then(|events| match on {
-        On::Created => events.created,
-        On::Updated => events.updated,
-        On::Deleted => events.deleted,
-    });
-    Ok(Listening(match event {
+    Ok(Listening(match declared(resource, on) {
         Some(_) => Some(tx.read_ahead(LISTENERS, ())?),
         None => None,
     }))
 }
 
+/// The resource's events and the one it declares for `on`, if it declares one.
+fn declared(resource: &'static Resource, on: On) -> Option<(&'static Events, &'static str)> {
+    let events = resource.events?;
+    let event = match on {
+        On::Created => events.created,
+        On::Updated => events.updated,
+        On::Deleted => events.deleted,
+    };
+    Some((events, event?))
+}
+
 /// The endpoints' list, sent ahead ([`listen_ahead`]).
 pub struct Listening<'c>(Option<ReadAhead<'c>>);
 
-/// [`raise`], with the endpoints' list sent ahead.
+/// [`raise`], with the endpoints' list sent ahead (read now if it was not, so an event is never
+/// lost to a list asked for another resource's).
 pub fn raise_heard(
     tx: &Connection,
     resource: &'static Resource,
@@ -81,16 +88,12 @@ pub fn raise_heard(
     id: i64,
     heard: Listening<'_>,
 ) -> AppResult<()> {
-    let Some(events) = resource.events else { return Ok(()) };
-    let event = match on {
-        On::Created => events.created,
-        On::Updated => events.updated,
-        On::Deleted => events.deleted,
+    let Some((events, event)) = declared(resource, on) else { return Ok(()) };
+    let active = match heard.0 {
+        Some(active) => active,
+        None => tx.read_ahead(LISTENERS, ())?,
     };
-    match (event, heard.0) {
-        (Some(event), Some(listening)) => emit(tx, resource, events, event, id, listening),
-        _ => Ok(()),
-    }
+    emit(tx, resource, events, event, id, active)
 }
 
 /// Raises one of the events the resource's writers raise by name.

@@ -143,7 +143,7 @@ impl Cluster {
         let Some(held) = self.claiming_connection(key) else { return Ok(Err(look)) };
         let taken = self
             .on_locking_connection(Some(held.clone()), move |conn, generation, _| {
-                let lock = conn.read_ahead("SELECT pg_try_advisory_lock(?1)", [key])?;
+                let lock = conn.read_ahead(TRY_LOCK, [key])?;
                 let found = look(conn);
                 let taken: bool = lock.query_row(|r| r.get(0))?;
                 let claim = Claim { release: taken.then_some((held, key, generation)) };
@@ -202,10 +202,13 @@ impl Cluster {
     }
 }
 
+/// Takes a lock when it is free, answering whether it did.
+const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(?1)";
+
 /// Takes the lock `key` on the locking connection of `generation`; answers that generation when
 /// the lock was free.
 fn try_lock(conn: &Connection, generation: u64, key: i64) -> AppResult<Option<u64>> {
-    let taken: bool = conn.prepare_cached("SELECT pg_try_advisory_lock(?1)")?.query_row([key], |r| r.get(0))?;
+    let taken: bool = conn.prepare_cached(TRY_LOCK)?.query_row([key], |r| r.get(0))?;
     Ok(taken.then_some(generation))
 }
 

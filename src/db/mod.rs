@@ -158,14 +158,9 @@ impl Db {
         self.path().is_some()
     }
 
-    /// Claims `name` among the app servers sharing the database (see `cluster`): `None` while
-    /// another server holds it; released when the claim is dropped.
-    pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
-        self.cluster.claim(name).await
-    }
-
-    /// [`Db::claim`] and `look`, a read that must see what the claim's last holder committed,
-    /// made after it: on PostgreSQL in one exchange on the claiming connection (see
+    /// Claims `name` among the app servers sharing the database (see `cluster`), `None` while
+    /// another server holds it, released when the claim is dropped; and `look`, a read that must
+    /// see what the claim's last holder committed, made after the claim: on PostgreSQL in one exchange on the claiming connection (see
     /// `Cluster::claim_then`); on SQLite, where every claim is granted, `look` is a look-up.
     pub async fn claim_then_look_up<T, F>(&self, name: &str, look: F) -> AppResult<Option<(Claim, T)>>
     where

@@ -41,7 +41,7 @@ impl Connection {
             Some(pg) => {
                 let statement = pg.prepare(sql, true)?;
                 let values = super::statement::gather(&statement, params)?;
-                Waiting::Sent(pg.defer_read(statement, values)?)
+                Waiting::Sent(pg.defer_read(statement, values))
             }
             None => Waiting::Unsent(sql.to_string(), super::statement::owned_values(params)?),
         };

@@ -101,7 +101,8 @@ impl Connection {
             Engine::Postgres(pg) if pg.in_transaction.get() => {
                 let statement = pg.prepare(sql, true)?;
                 let values = super::statement::gather(&statement, params)?;
-                pg.defer(statement, values)
+                pg.defer(statement, values);
+                Ok(())
             }
             _ => self.prepare_cached(sql)?.execute(params).map(drop),
         }
@@ -110,7 +111,10 @@ impl Connection {
     /// [`Connection::execute_later`] for statements that take no parameters (a savepoint's).
     pub fn execute_batch_later(&self, sql: &str) -> Result<()> {
         match &self.engine {
-            Engine::Postgres(pg) if pg.in_transaction.get() => pg.defer_text(sql),
+            Engine::Postgres(pg) if pg.in_transaction.get() => {
+                pg.defer_text(sql);
+                Ok(())
+            }
             _ => self.execute_batch(sql),
         }
     }
@@ -211,7 +215,7 @@ impl Connection {
     fn begin(&self, begin: &str) -> Result<()> {
         match &self.engine {
             Engine::Sqlite(_) => self.execute_batch(begin)?,
-            Engine::Postgres(pg) => pg.defer_text(begin)?,
+            Engine::Postgres(pg) => pg.defer_text(begin),
         }
         self.set_in_transaction(true);
         Ok(())
@@ -254,7 +258,7 @@ impl Connection {
     pub fn rollback(&self) -> Result<()> {
         self.set_in_transaction(false);
         if let Engine::Postgres(pg) = &self.engine {
-            pg.discard_deferred()?;
+            pg.discard_deferred();
         }
         self.execute_batch("ROLLBACK")
     }
@@ -299,7 +303,6 @@ impl Connection {
         }
     }
 
-    /// The PostgreSQL connection, for an exchange with its client.
     /// The PostgreSQL connection beneath, when it is one.
     pub(super) fn pg_if_any(&self) -> Option<&Pg> {
         match &self.engine {
@@ -308,11 +311,9 @@ impl Connection {
         }
     }
 
+    /// The PostgreSQL connection, for an exchange with its client.
     pub(super) fn pg(&self) -> Result<&Pg> {
-        match &self.engine {
-            Engine::Postgres(pg) => Ok(pg),
-            Engine::Sqlite(_) => Err(Error::Engine("a PostgreSQL statement on a SQLite connection")),
-        }
+        self.pg_if_any().ok_or(Error::Engine("a PostgreSQL statement on a SQLite connection"))
     }
 
     /// Declares a cursor over `sql` with `values` and answers its name and its FETCH statement.

@@ -53,7 +53,7 @@ thread_local! {
 /// Runs `work` on a thread that waits for PostgreSQL itself: each exchange is driven right here,
 /// on the connection's own runtime, without handing it to another thread and back (two wake-ups
 /// a round trip). For the threads that run the database's work (`Db`'s blocking threads); a
-/// thread outside any runtime (the command line, the webhooks' sender) always may. Elsewhere, on
+/// thread outside any runtime (the command line) always may. Elsewhere, on
 /// a thread that drives async work (a request's task, an async test), a runtime may not be waited
 /// on: an exchange there runs on a thread of the moment.
 pub fn driving_here<T>(work: impl FnOnce() -> T) -> T {
@@ -330,16 +330,14 @@ impl Pg {
     }
 
     /// Sends `statement` with `values` ahead of the next exchange, without waiting for an answer.
-    pub(super) fn defer(&self, statement: tokio_postgres::Statement, values: Vec<Value>) -> Result<()> {
+    pub(super) fn defer(&self, statement: tokio_postgres::Statement, values: Vec<Value>) {
         self.with_client(move |client| client.deferred.push(Deferred::Compiled(statement, values)));
-        Ok(())
     }
 
     /// Sends parameterless `sql` ahead of the next exchange, without waiting for an answer.
-    pub(super) fn defer_text(&self, sql: &str) -> Result<()> {
+    pub(super) fn defer_text(&self, sql: &str) {
         let sql = sql.to_string();
         self.with_client(move |client| client.deferred.push(Deferred::Text(sql)));
-        Ok(())
     }
 
     /// Sends the query `statement` with `values` ahead of the next exchange; its rows come back
@@ -348,10 +346,10 @@ impl Pg {
         &self,
         statement: tokio_postgres::Statement,
         values: Vec<Value>,
-    ) -> Result<mpsc::Receiver<Vec<tokio_postgres::Row>>> {
+    ) -> mpsc::Receiver<Vec<tokio_postgres::Row>> {
         let (rows, answer) = mpsc::channel();
         self.with_client(move |client| client.deferred.push(Deferred::Read(statement, values, rows)));
-        Ok(answer)
+        answer
     }
 
     /// Sends what is deferred now, in an exchange of its own when there is any.
@@ -360,9 +358,8 @@ impl Pg {
     }
 
     /// Forgets the deferred statements (a transaction rolled back before they were sent).
-    pub(super) fn discard_deferred(&self) -> Result<()> {
+    pub(super) fn discard_deferred(&self) {
         self.with_client(|client| client.deferred.clear());
-        Ok(())
     }
 
     /// Whether the server closed the connection (no exchange: the driver knows).

@@ -67,13 +67,12 @@ impl Binder for OwnedBinder {
 
 /// The values of `params` for a PostgreSQL statement, checked against its parameter count.
 pub(super) fn gather(statement: &tokio_postgres::Statement, params: impl Params) -> Result<Vec<Value>> {
-    let mut binder = OwnedBinder { values: Vec::new() };
-    params.bind_to(&mut binder)?;
+    let values = owned_values(params)?;
     let expected = statement.params().len();
-    if binder.values.len() != expected {
-        return Err(Error::ParameterCount { expected, given: binder.values.len() });
+    if values.len() != expected {
+        return Err(Error::ParameterCount { expected, given: values.len() });
     }
-    Ok(binder.values)
+    Ok(values)
 }
 
 /// The values of `params`, owned (a statement's to run later).

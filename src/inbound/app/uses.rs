@@ -113,8 +113,9 @@ pub(super) async fn usage(
 }
 
 /// The campaign as a use reads it (`?1` the campaign, `?2` now, `?3` the employee's e-mail, whose
-/// live row is the first found as `active_employee` finds it): whether it may be used, its limits with its kept count of uses, the review
-/// rules' thresholds, and the names a use copies ([`SNAPSHOT_COLUMNS`]), in one statement.
+/// live row is the first, as `active_employee` finds it): whether it may be used, its limits with
+/// its kept count of uses, the review rules' thresholds, and the names a use copies
+/// ([`SNAPSHOT_COLUMNS`]), in one statement.
 fn campaign_for_use() -> &'static str {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SQL.get_or_init(|| {
