@@ -130,7 +130,7 @@ python3 - "$TARGET" <<'PY'
 import subprocess, sys
 sys.path.insert(0, "scripts")
 QUERIES = ["SELECT COUNT(*) FROM usage_history",
-           "SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-client:%'",
+           "SELECT COUNT(*) FROM idempotency_keys WHERE session_id LIKE 'api-%'",
            "SELECT COALESCE(SUM(n), 0) FROM usage_month_counts"]
 if sys.argv[1].startswith("postgres"):
     rows, stored, month = (int(subprocess.run(["psql", sys.argv[1], "-Atc", q], check=True, capture_output=True,

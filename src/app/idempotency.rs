@@ -1,8 +1,8 @@
 //! `x-requestid` on mutations of a signed-in session: the first successful answer is stored for
 //! 24 hours, in the same transaction as the work it answers, and a repeat from the same, still
 //! valid session gets it back without the work being done again; the same id with another
-//! payload is a 422. An inbound API client's requests are kept the same way, keyed by the client
-//! (user 0, session `api-client:{id}`) instead of a session. Requests without a valid session (sign-in, token refresh, registration,
+//! payload is a 422. An inbound API client's requests are kept the same way, keyed by its key
+//! (user 0, session `api-key:{hash of the key}`) instead of a session. Requests without a valid session (sign-in, token refresh, registration,
 //! password reset) are never stored or replayed: their answers carry credentials or must be
 //! checked afresh every time, and those endpoints do their own one-time checks.
 
@@ -11,15 +11,15 @@ use std::sync::{Arc, Mutex};
 
 use crate::db::sql::OptionalExtension;
 use axum::body::{Body, Bytes, to_bytes};
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
-use crate::auth::CurrentUser;
-use crate::auth::api_keys::{ApiClient, sends_api_key};
+use crate::auth::api_keys::{ClientAhead, Found, KeyHash, sends_api_key};
+use crate::auth::{CurrentUser, SessionToken, UserAhead};
 use crate::core::error::AppError;
 
 pub const TOO_LONG: &str = "x-requestid must be at most 100 characters.";
@@ -88,22 +88,16 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // made the request. Without one, the handler runs as if no id were given (and refuses the
     // call itself when it needs a session).
     // An API client (`Bearer pk_...`) owns its answers as a session owns its own: they are
-    // replayed to that client only, and to nobody once it is revoked.
-    let owner = if sends_api_key(&parts.headers) {
-        ApiClient::from_request_parts(&mut parts, &state).await.map(|client| (0, client.idempotency_owner()))
-    } else {
-        CurrentUser::from_request_parts(&mut parts, &state).await.map(|user| (user.id, user.session_id))
-    };
-    let (user_id, session_id) = match owner {
-        Ok(owner) => owner,
+    // replayed to that client's key only, and to nobody once it is revoked.
+    // The credentials are read here, and checked against the database with the claim below.
+    let caller = match Caller::of(&parts, &state) {
+        Ok(caller) => caller,
         Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
             return next.run(Request::from_parts(parts, body)).await;
         }
-        // Not a refusal of the caller but a failure on the way (the database, a write that lost
-        // to another server's, a rate limit): answered as it is. Running the handler without
-        // the store would do the work with no answer kept for its retry.
         Err(error) => return error.into_response(),
     };
+    let (user_id, session_id) = caller.owner();
     let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
         return AppError::PayloadTooLarge(crate::http::forms::FORM_TOO_LARGE.into()).into_response();
     };
@@ -126,21 +120,40 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // Other app servers on the same PostgreSQL database are told apart by a claim held in the
     // database until this answer is committed (on SQLite, this server is the only one).
     let claim_name = format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id);
-    // The look-up goes with the claim (one round trip on PostgreSQL), after it.
+    // The caller's check and the look-up go with the claim (one round trip on PostgreSQL), after
+    // it.
     let claimed = {
-        let (key, payload_hash) = (key.clone(), payload_hash.clone());
-        state.db.claim_then_look_up(&claim_name, move |conn| find(conn, &key, &payload_hash)).await
+        let (key, payload_hash, caller) = (key.clone(), payload_hash.clone(), caller.clone());
+        state
+            .db
+            .claim_then_look_up(&claim_name, move |conn| {
+                let checked = caller.check_ahead(conn)?;
+                let stored = find(conn, &key, &payload_hash)?;
+                Ok((checked.read()?, stored))
+            })
+            .await
     };
-    let _claim = match claimed {
+    let (claim, (checked, stored)) = match claimed {
+        Ok(claimed) => claimed,
         Err(error) => return error.into_response(),
-        Ok(None) => return AppError::Conflict(RUNNING.into()).into_response(),
-        Ok(Some((_, Some(Stored::Answer { status, content_type, body })))) => {
-            return replay(status, content_type, body);
+    };
+    match caller.admit(&mut parts, &state, checked).await {
+        Ok(()) => {}
+        // A refused caller's request runs as if no id were given, and its handler refuses it.
+        Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
+            drop((claim, _running));
+            return next.run(Request::from_parts(parts, Body::from(bytes))).await;
         }
-        Ok(Some((_, Some(Stored::OtherPayload)))) => {
-            return AppError::Unprocessable(REUSED.into()).into_response();
-        }
-        Ok(Some((claim, None))) => claim,
+        // Not a refusal of the caller but a failure on the way (the database, a write that lost
+        // to another server's, a rate limit): answered as it is. Running the handler without
+        // the store would do the work with no answer kept for its retry.
+        Err(error) => return error.into_response(),
+    }
+    let _claim = match (claim, stored) {
+        (None, _) => return AppError::Conflict(RUNNING.into()).into_response(),
+        (Some(_), Some(Stored::Answer { status, content_type, body })) => return replay(status, content_type, body),
+        (Some(_), Some(Stored::OtherPayload)) => return AppError::Unprocessable(REUSED.into()).into_response(),
+        (Some(claim), None) => claim,
     };
 
     let unit = Arc::new(Unit::default());
@@ -228,6 +241,75 @@ fn expire(conn: &crate::db::sql::Connection, recording: Option<&Key>) -> Result<
 /// The leading server's sweep of expired stored answers (see [`expire`]).
 pub async fn expire_all(db: &crate::db::Db) -> Result<usize, AppError> {
     db.write(|conn| expire(conn, None)).await
+}
+
+/// Who a request says it is, read from its credentials without the database: a staff session's
+/// token or an API key.
+#[derive(Clone)]
+enum Caller {
+    Session(SessionToken),
+    Key(KeyHash),
+}
+
+/// What the database says of a [`Caller`].
+enum Checked {
+    Session(Option<CurrentUser>),
+    Key(Option<Found>),
+}
+
+/// A [`Caller`]'s check read ahead.
+enum CallerAhead<'c> {
+    Session(UserAhead<'c>),
+    Key(ClientAhead<'c>),
+}
+
+impl Caller {
+    fn of(parts: &axum::http::request::Parts, state: &AppState) -> Result<Caller, AppError> {
+        if sends_api_key(&parts.headers) {
+            Ok(Caller::Key(KeyHash::of(parts)?))
+        } else {
+            Ok(Caller::Session(SessionToken::of(parts, state)?))
+        }
+    }
+
+    /// Whose answers the request's are: a session's user and session, or user 0 and the key's.
+    fn owner(&self) -> (i64, String) {
+        match self {
+            Caller::Session(token) => (token.user_id, token.session_id.clone()),
+            Caller::Key(key) => (0, key.idempotency_owner()),
+        }
+    }
+
+    fn check_ahead<'c>(&self, conn: &'c crate::db::sql::Connection) -> Result<CallerAhead<'c>, AppError> {
+        Ok(match self {
+            Caller::Session(token) => CallerAhead::Session(token.check_ahead(conn)?),
+            Caller::Key(key) => CallerAhead::Key(key.check_ahead(conn)?),
+        })
+    }
+
+    /// The caller as checked, remembered on the request for its handler; refused as the
+    /// extractors refuse it.
+    async fn admit(
+        self,
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+        checked: Checked,
+    ) -> Result<(), AppError> {
+        match (self, checked) {
+            (Caller::Session(token), Checked::Session(user)) => token.admit(parts, user).map(drop),
+            (Caller::Key(key), Checked::Key(found)) => key.admit(parts, state, found).await.map(drop),
+            _ => Err(AppError::Internal(anyhow::anyhow!("a caller checked as another kind"))),
+        }
+    }
+}
+
+impl CallerAhead<'_> {
+    fn read(self) -> Result<Checked, AppError> {
+        Ok(match self {
+            CallerAhead::Session(user) => Checked::Session(user.user()?),
+            CallerAhead::Key(client) => Checked::Key(client.client()?),
+        })
+    }
 }
 
 fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {

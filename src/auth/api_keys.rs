@@ -78,11 +78,6 @@ pub struct ApiClient {
 }
 
 impl ApiClient {
-    /// The owner of this client's `x-requestid` answers (see `crate::app::idempotency`).
-    pub fn idempotency_owner(&self) -> String {
-        format!("api-client:{}", self.id)
-    }
-
     /// The client, when it is of `kind`; a key of the other kind is a 403.
     pub fn require(&self, kind: ClientKind) -> AppResult<()> {
         if self.kind == kind {
@@ -154,7 +149,8 @@ impl ClientLimits {
     }
 }
 
-struct Found {
+/// An API client as its key's check found it ([`KeyHash::check_ahead`]).
+pub struct Found {
     client: ApiClient,
     per_minute: u32,
     last_used_at: Option<String>,
@@ -168,38 +164,52 @@ impl FromRequestParts<AppState> for ApiClient {
         if let Some(client) = parts.extensions.get::<ApiClient>() {
             return Ok(client.clone());
         }
+        let key = KeyHash::of(parts)?;
+        let found = {
+            let key = key.clone();
+            state.db.look_up(move |conn| key.check_ahead(conn)?.client()).await?
+        };
+        key.admit(parts, state, found).await
+    }
+}
+
+/// The hash of a request's API key: which client it names, before the database says whether
+/// that client is live ([`KeyHash::check_ahead`], then [`KeyHash::admit`]).
+#[derive(Clone)]
+pub struct KeyHash(String);
+
+impl KeyHash {
+    /// The request's key, hashed as stored: 401 without one, or for a staff token.
+    pub fn of(parts: &Parts) -> AppResult<KeyHash> {
         let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(KEY_REQUIRED.into()))?;
         if !token.starts_with(KEY_PREFIX) {
             return Err(AppError::Unauthorized(STAFF_TOKEN_REFUSED.into()));
         }
-        let hash = hash_token(token);
-        let found = state
-            .db
-            .look_up(move |conn| {
-                conn.prepare_cached(
-                    "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at,
-                            revoked_at IS NOT NULL AS revoked
-                     FROM api_clients WHERE key_hash = ?1",
-                )?
-                .query_row([hash], |r| {
-                    let kind: String = r.get("kind")?;
-                    Ok(Found {
-                        client: ApiClient {
-                            id: r.get("id")?,
-                            name: r.get("name")?,
-                            kind: ClientKind::parse(&kind).unwrap_or(ClientKind::Partner),
-                            partner_id: r.get("partner_id")?,
-                        },
-                        per_minute: r.get::<i64>("rate_limit_per_minute")?.clamp(1, 1_000_000) as u32,
-                        last_used_at: r.get("last_used_at")?,
-                        revoked: r.get("revoked")?,
-                    })
-                })
-                .optional()
-                .map_err(AppError::from)
-            })
-            .await?
-            .ok_or_else(|| AppError::Unauthorized(KEY_UNKNOWN.into()))?;
+        Ok(KeyHash(hash_token(token)))
+    }
+
+    /// The owner of the `x-requestid` answers made with this key (see `crate::app::idempotency`):
+    /// known before the key is checked, so that the claim and the look-up of an answer can go with
+    /// the check; a stored answer is still replayed only once the key is found live.
+    pub fn idempotency_owner(&self) -> String {
+        format!("api-key:{}", self.0)
+    }
+
+    /// The key's client, read ahead of the next statement on `conn` (see `ReadAhead`): one
+    /// exchange with it on PostgreSQL.
+    pub fn check_ahead<'c>(&self, conn: &'c crate::db::sql::Connection) -> AppResult<ClientAhead<'c>> {
+        Ok(ClientAhead(conn.read_ahead(
+            "SELECT id, name, kind, partner_id, rate_limit_per_minute, last_used_at,
+                    revoked_at IS NOT NULL AS revoked
+             FROM api_clients WHERE key_hash = ?1",
+            [&self.0],
+        )?))
+    }
+
+    /// The request's client as found: 401 for an unknown or revoked key, 429 over its rate. Its
+    /// use is noted (at most once a minute) and remembered on the request.
+    pub async fn admit(self, parts: &mut Parts, state: &AppState, found: Option<Found>) -> AppResult<ApiClient> {
+        let found = found.ok_or_else(|| AppError::Unauthorized(KEY_UNKNOWN.into()))?;
         if found.revoked {
             return Err(AppError::Unauthorized(KEY_REVOKED.into()));
         }
@@ -227,5 +237,31 @@ impl FromRequestParts<AppState> for ApiClient {
         let client = found.client;
         parts.extensions.insert(client.clone());
         Ok(client)
+    }
+}
+
+/// A key's client read ahead ([`KeyHash::check_ahead`]).
+pub struct ClientAhead<'c>(crate::db::sql::ReadAhead<'c>);
+
+impl ClientAhead<'_> {
+    /// The client the key names, live or revoked; `None` for a key no client has.
+    pub fn client(self) -> AppResult<Option<Found>> {
+        self.0
+            .query_row(|r| {
+                let kind: String = r.get("kind")?;
+                Ok(Found {
+                    client: ApiClient {
+                        id: r.get("id")?,
+                        name: r.get("name")?,
+                        kind: ClientKind::parse(&kind).unwrap_or(ClientKind::Partner),
+                        partner_id: r.get("partner_id")?,
+                    },
+                    per_minute: r.get::<i64>("rate_limit_per_minute")?.clamp(1, 1_000_000) as u32,
+                    last_used_at: r.get("last_used_at")?,
+                    revoked: r.get("revoked")?,
+                })
+            })
+            .optional()
+            .map_err(AppError::from)
     }
 }

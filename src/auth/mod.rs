@@ -129,43 +129,55 @@ impl FromRequestParts<AppState> for CurrentUser {
         if let Some(user) = parts.extensions.get::<CurrentUser>() {
             return Ok(user.clone());
         }
+        let token = SessionToken::of(parts, state)?;
+        let checked = {
+            let token = token.clone();
+            state.db.look_up(move |conn| token.check_ahead(conn)?.user()).await?
+        };
+        token.admit(parts, checked)
+    }
+}
+
+/// A staff session's token whose signature holds: who it says it is, before the database says
+/// whether the session is live ([`SessionToken::check_ahead`], then [`SessionToken::admit`]).
+#[derive(Clone)]
+pub struct SessionToken {
+    pub user_id: i64,
+    pub session_id: String,
+}
+
+impl SessionToken {
+    /// The request's bearer token, verified: 401 without one, for an API key, or for a token
+    /// whose signature or expiry fails.
+    pub fn of(parts: &Parts, state: &AppState) -> AppResult<SessionToken> {
         let token = bearer_token(&parts.headers).ok_or_else(|| AppError::Unauthorized(SIGN_IN_REQUIRED.into()))?;
         if token.starts_with(api_keys::KEY_PREFIX) {
             return Err(AppError::Unauthorized(API_KEY_NOT_HERE.into()));
         }
-        let claims = state
+        let verified = state
             .feature::<tokens::JwtKeys>()?
             .verify(token)
             .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
-        let user = state
-            .db
-            .look_up(move |conn| {
-                conn.prepare_cached(
-                    "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id, u.must_set_up_authenticator
-                     FROM sessions s JOIN users u ON u.id = s.user_id
-                     WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL
-                       AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
-                )?
-                .query_row((&claims.session_id, claims.user_id), |row| {
-                    let role_id: i64 = row.get("role_id")?;
-                    Ok(CurrentUser {
-                        id: row.get("id")?,
-                        first_name: row.get("first_name")?,
-                        last_name: row.get("last_name")?,
-                        email: row.get("email")?,
-                        phone: row.get("phone")?,
-                        role_id,
-                        is_active: true,
-                        must_set_up_authenticator: row.get("must_set_up_authenticator")?,
-                        role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
-                        session_id: claims.session_id.clone(),
-                    })
-                })
-                .optional()
-                .map_err(AppError::from)
-            })
-            .await?
-            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
+        Ok(SessionToken { user_id: verified.user_id, session_id: verified.session_id })
+    }
+
+    /// The session's user, read ahead of the next statement on `conn` (see `ReadAhead`): one
+    /// exchange with it on PostgreSQL.
+    pub fn check_ahead<'c>(&self, conn: &'c crate::db::sql::Connection) -> AppResult<UserAhead<'c>> {
+        let found = conn.read_ahead(
+            "SELECT u.id, u.first_name, u.last_name, u.email, u.phone, u.role_id, u.must_set_up_authenticator
+             FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL
+               AND u.kind = 'staff' AND u.is_active = 1 AND u.deleted_at IS NULL",
+            (&self.session_id, self.user_id),
+        )?;
+        Ok(UserAhead { found, session_id: self.session_id.clone() })
+    }
+
+    /// The request's user as checked: 401 when the session has ended, 403 for a session that must
+    /// set up its authenticator first and calls anything else. Remembered on the request.
+    pub fn admit(self, parts: &mut Parts, checked: Option<CurrentUser>) -> AppResult<CurrentUser> {
+        let user = checked.ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
         if user.must_set_up_authenticator && !open_before_set_up(&parts.method, parts.uri.path()) {
             return Err(AppError::Forbidden(SET_UP_AUTHENTICATOR_FIRST.into()));
         }
@@ -173,5 +185,36 @@ impl FromRequestParts<AppState> for CurrentUser {
         Actor::identify(Actor::user(user.id, format!("{} {}", user.first_name, user.last_name)));
         parts.extensions.insert(user.clone());
         Ok(user)
+    }
+}
+
+/// A session's user read ahead ([`SessionToken::check_ahead`]).
+pub struct UserAhead<'c> {
+    found: crate::db::sql::ReadAhead<'c>,
+    session_id: String,
+}
+
+impl UserAhead<'_> {
+    /// The live session's active staff user; `None` when there is none.
+    pub fn user(self) -> AppResult<Option<CurrentUser>> {
+        let session_id = self.session_id;
+        self.found
+            .query_row(|row| {
+                let role_id: i64 = row.get("role_id")?;
+                Ok(CurrentUser {
+                    id: row.get("id")?,
+                    first_name: row.get("first_name")?,
+                    last_name: row.get("last_name")?,
+                    email: row.get("email")?,
+                    phone: row.get("phone")?,
+                    role_id,
+                    is_active: true,
+                    must_set_up_authenticator: row.get("must_set_up_authenticator")?,
+                    role: Role::from_id(role_id).unwrap_or(Role::CallCenter),
+                    session_id,
+                })
+            })
+            .optional()
+            .map_err(AppError::from)
     }
 }

@@ -132,27 +132,29 @@ impl Cluster {
     /// [`Cluster::claim`], then `look` on the claiming connection in the same exchange: the
     /// lock's statement is sent ahead of `look`'s first, which runs after the lock was taken (its
     /// own snapshot, outside a transaction), so it sees whatever the claim's last holder committed
-    /// before releasing it. `Ok(None)` while another server holds the claim (what `look` found is
-    /// then dropped); `Err(look)` back on SQLite, which has no claiming connection.
-    pub async fn claim_then<T, F>(&self, name: &str, look: F) -> AppResult<Result<Option<(Claim, T)>, F>>
+    /// before releasing it. The claim is `None` while another server holds it; `Err(look)` back on
+    /// SQLite, which has no claiming connection.
+    pub async fn claim_then<T, F>(&self, name: &str, look: F) -> AppResult<Result<(Option<Claim>, T), F>>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         let key = lock_key(name);
         let Some(held) = self.claiming_connection(key) else { return Ok(Err(look)) };
-        let taken = self
+        let claimed = self
             .on_locking_connection(Some(held.clone()), move |conn, generation, _| {
                 let lock = conn.read_ahead(TRY_LOCK, [key])?;
                 let found = look(conn);
                 let taken: bool = lock.query_row(|r| r.get(0))?;
-                let claim = Claim { release: taken.then_some((held, key, generation)) };
+                let claim = taken.then_some(Claim { release: Some((held, key, generation)) });
                 // A claim taken whose look failed is released as it drops, here.
-                let found = found?;
-                Ok(taken.then_some((claim, found)))
+                Ok((claim, found?))
             })
             .await?;
-        Ok(Ok(taken.flatten()))
+        match claimed {
+            Some(claimed) => Ok(Ok(claimed)),
+            None => Err(anyhow::anyhow!("a claiming connection answered nothing").into()),
+        }
     }
 
     /// Whether this server does the background work: on PostgreSQL, the one whose locking

@@ -160,9 +160,10 @@ impl Db {
 
     /// Claims `name` among the app servers sharing the database (see `cluster`), `None` while
     /// another server holds it, released when the claim is dropped; and `look`, a read that must
-    /// see what the claim's last holder committed, made after the claim: on PostgreSQL in one exchange on the claiming connection (see
-    /// `Cluster::claim_then`); on SQLite, where every claim is granted, `look` is a look-up.
-    pub async fn claim_then_look_up<T, F>(&self, name: &str, look: F) -> AppResult<Option<(Claim, T)>>
+    /// see what the claim's last holder committed, made after the claim: on PostgreSQL in one
+    /// exchange on the claiming connection (see `Cluster::claim_then`); on SQLite, where every
+    /// claim is granted, `look` is a look-up. What `look` read is answered either way.
+    pub async fn claim_then_look_up<T, F>(&self, name: &str, look: F) -> AppResult<(Option<Claim>, T)>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
@@ -170,8 +171,8 @@ impl Db {
         match self.cluster.claim_then(name, look).await? {
             Ok(claimed) => Ok(claimed),
             Err(look) => {
-                let Some(claim) = self.cluster.claim(name).await? else { return Ok(None) };
-                Ok(Some((claim, self.look_up(look).await?)))
+                let claim = self.cluster.claim(name).await?;
+                Ok((claim, self.look_up(look).await?))
             }
         }
     }

@@ -78,7 +78,7 @@ impl Db {
             .min_idle(Some(POOL_OPENED_AT_START))
             .idle_timeout(None)
             .connection_timeout(Duration::from_secs(10))
-            .build(sql::Manager::Postgres(url.to_string()))
+            .build(sql::Manager::postgres(url))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
         let turns = Arc::new(Semaphore::new(POSTGRES_POOL_SIZE as usize));

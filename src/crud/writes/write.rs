@@ -189,9 +189,14 @@ impl Write {
         }
     }
 
-    /// INSERTs the row, then its links; its id. A taken unique value is a 409 on its field.
+    /// INSERTs the row, then its links; its id. A taken unique value is a 409 on its field. A row
+    /// without links whose failure has no field to name is sent with the next exchange (see
+    /// `Columns::insert_later`): what reads it next, the answer's read, carries it.
     pub fn insert(&self, tx: &Connection) -> AppResult<i64> {
         self.checked()?;
+        if self.unique.is_none() && self.children.is_empty() {
+            return Ok(self.columns.insert_later(tx, self.form.table)?);
+        }
         let id = self.columns.insert(tx, self.form.table).map_err(self.on_constraint())?;
         for (children, rows) in &self.children {
             children.link(tx, id, rows)?;

@@ -33,7 +33,23 @@ impl Connection {
 
     /// A connection to the PostgreSQL server at `url` (`postgres://user@host:port/db`).
     pub fn connect_postgres(url: &str) -> Result<Connection> {
-        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url)?)) })
+        Connection::connect_postgres_sharing(url, std::sync::Arc::default())
+    }
+
+    /// [`Connection::connect_postgres`] for a pool, whose connections share the ids they take
+    /// ahead.
+    pub(super) fn connect_postgres_sharing(url: &str, ids: std::sync::Arc<super::TakenIds>) -> Result<Connection> {
+        Ok(Connection { engine: Engine::Postgres(Box::new(Pg::connect(url, ids)?)) })
+    }
+
+    /// An id of `table` no row has, for an insert sent with [`Connection::execute_later`]: on
+    /// PostgreSQL inside a transaction, taken ahead from its sequence (`ids.rs`); `None` elsewhere,
+    /// where an insert is answered at once and SQLite numbers the row itself.
+    pub fn take_id(&self, table: &str) -> Result<Option<i64>> {
+        match &self.engine {
+            Engine::Postgres(pg) if pg.in_transaction.get() => pg.ids.clone().next(self, table).map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// Whether the connection to the server is gone (never, for SQLite's file).

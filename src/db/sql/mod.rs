@@ -6,6 +6,7 @@
 mod ahead;
 mod conn;
 mod error;
+mod ids;
 mod params;
 mod pg;
 mod reconnecting;
@@ -18,6 +19,7 @@ mod tests;
 pub use ahead::ReadAhead;
 pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
+pub use ids::TakenIds;
 pub(crate) use params::params;
 pub use params::{Binder, Params, ParamsFromIter, params_from_iter};
 pub use pg::{driving_here, round_trips};
@@ -33,7 +35,15 @@ const ALIVE_WITHOUT_TEST: std::time::Duration = std::time::Duration::from_millis
 pub enum Manager {
     // Boxed: SQLite's manager takes 256 bytes, a URL 24.
     Sqlite(Box<SqliteManager>),
-    Postgres(String),
+    /// The server's URL, and the ids the pool's connections have taken ahead (`ids.rs`).
+    Postgres(String, std::sync::Arc<TakenIds>),
+}
+
+impl Manager {
+    /// The connections to the PostgreSQL server at `url`, sharing the ids they take ahead.
+    pub fn postgres(url: &str) -> Manager {
+        Manager::Postgres(url.to_string(), std::sync::Arc::default())
+    }
 }
 
 /// Opens the pool's SQLite connections; the first it hands out is the one the database was
@@ -65,7 +75,7 @@ impl r2d2::ManageConnection for Manager {
     fn connect(&self) -> Result<Connection> {
         match self {
             Manager::Sqlite(manager) => Ok(manager.connect().map(Connection::from_sqlite)?),
-            Manager::Postgres(url) => Connection::connect_postgres(url),
+            Manager::Postgres(url, ids) => Connection::connect_postgres_sharing(url, ids.clone()),
         }
     }
 
@@ -77,8 +87,8 @@ impl r2d2::ManageConnection for Manager {
             // `aliveBypassWindowMs` does: the test exchange was a round trip in every request's
             // path (one per check-out) under load, and a connection that breaks in between fails
             // like one that breaks during a statement.
-            (Manager::Postgres(_), None) if answered_recently => Ok(()),
-            (Manager::Postgres(_), None) => conn.execute_batch(""),
+            (Manager::Postgres(..), None) if answered_recently => Ok(()),
+            (Manager::Postgres(..), None) => conn.execute_batch(""),
             _ => Err(Error::Engine("a connection of another engine in the pool")),
         }
     }
@@ -86,7 +96,7 @@ impl r2d2::ManageConnection for Manager {
     fn has_broken(&self, conn: &mut Connection) -> bool {
         match (self, conn.sqlite_mut()) {
             (Manager::Sqlite(manager), Some(conn)) => manager.manager.has_broken(conn),
-            (Manager::Postgres(_), None) => conn.is_closed(),
+            (Manager::Postgres(..), None) => conn.is_closed(),
             _ => true,
         }
     }

@@ -43,6 +43,8 @@ pub(super) struct Pg {
     cursors: Cell<u64>,
     /// When the server last answered on this connection.
     answered: Cell<Instant>,
+    /// The ids taken ahead, shared with the connection's pool (`ids.rs`).
+    pub(super) ids: std::sync::Arc<super::ids::TakenIds>,
 }
 
 thread_local! {
@@ -276,7 +278,7 @@ fn with_timeouts(mut config: tokio_postgres::Config) -> tokio_postgres::Config {
 }
 
 impl Pg {
-    pub(super) fn connect(url: &str) -> Result<Pg> {
+    pub(super) fn connect(url: &str, ids: std::sync::Arc<super::ids::TakenIds>) -> Result<Pg> {
         // Parsed first, so that a malformed URL is told as such.
         let config = url.parse::<tokio_postgres::Config>()?;
         let client = on_a_driving_thread(move || {
@@ -306,6 +308,7 @@ impl Pg {
             in_transaction: Cell::new(false),
             cursors: Cell::new(0),
             answered: Cell::new(Instant::now()),
+            ids,
         })
     }
 

@@ -81,6 +81,16 @@ impl Columns {
         conn.insert(&self.insert_sql(table), params_from_iter(self.values()))
     }
 
+    /// INSERTs the columns as a row of `table` and answers its id, the insert sent with the next
+    /// exchange where its id can be taken ahead (PostgreSQL, `Connection::take_id`): its failure,
+    /// a broken constraint, is then that exchange's.
+    pub fn insert_later(&self, conn: &Connection, table: &str) -> sql::Result<i64> {
+        let Some(id) = conn.take_id(table)? else { return self.insert(conn, table) };
+        let with_id = Columns::new().set("id", id).and(self.clone());
+        conn.execute_later(&with_id.insert_sql(table), params_from_iter(with_id.values()))?;
+        Ok(id)
+    }
+
     /// INSERTs the columns as a row of a `table` whose rows have no id of their own (a link
     /// between two rows).
     pub fn insert_link(&self, conn: &Connection, table: &str) -> sql::Result<()> {

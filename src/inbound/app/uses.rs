@@ -10,7 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::core::error::{AppError, AppResult};
-use crate::core::periods::OperatorZone;
+use crate::core::periods::{OperatorZone, Period};
 use crate::core::validation::Validator;
 use crate::crud;
 use crate::crud::events::{self, On};
@@ -145,17 +145,77 @@ fn campaign_for_use() -> &'static str {
 /// over the index `usage_history_employee_time` (employee, moment, partner, campaign) from the
 /// earliest window on (`?7`): `own`, uses of the campaign `?2` since `?3` (the limit's period;
 /// past every moment when the campaign has no such limit); `recent`, all uses since `?4`
-/// (`manyUses`); `elsewhere`, uses at a partner other than `?6` since `?5` (`twoPartners`).
+/// (`manyUses`); `elsewhere`, uses at a partner other than `?6` since `?5` (`twoPartners`). The
+/// employee is the live one with the e-mail `?1`, found as [`campaign_for_use`] finds them, so
+/// the count can be sent with the campaign's read, before the employee's id is known.
 const RECENT_USES: &str =
     "SELECT COALESCE(SUM(CASE WHEN campaign_id = ?2 AND created_at >= ?3 THEN 1 ELSE 0 END), 0) AS own,
             COALESCE(SUM(CASE WHEN created_at >= ?4 THEN 1 ELSE 0 END), 0) AS recent,
             COALESCE(SUM(CASE WHEN created_at >= ?5 AND partner_id <> ?6 THEN 1 ELSE 0 END), 0) AS elsewhere
      FROM usage_history
-     WHERE employee_id = ?1 AND created_at >= ?7 AND deleted_at IS NULL";
+     WHERE employee_id = (SELECT id FROM employees WHERE email = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1)
+       AND created_at >= ?7 AND deleted_at IS NULL";
 
 /// A moment after every stored one (`created_at` is ISO text): the bound of a count that counts
 /// nothing.
 const AFTER_EVERY_MOMENT: &str = "9999-12-31T23:59:59.999Z";
+
+/// What a campaign's read gives that its recent uses' count is bounded by: the per-employee
+/// limit's period, the review rules' thresholds and the campaign's partner.
+#[derive(Clone, Copy, PartialEq)]
+struct CountedBy {
+    employee_period: Option<Period>,
+    review: ReviewSettings,
+    partner_id: i64,
+}
+
+/// What each campaign's last read gave ([`CountedBy`]), remembered so that the next use of it
+/// sends its count of recent uses with the campaign's read, one round trip on PostgreSQL instead
+/// of two; the count is kept only when the read gives the same bounds (a campaign or the rules
+/// changed since cost one more round trip, never a wrong count). Bounded: forgotten when full.
+/// A guess in the process's memory, so one for every database a process opens (the tests').
+static LAST_READ: std::sync::Mutex<Option<std::collections::HashMap<i64, CountedBy>>> = std::sync::Mutex::new(None);
+/// Campaigns remembered in [`LAST_READ`] at most.
+const REMEMBERED_CAMPAIGNS: usize = 4096;
+
+impl CountedBy {
+    fn last_read(campaign_id: i64) -> Option<CountedBy> {
+        crate::db::lock(&LAST_READ).as_ref().and_then(|read| read.get(&campaign_id).copied())
+    }
+
+    fn remember(self, campaign_id: i64) {
+        let mut read = crate::db::lock(&LAST_READ);
+        let read = read.get_or_insert_with(Default::default);
+        if read.len() >= REMEMBERED_CAMPAIGNS {
+            read.clear();
+        }
+        read.insert(campaign_id, self);
+    }
+
+    /// The values of [`RECENT_USES`] for the employee with `email`'s uses of `campaign_id` at `at`.
+    fn recent_uses_values(
+        &self,
+        email: &str,
+        campaign_id: i64,
+        zone: &OperatorZone,
+        at: time::OffsetDateTime,
+    ) -> RecentUsesValues {
+        let own_since =
+            limits::period_since(self.employee_period, zone, at).unwrap_or_else(|| AFTER_EVERY_MOMENT.to_string());
+        let (many_since, partners_since) = self.review.windows(at);
+        let from = own_since.as_str().min(many_since.as_str()).min(partners_since.as_str()).to_string();
+        (email.to_string(), campaign_id, own_since, many_since, partners_since, self.partner_id, from)
+    }
+}
+
+/// [`RECENT_USES`]'s values, in its placeholders' order.
+type RecentUsesValues = (String, i64, String, String, String, i64, String);
+
+/// Reads [`RECENT_USES`]'s answer: the employee's uses in the per-employee limit's period, and
+/// those the review rules count.
+fn read_recent_uses(r: &crate::db::sql::Row) -> crate::db::sql::Result<(i64, RecentUses)> {
+    Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? }))
+}
 
 /// What [`check_use`] read of an allowed use, for [`record_use`] to write it.
 pub(crate) struct AllowedUse {
@@ -171,8 +231,9 @@ pub(crate) struct AllowedUse {
 /// campaign inactive, expired, not started or not offered to the employee's asset, or past a limit
 /// (`verified`: the use is a code the partner confirms, which a verified-only campaign takes).
 /// Runs in the use's own transaction, so the limits are counted with the writes before it. Two
-/// statements read all it needs (and a third the branch, when one is named); the first goes with
-/// the employee's look-up, sent ahead, and answers the employee found.
+/// statements read all it needs (and a third the branch, when one is named), both with the
+/// employee's look-up, sent ahead, when the campaign's last read says what bounds the count of
+/// recent uses ([`CountedBy`]); the campaign's read answers the employee found.
 pub(crate) fn check_use(
     tx: &Connection,
     employee: EmployeeAhead<'_>,
@@ -186,6 +247,13 @@ pub(crate) fn check_use(
     // Read after the employee's look-up (and its lock) in the same round trip on PostgreSQL; the
     // employee's refusal comes first.
     let campaign = tx.read_ahead(campaign_for_use(), (campaign_id, &now, &employee.email))?;
+    // The count of recent uses goes with it when the campaign's last read says what bounds it.
+    let guessed = CountedBy::last_read(campaign_id)
+        .map(|counted| {
+            let values = counted.recent_uses_values(&employee.email, campaign_id, zone, at);
+            tx.read_ahead(RECENT_USES, values.clone()).map(|recent_uses| (values, recent_uses))
+        })
+        .transpose()?;
     let employee = employee.employee()?;
     let campaign = campaign
         .query_row(|r| {
@@ -228,14 +296,15 @@ pub(crate) fn check_use(
         })?;
     }
     // The limits are counted in this transaction, so the use that reaches one is the last.
-    let own_since = limits.employee_since(zone, at).unwrap_or_else(|| AFTER_EVERY_MOMENT.to_string());
-    let (many_since, partners_since) = review.windows(at);
-    let from = own_since.as_str().min(many_since.as_str()).min(partners_since.as_str()).to_string();
-    let (own, recent) = tx
-        .prepare_cached(RECENT_USES)?
-        .query_row((employee.id, campaign_id, &own_since, &many_since, &partners_since, partner_id, &from), |r| {
-            Ok((r.get::<i64>("own")?, RecentUses { in_window: r.get("recent")?, elsewhere: r.get("elsewhere")? }))
-        })?;
+    let counted = CountedBy { employee_period: limits.employee_period(), review, partner_id };
+    let values = counted.recent_uses_values(&employee.email, campaign_id, zone, at);
+    let (own, recent) = match guessed {
+        Some((sent, recent_uses)) if sent == values => recent_uses.query_row(read_recent_uses)?,
+        _ => {
+            counted.remember(campaign_id);
+            tx.prepare_cached(RECENT_USES)?.query_row(values, read_recent_uses)?
+        }
+    };
     limits.check(campaign_uses, own, verified)?;
     Ok((employee, AllowedUse { partner_id, snapshot, review, recent }))
 }

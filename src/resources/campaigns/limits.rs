@@ -152,6 +152,12 @@ macro_rules! limits_columns {
 /// itself, so a use pays no statement of its own for them).
 pub const LIMITS_COLUMNS_SQL: &str = limits_columns!();
 
+/// Where a per-employee limit of `period` starts counting at `now` ([`Limits::employee_since`]),
+/// for a caller that knows the period alone.
+pub fn period_since(period: Option<Period>, zone: &OperatorZone, now: OffsetDateTime) -> Option<String> {
+    period.map(|period| zone.period_start(period, now).map(format_iso).unwrap_or_default())
+}
+
 /// A campaign's limits as stored.
 pub struct Limits {
     total: Option<i64>,
@@ -180,7 +186,12 @@ impl Limits {
     /// the day's, week's or month's first moment, or "" (before every moment) for the campaign's
     /// whole life; `None` without such a limit.
     pub fn employee_since(&self, zone: &OperatorZone, now: OffsetDateTime) -> Option<String> {
-        self.per_employee.map(|(_, period)| zone.period_start(period, now).map(format_iso).unwrap_or_default())
+        period_since(self.employee_period(), zone, now)
+    }
+
+    /// The per-employee limit's period; `None` without such a limit.
+    pub fn employee_period(&self) -> Option<Period> {
+        self.per_employee.map(|(_, period)| period)
     }
 
     /// How many more uses the limits leave after `campaign_uses` of the campaign and
