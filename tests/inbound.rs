@@ -240,6 +240,20 @@ async fn a_use_lands_in_usage_history_and_the_refusals_name_their_field() {
     let other_key = client(&app, "employee-app", None, 1000);
     app.call_with(Method::POST, "/api/app/usage", Some(&other_key), Some(body.clone()), &headers).await.expect(201);
     assert_eq!(app.count("SELECT COUNT(*) FROM usage_history"), 3);
+    // Once its client is revoked, the key's stored answer is replayed to nobody: the key is
+    // checked with the claim, before any stored answer is looked at.
+    let other_client = app.count("SELECT MAX(id) FROM api_clients");
+    app.call(Method::PUT, "/api/apiClient/revoke", Some(&admin.token), Some(json!({"id": other_client})))
+        .await
+        .expect(200);
+    let revoked = app.call_with(Method::POST, "/api/app/usage", Some(&other_key), Some(body.clone()), &headers).await;
+    revoked.expect_message(401, api_keys::KEY_REVOKED);
+    assert!(!revoked.headers.contains_key("x-idempotent-replay"));
+    // An unknown key with the same id is refused as unknown, not answered from anyone's store.
+    let unknown = "pk_0000000000000000000000000000000000000000000";
+    let refused = app.call_with(Method::POST, "/api/app/usage", Some(unknown), Some(body.clone()), &headers).await;
+    refused.expect_message(401, api_keys::KEY_UNKNOWN);
+    assert_eq!(app.count("SELECT COUNT(*) FROM usage_history"), 3);
 
     let refusal = |body: Value, status: u16, field: &'static str, message: &'static str| {
         let app = &app;

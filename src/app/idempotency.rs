@@ -2,9 +2,10 @@
 //! 24 hours, in the same transaction as the work it answers, and a repeat from the same, still
 //! valid session gets it back without the work being done again; the same id with another
 //! payload is a 422. An inbound API client's requests are kept the same way, keyed by its key
-//! (user 0, session `api-key:{hash of the key}`) instead of a session. Requests without a valid session (sign-in, token refresh, registration,
-//! password reset) are never stored or replayed: their answers carry credentials or must be
-//! checked afresh every time, and those endpoints do their own one-time checks.
+//! (user 0, session `api-key:{hash of the key}`) instead of a session. Requests without a valid
+//! session (sign-in, token refresh, registration, password reset) are never stored or replayed:
+//! their answers carry credentials or must be checked afresh every time, and those endpoints do
+//! their own one-time checks.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

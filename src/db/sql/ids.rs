@@ -1,7 +1,7 @@
 //! Ids taken ahead (PostgreSQL): a pool takes a block of each table's ids from its sequence at
-//! once and hands them to its inserts one by one, so an insert knows its row's id before it is
-//! sent, and can travel with the next exchange (`Connection::insert_later`) instead of being a
-//! round trip of its own for its `RETURNING id`. A sequence never hands out an id twice, taken
+//! once and hands them to its inserts one by one (`Connection::take_id`), so an insert knows its
+//! row's id before it is sent, and can travel with the next exchange (`Connection::execute_later`)
+//! instead of being a round trip of its own for its `RETURNING id`. A sequence never hands out an id twice, taken
 //! ahead or not, so ids stay unique across servers; as with a sequence's own cache, the ids of
 //! rows written by different servers no longer follow the order they were written in, and the
 //! ids a server took but did not use (it stopped, or their insert was rolled back) are skipped.
@@ -13,8 +13,8 @@ use std::sync::Mutex;
 use super::conn::Connection;
 use super::error::{Error, Result};
 
-/// Ids taken from a sequence in one exchange: one round trip per this many inserts into a
-/// table, and at most this many ids apart between two servers' rows written at the same time.
+/// Ids taken from a sequence in one exchange: one round trip per this many inserts into a table
+/// (and as many ids skipped, at most, when a server stops).
 const BLOCK: i64 = 16;
 
 /// A pool's ids taken ahead and not used yet, per table (the connections of a pool share them).
