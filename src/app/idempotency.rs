@@ -124,7 +124,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     // The caller's check and the look-up go with the claim (one round trip on PostgreSQL), after
     // it.
     let claimed = {
-        let (key, payload_hash, caller) = (key.clone(), payload_hash.clone(), caller.clone());
+        let (key, payload_hash) = (key.clone(), payload_hash.clone());
         state
             .db
             .claim_then_look_up(&claim_name, move |conn| {
@@ -138,7 +138,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         Ok(claimed) => claimed,
         Err(error) => return error.into_response(),
     };
-    match caller.admit(&mut parts, &state, checked).await {
+    match checked.admit(&mut parts, &state).await {
         Ok(()) => {}
         // A refused caller's request runs as if no id were given, and its handler refuses it.
         Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
@@ -246,22 +246,21 @@ pub async fn expire_all(db: &crate::db::Db) -> Result<usize, AppError> {
 
 /// Who a request says it is, read from its credentials without the database: a staff session's
 /// token or an API key.
-#[derive(Clone)]
 enum Caller {
     Session(SessionToken),
     Key(KeyHash),
 }
 
-/// What the database says of a [`Caller`].
-enum Checked {
-    Session(Option<CurrentUser>),
-    Key(Option<Found>),
-}
-
 /// A [`Caller`]'s check read ahead.
 enum CallerAhead<'c> {
-    Session(UserAhead<'c>),
-    Key(ClientAhead<'c>),
+    Session(SessionToken, UserAhead<'c>),
+    Key(KeyHash, ClientAhead<'c>),
+}
+
+/// A [`Caller`] with what the database says of it.
+enum Checked {
+    Session(SessionToken, Option<CurrentUser>),
+    Key(KeyHash, Option<Found>),
 }
 
 impl Caller {
@@ -281,35 +280,37 @@ impl Caller {
         }
     }
 
-    fn check_ahead<'c>(&self, conn: &'c crate::db::sql::Connection) -> Result<CallerAhead<'c>, AppError> {
+    fn check_ahead(self, conn: &crate::db::sql::Connection) -> Result<CallerAhead<'_>, AppError> {
         Ok(match self {
-            Caller::Session(token) => CallerAhead::Session(token.check_ahead(conn)?),
-            Caller::Key(key) => CallerAhead::Key(key.check_ahead(conn)?),
+            Caller::Session(token) => {
+                let user = token.check_ahead(conn)?;
+                CallerAhead::Session(token, user)
+            }
+            Caller::Key(key) => {
+                let client = key.check_ahead(conn)?;
+                CallerAhead::Key(key, client)
+            }
         })
-    }
-
-    /// The caller as checked, remembered on the request for its handler; refused as the
-    /// extractors refuse it.
-    async fn admit(
-        self,
-        parts: &mut axum::http::request::Parts,
-        state: &AppState,
-        checked: Checked,
-    ) -> Result<(), AppError> {
-        match (self, checked) {
-            (Caller::Session(token), Checked::Session(user)) => token.admit(parts, user).map(drop),
-            (Caller::Key(key), Checked::Key(found)) => key.admit(parts, state, found).await.map(drop),
-            _ => Err(AppError::Internal(anyhow::anyhow!("a caller checked as another kind"))),
-        }
     }
 }
 
 impl CallerAhead<'_> {
     fn read(self) -> Result<Checked, AppError> {
         Ok(match self {
-            CallerAhead::Session(user) => Checked::Session(user.user()?),
-            CallerAhead::Key(client) => Checked::Key(client.client()?),
+            CallerAhead::Session(token, user) => Checked::Session(token, user.user()?),
+            CallerAhead::Key(key, client) => Checked::Key(key, client.client()?),
         })
+    }
+}
+
+impl Checked {
+    /// The caller as checked, remembered on the request for its handler; refused as the
+    /// extractors refuse it.
+    async fn admit(self, parts: &mut axum::http::request::Parts, state: &AppState) -> Result<(), AppError> {
+        match self {
+            Checked::Session(token, user) => token.admit(parts, user).map(drop),
+            Checked::Key(key, found) => key.admit(parts, state, found).await.map(drop),
+        }
     }
 }
 

@@ -138,13 +138,7 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-/// A staff session's token whose signature holds: who it says it is, before the database says
-/// whether the session is live ([`SessionToken::check_ahead`], then [`SessionToken::admit`]).
-#[derive(Clone)]
-pub struct SessionToken {
-    pub user_id: i64,
-    pub session_id: String,
-}
+pub use tokens::SessionToken;
 
 impl SessionToken {
     /// The request's bearer token, verified: 401 without one, for an API key, or for a token
@@ -154,11 +148,7 @@ impl SessionToken {
         if token.starts_with(api_keys::KEY_PREFIX) {
             return Err(AppError::Unauthorized(API_KEY_NOT_HERE.into()));
         }
-        let verified = state
-            .feature::<tokens::JwtKeys>()?
-            .verify(token)
-            .ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))?;
-        Ok(SessionToken { user_id: verified.user_id, session_id: verified.session_id })
+        state.feature::<tokens::JwtKeys>()?.verify(token).ok_or_else(|| AppError::Unauthorized(SESSION_ENDED.into()))
     }
 
     /// The session's user, read ahead of the next statement on `conn` (see `ReadAhead`): one

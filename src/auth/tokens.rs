@@ -21,9 +21,10 @@ pub struct Claims {
     pub exp: i64,
 }
 
-/// What a valid access token says.
-#[derive(Debug)]
-pub struct Verified {
+/// What a valid access token says: a staff session, before the database says whether it is live
+/// (`SessionToken::check_ahead`, then `SessionToken::admit`, in `auth`).
+#[derive(Clone, Debug)]
+pub struct SessionToken {
     pub user_id: i64,
     pub session_id: String,
 }
@@ -73,12 +74,12 @@ impl JwtKeys {
     }
 
     /// Verifies signature (HS256 only), expiry and shape; anything else is `None`.
-    pub fn verify(&self, token: &str) -> Option<Verified> {
+    pub fn verify(&self, token: &str) -> Option<SessionToken> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
         let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).ok()?.claims;
-        Some(Verified { user_id: claims.sub.parse().ok()?, session_id: claims.sid })
+        Some(SessionToken { user_id: claims.sub.parse().ok()?, session_id: claims.sid })
     }
 }
 

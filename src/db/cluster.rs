@@ -102,16 +102,20 @@ impl Cluster {
     /// Counts the app servers now connected to the database (each by its locking connection,
     /// opened here when needed) and remembers the count; 1 on SQLite.
     pub async fn count_servers(&self) -> AppResult<usize> {
-        let counted = self
-            .on_locking_connection(self.first(), |conn, _, _| {
-                Ok(conn.query_row(
-                    "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
-                    [SERVER_NAME],
-                    |r| r.get::<i64>(0),
-                )?)
-            })
-            .await?;
-        let servers = counted.map_or(1, |counted| usize::try_from(counted).unwrap_or(1).max(1));
+        let servers = match self.first() {
+            None => 1,
+            Some(first) => {
+                let counted = on_locking_connection(first, |conn, _, _| {
+                    Ok(conn.query_row(
+                        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
+                        [SERVER_NAME],
+                        |r| r.get::<i64>(0),
+                    )?)
+                })
+                .await?;
+                usize::try_from(counted).unwrap_or(1).max(1)
+            }
+        };
         self.servers.store(servers, Ordering::Relaxed);
         Ok(servers)
     }
@@ -123,10 +127,9 @@ impl Cluster {
         // On SQLite every claim is granted: the one server's memory tells its requests apart.
         let key = lock_key(name);
         let Some(held) = self.claiming_connection(key) else { return Ok(Some(Claim { release: None })) };
-        let taken = self
-            .on_locking_connection(Some(held.clone()), move |conn, generation, _| try_lock(conn, generation, key))
-            .await?;
-        Ok(taken.flatten().map(|generation| Claim { release: Some((held, key, generation)) }))
+        let taken =
+            on_locking_connection(held.clone(), move |conn, generation, _| try_lock(conn, generation, key)).await?;
+        Ok(taken.map(|generation| Claim { release: Some((held, key, generation)) }))
     }
 
     /// [`Cluster::claim`], then `look` on the claiming connection in the same exchange: the
@@ -141,35 +144,30 @@ impl Cluster {
     {
         let key = lock_key(name);
         let Some(held) = self.claiming_connection(key) else { return Ok(Err(look)) };
-        let claimed = self
-            .on_locking_connection(Some(held.clone()), move |conn, generation, _| {
-                let lock = conn.read_ahead(TRY_LOCK, [key])?;
-                let found = look(conn);
-                let taken: bool = lock.query_row(|r| r.get(0))?;
-                let claim = taken.then_some(Claim { release: Some((held, key, generation)) });
-                // A claim taken whose look failed is released as it drops, here.
-                Ok((claim, found?))
-            })
-            .await?;
-        match claimed {
-            Some(claimed) => Ok(Ok(claimed)),
-            None => Err(anyhow::anyhow!("a claiming connection answered nothing").into()),
-        }
+        let claimed = on_locking_connection(held.clone(), move |conn, generation, _| {
+            let lock = conn.read_ahead(TRY_LOCK, [key])?;
+            let found = look(conn);
+            let taken: bool = lock.query_row(|r| r.get(0))?;
+            let claim = taken.then_some(Claim { release: Some((held, key, generation)) });
+            // A claim taken whose look failed is released as it drops, here.
+            Ok((claim, found?))
+        })
+        .await?;
+        Ok(Ok(claimed))
     }
 
     /// Whether this server does the background work: on PostgreSQL, the one whose locking
     /// connection holds the leader's lock (taken at the first round after the last leader went).
     pub async fn leads(&self) -> AppResult<bool> {
-        let leads = self
-            .on_locking_connection(self.first(), |conn, generation, leading| {
-                // A session's locks stack: the leader's is taken once per connection.
-                if *leading != Some(generation) {
-                    *leading = try_lock(conn, generation, LEADER_LOCK)?;
-                }
-                Ok(leading.is_some())
-            })
-            .await?;
-        Ok(leads.unwrap_or(true))
+        let Some(first) = self.first() else { return Ok(true) };
+        on_locking_connection(first, |conn, generation, leading| {
+            // A session's locks stack: the leader's is taken once per connection.
+            if *leading != Some(generation) {
+                *leading = try_lock(conn, generation, LEADER_LOCK)?;
+            }
+            Ok(leading.is_some())
+        })
+        .await
     }
 
     /// The first locking connection, the leader's and the one the servers are counted by; `None`
@@ -184,24 +182,21 @@ impl Cluster {
         let index = (key as u64 % self.held.len().max(1) as u64) as usize;
         self.held.get(index).cloned()
     }
+}
 
-    /// Runs `work` on the blocking threads with the locking connection `held` (opened anew when
-    /// there is none or the server closed it), its generation and the generation that leads;
-    /// `None` on SQLite, which has none.
-    async fn on_locking_connection<T: Send + 'static>(
-        &self,
-        held: Option<Arc<Mutex<Held>>>,
-        work: impl FnOnce(&Connection, u64, &mut Option<u64>) -> AppResult<T> + Send + 'static,
-    ) -> AppResult<Option<T>> {
-        let Some(held) = held else { return Ok(None) };
-        crate::db::spawn_blocking(move || {
-            let mut held = lock(&held);
-            let Held { conn, leading } = &mut *held;
-            let (conn, generation) = conn.get()?;
-            work(conn, generation, leading).map(Some)
-        })
-        .await?
-    }
+/// Runs `work` on the blocking threads with the locking connection `held` (opened anew when
+/// there is none or the server closed it), its generation and the generation that leads.
+async fn on_locking_connection<T: Send + 'static>(
+    held: Arc<Mutex<Held>>,
+    work: impl FnOnce(&Connection, u64, &mut Option<u64>) -> AppResult<T> + Send + 'static,
+) -> AppResult<T> {
+    crate::db::spawn_blocking(move || {
+        let mut held = lock(&held);
+        let Held { conn, leading } = &mut *held;
+        let (conn, generation) = conn.get()?;
+        work(conn, generation, leading)
+    })
+    .await?
 }
 
 /// Takes a lock when it is free, answering whether it did.

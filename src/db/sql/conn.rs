@@ -47,7 +47,7 @@ impl Connection {
     /// where an insert is answered at once and SQLite numbers the row itself.
     pub fn take_id(&self, table: &str) -> Result<Option<i64>> {
         match &self.engine {
-            Engine::Postgres(pg) if pg.in_transaction.get() => pg.ids.clone().next(self, table).map(Some),
+            Engine::Postgres(pg) if pg.in_transaction.get() => pg.ids.next(self, table).map(Some),
             _ => Ok(None),
         }
     }

@@ -1,10 +1,11 @@
 //! Ids taken ahead (PostgreSQL): a pool takes a block of each table's ids from its sequence at
 //! once and hands them to its inserts one by one (`Connection::take_id`), so an insert knows its
 //! row's id before it is sent, and can travel with the next exchange (`Connection::execute_later`)
-//! instead of being a round trip of its own for its `RETURNING id`. A sequence never hands out an id twice, taken
-//! ahead or not, so ids stay unique across servers; as with a sequence's own cache, the ids of
-//! rows written by different servers no longer follow the order they were written in, and the
-//! ids a server took but did not use (it stopped, or their insert was rolled back) are skipped.
+//! instead of being a round trip of its own for its `RETURNING id`. A sequence never hands out an
+//! id twice, taken ahead or not, so ids stay unique across servers; as with a sequence's own
+//! cache, the ids of rows written by different servers no longer follow the order they were
+//! written in, and the ids a server took but did not use (it stopped, or their insert was rolled
+//! back) are skipped.
 //! SQLite, where a statement costs no round trip, keeps its own numbering.
 
 use std::collections::HashMap;

@@ -55,9 +55,9 @@ thread_local! {
 /// Runs `work` on a thread that waits for PostgreSQL itself: each exchange is driven right here,
 /// on the connection's own runtime, without handing it to another thread and back (two wake-ups
 /// a round trip). For the threads that run the database's work (`Db`'s blocking threads); a
-/// thread outside any runtime (the command line) always may. Elsewhere, on
-/// a thread that drives async work (a request's task, an async test), a runtime may not be waited
-/// on: an exchange there runs on a thread of the moment.
+/// thread outside any runtime (the command line) always may. Elsewhere, on a thread that drives
+/// async work (a request's task, an async test), a runtime may not be waited on: an exchange there
+/// runs on a thread of the moment.
 pub fn driving_here<T>(work: impl FnOnce() -> T) -> T {
     /// Puts the thread's mark back however the work ends.
     struct Restore(bool);

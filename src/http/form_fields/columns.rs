@@ -62,18 +62,7 @@ impl Columns {
     }
 
     fn insert_sql(&self, table: &str) -> String {
-        // The places are written with itoa, not a format! each: this runs for every row a write
-        // inserts (a use's among them).
-        let names: Vec<&str> = self.names().collect();
-        let mut places = String::with_capacity(names.len() * 4);
-        for place in 1..=names.len() {
-            if place > 1 {
-                places.push_str(", ");
-            }
-            places.push('?');
-            places.push_str(itoa::Buffer::new().format(place));
-        }
-        format!("INSERT INTO {} ({}) VALUES ({places})", table, names.join(", "))
+        insert_sql(table, &self.names().collect::<Vec<_>>())
     }
 
     /// INSERTs the columns as a row of `table` and answers its id.
@@ -86,8 +75,12 @@ impl Columns {
     /// a broken constraint, is then that exchange's.
     pub fn insert_later(&self, conn: &Connection, table: &str) -> sql::Result<i64> {
         let Some(id) = conn.take_id(table)? else { return self.insert(conn, table) };
-        let with_id = Columns::new().set("id", id).and(self.clone());
-        conn.execute_later(&with_id.insert_sql(table), params_from_iter(with_id.values()))?;
+        let names: Vec<&str> = std::iter::once("id").chain(self.names()).collect();
+        let id_value = Some(Value::from(id));
+        conn.execute_later(
+            &insert_sql(table, &names),
+            params_from_iter(std::iter::once(&id_value).chain(self.values())),
+        )?;
         Ok(id)
     }
 
@@ -131,6 +124,21 @@ impl Columns {
         let params = std::iter::once(&id).chain(self.values());
         conn.prepare_cached(&sql)?.execute(params_from_iter(params))
     }
+}
+
+/// The INSERT of one row of `table` with these columns `names`, a numbered place each. The places
+/// are written with itoa, not a format! each: this runs for every row a write inserts (a use's
+/// among them).
+fn insert_sql(table: &str, names: &[&str]) -> String {
+    let mut places = String::with_capacity(names.len() * 4);
+    for place in 1..=names.len() {
+        if place > 1 {
+            places.push_str(", ");
+        }
+        places.push('?');
+        places.push_str(itoa::Buffer::new().format(place));
+    }
+    format!("INSERT INTO {} ({}) VALUES ({places})", table, names.join(", "))
 }
 
 #[cfg(test)]
