@@ -353,3 +353,47 @@ async fn a_guess_spread_over_addresses_is_throttled_but_never_for_the_owners_own
         .unwrap();
     sign_in_from(&app, "192.0.2.99", "aysel@perk.az", "Wrong-123!", "123456").await.expect(401);
 }
+
+/// A list's caller is checked at every call. Where reads are round trips, a session checked before
+/// is admitted by the list's gate on what that check found and checked again with the page, in the
+/// same exchange (`auth::callers`): an ended session, a role the list does not admit and an
+/// authenticator to set up are still refused, with the gate's own answers, and a refused query of
+/// an ended session is refused for the session.
+#[tokio::test]
+async fn every_list_call_checks_its_caller() {
+    let app = test_app();
+    let admin = app.admin().await;
+    let anyone = "/api/usageHistory?Skip=0&Take=10";
+    let admins_only = "/api/activity?Skip=0&Take=10";
+    let set = |sql: &str| {
+        app.state.db.conn().unwrap().execute(sql, [admin.id]).unwrap();
+    };
+    for _ in 0..2 {
+        app.get(anyone, &admin.token).await.expect(200);
+        app.get(admins_only, &admin.token).await.expect(200);
+    }
+    set("UPDATE users SET role_id = 1 WHERE id = ?1");
+    app.get(admins_only, &admin.token).await.expect(403);
+    app.get(anyone, &admin.token).await.expect(200);
+    app.get(admins_only, &admin.token).await.expect(403);
+    set("UPDATE users SET role_id = 0 WHERE id = ?1");
+    app.get(admins_only, &admin.token).await.expect(200);
+    app.get(admins_only, &admin.token).await.expect(200);
+    set("UPDATE users SET must_set_up_authenticator = 1 WHERE id = ?1");
+    app.get(anyone, &admin.token).await.expect_message(403, perkdesk::auth::SET_UP_AUTHENTICATOR_FIRST);
+    set("UPDATE users SET must_set_up_authenticator = 0 WHERE id = ?1");
+    app.get(anyone, &admin.token).await.expect(200);
+    app.get(anyone, &admin.token).await.expect(200);
+    app.get("/api/usageHistory?Take=many", &admin.token).await.expect(400);
+    set("UPDATE users SET is_active = 0 WHERE id = ?1");
+    app.get(anyone, &admin.token).await.expect_message(401, "Your session has ended. Sign in again.");
+    set("UPDATE users SET is_active = 1 WHERE id = ?1");
+    app.get(anyone, &admin.token).await.expect(200);
+    let body = json!({"refreshToken": admin.refresh_token});
+    app.call(Method::POST, "/api/auth/logout", Some(&admin.token), Some(body)).await.expect(204);
+    app.get("/api/usageHistory?Take=many", &admin.token)
+        .await
+        .expect_message(401, "Your session has ended. Sign in again.");
+    app.get(anyone, &admin.token).await.expect_message(401, "Your session has ended. Sign in again.");
+    app.get(admins_only, &admin.token).await.expect(401);
+}

@@ -78,6 +78,7 @@ pub fn state(db: Db, settings: Settings, mailer: Mailer) -> anyhow::Result<AppSt
         .with(ClientLimits::default())
         .with(idempotency::Running::default())
         .with(crate::auth::role_gate())
+        .with(crate::auth::callers::RememberedCallers::default())
         .with(crate::auth::key_gate())
         .with(crate::inbound::redemptions::WrongCodes::new(settings.wrong_codes_per_minute));
     Ok(AppState::new(db, settings, mailer, features))

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod api_keys;
+pub mod callers;
 pub mod enrolment;
 pub mod password;
 pub mod recovery;
@@ -54,16 +55,31 @@ impl CurrentUser {
     }
 }
 
-/// The registry's role gate (`http::gate`): the signed-in user, of one of `roles`.
+/// The registry's role gate (`http::gate`): the signed-in user, of one of `roles`, checked before
+/// the handler, or for a route that checks its caller with its first read, admitted on what the
+/// session's last check found when there is one (`callers`).
 pub fn role_gate() -> RoleGate {
-    fn check<'a>(
+    fn before<'a>(
         parts: &'a mut Parts,
         state: &'a AppState,
         roles: Roles,
     ) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>> {
         Box::pin(async move { CurrentUser::from_request_parts(parts, state).await?.require(roles) })
     }
-    RoleGate(check)
+    fn with_first_read<'a>(
+        parts: &'a mut Parts,
+        state: &'a AppState,
+        roles: Roles,
+    ) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>> {
+        Box::pin(async move {
+            let token = SessionToken::of(parts, state)?;
+            if state.feature::<callers::RememberedCallers>()?.admit_remembered(parts, &state.db, &token, roles) {
+                return Ok(());
+            }
+            CurrentUser::checked(parts, state, token).await?.require(roles)
+        })
+    }
+    RoleGate { before, with_first_read }
 }
 
 /// The registry's key gate (`http::gate`): a live API key of the kind the route documents.
@@ -130,11 +146,23 @@ impl FromRequestParts<AppState> for CurrentUser {
             return Ok(user.clone());
         }
         let token = SessionToken::of(parts, state)?;
+        CurrentUser::checked(parts, state, token).await
+    }
+}
+
+impl CurrentUser {
+    /// The user of `token`'s session as the database says now, admitted ([`SessionToken::admit`])
+    /// and, where reads are round trips, remembered for the session's next list (`callers`).
+    async fn checked(parts: &mut Parts, state: &AppState, token: SessionToken) -> AppResult<CurrentUser> {
         let checked = {
             let token = token.clone();
             state.db.look_up(move |conn| token.check_ahead(conn)?.user()).await?
         };
-        token.admit(parts, checked)
+        let user = token.admit(parts, checked)?;
+        if state.db.reads_are_round_trips() {
+            state.feature::<callers::RememberedCallers>()?.remember(&user);
+        }
+        Ok(user)
     }
 }
 

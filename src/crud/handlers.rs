@@ -2,11 +2,11 @@
 
 use crate::db::dialect::Isolation;
 use crate::db::sql::{Connection, OptionalExtension, params_from_iter};
-use axum::Json;
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter, delete, get, on};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
 use utoipa::ToSchema;
@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use super::query::{PageAhead, RowObject, json_value, select_sql, unreadable};
 use super::{Change, FilterKind, Language, ListQuery, Resource, ValueKind, schema};
 use crate::auth::CurrentUser;
+use crate::auth::callers::CallerToConfirm;
 use crate::core::error::{AppError, AppResult};
 use crate::core::refusals::Audience;
 use crate::db::{CountCache, Reading, now_iso};
@@ -25,7 +26,7 @@ use crate::http::state::AppState;
 /// The list call of `resource`, for its own paths and the specification's aliases of them
 /// (`employee/forAdmin`), so an alias answers exactly as the list does.
 pub fn list_call(resource: &'static Resource) -> MethodRouter<AppState> {
-    get(move |s, u, q, h| list(resource, s, u, q, h))
+    get(move |s, u, c, q, h| list(resource, s, u, c, q, h))
 }
 
 /// The export call of `resource`, for its own path and the specification's aliases.
@@ -54,6 +55,7 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
             .with_component(schema::row(resource))
             .returns_schema(200, schema::list(resource))
             .revalidates()
+            .checks_caller_with_its_read()
     };
     let mut api = Api::new()
         .refuses(Audience::People, super::REFUSALS.iter().copied().chain([resource.name, rows.name]))
@@ -166,10 +168,21 @@ async fn list(
     resource: &'static Resource,
     State(state): State<AppState>,
     OriginalUri(uri): OriginalUri,
+    caller: Option<Extension<CallerToConfirm>>,
     query: QueryMap,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    let query = ListQuery::parse(resource, &query, Language::from_headers(&headers))?;
+    // A caller its gate admitted on memory is confirmed before any answer (`auth::callers`).
+    let caller = caller.map(|Extension(caller)| caller);
+    let query = match ListQuery::parse(resource, &query, Language::from_headers(&headers)) {
+        Ok(query) => query,
+        Err(refusal) => {
+            if let Some(caller) = caller {
+                caller.confirm_alone(&state.db).await?;
+            }
+            return Err(refusal);
+        }
+    };
     let counts = state.db.counts();
     // What tells this request's answers apart: the path and query, and the language of its names.
     let language = headers.get(header::ACCEPT_LANGUAGE).and_then(|value| value.to_str().ok()).unwrap_or("");
@@ -179,14 +192,19 @@ async fn list(
         .db
         .read_briefly(move |conn| {
             let mut query = query;
-            // The clock, then the page (unless the tag asked for may spare it): one round trip on
-            // PostgreSQL, the data no older than the tag.
+            // The caller's check when its gate left it here, the clock, then the page (unless the
+            // tag asked for may spare it): one round trip on PostgreSQL, the data no older than
+            // the tag, and nothing answered before the check confirms the caller.
+            let confirming = caller.as_ref().map(|caller| caller.check_ahead(conn)).transpose()?;
             let clock = counts.clock_ahead(conn)?;
             let page = match asked {
                 None => query.page_ahead(conn, resource)?,
                 Some(_) => None,
             };
             let now = clock.reading()?;
+            if let Some(confirming) = confirming {
+                confirming.confirm()?;
+            }
             let etag = now.etag(&request);
             if asked.as_deref().is_some_and(|asked| names_etag(asked, &etag)) {
                 return Ok((etag, None));

@@ -139,6 +139,13 @@ impl Db {
         matches!(self.location, Location::Postgres(_))
     }
 
+    /// Whether each read is a round trip to a database server (PostgreSQL), so that reads sent
+    /// together in one exchange cost less than each on its own; SQLite's reads are calls in the
+    /// process. The layers above ask this, not the engine.
+    pub fn reads_are_round_trips(&self) -> bool {
+        self.is_postgres()
+    }
+
     /// Whether other app servers may share this database (a PostgreSQL cluster): their writes can
     /// conflict with this one's and are retried, and shared upkeep (folding counts, sweeping
     /// stored answers) is done by one of them. The layers above ask this, not the engine.

@@ -104,6 +104,7 @@ pub fn routes() -> Api {
         crud::list_params(Doc::new(TAG, summary).roles(EMPLOYEES.read), &EMPLOYEES)
             .returns::<ListPage>(200)
             .revalidates()
+            .checks_caller_with_its_read()
     };
     crud::routes(&EMPLOYEES)
         .add(

@@ -59,6 +59,8 @@ pub struct Doc {
     /// The answer carries an `ETag`, and `If-None-Match` with it answers 304 while the data has
     /// not changed (the lists).
     pub(super) revalidates: bool,
+    /// When the role gate checks the caller against the database (`gate::Checking`).
+    pub(super) checking: crate::http::gate::Checking,
 }
 
 /// A schema the document names among its components.
@@ -98,6 +100,7 @@ impl Doc {
             carries_secret: false,
             one_of_required: &[],
             revalidates: false,
+            checking: crate::http::gate::Checking::Before,
         }
     }
 
@@ -105,6 +108,15 @@ impl Doc {
     /// it was read from has not changed.
     pub fn revalidates(mut self) -> Doc {
         self.revalidates = true;
+        self
+    }
+
+    /// The handler checks its caller's session with its first read and answers only once that
+    /// check confirms the caller, so the role gate may admit a session checked before on what that
+    /// check found (`gate::Checking::WithFirstRead`). Only for a handler that reads and never
+    /// writes, and confirms on every path to its answer.
+    pub fn checks_caller_with_its_read(mut self) -> Doc {
+        self.checking = crate::http::gate::Checking::WithFirstRead;
         self
     }
 

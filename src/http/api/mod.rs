@@ -56,7 +56,7 @@ impl Api {
     /// (`gate`).
     pub fn add(mut self, method: Method, path: &str, handler: MethodRouter<AppState>, doc: Doc) -> Api {
         let admits = match (doc.roles, doc.api_key) {
-            (Some(roles), _) => Some(super::gate::Admits::Roles(roles)),
+            (Some(roles), _) => Some(super::gate::Admits::Roles(roles, doc.checking)),
             (None, Some(kind)) => Some(super::gate::Admits::Key(kind)),
             (None, None) => None,
         };
