@@ -17,8 +17,8 @@ use axum::http::request::Parts;
 use super::{CurrentUser, SESSION_ENDED, SET_UP_AUTHENTICATOR_FIRST, SessionToken, UserAhead};
 use crate::core::error::{AppError, AppResult};
 use crate::core::roles::Roles;
+use crate::db::Db;
 use crate::db::sql::Connection;
-use crate::db::{Actor, Db};
 
 /// Sessions remembered at once; beyond this the memory starts over (a bound on memory: a
 /// forgotten session is checked before its next read, as a new one is).
@@ -62,8 +62,7 @@ impl RememberedCallers {
         if user.must_set_up_authenticator || !roles.allows(user.role) {
             return false;
         }
-        tracing::Span::current().record("user_id", user.id);
-        Actor::identify(Actor::user(user.id, format!("{} {}", user.first_name, user.last_name)));
+        user.identify(parts);
         let open_before_set_up = super::open_before_set_up(&parts.method, parts.uri.path());
         parts.extensions.insert(CallerToConfirm {
             token: token.clone(),
@@ -71,7 +70,6 @@ impl RememberedCallers {
             open_before_set_up,
             callers: self.clone(),
         });
-        parts.extensions.insert(user);
         true
     }
 }

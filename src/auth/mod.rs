@@ -199,10 +199,18 @@ impl SessionToken {
         if user.must_set_up_authenticator && !open_before_set_up(&parts.method, parts.uri.path()) {
             return Err(AppError::Forbidden(SET_UP_AUTHENTICATOR_FIRST.into()));
         }
-        tracing::Span::current().record("user_id", user.id);
-        Actor::identify(Actor::user(user.id, format!("{} {}", user.first_name, user.last_name)));
-        parts.extensions.insert(user.clone());
+        user.identify(parts);
         Ok(user)
+    }
+}
+
+impl CurrentUser {
+    /// Names the request's caller: in its log span, as the author of what it writes
+    /// (`db::activity`), and on the request for the extractors after the gate.
+    fn identify(&self, parts: &mut Parts) {
+        tracing::Span::current().record("user_id", self.id);
+        Actor::identify(Actor::user(self.id, format!("{} {}", self.first_name, self.last_name)));
+        parts.extensions.insert(self.clone());
     }
 }
 
