@@ -29,6 +29,14 @@ pub fn list_call(resource: &'static Resource) -> MethodRouter<AppState> {
     get(move |s, u, c, q, h| list(resource, s, u, c, q, h))
 }
 
+/// What the document of every route that [`list_call`] serves says: the answer revalidates (an
+/// `ETag`, 304 while the data has not changed), and the handler checks its caller with its first
+/// read, which the route's gate may then leave to it. Kept beside the handler that does both, so an
+/// alias's document cannot claim the one without the handler.
+pub fn list_call_doc(doc: Doc) -> Doc {
+    doc.revalidates().checks_caller_with_its_read()
+}
+
 /// The export call of `resource`, for its own path and the specification's aliases.
 pub fn export_call(resource: &'static Resource) -> MethodRouter<AppState> {
     get(move |s, q, h| super::export::export(resource, s, q, h))
@@ -51,11 +59,11 @@ pub fn routes_over(resource: &'static Resource, rows: &'static Resource) -> Api 
     let base = format!("/api/{}", resource.path);
     let list_doc = |summary: String| {
         let doc = Doc::new(resource.tag, summary).roles(resource.read);
-        list_params(doc, resource)
-            .with_component(schema::row(resource))
-            .returns_schema(200, schema::list(resource))
-            .revalidates()
-            .checks_caller_with_its_read()
+        list_call_doc(
+            list_params(doc, resource)
+                .with_component(schema::row(resource))
+                .returns_schema(200, schema::list(resource)),
+        )
     };
     let mut api = Api::new()
         .refuses(Audience::People, super::REFUSALS.iter().copied().chain([resource.name, rows.name]))

@@ -18,7 +18,7 @@ use crate::core::error::AppResult;
 pub use export::{SheetWriter, export as export_file, file_response};
 pub use handlers::{
     ActiveChange, Deleted, IdList, ListPage, delete_rows, export_call, fetch_detail, fetch_page, history_route,
-    list_call, list_params, routes, routes_over, save_then_fetch, save_then_fetch_with, toggle_call,
+    list_call, list_call_doc, list_params, routes, routes_over, save_then_fetch, save_then_fetch_with, toggle_call,
 };
 pub use query::{Language, ListPlan, ListQuery, MAX_PAGE, SearchVia, Statement, UNPAGED_LIMIT, select_sql};
 pub use schema::{list as list_schema, row as row_schema};

@@ -101,10 +101,9 @@ pub static EMPLOYEES: Resource = Resource {
 pub fn routes() -> Api {
     const TAG: &str = "Employees";
     let list_doc = |summary: &str| {
-        crud::list_params(Doc::new(TAG, summary).roles(EMPLOYEES.read), &EMPLOYEES)
-            .returns::<ListPage>(200)
-            .revalidates()
-            .checks_caller_with_its_read()
+        crud::list_call_doc(
+            crud::list_params(Doc::new(TAG, summary).roles(EMPLOYEES.read), &EMPLOYEES).returns::<ListPage>(200),
+        )
     };
     crud::routes(&EMPLOYEES)
         .add(
