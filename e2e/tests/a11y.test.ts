@@ -119,12 +119,11 @@ describe('axe-core finds no serious or critical violation', () => {
     });
   }
 
-  it('on Users and Partners at 1024 and 390 px', async () => {
+  // One test a width, so each has its own time limit on a loaded machine.
+  it.each([{ width: 1024, height: 768 }, PHONE])('on Users and Partners at $width px', async (viewport) => {
     const page = await suite.signedIn(suite.admin, '/users');
-    for (const viewport of [{ width: 1024, height: 768 }, PHONE]) {
-      await page.setViewportSize(viewport);
-      for (const walk of [WALKS[0], WALKS[3]]) await walkList(page, walk, `${viewport.width} px`);
-    }
+    await page.setViewportSize(viewport);
+    for (const walk of [WALKS[0], WALKS[3]]) await walkList(page, walk, `${viewport.width} px`);
     await page.setViewportSize(DESKTOP);
   });
 
