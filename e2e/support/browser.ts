@@ -17,6 +17,7 @@ export const CHROMIUM_ARGS = [
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+export const TABLET = { width: 1024, height: 768 };
 
 /**
  * Playwright's `launch` gives every run a fresh temporary profile

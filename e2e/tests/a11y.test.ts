@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { pngBytes } from '../support/images';
 import { ASSETS, HR_ACCOUNTS, ListScreen, PARTNERS, USERS, type ScreenSpec } from '../support/listScreen';
 import { DADLI_MARKET } from '../support/screens';
@@ -120,7 +120,7 @@ describe('axe-core finds no serious or critical violation', () => {
   }
 
   // One test a width, so each has its own time limit on a loaded machine.
-  it.each([{ width: 1024, height: 768 }, PHONE])('on Users and Partners at $width px', async (viewport) => {
+  it.each([TABLET, PHONE])('on Users and Partners at $width px', async (viewport) => {
     const page = await suite.signedIn(suite.admin, '/users');
     await page.setViewportSize(viewport);
     for (const walk of [WALKS[0], WALKS[3]]) await walkList(page, walk, `${viewport.width} px`);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { pngBytes } from '../support/images';
 import { ListScreen, type ScreenSpec } from '../support/listScreen';
@@ -135,7 +135,7 @@ describe('Activity and History: an edit is on record, in the drawer and on the A
 
   it('fits and stays accessible at 1024 and 390 px', async () => {
     const activity = new ListScreen(page, ACTIVITY);
-    for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+    for (const size of [TABLET, PHONE]) {
       await page.setViewportSize(size);
       await activity.open();
       expect(await overflowsHorizontally(page), `${size.width} px`).toBe(false);

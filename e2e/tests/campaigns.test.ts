@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, shot } from '../support/browser';
+import { DESKTOP, shot, TABLET } from '../support/browser';
 import { createCampaign, createCategory, type CampaignRow, type NotificationRow } from '../support/campaignsApi';
 import { DownloadFolder } from '../support/exports';
 import { PictureFolder, pngBytes } from '../support/images';
@@ -251,7 +251,7 @@ describe('Campaigns: list in each content language, create in the side panel, ed
   });
 
   it('works at 1024 px: the table fits its card (order and flags stay in the drawer and export), the side panel is accessible', async () => {
-    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.setViewportSize(TABLET);
     try {
       await screen.open();
       expect(await overflowsHorizontally(page)).toBe(false);

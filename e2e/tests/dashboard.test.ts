@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../support/api';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { canvasState, chartFigure, consoleErrors, drawn, fallbackTable, tableRows, timeDashboardFromMenu } from '../support/charts';
 import { seedReporting, type ReportingSeed } from '../support/reportingSeed';
 import { useSuite } from '../support/suite';
@@ -187,7 +187,7 @@ describe('Dashboard: charts, headline figures, tables, year picker, failures, si
 
   it('fits 1024 px and 390 px: the charts follow their cards, wide tables scroll inside them', async () => {
     for (const [viewport, name] of [
-      [{ width: 1024, height: 768 }, 'dashboard-1024'],
+      [TABLET, 'dashboard-1024'],
       [PHONE, 'dashboard-phone'],
     ] as const) {
       await page.setViewportSize(viewport);

@@ -1,6 +1,6 @@
 import type { Locator, Page, Response as HttpResponse } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { ListScreen, PARTNERS, USERS, type FormDialog } from '../support/listScreen';
 import { seedUsers } from '../support/seed';
 import { useSuite } from '../support/suite';
@@ -13,7 +13,6 @@ import { openedDialog, reachable, until } from '../support/ui';
  * screen inherits.
  */
 const suite = useSuite();
-const TABLET = { width: 1024, height: 768 };
 const WIDTHS = [DESKTOP, TABLET, PHONE];
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, type PartnerCityRow } from '../support/api';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { DownloadFolder } from '../support/exports';
 import { checkFitsDesktop, ListScreen, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
@@ -305,7 +305,7 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
   });
 
   it('works at 1024 and 390 px: the list, the filter modal, the create form and the drawer', async () => {
-    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.setViewportSize(TABLET);
     try {
       await screen.open();
       expect(await overflowsHorizontally(page)).toBe(false);

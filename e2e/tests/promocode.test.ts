@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { createCampaign, createCategory } from '../support/campaignsApi';
 import { DownloadFolder } from '../support/exports';
 import { pngBytes } from '../support/images';
@@ -207,7 +207,7 @@ describe('Promocode: list, Create (partner, campaign category, count), Export Ex
   });
 
   it('works at 1024 and 390 px: the list, the Create and Export Excel dialogs', async () => {
-    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.setViewportSize(TABLET);
     try {
       await screen.open();
       expect(await overflowsHorizontally(page)).toBe(false);

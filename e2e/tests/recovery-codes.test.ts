@@ -2,7 +2,7 @@ import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { PHONE, shot } from '../support/browser';
+import { PHONE, shot, TABLET } from '../support/browser';
 import { useSuite } from '../support/suite';
 import { openedDialog, overflowsHorizontally } from '../support/ui';
 
@@ -86,7 +86,7 @@ describe('A lost authenticator: a recovery code signs in once, then the authenti
   });
 
   it('the own page fits 1024 px and a phone and stays accessible', async () => {
-    for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+    for (const size of [TABLET, PHONE]) {
       await page.setViewportSize(size);
       await page.goto('/my-page');
       await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();

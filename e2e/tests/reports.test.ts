@@ -2,7 +2,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../support/api';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { chartFigure, consoleErrors, drawn, fallbackTable, tableRows } from '../support/charts';
 import { DownloadFolder } from '../support/exports';
 import { seedReporting, type ReportingSeed } from '../support/reportingSeed';
@@ -159,7 +159,7 @@ describe('Reports: four tabs with names, pie and total; both spreadsheets; roles
 
   it('fits 1024 px and 390 px: the pie follows its card, the names scroll inside theirs', async () => {
     for (const [viewport, name] of [
-      [{ width: 1024, height: 768 }, 'reports-1024'],
+      [TABLET, 'reports-1024'],
       [PHONE, 'reports-phone'],
     ] as const) {
       await page.setViewportSize(viewport);

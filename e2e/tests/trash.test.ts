@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { pngBytes } from '../support/images';
 import { ListScreen, type ScreenSpec } from '../support/listScreen';
 import { useSuite } from '../support/suite';
@@ -101,7 +101,7 @@ describe('Trash: a deleted record is listed with who deleted it, restored as it 
     const assets = new ListScreen(page, ASSETS);
     await deleteAssets(assets, ['Şəki Halva']);
     const trash = new ListScreen(page, TRASH);
-    for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+    for (const size of [TABLET, PHONE]) {
       await page.setViewportSize(size);
       await trash.open();
       await trash.row('Şəki Halva').waitFor();

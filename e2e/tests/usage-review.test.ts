@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/axe';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { createCampaign, createCategory } from '../support/campaignsApi';
 import type { Schema } from '../support/contract';
 import { pngBytes } from '../support/images';
@@ -211,7 +211,7 @@ describe('Usage review: uses flagged as the app writes them, cleared or voided w
 
   it('fits 1024 and 390 px: the list and the filter panel', async () => {
     try {
-      for (const size of [{ width: 1024, height: 768 }, PHONE]) {
+      for (const size of [TABLET, PHONE]) {
         await page.setViewportSize(size);
         await screen.open();
         await until(() => screen.column('Employee email')).toEqual([GULNAR, ILKIN]);

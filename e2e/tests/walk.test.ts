@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, shot } from '../support/browser';
+import { DESKTOP, PHONE, shot, TABLET } from '../support/browser';
 import { createCampaign, createCategory } from '../support/campaignsApi';
 import { PictureFolder, pngBytes } from '../support/images';
 import { ListScreen, type ScreenSpec } from '../support/listScreen';
@@ -138,7 +138,7 @@ describe('the walk of every screen', () => {
   });
 
   it('shows the unread count on the icon-only menu at 1024 px, and no two items share an icon', async () => {
-    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.setViewportSize(TABLET);
     await page.goto('/users');
     const complaints = menu(page).getByRole('link', { name: /^Complaints/ });
     const badge = complaints.locator('[data-icon-badge]');
