@@ -2,7 +2,7 @@
 //! Activity screen's list, filters and export for Admins; each record's History tab; no write
 //! route; retention.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

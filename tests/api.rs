@@ -1,6 +1,6 @@
 //! The HTTP surface as a whole: health, OpenAPI completeness, headers, fallbacks and limits.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Method, Request};

@@ -1,6 +1,6 @@
 //! Assets: multipart create and edit with images, their checks, and the image route.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

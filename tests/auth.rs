@@ -1,6 +1,6 @@
 //! Sign-in, session, lockout, throttling, registration and password reset through the router.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

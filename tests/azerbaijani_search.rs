@@ -3,8 +3,8 @@
 //! list (users, usage history) and on a row-tested one (employees), each total and page checked
 //! against a SQL reference that spells the folding out by hand.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! Ş T U Ü V Y Z), without regard to case, Cyrillic after Latin, in both directions and on deep
 //! pages, from the `az`-collated indexes.
 
-mod common;
+use crate::common;
 
 use common::*;
 

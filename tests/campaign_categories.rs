@@ -1,7 +1,7 @@
 //! Category Names: multipart create and edit with the spec's messages, names in the caller's
 //! language, positions, the status switch, delete rules and roles.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -3,8 +3,8 @@
 //! refused past each limit with the message naming it, what the app is told is left, and 64 uses
 //! at once of a campaign capped at 10 storing exactly 10.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

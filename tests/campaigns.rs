@@ -2,7 +2,7 @@
 //! spec's messages, positions within a category, approve, send-notification once, roles, the
 //! export and the pickers.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Method, Request};

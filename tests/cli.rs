@@ -1,6 +1,6 @@
 //! The operators' commands run as a user would run them, on a temporary database.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

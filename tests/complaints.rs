@@ -1,8 +1,8 @@
 //! Complaints: list with the reason's id and name and the whole description, the Read/Unread
 //! filter, the read flag (Call Center may set it), the unread count, roles and repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

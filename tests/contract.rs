@@ -2,7 +2,7 @@
 //! sortable field, filters, totals, soft delete, the active toggle, details and the export.
 //! A new resource fails here until it has a case.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -2,7 +2,7 @@
 //! PostgreSQL database by the real binary, then every list, dashboard and report the API serves
 //! read on both and found equal, and a second copy into the now full database refused.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! The dashboard calls on a database with known rows, and the counts behind them (migration 7)
 //! against a fresh GROUP BY after random writes of every kind.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::{TestApp, test_app};

@@ -3,7 +3,7 @@
 //! names every required field, a taken unique value is a 409 on its field, and a role the route
 //! does not document is refused before the form is read.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, test_app};
 use perkdesk::core::error::FORBIDDEN;

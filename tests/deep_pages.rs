@@ -2,7 +2,7 @@
 //! declared `never_null`) holds the same rows as the same page read by stepping over every row
 //! before it, for every such column of a resource, in both directions, with many equal values.
 
-mod common;
+use crate::common;
 
 use common::test_app;
 use perkdesk::resources::employees::EMPLOYEES;

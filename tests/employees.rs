@@ -1,8 +1,8 @@
 //! Employees: the admin list paths and the picker, edit with the spec's messages, the active
 //! switch, delete, the per-asset export, roles and x-requestid repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

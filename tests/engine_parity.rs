@@ -138,7 +138,7 @@ fn postgres_schema(conn: &Connection) -> BTreeMap<String, Table> {
         .collect()
 }
 
-mod common;
+use crate::common;
 use common::postgres::{fresh_postgres, migrated_postgres};
 
 #[test]
@@ -255,8 +255,7 @@ fn postgres_folds_search_text_as_rust_does() {
     assert!(!null);
 }
 
-#[path = "common/sources.rs"]
-mod sources;
+use crate::sources;
 
 /// The SQL statements written as whole literals in the modules outside `db` (those built with
 /// `format!` are left to the tests that run them), with where each is: `(file:line, text)`.

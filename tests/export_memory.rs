@@ -3,7 +3,7 @@
 //! connection's page cache. The only test of its binary, so SQLite's process-wide memory
 //! high-water mark moves only by what it does.
 
-mod common;
+use crate::common;
 
 use common::*;
 

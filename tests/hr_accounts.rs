@@ -1,6 +1,6 @@
 //! HR accounts: create, edit, password, QR, and their login following delete and deactivation.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

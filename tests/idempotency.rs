@@ -2,7 +2,7 @@
 //! sign-in or refresh, recorded in the same transaction as the work, and matched by what a
 //! multipart form means rather than how it was framed.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! app's calls and refusals, the partner portal (scoped to its partner) and the public merchant
 //! application, each write checked on the back-office list it feeds.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

@@ -2,8 +2,8 @@
 //! apply (the good rows in one transaction, the bad ones listed with their row numbers), the
 //! template, the roles, and the command line.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

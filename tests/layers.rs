@@ -2,8 +2,7 @@
 //! (docs/architecture.md). The order is written once, here; a file that names a higher layer,
 //! or a folder the order does not know, fails this test with the line that does it.
 
-#[path = "common/sources.rs"]
-mod sources;
+use crate::sources;
 
 /// Bottom to top. `main.rs` and `lib.rs` sit above everything.
 const LAYERS: &[&str] = &["core", "db", "http", "auth", "crud", "resources", "inbound", "app", "cli"];

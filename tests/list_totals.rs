@@ -1,7 +1,7 @@
 //! Filtered lists: totals are remembered between requests, so they must follow every write at once
 //! (through the API, and from another connection on the same file); pages agree with their totals.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -2,8 +2,8 @@
 //! another partner refused, the partner fixed on edit, unique e-mail, list filters, export,
 //! partner lookups, roles and x-requestid repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

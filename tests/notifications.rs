@@ -1,7 +1,7 @@
 //! Notifications: multipart create of both types with the spec's messages, edit, filter by
 //! header, export at `Notification/export`, delete, roles and a repeated request id.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -2,7 +2,7 @@
 //! scheme, paging ranges, delete lists, the image route. schemathesis (scripts/schemathesis)
 //! checks the whole surface against the running binary; these are the document's fixed points.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -1,6 +1,6 @@
 //! Partners: multipart create and edit with city rows in one transaction, promo-code rules.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -1,7 +1,7 @@
 //! The demo's employees, requests, applications, complaints, merchants, promo codes and a year of
 //! usage history, read back through the API.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -4,7 +4,7 @@
 //! logged whichever server took the write, the trash holds what either deleted, and the counts'
 //! deltas are folded by one of them.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! employee's row and a limited campaign's with row locks: these show the locks hold the limits. Run by `./scripts/test` (the server's URL
 //! in `PERKDESK_TEST_POSTGRES`).
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

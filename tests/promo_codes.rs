@@ -2,8 +2,8 @@
 //! partners with promo codes on and their own campaigns), the spec's messages, the list, delete,
 //! the per-campaign export, roles and x-requestid repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use std::collections::HashSet;
 

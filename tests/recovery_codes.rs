@@ -2,7 +2,7 @@
 //! place of the six-digit code, once, and the account must then set up its authenticator again;
 //! lockout as for codes; the own page's count, new set and new authenticator.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -3,8 +3,8 @@
 //! any use; unknown, expired and other partners' codes are one 404, a used code a 409 saying when,
 //! wrong codes throttled per key; eight tills confirming one code at once record one use.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

@@ -2,7 +2,7 @@
 //! counted as deleted), paging and search, the two spreadsheets opened and read cell by cell,
 //! roles, and `perkdesk export-reports`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

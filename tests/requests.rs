@@ -1,8 +1,8 @@
 //! Requests by Employee (wishList) and by Merchant (apply): lists, filters, the wish status,
 //! the exports (WishLists.xlsx, MerchantRequests.xlsx), the applicant's file, roles and repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

@@ -2,7 +2,7 @@
 //! one message before anything of the request is read (no body is sent here, so a route that
 //! read its body first would answer 400 or 415), and each documented role gets past the gate.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::test_app;

@@ -4,7 +4,7 @@
 //! the same x-requestid never hands the same secret back. A new such operation fails here until
 //! it has a case below.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

@@ -5,9 +5,8 @@
 //! in bulk, and unit tests (after `#[cfg(test)]`, or a file of its own named `*_tests.rs`) are the
 //! exceptions.
 
+use crate::sources;
 use std::collections::{BTreeMap, BTreeSet};
-#[path = "common/sources.rs"]
-mod sources;
 
 const EXCEPTIONS: &[&str] = &["cli/demo.rs", "db/copy.rs"];
 

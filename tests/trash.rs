@@ -3,8 +3,8 @@
 //! good with what is only its own or refused naming what still refers to it, and purged by the
 //! server after the retention.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

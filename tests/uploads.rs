@@ -1,7 +1,7 @@
 //! Uploads are real images: a decoder reads each one whole within its limits before it is
 //! stored; stored images are served under random names; forms past the limit say which part.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 

@@ -1,8 +1,8 @@
 //! Usage history: list and filters (ids, campaign name, date range), detail with every field,
 //! the status update, Admin-only delete, the UsageHistory.xlsx export by dates, roles and repeats.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

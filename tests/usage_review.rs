@@ -4,8 +4,8 @@
 //! and the campaign's uses; the trash and the activity log keep it with who and why), the
 //! refusals with their messages, the roles, and a restore from the trash reopening the review.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use axum::http::Method;
 use common::*;

@@ -1,6 +1,6 @@
 //! The Users API: every call's success, validation messages, roles, missing rows and repeats.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::*;

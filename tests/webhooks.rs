@@ -4,8 +4,8 @@
 //! loopback: signed as the Standard Webhooks specification says, retried with the same
 //! webhook-id, replayed, and an endpoint that keeps failing switched off.
 
-mod common;
-mod people;
+use crate::common;
+use crate::people;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
