@@ -58,6 +58,10 @@ for _ in $(seq 2 "$SERVERS"); do
 done
 PORT=$FIRST_PORT
 trap 'kill $SERVER_PIDS ${RECEIVER:-} 2>/dev/null || true; rm -f "$DB" "$DB-wal" "$DB-shm"' EXIT
+# The servers count each other at their start and every ten seconds after (each then takes its
+# share of the connections, serve --postgres-connections): the first ones learn of the last within
+# ten seconds.
+if [ "$SERVERS" -gt 1 ]; then sleep 11; fi
 TOKEN=$(sign_in "$BIN" "$TARGET")
 if [ "${BENCH_WEBHOOK:-0}" = 1 ]; then
     curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/api/webhook" -H "Authorization: Bearer $TOKEN" \

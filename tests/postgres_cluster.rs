@@ -308,3 +308,50 @@ fn postgres_two_app_servers_race_and_each_write_happens_once() {
         assert_eq!(answers, [200, 200, 429], "two of four a minute on each server");
     }
 }
+
+/// App servers on one database share its connection budget (`serve --postgres-connections`): a
+/// server alone takes all of it, each of two takes half once they have counted each other, and
+/// the one left takes all again once the other has gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
+async fn postgres_app_servers_share_the_connection_budget() {
+    let database = common::postgres::TestDatabase::new();
+    let open = || perkdesk::app::open_db(std::path::Path::new(&database.url)).unwrap();
+    let (first, second) = (open(), open());
+    for server in [&first, &second] {
+        server.share_connections(10).await.unwrap();
+        assert_eq!(server.connections_in_use_at_most().await, 10, "alone until it counts the others");
+    }
+    // A server is counted once it has asked: the first asks alone, then the second sees both.
+    assert_eq!(first.count_servers().await.unwrap(), 1);
+    assert_eq!(second.count_servers().await.unwrap(), 2);
+    assert_eq!(first.count_servers().await.unwrap(), 2);
+    for server in [&first, &second] {
+        assert_eq!(server.connections_in_use_at_most().await, 5, "half each");
+    }
+    // The share holds under load: ten requests at once on a server of five turns all answer.
+    let reads: Vec<_> = (0..10)
+        .map(|_| {
+            let first = first.clone();
+            tokio::spawn(
+                async move { first.run(|conn| Ok(conn.query_row("SELECT 1", [], |r| r.get::<i64>(0))?)).await },
+            )
+        })
+        .collect();
+    for read in reads {
+        assert_eq!(read.await.unwrap().unwrap(), 1);
+    }
+
+    drop(second);
+    // PostgreSQL ends a closed connection's session a moment after the client lets go.
+    let mut counted = 0;
+    for _ in 0..100 {
+        counted = first.count_servers().await.unwrap();
+        if counted == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(counted, 1, "the other server has gone");
+    assert_eq!(first.connections_in_use_at_most().await, 10, "all of it again");
+}

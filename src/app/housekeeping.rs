@@ -45,8 +45,8 @@ const FOLD_EVERY: Duration = Duration::from_secs(2);
 /// How often the leading server removes expired `x-requestid` answers on PostgreSQL (on SQLite,
 /// each recorded answer does it).
 const EXPIRE_ANSWERS_EVERY: Duration = Duration::from_secs(60);
-/// How often the app servers sharing a PostgreSQL database are counted (for the rate limits'
-/// shares): a server that joins or leaves changes the shares within this long.
+/// How often the app servers sharing a PostgreSQL database are counted (for the rate limits' and
+/// the connections' shares): a server that joins or leaves changes the shares within this long.
 const COUNT_SERVERS_EVERY: Duration = Duration::from_secs(10);
 
 /// How long after the start the first rounds of upkeep wait.
@@ -62,13 +62,17 @@ pub fn spawn(db: Db, retention: Retention, backups: Option<Backups>) {
                 tracing::error!(error = %error, "folding the counts failed");
             }
         });
-        repeat(&db, now, COUNT_SERVERS_EVERY, |db| async move {
+        // Counted from the start (one short read): until a server has counted the others, it
+        // takes the whole connection budget, and so do they until they count it.
+        repeat(&db, Instant::now(), COUNT_SERVERS_EVERY, |db| async move {
             let before = db.servers();
             match db.count_servers().await {
                 Ok(servers) if servers != before => {
+                    let connections = db.connections_in_use_at_most().await;
                     tracing::info!(
                         servers,
-                        "app servers sharing the database (each keeps its share of the rate limits)"
+                        connections,
+                        "app servers sharing the database (each keeps its share of the rate limits and of the connections)"
                     );
                 }
                 Ok(_) => {}

@@ -161,6 +161,12 @@ pub(super) struct ServeOptions {
     /// its own idlest connection. The --trusted-proxies hold no share.
     #[arg(long, env = "PERKDESK_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(super) max_connections_per_address: u64,
+    /// On PostgreSQL: the database connections every app server on it uses together for
+    /// requests. Each server takes its share (this divided by the servers, which count each other
+    /// every ten seconds; at least 2), so a second server does not double the load on the database
+    /// server. Raise it with that server's cores; its max_connections bounds the sum.
+    #[arg(long, env = "PERKDESK_POSTGRES_CONNECTIONS", default_value_t = crate::db::DEFAULT_POSTGRES_CONNECTIONS as u64, value_parser = clap::value_parser!(u64).range(crate::db::FEWEST_CONNECTIONS as u64..=1000))]
+    pub(super) postgres_connections: u64,
     /// Days the activity log keeps its entries; older ones are removed by the server, hourly.
     #[arg(long, env = "PERKDESK_ACTIVITY_RETENTION_DAYS", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
     pub(super) activity_retention_days: u32,

@@ -49,6 +49,7 @@ pub(super) async fn serve(
         anyhow::ensure!(options.backup_dir.is_none(), crate::db::POSTGRES_BACKUP);
     }
     let backups = scheduled_backups(&options)?;
+    db.share_connections(usize::try_from(options.postgres_connections).unwrap_or(usize::MAX)).await?;
     let listener = listen(&options.bind, banner.is_some()).await?;
     let local = listener.local_addr()?;
     let url = format!("http://{local}");

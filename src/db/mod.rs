@@ -23,6 +23,7 @@ mod text;
 mod time;
 pub mod trash;
 pub mod triggers;
+mod turns;
 mod unit;
 mod work;
 
@@ -46,6 +47,7 @@ use sql::Connection;
 pub use text::fold_search;
 pub use time::{format_iso, now_iso};
 pub use triggers::Declared;
+pub use turns::FEWEST as FEWEST_CONNECTIONS;
 pub use unit::Unit;
 pub use work::write_tx;
 
@@ -57,10 +59,17 @@ pub const POSTGRES_BACKUP: &str = "perkdesk backs up SQLite files; back up Postg
 
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
-/// The same on PostgreSQL, where a connection mostly waits for the server's answers and every
-/// writer holds one for its own transaction: sixteen per app server leave room for four of them
-/// (and the server's own connections) within PostgreSQL's default of 100.
-const POSTGRES_POOL_SIZE: u32 = 16;
+/// On PostgreSQL, the connections every app server on the database uses together for requests
+/// unless `serve --postgres-connections` says otherwise; each server takes its share (`turns`).
+/// About twice the database server's cores, PostgreSQL's own rule of thumb for busy connections:
+/// on this project's 2-core host, eight served one app server's writes as fast as sixteen, and
+/// kept two servers' p99 at 32 connections near 200 ms where sixteen made it 377-448 ms
+/// (docs/performance.md). With each server's locking connections and its count reader, even
+/// many servers stay within PostgreSQL's default of 100 connections.
+pub const DEFAULT_POSTGRES_CONNECTIONS: usize = 8;
+/// The most connections one app server's pool opens on PostgreSQL, whatever the budget: its share
+/// can grow to this as other servers leave.
+const POSTGRES_POOL_SIZE: u32 = 64;
 
 #[derive(Clone)]
 pub struct Db {
@@ -69,6 +78,8 @@ pub struct Db {
     /// parks a blocking thread per request and wakes them in no order, which shows as a long
     /// latency tail once more requests arrive than there are connections.
     turns: Arc<Semaphore>,
+    /// How many turns `turns` holds: this server's share of the connections (see `turns`).
+    share: Arc<turns::Turns>,
     /// Writers take turns here, first come, first served, and share one transaction (see
     /// `batch`). SQLite admits one writer at a time; left to its busy handler, the others sleep
     /// and retry with growing pauses, and under many concurrent writes that shows as a tail of
@@ -190,9 +201,26 @@ impl Db {
         self.cluster.servers()
     }
 
-    /// Counts the app servers sharing the database anew (see [`Db::servers`]).
+    /// Counts the app servers sharing the database anew (see [`Db::servers`]), and takes this
+    /// server's share of the connections among them.
     pub async fn count_servers(&self) -> AppResult<usize> {
-        self.cluster.count_servers().await
+        let servers = self.cluster.count_servers().await?;
+        self.share.set_servers(servers).await?;
+        Ok(servers)
+    }
+
+    /// Sets the connections every app server on a PostgreSQL database uses together for requests
+    /// (`serve --postgres-connections`); this server takes its share. SQLite's pool is its own.
+    pub async fn share_connections(&self, budget: usize) -> AppResult<()> {
+        if self.is_shared() {
+            self.share.set_budget(budget).await?;
+        }
+        Ok(())
+    }
+
+    /// The requests that may use the database at once on this server (its share, on PostgreSQL).
+    pub async fn connections_in_use_at_most(&self) -> usize {
+        self.share.share().await
     }
 
     /// Whether this server does the shared background work now (always, on SQLite).

@@ -6,15 +6,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::turns::Turns;
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
-use tokio::sync::Semaphore;
 
 use super::batch::Queue;
 use super::cluster::Cluster;
 use super::sql::{self, Connection};
 use super::{
-    CountCache, Db, Declared, Location, POOL_SIZE, POSTGRES_POOL_SIZE, activity, collation, migrate, search_queue, text,
+    CountCache, DEFAULT_POSTGRES_CONNECTIONS, Db, Declared, Location, POOL_SIZE, POSTGRES_POOL_SIZE, activity,
+    collation, migrate, search_queue, text,
 };
 use crate::core::owner_only;
 
@@ -81,9 +82,10 @@ impl Db {
             .build(sql::Manager::postgres(url))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
-        let turns = Arc::new(Semaphore::new(POSTGRES_POOL_SIZE as usize));
+        let share = Arc::new(Turns::new(DEFAULT_POSTGRES_CONNECTIONS, POSTGRES_POOL_SIZE as usize));
+        let turns = share.semaphore();
         let cluster = Arc::new(Cluster::postgres(url));
-        Ok(Db { writers: Queue::solo(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
+        Ok(Db { writers: Queue::solo(pool.clone(), turns.clone()), pool, turns, share, location, counts, cluster })
     }
 
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
@@ -127,9 +129,10 @@ impl Db {
             .build(sql::Manager::Sqlite(Box::new(sql::SqliteManager::new(manager, opened))))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
-        let turns = Arc::new(Semaphore::new(POOL_SIZE as usize));
+        let share = Arc::new(Turns::new(POOL_SIZE as usize, POOL_SIZE as usize));
+        let turns = share.semaphore();
         let location = Location::File(path.to_path_buf());
         let cluster = Arc::new(Cluster::sqlite());
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, share, location, counts, cluster })
     }
 }
