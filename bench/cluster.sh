@@ -8,7 +8,7 @@
 # counted. Prints one Markdown table for docs/performance.md.
 # Usage: bench/cluster.sh postgres://user@host:port/any-database [seconds-per-run]
 # (databases perkdesk_bench_inbound and perkdesk_cluster_lists are made anew on that server; four
-# app servers take their shares of serve --postgres-connections, 8 by default, and six more each for
+# app servers take their shares of serve --postgres-connections, 8 by default, and five more each for
 # their claims and counts).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -63,7 +63,7 @@ const POOL_SIZE: u32 = 8;
 /// unless `serve --postgres-connections` says otherwise; each server takes its share (`turns`).
 /// About twice the database server's cores, PostgreSQL's own rule of thumb for busy connections:
 /// on this project's 2-core host, eight served one app server's writes as fast as sixteen, and
-/// kept two servers' p99 at 32 connections near 200 ms where sixteen made it 377-448 ms
+/// kept two servers' p99 at 32 connections near 200 ms where sixteen made it 272-448 ms
 /// (docs/performance.md). With each server's locking connections and its count reader, even
 /// many servers stay within PostgreSQL's default of 100 connections.
 pub const DEFAULT_POSTGRES_CONNECTIONS: usize = 8;
