@@ -18,10 +18,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, OwnedSemaphorePermit, watch};
 
 use super::dialect::Isolation;
 use super::sql::Connection;
+use super::turns::Turns;
 use super::{Pool, PooledConnection};
 use crate::core::error::{AppError, AppResult};
 
@@ -99,7 +100,7 @@ pub struct Queue {
     waiting: Arc<AtomicUsize>,
     load: Arc<Load>,
     pool: Pool,
-    turns: Arc<Semaphore>,
+    turns: Arc<Turns>,
     /// [`MAX_AGE`]; the tests that walk a shared transaction turn by turn raise it, so that a slow
     /// machine cannot commit it between their steps.
     max_age: Duration,
@@ -156,7 +157,7 @@ impl Drop for Waiting {
 }
 
 impl Queue {
-    pub fn new(pool: Pool, turns: Arc<Semaphore>) -> Queue {
+    pub fn new(pool: Pool, turns: Arc<Turns>) -> Queue {
         Queue {
             shared: Arc::default(),
             waiting: Arc::default(),
@@ -171,7 +172,7 @@ impl Queue {
     /// A queue where no writer waits for another: each has a transaction of its own, begun on a
     /// connection of its own and committed as its turn ends (PostgreSQL, which orders concurrent
     /// writers by its row locks and commits them together itself).
-    pub fn solo(pool: Pool, turns: Arc<Semaphore>) -> Queue {
+    pub fn solo(pool: Pool, turns: Arc<Turns>) -> Queue {
         Queue { solo: true, ..Queue::new(pool, turns) }
     }
 
@@ -192,8 +193,7 @@ impl Queue {
         if self.solo {
             // A transaction of the writer's own: nobody else joins it, so its lock is free.
             let shared = Arc::new(AsyncMutex::new(Shared::default())).lock_owned().await;
-            let permit =
-                self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+            let permit = self.turns.take_owned().await?;
             return Ok(Turn {
                 shared: Some(shared),
                 permit: Some(permit),
@@ -208,9 +208,7 @@ impl Queue {
         };
         let permit = match shared.open {
             Some(_) => None,
-            None => {
-                Some(self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?)
-            }
+            None => Some(self.turns.take_owned().await?),
         };
         Ok(Turn { shared: Some(shared), permit, in_savepoint: false, queue: self.clone(), isolation })
     }

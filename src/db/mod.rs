@@ -31,7 +31,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use tokio::sync::Semaphore;
 
 use crate::core::error::AppResult;
 use crate::core::owner_only;
@@ -76,10 +75,9 @@ pub struct Db {
     pool: Pool,
     /// Hands out the pool's connections first come, first served. Waiting inside r2d2 instead
     /// parks a blocking thread per request and wakes them in no order, which shows as a long
-    /// latency tail once more requests arrive than there are connections.
-    turns: Arc<Semaphore>,
-    /// How many turns `turns` holds: this server's share of the connections (see `turns`).
-    share: Arc<turns::Turns>,
+    /// latency tail once more requests arrive than there are connections. On PostgreSQL it holds
+    /// this server's share of the connections (see `turns`).
+    turns: Arc<turns::Turns>,
     /// Writers take turns here, first come, first served, and share one transaction (see
     /// `batch`). SQLite admits one writer at a time; left to its busy handler, the others sleep
     /// and retry with growing pauses, and under many concurrent writes that shows as a tail of
@@ -205,7 +203,7 @@ impl Db {
     /// server's share of the connections among them.
     pub async fn count_servers(&self) -> AppResult<usize> {
         let servers = self.cluster.count_servers().await?;
-        self.share.set_servers(servers).await?;
+        self.turns.set_servers(servers).await?;
         Ok(servers)
     }
 
@@ -213,14 +211,14 @@ impl Db {
     /// (`serve --postgres-connections`); this server takes its share. SQLite's pool is its own.
     pub async fn share_connections(&self, budget: usize) -> AppResult<()> {
         if self.is_shared() {
-            self.share.set_budget(budget).await?;
+            self.turns.set_budget(budget).await?;
         }
         Ok(())
     }
 
     /// The requests that may use the database at once on this server (its share, on PostgreSQL).
     pub async fn connections_in_use_at_most(&self) -> usize {
-        self.share.share().await
+        self.turns.share().await
     }
 
     /// Whether this server does the shared background work now (always, on SQLite).

@@ -6,13 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::turns::Turns;
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 
 use super::batch::Queue;
 use super::cluster::Cluster;
 use super::sql::{self, Connection};
+use super::turns::Turns;
 use super::{
     CountCache, DEFAULT_POSTGRES_CONNECTIONS, Db, Declared, Location, POOL_SIZE, POSTGRES_POOL_SIZE, activity,
     collation, migrate, search_queue, text,
@@ -82,10 +82,9 @@ impl Db {
             .build(sql::Manager::postgres(url))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open_postgres(url).context("cannot open the database")?);
-        let share = Arc::new(Turns::new(DEFAULT_POSTGRES_CONNECTIONS, POSTGRES_POOL_SIZE as usize));
-        let turns = share.semaphore();
+        let turns = Arc::new(Turns::new(DEFAULT_POSTGRES_CONNECTIONS, POSTGRES_POOL_SIZE as usize));
         let cluster = Arc::new(Cluster::postgres(url));
-        Ok(Db { writers: Queue::solo(pool.clone(), turns.clone()), pool, turns, share, location, counts, cluster })
+        Ok(Db { writers: Queue::solo(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
     }
 
     /// Opens (creating if needed) the database file, switches it to WAL and applies migrations.
@@ -129,10 +128,9 @@ impl Db {
             .build(sql::Manager::Sqlite(Box::new(sql::SqliteManager::new(manager, opened))))
             .context("cannot open the connection pool")?;
         let counts = Arc::new(CountCache::open(path).context("cannot open the database")?);
-        let share = Arc::new(Turns::new(POOL_SIZE as usize, POOL_SIZE as usize));
-        let turns = share.semaphore();
+        let turns = Arc::new(Turns::new(POOL_SIZE as usize, POOL_SIZE as usize));
         let location = Location::File(path.to_path_buf());
         let cluster = Arc::new(Cluster::sqlite());
-        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, share, location, counts, cluster })
+        Ok(Db { writers: Queue::new(pool.clone(), turns.clone()), pool, turns, location, counts, cluster })
     }
 }

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, SemaphorePermit};
 
 use crate::core::error::AppResult;
 
@@ -44,9 +44,16 @@ impl Turns {
         }
     }
 
-    /// The semaphore a request takes its turn on.
-    pub fn semaphore(&self) -> Arc<Semaphore> {
-        self.semaphore.clone()
+    /// Waits for a turn, first come, first served; it is given back when the permit is dropped.
+    #[inline]
+    pub async fn take(&self) -> AppResult<SemaphorePermit<'_>> {
+        Ok(self.semaphore.acquire().await.map_err(|_| closing())?)
+    }
+
+    /// [`Turns::take`], for a turn held across tasks.
+    #[inline]
+    pub async fn take_owned(&self) -> AppResult<OwnedSemaphorePermit> {
+        Ok(self.semaphore.clone().acquire_owned().await.map_err(|_| closing())?)
     }
 
     /// This server's turns now.
@@ -76,15 +83,15 @@ impl Turns {
             self.semaphore.add_permits(wanted - plan.granted);
         } else if wanted < plan.granted {
             let surplus = u32::try_from(plan.granted - wanted).unwrap_or(u32::MAX);
-            self.semaphore
-                .acquire_many(surplus)
-                .await
-                .map_err(|_| anyhow::anyhow!("the database is closing"))?
-                .forget();
+            self.semaphore.acquire_many(surplus).await.map_err(|_| closing())?.forget();
         }
         plan.granted = wanted;
         Ok(wanted)
     }
+}
+
+fn closing() -> anyhow::Error {
+    anyhow::anyhow!("the database is closing")
 }
 
 /// One server's turns: its part of the budget, at least [`FEWEST`], at most the pool's size.
@@ -110,7 +117,7 @@ mod tests {
     #[tokio::test]
     async fn the_semaphore_follows_the_count_and_waits_for_turns_in_use() {
         let turns = Turns::new(16, 64);
-        let semaphore = turns.semaphore();
+        let semaphore = turns.semaphore.clone();
         assert_eq!(semaphore.available_permits(), 16);
         assert_eq!(turns.set_servers(2).await.unwrap(), 8);
         assert_eq!(semaphore.available_permits(), 8);

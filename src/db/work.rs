@@ -36,7 +36,7 @@ impl Db {
             return result;
         }
         let pool = self.pool.clone();
-        let turn = self.turns.clone().acquire_owned().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let turn = self.turns.take_owned().await?;
         as_caller(move || {
             let mut conn = pool.get()?;
             let result = work(&mut conn);
@@ -61,7 +61,7 @@ impl Db {
         if !self.may_read_on_caller() {
             return self.run(move |conn| work(conn)).await;
         }
-        let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+        let _turn = self.turns.take().await?;
         let conn = self.pool.get()?;
         work(&conn)
     }
@@ -87,7 +87,7 @@ impl Db {
             return self.run(work).await;
         }
         {
-            let _turn = self.turns.acquire().await.map_err(|_| anyhow::anyhow!("the database is closing"))?;
+            let _turn = self.turns.take().await?;
             let mut conn = self.pool.get()?;
             let Some(sqlite) = conn.sqlite() else {
                 return Err(anyhow::anyhow!("a PostgreSQL connection in a SQLite pool").into());
