@@ -101,14 +101,11 @@ row() { printf '| %s | %s |\n' "$1" "$(wrk_cells "$2")"; }
 
 # The measured run finds the database in its steady state, as a marketplace that has been running
 # has it: BENCH_WARMUP seconds (3 by default) of the same writes first, then, on PostgreSQL, the
-# statistics autovacuum gathers within its next round (a minute) once a table has changed by 50
-# rows, which also makes every connection plan its statements again. Without them each connection
-# keeps the plans it made for tables that were nearly empty when the run began (a sort of every
-# row for a list's first page), and the run measures the first seconds of a new database.
+# statistics autovacuum would gather after them (settled_statistics).
 WARMUP="${BENCH_WARMUP:-3}"
 if [ "$WARMUP" != 0 ]; then
     wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$WORK/usage.lua" "http://127.0.0.1:$PORT" -- warmup >/dev/null
-    if [ -n "${BENCH_POSTGRES:-}" ]; then psql "$TARGET" -qc ANALYZE; fi
+    settled_statistics "$TARGET"
 fi
 
 wrk -t1 -c4 -d"${DURATION}s" --latency -H "Authorization: Bearer $TOKEN" \

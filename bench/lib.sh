@@ -83,6 +83,16 @@ wrk_row() {
     printf '| %s | `%s` | %s |\n' "$label" "$path" "$(wrk_cells "$out")"
 }
 
+# settled_statistics TARGET: on PostgreSQL (BENCH_POSTGRES set), the statistics autovacuum gathers
+# within its next round (a minute) once a table has changed by 50 rows, gathered now; this also
+# makes every connection plan its statements again. Without them each connection keeps the plans it
+# made for tables that were nearly empty when the bench began (a sort of every row for a list's
+# first page: 2 ms a page instead of 0.07), and the run measures the first minute of a new
+# database. SQLite plans each statement as it prepares it: nothing to do.
+settled_statistics() {
+    if [ -n "${BENCH_POSTGRES:-}" ]; then psql "$1" -qc ANALYZE; fi
+}
+
 # seed_inbound_world DB EMPLOYEES: one asset with EMPLOYEES employees, a partner, a category and a
 # campaign offered to the asset, for the inbound API's writes (bench/inbound.sh,
 # scripts/litestream-check).

@@ -45,11 +45,9 @@ request = function()
 end
 LUA
 wrk -t1 -c8 -d2s -s "$WORK/lists-usage.lua" "http://127.0.0.1:$PORT" >/dev/null
-# On PostgreSQL, the statistics autovacuum gathers within a minute of those writes (as
-# bench/inbound.sh after its warm-up): without them the usage table, empty when copied, is planned
-# as a handful of rows, and its page is read by sorting every row instead of walking the index
-# backwards: 2 ms a page instead of 0.07, and half the list's rate.
-if [ -n "${BENCH_POSTGRES:-}" ]; then psql "$TARGET" -qc ANALYZE; fi
+# The usage table was empty when copied: on PostgreSQL, the statistics autovacuum would gather
+# after those writes, or its page is read by sorting every row (half the list's rate).
+settled_statistics "$TARGET"
 
 rate() { wrk -t2 -c64 -d"${DURATION}s" -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT$1" | awk '/Requests\/sec/ {print $2}'; }
 LIST='/api/usageHistory?Skip=0&Take=10'
