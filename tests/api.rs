@@ -34,6 +34,21 @@ async fn the_openapi_document_describes_every_endpoint() {
     }
 }
 
+/// The routes whose writes take row locks say so, and the `x-requestid` claim begins their
+/// transaction so (on PostgreSQL: `Db::claim_then_look_up`); every other route's writes are
+/// serializable. A route missing here would run its row-locking writes serializable, where
+/// concurrent uses fail each other.
+#[test]
+fn the_routes_writing_under_row_locks_are_the_use_and_the_tills_confirmation() {
+    use perkdesk::db::dialect::Isolation;
+    let (_, _, isolation) = perkdesk::app::api().into_parts();
+    for path in ["/api/app/usage", "/api/partner-portal/redemptions"] {
+        assert_eq!(isolation.of(&Method::POST, Some(path)), Isolation::RowLocks, "{path}");
+    }
+    assert_eq!(isolation.of(&Method::POST, Some("/api/campaign/category")), Isolation::Serializable);
+    assert_eq!(isolation.of(&Method::POST, None), Isolation::Serializable, "a request no route matched");
+}
+
 #[tokio::test]
 async fn every_response_carries_the_security_headers() {
     let app = test_app();

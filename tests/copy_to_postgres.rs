@@ -12,7 +12,7 @@ use serde_json::Value;
 /// required query (lists with their totals, the dashboard, the reports, the pickers), but those
 /// whose answers are about the caller's own session or change with each request.
 fn figure_paths() -> Vec<String> {
-    let (_, document) = perkdesk::app::api().into_parts();
+    let (_, document, _) = perkdesk::app::api().into_parts();
     let document: Value = serde_json::from_str(&document.to_json().unwrap()).unwrap();
     let skip = ["/api/activity", "/api/auth", "/api/openapi.json", "/api/health", "/api/session", "/api/me"];
     let mut paths: Vec<String> = document["paths"]

@@ -240,6 +240,11 @@ async fn a_use_lands_in_usage_history_and_the_refusals_name_their_field() {
     let other_key = client(&app, "employee-app", None, 1000);
     app.call_with(Method::POST, "/api/app/usage", Some(&other_key), Some(body.clone()), &headers).await.expect(201);
     assert_eq!(app.count("SELECT COUNT(*) FROM usage_history"), 3);
+    // Its first call stamped its last use (on PostgreSQL once the use's transaction, which held
+    // the claim, had ended: `Db::write_aside`).
+    let stamped =
+        "SELECT COUNT(*) FROM api_clients WHERE id = (SELECT MAX(id) FROM api_clients) AND last_used_at IS NOT NULL";
+    assert_eq!(app.count(stamped), 1, "the new key's first use is stamped");
     // Once its client is revoked, the key's stored answer is replayed to nobody: the key is
     // checked with the claim, before any stored answer is looked at.
     let other_client = app.count("SELECT MAX(id) FROM api_clients");

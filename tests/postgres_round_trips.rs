@@ -12,8 +12,8 @@ use axum::http::Method;
 use common::*;
 use serde_json::json;
 
-/// The fewest round trips one of `runs` requests took, each counted from before it until what it
-/// left running has ended (its claim's release, sent after its answer): other work of the process
+/// The fewest round trips one of `runs` requests took, each counted from before it until nothing
+/// it left running makes any more (a connection's return to the pool): other work of the process
 /// (a pool's new connection, a statement compiled at its first use) only ever adds to a count.
 async fn fewest_round_trips<F, Fut>(runs: usize, mut request: F) -> u64
 where
@@ -101,13 +101,12 @@ async fn postgres_writes_take_few_round_trips() {
 
     eprintln!("round trips: a use {used}, a declared create {created}, a list's page {listed}");
     assert!(listed <= 1, "a list's first page took {listed} round trips");
-    // A use: the claim with the key's check and the stored-answer look-up; the transaction's
-    // start with the employee's lock, the endpoints listening, the campaign and the employee's
-    // recent uses; the insert (its id taken ahead) with the answer's read; the stored answer with
-    // the commit; and the claim's release after the answer. A create of a category: the claim with
-    // the session's check and the look-up; the transaction in three exchanges (the positions read,
-    // their updates with the answer's read, the stored answer with the commit), the insert (its id
-    // taken ahead) riding with one of them; the release.
-    assert!(used <= 5, "an inbound use took {used} round trips");
-    assert!(created <= 5, "a declared create took {created} round trips");
+    // A use: the transaction's start with the claim (an advisory lock the commit releases), the
+    // key's check and the stored-answer look-up; the employee's lock, the endpoints listening,
+    // the campaign and the employee's recent uses; the insert (its id taken ahead) with the
+    // answer's read; the stored answer with the commit. A create of a category: the start with the
+    // claim, the session's check and the look-up; the positions read; their updates with the
+    // insert (its id taken ahead) and the answer's read; the stored answer with the commit.
+    assert!(used <= 4, "an inbound use took {used} round trips");
+    assert!(created <= 4, "a declared create took {created} round trips");
 }

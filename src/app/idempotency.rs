@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::db::sql::OptionalExtension;
 use axum::body::{Body, Bytes, to_bytes};
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -33,6 +33,7 @@ pub const UNRECORDED: &[(&str, &str)] =
 /// How an `x-requestid` is refused (`core::refusals`).
 pub const REFUSALS: &[&str] = &[TOO_LONG, RUNNING, REUSED];
 use crate::db::{Unit, format_iso, lock, now_iso};
+use crate::http::api::WriteIsolation;
 use crate::http::reply::{CarriesCredentials, REQUEST_ID as HEADER, ShowsSecretOnce};
 use crate::http::state::AppState;
 
@@ -118,56 +119,70 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return AppError::Conflict(RUNNING.into()).into_response();
     }
     let _running = RunningGuard { running, key: key.clone() };
-    // Other app servers on the same PostgreSQL database are told apart by a claim held in the
-    // database until this answer is committed (on SQLite, this server is the only one).
+    // Other app servers on the same PostgreSQL database are told apart by a claim held by the
+    // request's own transaction until its answer is committed with it (on SQLite, this server is
+    // the only one). The claim begins the transaction at the isolation the route's writes ask for.
+    let unit = Arc::new(Unit::default());
     let claim_name = format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id);
+    let isolation = match parts.extensions.get::<WriteIsolation>() {
+        Some(routes) => routes.of(&parts.method, parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str)),
+        None => Default::default(),
+    };
     // The caller's check and the look-up go with the claim (one round trip on PostgreSQL), after
     // it.
     let claimed = {
         let (key, payload_hash) = (key.clone(), payload_hash.clone());
         state
             .db
-            .claim_then_look_up(&claim_name, move |conn| {
-                let checked = caller.check_ahead(conn)?;
+            .claim_then_look_up(&unit, &claim_name, isolation, move |conn| {
+                let checked = caller.clone().check_ahead(conn)?;
                 let stored = find(conn, &key, &payload_hash)?;
                 Ok((checked.read()?, stored))
             })
             .await
     };
-    let (claim, (checked, stored)) = match claimed {
+    let (claimed, (checked, stored)) = match claimed {
         Ok(claimed) => claimed,
         Err(error) => return error.into_response(),
     };
-    match checked.admit(&mut parts, &state).await {
+    // While the request's transaction holds its claim, what the admission writes goes in it.
+    let admitted = if unit.holds_claim() {
+        unit.clone().scope(checked.admit(&mut parts, &state)).await
+    } else {
+        checked.admit(&mut parts, &state).await
+    };
+    match admitted {
         Ok(()) => {}
         // A refused caller's request runs as if no id were given, and its handler refuses it.
         Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
-            drop((claim, _running));
+            if let Err(error) = end_unanswered(&state, &unit).await {
+                return error.into_response();
+            }
+            drop(_running);
             return next.run(Request::from_parts(parts, Body::from(bytes))).await;
         }
         // Not a refusal of the caller but a failure on the way (the database, a write that lost
         // to another server's, a rate limit): answered as it is. Running the handler without
         // the store would do the work with no answer kept for its retry.
-        Err(error) => return error.into_response(),
+        Err(error) => return answered_early(&state, &unit, error.into_response()).await,
     }
-    let _claim = match (claim, stored) {
-        (None, _) => return AppError::Conflict(RUNNING.into()).into_response(),
-        (Some(_), Some(Stored::Answer { status, content_type, body })) => return replay(status, content_type, body),
-        (Some(_), Some(Stored::OtherPayload)) => return AppError::Unprocessable(REUSED.into()).into_response(),
-        (Some(claim), None) => claim,
+    let early = match (claimed, stored) {
+        (false, _) => Some(AppError::Conflict(RUNNING.into()).into_response()),
+        (true, Some(Stored::Answer { status, content_type, body })) => Some(replay(status, content_type, body)),
+        (true, Some(Stored::OtherPayload)) => Some(AppError::Unprocessable(REUSED.into()).into_response()),
+        (true, None) => None,
     };
+    if let Some(response) = early {
+        return answered_early(&state, &unit, response).await;
+    }
 
-    let unit = Arc::new(Unit::default());
     let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(bytes)))).await;
     let (parts, body) = response.into_parts();
     if !parts.status.is_success() || parts.extensions.get::<CarriesCredentials>().is_some() {
         // A refusal stores nothing, so a corrected retry with this id runs again; what the handler
         // chose to write before refusing (a revoked session, say) is kept. Credentials are never
         // stored either.
-        return match state.db.finish_unit(&unit, None::<fn(&crate::db::sql::Connection) -> _>).await {
-            Ok(()) => Response::from_parts(parts, body),
-            Err(error) => error.into_response(),
-        };
+        return answered_early(&state, &unit, Response::from_parts(parts, body)).await;
     }
     let Ok(answer) = to_bytes(body, MAX_STORED_RESPONSE).await else {
         // Dropping the unit rolls its work back: an answer that cannot be stored is not given.
@@ -218,6 +233,20 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     }
 }
 
+/// Ends a request's unit answered before its handler ran: what its admission wrote is kept, and
+/// on PostgreSQL the claim's transaction ends (and with it the claim).
+async fn end_unanswered(state: &AppState, unit: &Unit) -> Result<(), AppError> {
+    state.db.finish_unit(unit, None::<fn(&crate::db::sql::Connection) -> _>).await
+}
+
+/// `response`, given once the request's unit has ended ([`end_unanswered`]).
+async fn answered_early(state: &AppState, unit: &Unit, response: Response) -> Response {
+    match end_unanswered(state, unit).await {
+        Ok(()) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
 /// Removes stored answers older than [`KEEP_FOR`]. On SQLite every recorded answer sweeps them
 /// all (one writer at a time, the sweep is cheap); on PostgreSQL several servers recording at
 /// once would contend for the same expired rows, so a recording removes only an expired answer
@@ -246,6 +275,7 @@ pub async fn expire_all(db: &crate::db::Db) -> Result<usize, AppError> {
 
 /// Who a request says it is, read from its credentials without the database: a staff session's
 /// token or an API key.
+#[derive(Clone)]
 enum Caller {
     Session(SessionToken),
     Key(KeyHash),

@@ -96,15 +96,16 @@ pub struct Described {
     router: axum::Router<AppState>,
     document: OpenApiDocument,
     declared: crate::http::declared::DeclaredBodies,
+    isolation: crate::http::api::WriteIsolation,
 }
 
 /// Builds the routes and the document, and declares the document's refusals.
 pub fn describe() -> Described {
-    let (router, openapi) = api().into_parts();
+    let (router, openapi, isolation) = api().into_parts();
     let document = serde_json::to_value(&openapi).unwrap_or_default();
     crate::core::refusals::declare(crate::http::api::declared_refusals(&document));
     let declared = crate::http::declared::DeclaredBodies::new(document);
-    Described { router, document: OpenApiDocument(Arc::new(openapi), Arc::default()), declared }
+    Described { router, document: OpenApiDocument(Arc::new(openapi), Arc::default()), declared, isolation }
 }
 
 pub fn app(state: AppState) -> Router {
@@ -113,7 +114,7 @@ pub fn app(state: AppState) -> Router {
 
 /// The app over routes described beforehand ([`describe`]).
 pub fn app_from(described: Described, state: AppState) -> Router {
-    let Described { router: api_router, document, declared } = described;
+    let Described { router: api_router, document, declared, isolation } = described;
     let behind_tls = state.settings.behind_tls;
     let mut router = api_router
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::app::idempotency::middleware))
@@ -123,6 +124,8 @@ pub fn app_from(described: Described, state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), retry::middleware))
         .layer(axum::Extension(document))
         .layer(axum::Extension(declared))
+        // For the idempotency middleware's claim, which begins the request's transaction.
+        .layer(axum::Extension(isolation))
         // For the routes' role gates (`http::gate`), which are added before the state is known.
         .layer(axum::Extension(state.clone()))
         .fallback(crate::http::web::fallback)

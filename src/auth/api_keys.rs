@@ -225,10 +225,11 @@ impl KeyHash {
         if found.last_used_at.as_ref().is_none_or(|at| *at < stale) {
             let (id, now) = (found.client.id, format_iso(now));
             // A write in its turn among writers (see `crate::db`), not one waiting in SQLite's
-            // busy handler for the writers' transaction to end.
+            // busy handler for the writers' transaction to end; set aside until the request's
+            // transaction has ended when that transaction holds the request's claim.
             state
                 .db
-                .write(move |conn| {
+                .write_aside(move |conn| {
                     Columns::new().set("last_used_at", now).update(conn, "api_clients", id)?;
                     Ok(())
                 })

@@ -49,7 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             sql::run(&db, &args.sql, &mut std::io::stdout().lock())
         }
         Command::Openapi => {
-            let (_, document) = crate::app::api().into_parts();
+            let (_, document, _) = crate::app::api().into_parts();
             let json = document.to_pretty_json().context("writing the OpenAPI document")?;
             writeln!(std::io::stdout().lock(), "{json}").context("printing the OpenAPI document")
         }

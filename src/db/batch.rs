@@ -198,6 +198,8 @@ impl Queue {
                 shared: Some(shared),
                 permit: Some(permit),
                 in_savepoint: false,
+                later_savepoint: false,
+                earlier_work: false,
                 queue: self.clone(),
                 isolation,
             });
@@ -210,7 +212,15 @@ impl Queue {
             Some(_) => None,
             None => Some(self.turns.take_owned().await?),
         };
-        Ok(Turn { shared: Some(shared), permit, in_savepoint: false, queue: self.clone(), isolation })
+        Ok(Turn {
+            shared: Some(shared),
+            permit,
+            in_savepoint: false,
+            later_savepoint: false,
+            earlier_work: false,
+            queue: self.clone(),
+            isolation,
+        })
     }
 
     /// Waits until the transaction holding a writer's work has committed. A writer that finds it
@@ -249,7 +259,14 @@ pub struct Turn {
     shared: Option<OwnedMutexGuard<Shared>>,
     /// The pool turn taken when no transaction was open, for the one this writer begins.
     permit: Option<OwnedSemaphorePermit>,
+    /// This writer has work in the transaction that is not kept yet: ending the turn undoes it.
     in_savepoint: bool,
+    /// The work running is a later one in a transaction of the writer's own ([`Queue::solo`]),
+    /// in a savepoint whose statements travel with the next exchange.
+    later_savepoint: bool,
+    /// Earlier work of this writer in its own transaction, done and not kept yet: what undoing a
+    /// later one leaves to be undone as the turn ends.
+    earlier_work: bool,
     queue: Queue,
     isolation: Isolation,
 }
@@ -264,36 +281,67 @@ impl Turn {
 
     /// Opens this writer's savepoint, first beginning the shared transaction if none is open.
     fn begin(&mut self) -> AppResult<()> {
-        let shared = self.shared.as_mut().ok_or_else(|| AppError::Internal(anyhow::anyhow!("the turn has ended")))?;
-        if shared.open.is_none() {
-            let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
-            let conn = self.queue.pool.get()?;
-            conn.begin_write(self.isolation)?;
-            let (outcome, _) = watch::channel(None);
-            shared.open = Some(Batch {
-                conn,
-                load: self.queue.load.clone(),
-                _turn: turn,
-                members: 0,
-                begun: Instant::now(),
-                outcome,
-                search_deferred: false,
-            });
-        } else {
-            // A second writer joins: from now on the search index entries wait for the commit.
-            let batch = self.batch()?;
-            if !batch.search_deferred {
-                super::search_queue::defer(&batch.conn)?;
-                batch.search_deferred = true;
+        let solo = self.queue.solo;
+        let begun = self.open()?;
+        if !solo {
+            if begun {
+                // A second writer joins: from now on the search index entries wait for the commit.
+                let batch = self.batch()?;
+                if !batch.search_deferred {
+                    super::search_queue::defer(&batch.conn)?;
+                    batch.search_deferred = true;
+                }
             }
-        }
-        // A transaction of the writer's own needs no savepoint: undoing the writer's work is
-        // rolling it back.
-        if !self.queue.solo {
             self.batch()?.conn.prepare_cached("SAVEPOINT writer")?.execute([])?;
+        } else if begun {
+            // A later write in a transaction of the writer's own (a request's writes after its
+            // claim, `Db::claim_then_look_up`): its savepoint undoes only it, and costs no round
+            // trip of its own.
+            self.batch()?.conn.execute_batch_later("SAVEPOINT writer")?;
+            self.later_savepoint = true;
         }
+        // The first work in a transaction of the writer's own needs no savepoint: undoing it is
+        // rolling the transaction back.
         self.in_savepoint = true;
         Ok(())
+    }
+
+    /// Begins the transaction this writer's work will run in, unless it is open already; answers
+    /// whether it was.
+    fn open(&mut self) -> AppResult<bool> {
+        self.open_after(|_| Ok(()))
+    }
+
+    /// [`Turn::open`], with `ahead` given the connection before the transaction begins (a lock
+    /// taken first, sent with the transaction's first exchange). Nothing of a writer's is in the
+    /// transaction yet: a turn that ends now commits what was read in it (a claim's look-up,
+    /// whose lock the commit releases).
+    pub fn open_after(&mut self, ahead: impl FnOnce(&Connection) -> AppResult<()>) -> AppResult<bool> {
+        let shared = self.shared.as_mut().ok_or_else(|| AppError::Internal(anyhow::anyhow!("the turn has ended")))?;
+        if shared.open.is_some() {
+            return Ok(true);
+        }
+        let turn = self.permit.take().ok_or_else(|| AppError::Internal(anyhow::anyhow!("no pool turn")))?;
+        let conn = self.queue.pool.get()?;
+        ahead(&conn)?;
+        conn.begin_write(self.isolation)?;
+        let (outcome, _) = watch::channel(None);
+        shared.open = Some(Batch {
+            conn,
+            load: self.queue.load.clone(),
+            _turn: turn,
+            members: 0,
+            begun: Instant::now(),
+            outcome,
+            search_deferred: false,
+        });
+        Ok(false)
+    }
+
+    /// Whether a write asking for `isolation` may go on in this turn's transaction: one begun
+    /// serializable keeps any write apart; one under row locks, only a write that takes its own.
+    pub fn covers(&self, isolation: Isolation) -> bool {
+        self.isolation == Isolation::Serializable || self.isolation == isolation
     }
 
     /// Runs `work` in this writer's savepoint, begun first.
@@ -301,7 +349,13 @@ impl Turn {
         self.begin()?;
         // PostgreSQL's activity triggers learn this writer's actor from the transaction.
         super::activity::declare_writer(self.conn()?)?;
-        work(self.conn()?)
+        let value = work(self.conn()?)?;
+        if std::mem::take(&mut self.later_savepoint) {
+            // Done: it joins the earlier work, kept or undone with it.
+            self.batch()?.conn.execute_batch_later("RELEASE writer")?;
+        }
+        self.earlier_work = true;
+        Ok(value)
     }
 
     /// The connection, inside this writer's savepoint.
@@ -319,17 +373,22 @@ impl Turn {
         batch.members += 1;
         let committed = Committed(batch.outcome.subscribe());
         self.in_savepoint = false;
+        self.earlier_work = false;
         Ok(committed)
     }
 
-    /// Undoes this writer's work, leaving the others' in the shared transaction.
-    fn discard(&mut self) {
-        self.in_savepoint = false;
-        let solo = self.queue.solo;
+    /// Undoes this writer's work, leaving the others' in the shared transaction (or what its
+    /// own transaction held before it).
+    pub fn discard(&mut self) {
+        let (solo, later) = (self.queue.solo, std::mem::take(&mut self.later_savepoint));
+        // Undoing a later work leaves the earlier ones to be undone as the turn ends.
+        self.in_savepoint = later && self.earlier_work;
         if let Ok(batch) = self.batch()
             && !batch.conn.is_autocommit()
         {
-            let undone = if solo {
+            let undone = if solo && later {
+                batch.conn.execute_batch_later("ROLLBACK TO writer; RELEASE writer")
+            } else if solo {
                 batch.conn.rollback()
             } else {
                 batch.conn.execute_batch("ROLLBACK TO writer; RELEASE writer")

@@ -1,17 +1,12 @@
-//! What several app servers on one PostgreSQL database agree on through the database itself:
-//! claims (an `x-requestid` being carried out by some server) and the one server that does the
-//! background work. Both are PostgreSQL session-level advisory locks held by connections of each
-//! server's own, kept outside the pool: a server that dies, or loses such a connection, drops its
-//! locks with it, so a claim never outlives whoever was carrying it out and another server takes
-//! over the background work at its next round. The leader's lock is held by the first of them;
-//! a claim is taken on the one its name falls to ([`CLAIMING_CONNECTIONS`]) and released there:
-//! every idempotent request takes and releases one, and on a single connection their round trips
-//! queued behind each other. A name always falls to the same connection, so a retry claiming a
-//! request whose abandoned run's release is still on its way is granted, as a session's locks
-//! stack, where another connection would see it held.
+//! What several app servers on one PostgreSQL database agree on through the database itself: the
+//! one server that does the background work, and how many servers there are. The leader holds a
+//! PostgreSQL session-level advisory lock on a connection of its own, kept outside the pool: a
+//! server that dies, or loses that connection, drops the lock with it, and another server takes
+//! over the background work at its next round. Claims of an `x-requestid` are advisory locks too,
+//! but held by the request's own transaction (see [`claim_key`], [`CLAIM_FIRST`] and
+//! `Db::claim_then_look_up`).
 //!
-//! On SQLite there is one server: every claim is granted (the server's own memory tells its
-//! requests apart) and the server always leads.
+//! On SQLite there is one server: it always leads.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,72 +20,33 @@ use crate::core::error::AppResult;
 /// The advisory lock of the server that does the background work (an arbitrary constant beside
 /// the migrations' 7245031616 and the count fold's 7245031617).
 const LEADER_LOCK: i64 = 7_245_031_618;
-/// How each server's first locking connection names itself to PostgreSQL, so the servers can be
-/// counted; the others name themselves [`CLAIMS_NAME`].
+/// How each server's locking connection names itself to PostgreSQL, so the servers can be
+/// counted.
 const SERVER_NAME: &str = "perkdesk-server";
-const CLAIMS_NAME: &str = "perkdesk-claims";
-/// Locking connections per server. A claim and its release are a round trip each on one of them,
-/// so together they carry this many at a time: four carried the inbound writes of one server at
-/// 32 connections without a queue, within PostgreSQL's default of 100 connections for four
-/// servers with their pools.
-const CLAIMING_CONNECTIONS: usize = 4;
 
 pub struct Cluster {
-    /// The locking connections, the first also the leader's; none on SQLite.
-    held: Vec<Arc<Mutex<Held>>>,
+    /// The locking connection, the leader's; none on SQLite.
+    held: Option<Arc<Mutex<Held>>>,
     /// The app servers sharing the database when last counted (see [`Cluster::count_servers`]).
     servers: AtomicUsize,
 }
 
 /// The locking connection (a lock taken on an earlier generation of it went with that
-/// connection, and is not released on its successor) and the generation that took the leader's
-/// lock.
+/// connection) and the generation that took the leader's lock.
 struct Held {
     conn: Reconnecting,
     leading: Option<u64>,
 }
 
-/// A claim across servers, released when dropped.
-pub struct Claim {
-    release: Option<(Arc<Mutex<Held>>, i64, u64)>,
-}
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        let Some((held, key, generation)) = self.release.take() else { return };
-        let unlock = move || {
-            let held = lock(&held);
-            if let Some(conn) = held.conn.of_generation(generation)
-                && let Err(error) = conn
-                    .prepare_cached("SELECT pg_advisory_unlock(?1)")
-                    .and_then(|mut unlock| unlock.query_row([key], |_| Ok(())))
-            {
-                tracing::warn!(error = %error, "cannot release a claim (the connection's end releases it)");
-            }
-        };
-        // The release is a round trip to the server: off the async threads when there are any.
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn_blocking(move || super::sql::driving_here(unlock))),
-            Err(_) => unlock(),
-        }
-    }
-}
-
 impl Cluster {
     pub fn sqlite() -> Cluster {
-        Cluster { held: Vec::new(), servers: AtomicUsize::new(1) }
+        Cluster { held: None, servers: AtomicUsize::new(1) }
     }
 
     /// Nothing is opened until first used.
     pub fn postgres(url: &str) -> Cluster {
-        let held = (0..CLAIMING_CONNECTIONS)
-            .map(|index| {
-                let name = if index == 0 { SERVER_NAME } else { CLAIMS_NAME };
-                let conn = Reconnecting::new(url, format!("SET application_name = '{name}'"));
-                Arc::new(Mutex::new(Held { conn, leading: None }))
-            })
-            .collect();
-        Cluster { held, servers: AtomicUsize::new(1) }
+        let conn = Reconnecting::new(url, format!("SET application_name = '{SERVER_NAME}'"));
+        Cluster { held: Some(Arc::new(Mutex::new(Held { conn, leading: None }))), servers: AtomicUsize::new(1) }
     }
 
     /// The app servers sharing the database, as last counted: each enforces its share of a
@@ -102,10 +58,10 @@ impl Cluster {
     /// Counts the app servers now connected to the database (each by its locking connection,
     /// opened here when needed) and remembers the count; 1 on SQLite.
     pub async fn count_servers(&self) -> AppResult<usize> {
-        let servers = match self.first() {
+        let servers = match self.held.clone() {
             None => 1,
-            Some(first) => {
-                let counted = on_locking_connection(first, |conn, _, _| {
+            Some(held) => {
+                let counted = on_locking_connection(held, |conn, _, _| {
                     Ok(conn.query_row(
                         "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?1",
                         [SERVER_NAME],
@@ -120,67 +76,19 @@ impl Cluster {
         Ok(servers)
     }
 
-    /// Claims `name` for this server: `None` while another server holds it. A server's own
-    /// requests are told apart in its memory first (a session's locks stack). Names are hashed
-    /// to the lock's 64 bits; the same name is the same lock on every server and every version.
-    pub async fn claim(&self, name: &str) -> AppResult<Option<Claim>> {
-        // On SQLite every claim is granted: the one server's memory tells its requests apart.
-        let key = lock_key(name);
-        let Some(held) = self.claiming_connection(key) else { return Ok(Some(Claim { release: None })) };
-        let taken =
-            on_locking_connection(held.clone(), move |conn, generation, _| try_lock(conn, generation, key)).await?;
-        Ok(taken.map(|generation| Claim { release: Some((held, key, generation)) }))
-    }
-
-    /// [`Cluster::claim`], then `look` on the claiming connection in the same exchange: the
-    /// lock's statement is sent ahead of `look`'s first, which runs after the lock was taken (its
-    /// own snapshot, outside a transaction), so it sees whatever the claim's last holder committed
-    /// before releasing it. The claim is `None` while another server holds it; `Err(look)` back on
-    /// SQLite, which has no claiming connection.
-    pub async fn claim_then<T, F>(&self, name: &str, look: F) -> AppResult<Result<(Option<Claim>, T), F>>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
-    {
-        let key = lock_key(name);
-        let Some(held) = self.claiming_connection(key) else { return Ok(Err(look)) };
-        let claimed = on_locking_connection(held.clone(), move |conn, generation, _| {
-            let lock = conn.read_ahead(TRY_LOCK, [key])?;
-            let found = look(conn);
-            let taken: bool = lock.query_row(|r| r.get(0))?;
-            let claim = taken.then_some(Claim { release: Some((held, key, generation)) });
-            // A claim taken whose look failed is released as it drops, here.
-            Ok((claim, found?))
-        })
-        .await?;
-        Ok(Ok(claimed))
-    }
-
     /// Whether this server does the background work: on PostgreSQL, the one whose locking
     /// connection holds the leader's lock (taken at the first round after the last leader went).
     pub async fn leads(&self) -> AppResult<bool> {
-        let Some(first) = self.first() else { return Ok(true) };
-        on_locking_connection(first, |conn, generation, leading| {
+        let Some(held) = self.held.clone() else { return Ok(true) };
+        on_locking_connection(held, |conn, generation, leading| {
             // A session's locks stack: the leader's is taken once per connection.
             if *leading != Some(generation) {
-                *leading = try_lock(conn, generation, LEADER_LOCK)?;
+                let taken: bool = conn.prepare_cached(TRY_LOCK)?.query_row([LEADER_LOCK], |r| r.get(0))?;
+                *leading = taken.then_some(generation);
             }
             Ok(leading.is_some())
         })
         .await
-    }
-
-    /// The first locking connection, the leader's and the one the servers are counted by; `None`
-    /// on SQLite.
-    fn first(&self) -> Option<Arc<Mutex<Held>>> {
-        self.held.first().cloned()
-    }
-
-    /// The locking connection the claim of lock `key` is taken on: always the same for a key
-    /// (see the module's note); `None` on SQLite.
-    fn claiming_connection(&self, key: i64) -> Option<Arc<Mutex<Held>>> {
-        let index = (key as u64 % self.held.len().max(1) as u64) as usize;
-        self.held.get(index).cloned()
     }
 }
 
@@ -199,18 +107,27 @@ async fn on_locking_connection<T: Send + 'static>(
     .await?
 }
 
-/// Takes a lock when it is free, answering whether it did.
+/// Takes a session's lock when it is free, answering whether it did.
 const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(?1)";
 
-/// Takes the lock `key` on the locking connection of `generation`; answers that generation when
-/// the lock was free.
-fn try_lock(conn: &Connection, generation: u64, key: i64) -> AppResult<Option<u64>> {
-    let taken: bool = conn.prepare_cached(TRY_LOCK)?.query_row([key], |r| r.get(0))?;
-    Ok(taken.then_some(generation))
-}
+/// A claim's first step, sent before its transaction begins: the session's lock, when it is free.
+/// Taken outside the transaction, so the snapshot of a serializable transaction begun after it
+/// (taken by its first statement) sees whatever the claim's last holder committed: a holder's
+/// commit is visible before its locks are released.
+pub(super) const CLAIM_FIRST: &str = "SELECT pg_try_advisory_lock(?1)";
 
-/// The first eight bytes of the name's SHA-256, as PostgreSQL's bigint lock key.
-fn lock_key(name: &str) -> i64 {
+/// A claim's second step, the transaction's first statement: the transaction's own lock on the
+/// same key (granted at once to the session that holds the first, and only then, short of the
+/// lock being let go between the two statements), then the session's let go, so the transaction
+/// alone holds the claim and its end releases it. Answers whether the claim is taken. (In that
+/// rare gap the session's let-go finds no lock of its own: PostgreSQL warns, answers false, and
+/// the claim counts as held by another, which the claim's next ask settles.)
+pub(super) const CLAIM_SECOND: &str =
+    "SELECT CASE WHEN pg_try_advisory_xact_lock(?1) THEN pg_advisory_unlock(?1) ELSE false END";
+
+/// The lock a claim of `name` takes: the first eight bytes of the name's SHA-256, as PostgreSQL's
+/// bigint lock key. The same name is the same lock on every server and every version.
+pub(super) fn claim_key(name: &str) -> i64 {
     let digest = Sha256::digest(name.as_bytes());
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
@@ -223,38 +140,27 @@ mod tests {
 
     #[test]
     fn a_name_is_the_same_lock_everywhere_and_names_differ() {
-        assert_eq!(lock_key("x-requestid:a"), lock_key("x-requestid:a"));
-        assert_ne!(lock_key("x-requestid:a"), lock_key("x-requestid:b"));
+        assert_eq!(claim_key("x-requestid:a"), claim_key("x-requestid:a"));
+        assert_ne!(claim_key("x-requestid:a"), claim_key("x-requestid:b"));
         // Fixed by SHA-256, not by this build's hasher: servers of two versions agree.
-        assert_eq!(lock_key(""), i64::from_be_bytes([0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14]));
+        assert_eq!(claim_key(""), i64::from_be_bytes([0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14]));
     }
 
-    /// Two servers' clusters on one PostgreSQL server: a claim is one server's until released
-    /// (or its connection ends), and one of them leads until its connection ends.
+    /// Two servers' clusters on one PostgreSQL server: one of them leads until its connection
+    /// ends, and then the other.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     #[ignore = "needs PostgreSQL: ./scripts/test starts one and runs it"]
-    async fn postgres_claims_and_the_leader_are_one_servers_at_a_time() {
+    async fn postgres_the_leader_is_one_server_at_a_time() {
         let url = std::env::var("PERKDESK_TEST_POSTGRES").expect("PERKDESK_TEST_POSTGRES names the test server");
         let (first, second) = (Cluster::postgres(&url), Cluster::postgres(&url));
-        let name = format!("claim-test-{}", std::process::id());
-        let claim = first.claim(&name).await.unwrap();
-        assert!(claim.is_some());
-        assert!(second.claim(&name).await.unwrap().is_none(), "held by the first server");
-        assert!(second.claim(&format!("{name}-other")).await.unwrap().is_some(), "another name is free");
-        drop(claim);
-        // The release is a round trip of its own, on the blocking threads.
-        assert!(
-            within_a_second(|| async { second.claim(&name).await.unwrap().is_some() }).await,
-            "released when dropped"
-        );
-
-        // Leadership is one server's and stays with it; when its connection ends, the other
-        // takes over at its next round. (Advisory locks are per database, and no app server runs
-        // on the test server's maintenance database.)
+        // Advisory locks are per database, and no app server runs on the test server's
+        // maintenance database.
         assert!(first.leads().await.unwrap(), "the first to ask leads");
         assert!(!second.leads().await.unwrap(), "never both");
         assert!(first.leads().await.unwrap(), "a leader stays one");
-        lock(&first.held[0]).conn.forget();
+        if let Some(held) = &first.held {
+            lock(held).conn.forget();
+        }
         // PostgreSQL frees a closed connection's locks when its backend sees the socket close,
         // a moment after the client let go: the other server takes over at one of its next rounds.
         assert!(within_a_second(|| async { second.leads().await.unwrap() }).await, "the other takes over");
@@ -273,10 +179,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn on_sqlite_every_claim_is_granted_and_the_server_leads() {
-        let cluster = Cluster::sqlite();
-        let (first, second) = (cluster.claim("k").await.unwrap(), cluster.claim("k").await.unwrap());
-        assert!(first.is_some() && second.is_some());
-        assert!(cluster.leads().await.unwrap());
+    async fn on_sqlite_the_server_leads() {
+        assert!(Cluster::sqlite().leads().await.unwrap());
     }
 }

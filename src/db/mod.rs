@@ -37,7 +37,6 @@ use crate::core::owner_only;
 
 pub use actor::Actor;
 use batch::Queue;
-pub use cluster::Claim;
 use cluster::Cluster;
 pub use counts::{Anchor, ClockAhead, CountCache, Reading, lock};
 pub use migrations::{MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION, migrate};
@@ -58,12 +57,18 @@ pub const POSTGRES_BACKUP: &str = "perkdesk backs up SQLite files; back up Postg
 
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
+/// How long a held `x-requestid` claim is asked for again before the request is answered as still
+/// running (`Db::claim_then_look_up`), and the first pause between asks (each next one doubles, up
+/// to a quarter of the wait).
+const CLAIM_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+const CLAIM_FIRST_PAUSE: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// On PostgreSQL, the connections every app server on the database uses together for requests
 /// unless `serve --postgres-connections` says otherwise; each server takes its share (`turns`).
 /// About twice the database server's cores, PostgreSQL's own rule of thumb for busy connections:
 /// on this project's 2-core host, eight served one app server's writes as fast as sixteen, and
 /// kept two servers' p99 at 32 connections near 200 ms where sixteen made it 272-448 ms
-/// (docs/performance.md). With each server's locking connections and its count reader, even
+/// (docs/performance.md). With each server's locking connection and its count reader, even
 /// many servers stay within PostgreSQL's default of 100 connections.
 pub const DEFAULT_POSTGRES_CONNECTIONS: usize = 8;
 /// The most connections one app server's pool opens on PostgreSQL, whatever the budget: its share
@@ -174,22 +179,70 @@ impl Db {
         self.path().is_some()
     }
 
-    /// Claims `name` among the app servers sharing the database (see `cluster`), `None` while
-    /// another server holds it, released when the claim is dropped; and `look`, a read that must
-    /// see what the claim's last holder committed, made after the claim: on PostgreSQL in one
-    /// exchange on the claiming connection (see `Cluster::claim_then`); on SQLite, where every
-    /// claim is granted, `look` is a look-up. What `look` read is answered either way.
-    pub async fn claim_then_look_up<T, F>(&self, name: &str, look: F) -> AppResult<(Option<Claim>, T)>
+    /// Claims `name` for the request whose unit of work is `unit` among the app servers sharing
+    /// the database, and runs `look`, a read that must see what the claim's last holder committed,
+    /// after the claim: whether the claim was taken (not while another server holds it), and what
+    /// `look` read either way.
+    ///
+    /// On PostgreSQL the claim is an advisory lock ([`cluster::claim_key`]) taken by the session
+    /// just before the request's transaction begins, at `isolation` (its writes'), and handed to
+    /// the transaction by its first statement ([`cluster::CLAIM_FIRST`], [`cluster::CLAIM_SECOND`]);
+    /// `look` is sent in the same exchange after it, and its snapshot, taken after the lock, sees
+    /// the last holder's answer. The request's writes then go on in that transaction (`Unit`), and
+    /// the commit that records its answer releases the claim: no round trip of its own, and a
+    /// claim never outlives its request (nor its server, whose connection's end rolls it back).
+    ///
+    /// A claim held is asked for again, each time in a transaction of its own, for up to
+    /// [`CLAIM_WAIT`]: the holder may be a run of the same request this server has abandoned (a
+    /// client that gave up and sent it again), whose transaction is rolled back a moment after
+    /// (as the thread that carried its work finishes), or another server's, whose answer the next
+    /// look-up then finds.
+    ///
+    /// On SQLite every claim is granted (the one server's memory tells its requests apart) and
+    /// `look` is a look-up.
+    pub async fn claim_then_look_up<T, F>(
+        &self,
+        unit: &Unit,
+        name: &str,
+        isolation: dialect::Isolation,
+        look: F,
+    ) -> AppResult<(bool, T)>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+        F: Fn(&Connection) -> AppResult<T> + Clone + Send + 'static,
     {
-        match self.cluster.claim_then(name, look).await? {
-            Ok(claimed) => Ok(claimed),
-            Err(look) => {
-                let claim = self.cluster.claim(name).await?;
-                Ok((claim, self.look_up(look).await?))
+        if !self.is_shared() {
+            return Ok((true, self.look_up(look).await?));
+        }
+        let key = cluster::claim_key(name);
+        let (mut pause, since) = (CLAIM_FIRST_PAUSE, std::time::Instant::now());
+        loop {
+            let mut turn = self.writers.turn(isolation).await?;
+            let look = look.clone();
+            let (claimed, found) = spawn_blocking(move || -> AppResult<(Option<batch::Turn>, T)> {
+                turn.open_after(|conn| Ok(conn.execute_ahead(cluster::CLAIM_FIRST, [key])?))?;
+                let conn = turn.conn()?;
+                let lock = conn.read_ahead(cluster::CLAIM_SECOND, [key])?;
+                let found = look(conn);
+                let taken: bool = lock.query_row(|r| r.get(0))?;
+                let found = found?;
+                if !taken {
+                    // Held: what this transaction read is let go.
+                    turn.end(false);
+                    return Ok((None, found));
+                }
+                Ok((Some(turn), found))
+            })
+            .await??;
+            if let Some(turn) = claimed {
+                unit.put_claimed(turn);
+                return Ok((true, found));
             }
+            if since.elapsed() >= CLAIM_WAIT {
+                return Ok((false, found));
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(CLAIM_WAIT / 4);
         }
     }
 

@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::batch::Turn;
+use super::dialect::Isolation;
 use super::lock;
+use super::sql::Connection;
+use crate::core::error::AppResult;
 
 tokio::task_local! {
     static UNIT: Arc<Unit>;
@@ -20,7 +23,15 @@ pub struct Unit {
     /// A second write in the request committed the first on its own: the answer is then
     /// recorded in a transaction of its own, as every write before this mechanism was.
     split: AtomicBool,
+    /// The open turn's transaction holds the request's claim (`Db::claim_then_look_up`, on
+    /// PostgreSQL): the request's writes go on in it instead of committing apart from it.
+    claimed: AtomicBool,
+    /// Writes set aside until the unit has ended (`Db::write_aside`).
+    aside: Mutex<Vec<AsideWrite>>,
 }
+
+/// A write set aside until a unit has ended.
+pub(super) type AsideWrite = Box<dyn FnOnce(&Connection) -> AppResult<()> + Send>;
 
 impl Unit {
     /// Runs `request` with this unit as its current one.
@@ -44,6 +55,41 @@ impl Unit {
 
     pub(super) fn put(&self, open: Turn) {
         *lock(&self.open) = Some(open);
+    }
+
+    /// Puts the turn whose transaction holds the request's claim.
+    pub(super) fn put_claimed(&self, open: Turn) {
+        self.claimed.store(true, Ordering::Relaxed);
+        self.put(open);
+    }
+
+    /// Whether the request's open transaction holds its claim (PostgreSQL): what the request
+    /// writes goes in it, and a write that took a connection of its own instead could wait for
+    /// one that every request holding a claim waits for.
+    pub fn holds_claim(&self) -> bool {
+        self.claimed.load(Ordering::Relaxed) && self.has_open()
+    }
+
+    /// The turn holding the request's claim, when it is open and its transaction keeps a write
+    /// of `isolation` apart from the others as that write asks.
+    pub(super) fn take_claimed(&self, isolation: Isolation) -> Option<Turn> {
+        if !self.claimed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut open = lock(&self.open);
+        if !open.as_ref().is_some_and(|turn| turn.covers(isolation)) {
+            return None;
+        }
+        open.take()
+    }
+
+    pub(super) fn set_aside(&self, write: AsideWrite) {
+        lock(&self.aside).push(write);
+    }
+
+    /// The writes set aside, taken to run now that the unit has ended.
+    pub(super) fn take_aside(&self) -> Vec<AsideWrite> {
+        std::mem::take(&mut *lock(&self.aside))
     }
 
     pub(super) fn is_split(&self) -> bool {

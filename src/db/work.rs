@@ -147,6 +147,21 @@ impl Db {
         let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
             return self.write_now(isolation, work).await;
         };
+        if let Some(open) = unit.take_claimed(isolation) {
+            // The request's claim is held by its transaction (PostgreSQL): every write of the
+            // request goes on in it, each in a savepoint of its own, until the answer is recorded.
+            let (open, value) = as_caller(move || {
+                let mut open = open;
+                let value = open.work(work);
+                if value.is_err() {
+                    open.discard();
+                }
+                (open, value)
+            })
+            .await?;
+            unit.put(open);
+            return value;
+        }
         if let Some(first) = unit.take() {
             // A second write in one request: the first is kept and committed on its own, and the
             // answer will be recorded in a write of its own.
@@ -247,9 +262,44 @@ impl Db {
         Ok(value)
     }
 
+    /// A write that need not be in the request's own transaction (an API key's last-use stamp):
+    /// inside a request whose transaction holds its claim (`Db::claim_then_look_up`), it is set
+    /// aside and runs in a transaction of its own once the request's has ended
+    /// ([`Db::finish_unit`]); otherwise it runs now, as [`Db::write`]. In the claim's transaction
+    /// it would hold its row until that commit, and every request of the same key at that moment
+    /// would queue behind it (or, serializable, fail each other); on a connection of its own while
+    /// the request holds one, it could wait for one that every request holding a claim waits for.
+    pub async fn write_aside<F>(&self, work: F) -> AppResult<()>
+    where
+        F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
+    {
+        match Unit::current().filter(|unit| unit.holds_claim()) {
+            Some(unit) => {
+                unit.set_aside(Box::new(work));
+                Ok(())
+            }
+            None => self.write(work).await,
+        }
+    }
+
     /// Ends a request's unit of work: `record` runs beside the request's write (or as a write of
-    /// its own when the request wrote nothing, or wrote twice), then all of it commits.
+    /// its own when the request wrote nothing, or wrote twice), then all of it commits; then the
+    /// writes set aside ([`Db::write_aside`]) run, each on its own, their failures logged (the
+    /// request's answer is already committed).
     pub async fn finish_unit<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
+    where
+        F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
+    {
+        let finished = self.finish_unit_work(unit, record).await;
+        for write in unit.take_aside() {
+            if let Err(error) = self.write(write).await {
+                tracing::warn!(%error, "a write set aside until its request ended failed");
+            }
+        }
+        finished
+    }
+
+    async fn finish_unit_work<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
     where
         F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
     {

@@ -95,6 +95,7 @@ pub fn routes() -> Api {
             )
             .api_key("partner")
             .json_body::<RedemptionConfirm>()
+            .writes_with_row_locks()
             .rules_of(CONFIRM_FIELDS)
             .answers(404, "No such code (unknown, expired or another partner's), or no such branch of the partner")
             .answers(409, "The code was already used (the message says when); or the use is refused as the app's would be: the employee inactive, the campaign inactive, expired or not offered, or a limit reached")
@@ -375,9 +376,11 @@ async fn logged(state: &AppState, refusal: AppError, reason: &str, campaign: Opt
     if let Some(campaign) = campaign {
         fields.push(("campaignId", Value::from(campaign)));
     }
+    // An insert of its own: it decides on nothing it reads, so it goes on in the request's
+    // transaction under row locks, where the confirmation's claim holds it.
     let recorded = state
         .db
-        .write(move |conn| {
+        .write_with(Isolation::RowLocks, move |conn| {
             Ok(activity::record_event(
                 conn,
                 &actor,

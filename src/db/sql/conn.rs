@@ -124,6 +124,21 @@ impl Connection {
         }
     }
 
+    /// Runs a statement whose answer nobody reads with the next exchange, in a transaction or
+    /// out of one (a lock taken before a transaction begins: `Db::claim_then_look_up`); on
+    /// SQLite it runs now.
+    pub fn execute_ahead(&self, sql: &str, params: impl Params) -> Result<()> {
+        match &self.engine {
+            Engine::Postgres(pg) => {
+                let statement = pg.prepare(sql, true)?;
+                let values = super::statement::gather(&statement, params)?;
+                pg.defer(statement, values);
+                Ok(())
+            }
+            Engine::Sqlite(_) => self.prepare_cached(sql)?.execute(params).map(drop),
+        }
+    }
+
     /// [`Connection::execute_later`] for statements that take no parameters (a savepoint's).
     pub fn execute_batch_later(&self, sql: &str) -> Result<()> {
         match &self.engine {

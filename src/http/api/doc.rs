@@ -61,6 +61,9 @@ pub struct Doc {
     pub(super) revalidates: bool,
     /// When the role gate checks the caller against the database (`gate::Checking`).
     pub(super) checking: crate::http::gate::Checking,
+    /// How the route's writes are kept apart from others' (`Isolation`): the transaction an
+    /// `x-requestid` claim begins for the request is begun so (`WriteIsolation`).
+    pub(super) isolation: crate::db::dialect::Isolation,
 }
 
 /// A schema the document names among its components.
@@ -101,6 +104,7 @@ impl Doc {
             one_of_required: &[],
             revalidates: false,
             checking: crate::http::gate::Checking::Before,
+            isolation: crate::db::dialect::Isolation::Serializable,
         }
     }
 
@@ -124,6 +128,14 @@ impl Doc {
     /// others): the document says so with `anyOf` instead of requiring each.
     pub fn one_of_required(mut self, fields: &'static [&'static str]) -> Doc {
         self.one_of_required = fields;
+        self
+    }
+
+    /// The route's writes take the rows they decide on with row locks (`Isolation::RowLocks`),
+    /// as its handler's own write says: a request's transaction begun for its `x-requestid`
+    /// claim is begun so, and the handler's write goes on in it.
+    pub fn writes_with_row_locks(mut self) -> Doc {
+        self.isolation = crate::db::dialect::Isolation::RowLocks;
         self
     }
 

@@ -1,6 +1,9 @@
 //! The API route registry: every endpoint is added with its OpenAPI description in the same
 //! call, so `/api/openapi.json` cannot fall behind the router.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use axum::Router;
 use axum::http::Method;
 use axum::routing::MethodRouter;
@@ -8,6 +11,7 @@ use utoipa::openapi::OpenApi;
 
 use crate::core::refusals::Audience;
 use crate::core::roles::Roles;
+use crate::db::dialect::Isolation;
 use crate::http::state::AppState;
 
 mod doc;
@@ -44,6 +48,20 @@ pub struct Api {
     refusals: Vec<(Audience, String)>,
     /// Top-level extensions of the document.
     extensions: Vec<(&'static str, serde_json::Value)>,
+}
+
+/// How each route's writes are kept apart from others' (`Doc::writes_with_row_locks`), by
+/// method and path as routed (`MatchedPath`): what the `x-requestid` middleware begins a request's transaction
+/// with when it claims the request (`Db::claim_then_look_up`). An extension of every request.
+#[derive(Clone, Default)]
+pub struct WriteIsolation(Arc<HashMap<(Method, String), Isolation>>);
+
+impl WriteIsolation {
+    /// The isolation of the writes of the route `matched` (its path as routed, `MatchedPath`):
+    /// serializable unless it says otherwise.
+    pub fn of(&self, method: &Method, matched: Option<&str>) -> Isolation {
+        matched.and_then(|path| self.0.get(&(method.clone(), path.to_string()))).copied().unwrap_or_default()
+    }
 }
 
 impl Api {
@@ -110,7 +128,14 @@ impl Api {
         self.endpoints.iter().map(|e| (e.method.to_string(), e.path.clone())).collect()
     }
 
-    pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
+    pub fn into_parts(self) -> (Router<AppState>, OpenApi, WriteIsolation) {
+        // The routes whose writes are not serializable, as routed.
+        let isolation = self
+            .endpoints
+            .iter()
+            .filter(|endpoint| endpoint.doc.isolation != Isolation::default())
+            .map(|endpoint| ((endpoint.method.clone(), endpoint.path.to_ascii_lowercase()), endpoint.doc.isolation))
+            .collect();
         let mut openapi = build_openapi(self.endpoints);
         let extensions = openapi.extensions.get_or_insert_with(Default::default);
         extensions.insert(REFUSALS.to_string(), refusals(self.refusals));
@@ -118,7 +143,7 @@ impl Api {
             extensions.insert(name.to_string(), value);
         }
         let router = super::secrets::protect(self.router, &mut openapi);
-        (router, openapi)
+        (router, openapi, WriteIsolation(Arc::new(isolation)))
     }
 }
 

@@ -101,6 +101,7 @@ pub fn routes() -> Api {
             Doc::new(TAG, "Record a use of a discount (it appears in Usage History and the dashboard)")
                 .api_key(KIND)
                 .json_body::<UsageIn>()
+                .writes_with_row_locks()
                 .rules_of(USAGE_FIELDS)
                 .answers(404, "No such employee, campaign or branch")
                 .answers(409, "The employee is inactive; the campaign inactive, expired, not started or not offered to the employee's asset; the campaign used only with a redemption code (verifiedOnly); or a limit reached: the campaign's usageLimitTotal, or the employee's usageLimitPerEmployee in its usageLimitPeriod (a calendar day, ISO week or month in the operator's time zone, or the campaign's life)")
