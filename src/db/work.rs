@@ -147,32 +147,31 @@ impl Db {
         let Some(unit) = Unit::current().filter(|unit| !unit.is_split()) else {
             return self.write_now(isolation, work).await;
         };
-        if let Some(open) = unit.take_claimed(isolation) {
-            // The request's claim is held by its transaction (PostgreSQL): every write of the
-            // request goes on in it, each in a savepoint of its own, until the answer is recorded.
-            let (open, value) = as_caller(move || {
-                let mut open = open;
-                let value = open.work(work);
-                if value.is_err() {
-                    open.discard();
-                }
-                (open, value)
-            })
-            .await?;
-            unit.put(open);
-            return value;
+        let Some((claimed, turn)) = self.request_turn(&unit, isolation).await? else {
+            return self.write_now(isolation, work).await;
+        };
+        let (turn, value) = work_in_turn(turn, work).await?;
+        keep_open(&unit, turn, claimed, value.is_ok()).await?;
+        value
+    }
+
+    /// The turn a write of the request of `unit` runs in, and whether it holds the request's
+    /// claim: the claim's (PostgreSQL), where every write of the request goes on, each in a
+    /// savepoint of its own, until the answer is recorded; else a new one; `None` for a second
+    /// write, after the first was kept and committed on its own (the answer will be recorded in
+    /// a write of its own). Apart from [`Db::write_with`], which each write's closure makes an
+    /// instance of, so its code is in the binary once.
+    async fn request_turn(&self, unit: &Unit, isolation: Isolation) -> AppResult<Option<(bool, batch::Turn)>> {
+        if let Some(claimed) = unit.take_claimed(isolation) {
+            return Ok(Some((true, claimed)));
         }
         if let Some(first) = unit.take() {
-            // A second write in one request: the first is kept and committed on its own, and the
-            // answer will be recorded in a write of its own.
             unit.mark_split();
             let committed = crate::db::spawn_blocking(move || keep_and_end(first)).await??;
             self.writers.committed(committed).await?;
-            return self.write_now(isolation, work).await;
+            return Ok(None);
         }
-        let (turn, value) = work_in_turn(self.writers.turn(isolation).await?, work).await?;
-        unit.put(turn);
-        Ok(value)
+        Ok(Some((false, self.writers.turn(isolation).await?)))
     }
 
     /// [`Db::write`] for a point write: one record's insert or change with its triggers, and the
@@ -207,8 +206,8 @@ impl Db {
             return match unit {
                 Some(unit) => {
                     let (turn, value) = work_in_turn(turn, work).await?;
-                    unit.put(turn);
-                    Ok(value)
+                    keep_open(&unit, turn, false, value.is_ok()).await?;
+                    value
                 }
                 None => self.work_and_commit(turn, work).await,
             };
@@ -291,12 +290,17 @@ impl Db {
         F: FnOnce(&Connection) -> AppResult<()> + Send + 'static,
     {
         let finished = self.finish_unit_work(unit, record).await;
+        self.write_set_aside(unit).await;
+        finished
+    }
+
+    /// Runs the writes set aside in `unit` ([`Db::write_aside`]), each on its own.
+    async fn write_set_aside(&self, unit: &Unit) {
         for write in unit.take_aside() {
             if let Err(error) = self.write(write).await {
                 tracing::warn!(%error, "a write set aside until its request ended failed");
             }
         }
-        finished
     }
 
     async fn finish_unit_work<F>(&self, unit: &Unit, record: Option<F>) -> AppResult<()>
@@ -348,17 +352,34 @@ fn as_caller<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> to
 }
 
 /// Runs `work` in `turn` on the blocking pool, as the caller, and hands the turn back with the
-/// work still in its savepoint.
-async fn work_in_turn<T, F>(mut turn: batch::Turn, work: F) -> AppResult<(batch::Turn, T)>
+/// work still in its savepoint, or, when it failed, undone. One function for every way a write
+/// joins a request's unit: each write's closure makes an instance of it, and every path that
+/// ran `work` in its own would be another (a claimed transaction's path of its own added half a
+/// megabyte of code to the release binary).
+async fn work_in_turn<T, F>(mut turn: batch::Turn, work: F) -> AppResult<(batch::Turn, AppResult<T>)>
 where
     T: Send + 'static,
     F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
 {
-    as_caller(move || -> AppResult<(batch::Turn, T)> {
-        let value = turn.work(work)?;
-        Ok((turn, value))
+    Ok(as_caller(move || {
+        let value = turn.work(work);
+        if value.is_err() {
+            turn.discard();
+        }
+        (turn, value)
     })
-    .await?
+    .await?)
+}
+
+/// Keeps a request's open write in its unit once the work in `turn` is done (`worked`). A work
+/// that failed was undone in its savepoint: a turn holding the request's claim stays open with
+/// what it held before; another ends (its transaction, now without it, committed if due).
+async fn keep_open(unit: &Unit, turn: batch::Turn, claimed: bool, worked: bool) -> AppResult<()> {
+    if worked || claimed {
+        unit.put(turn);
+        return Ok(());
+    }
+    commit_off_thread(turn.end_leaving_commit()).await
 }
 
 /// Keeps a writer's work and ends its turn (an error undoes the work as the turn ends).
