@@ -145,13 +145,9 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         Ok(claimed) => claimed,
         Err(error) => return error.into_response(),
     };
-    // While the request's transaction holds its claim, what the admission writes goes in it.
-    let admitted = if unit.holds_claim() {
-        unit.clone().scope(checked.admit(&mut parts, &state)).await
-    } else {
-        checked.admit(&mut parts, &state).await
-    };
-    match admitted {
+    // In the unit's scope: while the request's transaction holds its claim, what the admission
+    // writes is set aside until that transaction has ended (`Db::write_aside`).
+    match unit.clone().scope(checked.admit(&mut parts, &state)).await {
         Ok(()) => {}
         // A refused caller's request runs as if no id were given, and its handler refuses it.
         Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {

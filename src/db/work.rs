@@ -264,7 +264,8 @@ impl Db {
     /// A write that need not be in the request's own transaction (an API key's last-use stamp):
     /// inside a request whose transaction holds its claim (`Db::claim_then_look_up`), it is set
     /// aside and runs in a transaction of its own once the request's has ended
-    /// ([`Db::finish_unit`]); otherwise it runs now, as [`Db::write`]. In the claim's transaction
+    /// ([`Db::finish_unit`]); otherwise it runs now in a transaction of its own, outside any
+    /// request's unit of work (it is no part of the request's answer). In the claim's transaction
     /// it would hold its row until that commit, and every request of the same key at that moment
     /// would queue behind it (or, serializable, fail each other); on a connection of its own while
     /// the request holds one, it could wait for one that every request holding a claim waits for.
@@ -277,7 +278,7 @@ impl Db {
                 unit.set_aside(Box::new(work));
                 Ok(())
             }
-            None => self.write(work).await,
+            None => self.write_now(Isolation::Serializable, work).await,
         }
     }
 

@@ -114,12 +114,7 @@ impl Connection {
     /// a failure of it is answered there; on SQLite, and outside a transaction, it runs now.
     pub fn execute_later(&self, sql: &str, params: impl Params) -> Result<()> {
         match &self.engine {
-            Engine::Postgres(pg) if pg.in_transaction.get() => {
-                let statement = pg.prepare(sql, true)?;
-                let values = super::statement::gather(&statement, params)?;
-                pg.defer(statement, values);
-                Ok(())
-            }
+            Engine::Postgres(pg) if pg.in_transaction.get() => self.execute_ahead(sql, params),
             _ => self.prepare_cached(sql)?.execute(params).map(drop),
         }
     }

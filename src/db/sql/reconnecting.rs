@@ -37,11 +37,6 @@ impl Reconnecting {
         }
     }
 
-    /// The connection of `generation` if it is still the one held, without opening any.
-    pub fn of_generation(&self, generation: u64) -> Option<&Connection> {
-        self.conn.as_ref().filter(|_| self.generation == generation)
-    }
-
     /// Lets the connection go after a failure that may mean the server is lost (a broken
     /// socket is not always seen as closed yet): the next [`Reconnecting::get`] opens anew.
     pub fn forget(&mut self) {
