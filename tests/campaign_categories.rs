@@ -98,6 +98,12 @@ async fn names_are_required_in_every_language() {
         .send_form(Method::POST, BASE, &admin.token, &bad_order[..3], &[("file", "x.png", b"not an image".as_slice())])
         .await;
     not_image.expect(415);
+    // A single-valued field sent twice is refused, not read by its first part (a list such as a
+    // campaign's `assets` may repeat).
+    let twice = [("nameAz", "Geyim"), ("nameAz", "Paltar"), ("nameEn", "Clothing"), ("nameRu", "Одежда")];
+    let response = app.send_form(Method::POST, BASE, &admin.token, &twice, &[]).await;
+    response.expect_message(400, "nameAz must be sent once.");
+    assert_eq!(response.json()["errors"]["nameAz"], "nameAz must be sent once.");
     assert_eq!(app.count("SELECT COUNT(*) FROM campaign_categories"), 0);
 }
 

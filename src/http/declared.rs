@@ -86,6 +86,17 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// Whether the schema declares property `name` as one value, not a list: a form that sends
+    /// such a field twice is refused rather than read by its first part.
+    pub fn single_valued(self, name: &str) -> bool {
+        match self {
+            Scope::All => false,
+            Scope::Declared(schema) => {
+                schema.property(name).is_some_and(|property| !property.is_list() && !property.repeats())
+            }
+        }
+    }
+
     pub fn items(self) -> Scope<'a> {
         match self {
             Scope::All => Scope::All,
@@ -143,6 +154,26 @@ impl<'a> BodySchema<'a> {
             .find_map(|schema| BodySchema { doc: self.doc, schema }.resolved().property(name))
     }
 
+    /// Whether the schema is an array (`type: array`, or a type list naming it, or items).
+    fn is_list(self) -> bool {
+        let named = |t: &Value| t.as_str() == Some("array");
+        self.schema.get("items").is_some()
+            || self.schema.get("type").is_some_and(|t| named(t) || t.as_array().is_some_and(|ts| ts.iter().any(named)))
+    }
+
+    /// Whether the document lets a multipart part of this name repeat (`Rule::Repeated`).
+    fn repeats(self) -> bool {
+        // A part that may be blank is documented as a choice of the value and blank text: the
+        // extension stands on the value's branch.
+        let marked = |schema: &Value| schema.get(crate::http::api::REPEATED) == Some(&Value::Bool(true));
+        marked(self.schema)
+            || ["anyOf", "oneOf"]
+                .iter()
+                .filter_map(|key| self.schema.get(*key).and_then(Value::as_array))
+                .flatten()
+                .any(marked)
+    }
+
     /// The schema of an array's items.
     pub fn items(self) -> Option<BodySchema<'a>> {
         Some(BodySchema { doc: self.doc, schema: self.schema.get("items")? }.resolved())
@@ -190,5 +221,24 @@ mod tests {
         assert!(city.and_then(|city| city.property("address")).is_some());
         assert!(city.and_then(|city| city.property("other")).is_none());
         assert!(root.property("unknown").is_none());
+    }
+
+    #[test]
+    fn a_field_is_single_valued_unless_declared_a_list() {
+        let doc = json!({"root": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "assets": {"type": "array", "items": {"type": "integer"}},
+            "tags": {"type": ["array", "null"], "items": {"type": "string"}},
+            "cityIds": {"type": "integer", "x-repeated": true},
+            "linked": {"anyOf": [{"type": "integer", "x-repeated": true}, {"type": "string"}]}
+        }}});
+        let scope = Scope::of(Some(BodySchema { doc: &doc, schema: &doc["root"] }));
+        assert!(scope.single_valued("Name"));
+        assert!(!scope.single_valued("assets"));
+        assert!(!scope.single_valued("tags"));
+        assert!(!scope.single_valued("cityIds"));
+        assert!(!scope.single_valued("linked"));
+        assert!(!scope.single_valued("undeclared"));
+        assert!(!Scope::All.single_valued("name"));
     }
 }

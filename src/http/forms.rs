@@ -30,7 +30,11 @@ pub const REFUSALS: &[&str] = &[
     "The form could not be read: {problem}",
     "id must be a whole number.",
     "id is required",
+    SENT_TWICE,
 ];
+
+/// A field the route declares as one value, sent as two or more parts.
+const SENT_TWICE: &str = "{field} must be sent once.";
 
 /// A multipart form: text fields (a name may repeat) and uploaded files, keyed by lower-cased name.
 #[derive(Default)]
@@ -79,6 +83,9 @@ impl<S: Send + Sync> FromRequest<S> for Form {
                         read.then(|| crate::core::validation::control_character_refusal(&sent_name, &text)).flatten()
                     {
                         return Err(AppError::field(&sent_name, message));
+                    }
+                    if scope.single_valued(&sent_name) && form.fields.contains_key(&name) {
+                        return Err(AppError::field(&sent_name, SENT_TWICE.replace("{field}", &sent_name)));
                     }
                     form.fields.entry(name).or_default().push(text);
                 }

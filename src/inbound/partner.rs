@@ -23,7 +23,7 @@ use crate::core::validation::Validator;
 use crate::crud::writes::{Children, Columns, ImageField, WriteForm};
 use crate::crud::{self, Language, ListPage};
 use crate::db::now_iso;
-use crate::http::api::Rule::{Note, Range, Required};
+use crate::http::api::Rule::{Range, Repeated, Required};
 use crate::http::api::{Api, Doc, query};
 use crate::http::extract::{ApiJson, ClientIp, PathId, QueryMap};
 use crate::http::files;
@@ -134,7 +134,7 @@ pub fn routes() -> Api {
                     ("cityIds", Type::Integer),
                 ])
                 .rules_of(APPLY_FIELDS)
-                .rules("cityIds", &[Required, Range(1, i64::MAX), Note("Repeated, one part per city.")])
+                .rules("cityIds", &[Required, Range(1, i64::MAX), Repeated])
                 .rules("file", &[Required])
                 .answers(404, "No such city")
                 .answers(429, "Too many applications from this address")

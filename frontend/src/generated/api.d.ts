@@ -2028,7 +2028,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /** @description Repeated, one part per city. */
+                        /** @description Repeated, one part per value. */
                         cityIds: number;
                         email: string;
                         /** Format: binary */

@@ -23,6 +23,10 @@ pub enum Rule {
     RequiredWith(&'static str),
     /// A free-text note (e.g. "the same as newPassword").
     Note(&'static str),
+    /// A multipart part that may be sent more than once, one part per value (a list of ids):
+    /// `x-repeated` on the property, which the form reader reads. Any other declared part sent
+    /// twice is refused.
+    Repeated,
     /// The server's exact message when the field breaks the rule named by the key (`required`,
     /// `format`, `minLength`, `maxLength`, `taken`), as `x-messages` on the property: the client's
     /// form shows the same words (its rules are generated from the document).

@@ -19,7 +19,7 @@ mod openapi;
 pub mod query;
 
 pub use doc::{Component, Doc, Rule, XLSX};
-pub use openapi::{API_KEY_SCHEME, REFUSALS};
+pub use openapi::{API_KEY_SCHEME, REFUSALS, REPEATED};
 use openapi::{build_openapi, refusals};
 
 /// Who may call one endpoint: staff of these roles, holders of an API key of this kind, or,

@@ -404,17 +404,29 @@ fn apply_rules(schema: &mut RefOr<Schema>, rules: &[(&'static str, Vec<Rule>)]) 
                         messages.insert(key.to_string(), serde_json::Value::from(message));
                     }
                 }
-                Rule::Note(note) => {
-                    // The rules may be applied to a copy that already has them: a note is added once.
-                    property.description = Some(match property.description.take() {
-                        Some(text) if text.contains(note) => text,
-                        Some(text) => format!("{text} {note}"),
-                        None => note.to_string(),
-                    })
+                Rule::Repeated => {
+                    property
+                        .extensions
+                        .get_or_insert_with(Default::default)
+                        .insert(REPEATED.to_string(), serde_json::Value::Bool(true));
+                    add_note(property, "Repeated, one part per value.");
                 }
+                Rule::Note(note) => add_note(property, note),
             }
         }
     }
+}
+
+/// A property's extension saying a multipart part may repeat (`Rule::Repeated`).
+pub const REPEATED: &str = "x-repeated";
+
+fn add_note(property: &mut utoipa::openapi::schema::Object, note: &str) {
+    // The rules may be applied to a copy that already has them: a note is added once.
+    property.description = Some(match property.description.take() {
+        Some(text) if text.contains(note) => text,
+        Some(text) => format!("{text} {note}"),
+        None => note.to_string(),
+    })
 }
 
 /// `field` must be sent, not blank, when `other` is sent and not blank: the object is either

@@ -12,7 +12,7 @@ use crate::core::error::{AppError, AppResult};
 use crate::core::patterns;
 use crate::core::validation::Validator;
 use crate::db::format_iso;
-use crate::http::api::Rule::{Message, Note, Range, Required};
+use crate::http::api::Rule::{Message, Note, Range, Repeated, Required};
 use crate::http::api::{Doc, Rule};
 use crate::http::files::{self, CheckedImage};
 use crate::http::form_fields::{Bounds, Check, Field, FieldKind, Mode, Values, read_fields};
@@ -55,7 +55,7 @@ pub(super) const FORM_RULES: [(&str, &[Rule]); 7] = [
     ("startDate", &[Note(INSTANT_FORMAT), Message("notPast", START_IN_PAST)]),
     ("expireDate", &[Note(INSTANT_FORMAT), Note("After startDate."), Message("afterStart", EXPIRE_BEFORE_START)]),
     ("order", &[Range(1, i64::MAX)]),
-    ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS)]),
+    ("assets", &[Range(1, i64::MAX), Message("format", ASSET_IDS), Repeated]),
     // Required on create (the create document says so); the messages stand for both.
     ("file", &[Message("required", FILE_REQUIRED)]),
     ("backgroundFile", &[Message("required", BACKGROUND_REQUIRED)]),
