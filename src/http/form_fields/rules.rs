@@ -30,6 +30,16 @@ impl Field {
             FieldKind::Checked(check) => Some(check.pattern),
             FieldKind::Id { .. } | FieldKind::Whole(_) | FieldKind::Flag { .. } => None,
         };
+        // Where what is sent is bounded to 50 characters, the e-mail's own bounds need no lookahead.
+        let sent_max = match (self.length, self.kind) {
+            (Some((_, max)), _) => Some(max),
+            (None, FieldKind::Email) => Some(50),
+            (None, _) => None,
+        };
+        let pattern = pattern.map(|pattern| match sent_max {
+            Some(max) if max <= 50 && pattern == patterns::EMAIL => patterns::EMAIL_SHAPE,
+            _ => pattern,
+        });
         rules.extend(pattern.map(Pattern));
         match self.kind {
             FieldKind::Id { .. } => rules.push(Rule::Range(1, i64::MAX)),
@@ -106,5 +116,19 @@ mod tests {
         // what is sent too (schemathesis sent one the pattern alone allowed).
         let email = Field::input("email", FieldKind::Email).required("Email is required");
         assert!(email.rules(Mode::Create).contains(&Rule::Length(3, 50)));
+        // Bounded to 50 as sent, the address's shape alone says the rest; a longer bound keeps
+        // the pattern's own count of the trimmed address.
+        assert!(email.rules(Mode::Create).contains(&Pattern(patterns::EMAIL_SHAPE)));
+        const ADDRESS: crate::http::form_fields::Check = crate::http::form_fields::Check {
+            pattern: patterns::EMAIL,
+            test: validation::is_email,
+            message: "Wrong email format",
+            example: "a@b.az",
+            refused: "a",
+        };
+        let long = Field::input("email", FieldKind::Checked(&ADDRESS)).length(3, 100);
+        assert!(long.rules(Mode::Create).contains(&Pattern(patterns::EMAIL)));
+        let short = Field::input("email", FieldKind::Checked(&ADDRESS)).length(3, 50);
+        assert!(short.rules(Mode::Create).contains(&Pattern(patterns::EMAIL_SHAPE)));
     }
 }
