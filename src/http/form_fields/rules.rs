@@ -30,14 +30,17 @@ impl Field {
             FieldKind::Checked(check) => Some(check.pattern),
             FieldKind::Id { .. } | FieldKind::Whole(_) | FieldKind::Flag { .. } => None,
         };
-        // Where what is sent is bounded to 50 characters, the e-mail's own bounds need no lookahead.
-        let sent_max = match (self.length, self.kind) {
-            (Some((_, max)), _) => Some(max),
-            (None, FieldKind::Email) => Some(50),
+        // How long what is sent may be. An e-mail without a length of its own: the pattern bounds
+        // the address without its blanks; the server also counts what was sent (an address padded
+        // past 50 characters is refused), and so does the document.
+        let length = match (self.length, self.kind) {
+            (Some((min, max)), _) => Some((min.max(usize::from(self.required.is_some())), max)),
+            (None, FieldKind::Email) => Some((3, 50)),
             (None, _) => None,
         };
-        let pattern = pattern.map(|pattern| match sent_max {
-            Some(max) if max <= 50 && pattern == patterns::EMAIL => patterns::EMAIL_SHAPE,
+        // Where that bound is 50 characters or less, the e-mail's own bounds need no lookahead.
+        let pattern = pattern.map(|pattern| match length {
+            Some((_, max)) if max <= 50 && pattern == patterns::EMAIL => patterns::EMAIL_SHAPE,
             _ => pattern,
         });
         rules.extend(pattern.map(Pattern));
@@ -46,13 +49,7 @@ impl Field {
             FieldKind::Whole(bounds) => rules.push(Rule::Range(bounds.min, bounds.max)),
             _ => {}
         }
-        if let Some((min, max)) = self.length {
-            rules.push(Rule::Length(min.max(usize::from(self.required.is_some())), max));
-        } else if matches!(self.kind, FieldKind::Email) {
-            // The pattern bounds the address without its blanks; the server also counts what was
-            // sent (an address padded past 50 characters is refused), and so does the document.
-            rules.push(Rule::Length(3, 50));
-        }
+        rules.extend(length.map(|(min, max)| Rule::Length(min, max)));
         if self.on_edit == OnEdit::KeptUnlessSent && mode == Mode::Update {
             rules.push(Rule::Note("Unchanged when not sent."));
         }
