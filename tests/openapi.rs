@@ -224,3 +224,22 @@ async fn bodies_say_what_they_are_and_date_fields_their_format() {
     let category = notification["properties"]["categoryId"].to_string();
     assert!(category.contains("ignored when type is 2"), "{category}");
 }
+
+/// The document is the same bytes however its hash maps iterate: a property's extensions
+/// (a campaign's `assets`: `x-messages` and `x-repeated`) come in name order.
+#[test]
+fn the_document_is_written_the_same_every_time() {
+    let written = || {
+        let (_, document, _) = perkdesk::app::api().into_parts();
+        perkdesk::http::api::document_json(&document, false).unwrap()
+    };
+    let first = written();
+    for _ in 0..4 {
+        assert_eq!(written(), first);
+    }
+    let document: Value = serde_json::from_str(&first).unwrap();
+    let assets = &document["paths"]["/api/campaign"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"];
+    let text = assets.to_string();
+    let (messages, repeated) = (text.find("\"x-messages\""), text.find("\"x-repeated\""));
+    assert!(messages.is_some() && repeated.is_some() && messages < repeated, "{text}");
+}

@@ -210,7 +210,9 @@ struct OpenApiDocument(Arc<utoipa::openapi::OpenApi>, Arc<std::sync::OnceLock<Ar
 async fn openapi(
     axum::Extension(OpenApiDocument(document, json)): axum::Extension<OpenApiDocument>,
 ) -> impl IntoResponse {
-    let json = json.get_or_init(|| document.to_json().unwrap_or_else(|_| "{}".into()).into()).clone();
+    let json = json
+        .get_or_init(|| crate::http::api::document_json(&document, false).unwrap_or_else(|_| "{}".into()).into())
+        .clone();
     ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], json.to_string())
 }
 

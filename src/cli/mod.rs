@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Openapi => {
             let (_, document, _) = crate::app::api().into_parts();
-            let json = document.to_pretty_json().context("writing the OpenAPI document")?;
+            let json = crate::http::api::document_json(&document, true).context("writing the OpenAPI document")?;
             writeln!(std::io::stdout().lock(), "{json}").context("printing the OpenAPI document")
         }
         Command::CopyToPostgres(args) => files::copy_to_postgres(args),

@@ -175,3 +175,29 @@ pub fn declared_refusals(document: &serde_json::Value) -> Vec<String> {
     found.dedup();
     found
 }
+
+/// The document as JSON, the same bytes from every process: an object's extensions (`x-...`)
+/// are held in a hash map, so a property with two of them (`x-messages` and `x-repeated`) came
+/// out in either order; they are put in name order, after the object's other keys as before.
+pub fn document_json(document: &OpenApi, pretty: bool) -> serde_json::Result<String> {
+    fn extensions_in_order(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(object) => {
+                let mut extensions: Vec<(String, serde_json::Value)> = Vec::new();
+                for key in object.keys().filter(|key| key.starts_with("x-")).cloned().collect::<Vec<_>>() {
+                    if let Some(inner) = object.shift_remove(&key) {
+                        extensions.push((key, inner));
+                    }
+                }
+                extensions.sort_by(|a, b| a.0.cmp(&b.0));
+                object.extend(extensions);
+                object.values_mut().for_each(extensions_in_order);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(extensions_in_order),
+            _ => {}
+        }
+    }
+    let mut value = serde_json::to_value(document)?;
+    extensions_in_order(&mut value);
+    if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) }
+}
