@@ -97,6 +97,65 @@ async fn a_replay_is_served_only_to_the_same_live_session() {
     other.expect_message(409, "A user with this e-mail already exists.");
 }
 
+/// On PostgreSQL a caller checked before is admitted on what that check found, and its check
+/// travels with the handler's first exchange (`auth::callers`): whatever changed since, nothing
+/// of the request's is committed or answered until the check agrees, and a caller it no longer
+/// admits as remembered gets what a check made first would have given. On SQLite every request
+/// is checked first; the answers are the same on both.
+#[tokio::test]
+async fn a_caller_admitted_on_memory_gets_only_what_its_check_allows() {
+    let app = test_app();
+    let (boss, _) = app.insert_user("boss@perk.az", 0);
+    let session = app.sign_in("boss@perk.az").await;
+    let register = |email: &'static str, id: &'static str| {
+        let (app, token) = (&app, &session.token);
+        async move {
+            app.call_with(
+                Method::POST,
+                "/api/user/register",
+                Some(token),
+                Some(new_user(email)),
+                &[("x-requestid", id)],
+            )
+            .await
+        }
+    };
+    let users = |email: &str| app.count(&format!("SELECT COUNT(*) FROM users WHERE email = '{email}'"));
+    let stored = |id: &str| app.count(&format!("SELECT COUNT(*) FROM idempotency_keys WHERE request_id = '{id}'"));
+    register("a@perk.az", "r-1").await.expect(201);
+
+    // Made a User since (the Users screen is the Admin's): refused, nothing written or stored.
+    app.state.db.conn().unwrap().execute("UPDATE users SET role_id = 1 WHERE id = ?1", [boss]).unwrap();
+    register("b@perk.az", "r-2").await.expect(403);
+    assert_eq!((users("b@perk.az"), stored("r-2")), (0, 0));
+    // An Admin again: the memory of a User does not refuse what the check now allows.
+    app.state.db.conn().unwrap().execute("UPDATE users SET role_id = 0 WHERE id = ?1", [boss]).unwrap();
+    register("b@perk.az", "r-3").await.expect(201);
+    assert_eq!((users("b@perk.az"), stored("r-3")), (1, 1));
+
+    // Renamed since: what the request writes is recorded under the name the check finds.
+    app.state.db.conn().unwrap().execute("UPDATE users SET first_name = 'Renamed' WHERE id = ?1", [boss]).unwrap();
+    let created = register("c@perk.az", "r-4").await;
+    created.expect(201);
+    let recorded = app.count(&format!(
+        "SELECT COUNT(*) FROM activity WHERE resource = 'user' AND action = 'create' AND record_id = {}
+           AND actor_name = 'Renamed User'",
+        created.json()["id"]
+    ));
+    assert_eq!(recorded, 1, "recorded as the renamed user");
+
+    // A repeat is answered from the store, its handler's second run undone.
+    let again = register("c@perk.az", "r-4").await;
+    again.expect(201);
+    assert_eq!(again.headers["x-idempotent-replay"], "true");
+    assert_eq!(users("c@perk.az"), 1);
+
+    // Signed out since: refused as an ended session, nothing written.
+    app.state.db.conn().unwrap().execute("UPDATE sessions SET revoked_at = '2026-01-01T00:00:00.000Z'", []).unwrap();
+    register("d@perk.az", "r-5").await.expect_message(401, "Your session has ended. Sign in again.");
+    assert_eq!((users("d@perk.az"), stored("r-5")), (0, 0));
+}
+
 #[tokio::test]
 async fn the_answer_is_stored_with_the_work_in_one_transaction() {
     let app = test_app();

@@ -19,8 +19,9 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
-use crate::auth::api_keys::{ClientAhead, Found, KeyHash, sends_api_key};
-use crate::auth::{CurrentUser, SessionToken, UserAhead};
+use crate::auth::api_keys::{ClientAhead, ClientSent, Found, KeyHash, sends_api_key};
+use crate::auth::callers::RememberedCallers;
+use crate::auth::{CurrentUser, SessionToken, UserAhead, UserSent};
 use crate::core::error::AppError;
 
 pub const TOO_LONG: &str = "x-requestid must be at most 100 characters.";
@@ -71,6 +72,16 @@ enum Stored {
     OtherPayload,
 }
 
+impl Stored {
+    /// The answer to a repeat: the stored answer, or 422 for the same id with another payload.
+    fn answer(self) -> Response {
+        match self {
+            Stored::Answer { status, content_type, body } => replay(status, content_type, body),
+            Stored::OtherPayload => AppError::Unprocessable(REUSED.into()).into_response(),
+        }
+    }
+}
+
 pub async fn middleware(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let is_mutation = crate::http::reply::is_mutation(request.method());
     let request_id = request
@@ -85,7 +96,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     if request_id.len() > 100 {
         return AppError::BadRequest(TOO_LONG.into()).into_response();
     }
-    let (mut parts, body) = request.into_parts();
+    let (parts, body) = request.into_parts();
     // Authentication comes first: a stored answer is only ever served to the live session that
     // made the request. Without one, the handler runs as if no id were given (and refuses the
     // call itself when it needs a session).
@@ -119,114 +130,231 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         return AppError::Conflict(RUNNING.into()).into_response();
     }
     let _running = RunningGuard { running, key: key.clone() };
-    // Other app servers on the same PostgreSQL database are told apart by a claim held by the
-    // request's own transaction until its answer is committed with it (on SQLite, this server is
-    // the only one). The claim begins the transaction at the isolation the route's writes ask for.
-    let unit = Arc::new(Unit::default());
-    let claim_name = format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id);
     let isolation = match parts.extensions.get::<WriteIsolation>() {
         Some(routes) => routes.of(&parts.method, parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str)),
         None => Default::default(),
     };
-    // The caller's check and the look-up go with the claim (one round trip on PostgreSQL), after
-    // it.
-    let claimed = {
-        let (key, payload_hash) = (key.clone(), payload_hash.clone());
-        state
-            .db
-            .claim_then_look_up(&unit, &claim_name, isolation, move |conn| {
-                let checked = caller.clone().check_ahead(conn)?;
-                let stored = find(conn, &key, &payload_hash)?;
-                Ok((checked.read()?, stored))
-            })
-            .await
-    };
-    let (claimed, (checked, stored)) = match claimed {
-        Ok(claimed) => claimed,
-        Err(error) => return error.into_response(),
-    };
-    // In the unit's scope: while the request's transaction holds its claim, what the admission
-    // writes is set aside until that transaction has ended (`Db::write_aside`).
-    match unit.clone().scope(checked.admit(&mut parts, &state)).await {
-        Ok(()) => {}
-        // A refused caller's request runs as if no id were given, and its handler refuses it.
-        Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
-            if let Err(error) = end_unanswered(&state, &unit).await {
-                return error.into_response();
-            }
-            drop(_running);
-            return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    let request = Idempotent { state: state.clone(), key, method, path, payload_hash, isolation, bytes };
+    // Where every statement is a round trip, a caller checked before is admitted on what that
+    // check found, and this check travels with the handler's first exchange (`auth::callers`).
+    if let Some(remembered) = caller.remembered(&request.state) {
+        let copy = copy_of(&parts);
+        if let Some(response) = request.run_ahead(caller.clone(), remembered, copy, next.clone()).await {
+            return response;
         }
-        // Not a refusal of the caller but a failure on the way (the database, a write that lost
-        // to another server's, a rate limit): answered as it is. Running the handler without
-        // the store would do the work with no answer kept for its retry.
-        Err(error) => return answered_early(&state, &unit, error.into_response()).await,
     }
-    let early = match (claimed, stored) {
-        (false, _) => Some(AppError::Conflict(RUNNING.into()).into_response()),
-        (true, Some(Stored::Answer { status, content_type, body })) => Some(replay(status, content_type, body)),
-        (true, Some(Stored::OtherPayload)) => Some(AppError::Unprocessable(REUSED.into()).into_response()),
-        (true, None) => None,
-    };
-    if let Some(response) = early {
-        return answered_early(&state, &unit, response).await;
+    request.run_checked(caller, parts, next).await
+}
+
+/// A request with `x-requestid`, claimed in this server's memory, to run with its claim among
+/// the servers and its answer stored.
+struct Idempotent {
+    state: AppState,
+    key: Key,
+    method: String,
+    path: String,
+    payload_hash: String,
+    isolation: crate::db::dialect::Isolation,
+    bytes: Bytes,
+}
+
+impl Idempotent {
+    /// The name of the request's claim among the app servers.
+    fn claim_name(&self) -> String {
+        let key = &self.key;
+        format!("x-requestid\u{1f}{}\u{1f}{}\u{1f}{}", key.user_id, key.session_id, key.request_id)
     }
 
-    let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(bytes)))).await;
-    let (parts, body) = response.into_parts();
-    if !parts.status.is_success() || parts.extensions.get::<CarriesCredentials>().is_some() {
-        // A refusal stores nothing, so a corrected retry with this id runs again; what the handler
-        // chose to write before refusing (a revoked session, say) is kept. Credentials are never
-        // stored either.
-        return answered_early(&state, &unit, Response::from_parts(parts, body)).await;
-    }
-    let Ok(answer) = to_bytes(body, MAX_STORED_RESPONSE).await else {
-        // Dropping the unit rolls its work back: an answer that cannot be stored is not given.
-        drop(unit);
-        return AppError::Internal(anyhow::anyhow!("a mutation answered more than can be stored")).into_response();
-    };
-    let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
-    // A secret is shown once: a repeat gets the answer without it, and it is never stored.
-    let stored = match parts.extensions.get::<ShowsSecretOnce>() {
-        None => answer.to_vec(),
-        Some(_) => match crate::http::secrets::withheld(&answer) {
-            Some(stored) => stored,
-            None => {
-                drop(unit);
-                return AppError::Internal(anyhow::anyhow!("an answer with a secret is not JSON")).into_response();
+    /// Runs the request with its caller checked before its handler: the claim, the check and the
+    /// look-up of a stored answer in one exchange, then the admission, then the handler.
+    async fn run_checked(self, caller: Caller, mut parts: axum::http::request::Parts, next: Next) -> Response {
+        let state = &self.state;
+        // Other app servers on the same PostgreSQL database are told apart by a claim held by the
+        // request's own transaction until its answer is committed with it (on SQLite, this server
+        // is the only one). The claim begins the transaction at the isolation the route's writes
+        // ask for.
+        let unit = Arc::new(Unit::default());
+        // The caller's check and the look-up go with the claim (one round trip on PostgreSQL),
+        // after it.
+        let claimed = {
+            let (key, payload_hash) = (self.key.clone(), self.payload_hash.clone());
+            state
+                .db
+                .claim_then_look_up(&unit, &self.claim_name(), self.isolation, move |conn| {
+                    let checked = caller.clone().check_ahead(conn)?;
+                    let stored = find_ahead(conn, &key)?;
+                    Ok((checked.read()?, stored_answer(stored, &payload_hash)?))
+                })
+                .await
+        };
+        let (claimed, (checked, stored)) = match claimed {
+            Ok(claimed) => claimed,
+            Err(error) => return error.into_response(),
+        };
+        checked.remember(state);
+        // In the unit's scope: while the request's transaction holds its claim, what the admission
+        // writes is set aside until that transaction has ended (`Db::write_aside`).
+        match unit.clone().scope(checked.admit(&mut parts, state)).await {
+            Ok(()) => {}
+            // A refused caller's request runs as if no id were given, and its handler refuses it.
+            Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
+                if let Err(error) = end_unanswered(state, &unit).await {
+                    return error.into_response();
+                }
+                return next.run(Request::from_parts(parts, Body::from(self.bytes))).await;
             }
-        },
-    };
-    let record = {
-        let status = parts.status.as_u16();
-        move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
-            expire(conn, Some(&key))?;
-            // Nothing reads its answer: on PostgreSQL it travels with the commit (the claim keeps
-            // any other recording of this key out, so it cannot meet one).
-            conn.execute_later(
-                "INSERT INTO idempotency_keys
-                     (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                crate::db::sql::params![
-                    key.request_id,
-                    key.user_id,
-                    key.session_id,
-                    method,
-                    path,
-                    payload_hash,
-                    status,
-                    content_type,
-                    stored,
-                    now_iso()
-                ],
-            )?;
-            Ok(())
+            // Not a refusal of the caller but a failure on the way (the database, a write that
+            // lost to another server's, a rate limit): answered as it is. Running the handler
+            // without the store would do the work with no answer kept for its retry.
+            Err(error) => return answered_early(state, &unit, error.into_response()).await,
         }
-    };
-    match state.db.finish_unit(&unit, Some(record)).await {
-        Ok(()) => Response::from_parts(parts, Body::from(answer)),
-        Err(error) => error.into_response(),
+        let early = match (claimed, stored) {
+            (false, _) => Some(AppError::Conflict(RUNNING.into()).into_response()),
+            (true, Some(stored)) => Some(stored.answer()),
+            (true, None) => None,
+        };
+        if let Some(response) = early {
+            return answered_early(state, &unit, response).await;
+        }
+        let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(self.bytes.clone())))).await;
+        self.store(unit, response).await
     }
+
+    /// Runs the request admitted on what its caller's last check found (`remembered`): the claim
+    /// and the check are sent ahead of the handler's first exchange (`Db::claim_ahead`), and read
+    /// once the handler has answered. A claim held elsewhere, or an answer stored already, fails
+    /// the transaction at the claim, before any of the handler's statements. Nothing is committed
+    /// or answered until the check finds the caller admitted as remembered and the claim taken;
+    /// otherwise the handler's work is undone and `None` asks for the request to run checked
+    /// ([`Idempotent::run_checked`]), which waits for the claim and replays a stored answer.
+    async fn run_ahead(
+        &self,
+        caller: Caller,
+        remembered: Checked,
+        mut parts: axum::http::request::Parts,
+        next: Next,
+    ) -> Option<Response> {
+        let state = &self.state;
+        let unit = Arc::new(Unit::default());
+        let answered = (ANSWERED, self.key.answered_values());
+        let sent = state
+            .db
+            .claim_ahead(&unit, &self.claim_name(), self.isolation, answered, move |conn| {
+                Ok(caller.check_ahead(conn)?.detach())
+            })
+            .await;
+        let (taken, check) = match sent {
+            Ok(sent) => sent,
+            Err(error) => return Some(error.into_response()),
+        };
+        if unit.clone().scope(remembered.clone().admit(&mut parts, state)).await.is_err() {
+            // Refused on memory (a rate, an authenticator to set up): answered once checked.
+            return self.undone(&unit).await;
+        }
+        let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(self.bytes.clone())))).await;
+        let read = state
+            .db
+            .read_after(&unit, move |conn| {
+                let taken: bool = taken.attach(conn).query_row(|r| r.get(0))?;
+                Ok((taken, check.read(conn)?))
+            })
+            .await;
+        // A claim held elsewhere, or a request answered already, failed the transaction with the
+        // claim's statement, and with it these reads: the request runs again, claiming first (as
+        // after any failure of the reads; one of the database's own then answers there).
+        let Ok((taken, checked)) = read else {
+            return self.undone(&unit).await;
+        };
+        checked.remember(state);
+        if !taken || !checked.admits_as(&remembered) || unit.must_run_again() {
+            return self.undone(&unit).await;
+        }
+        unit.confirm();
+        Some(self.store(unit, response).await)
+    }
+
+    /// `None` once the request's unit is undone, for the request to run checked; an error that
+    /// kept it from being undone is answered.
+    async fn undone(&self, unit: &Unit) -> Option<Response> {
+        match self.state.db.undo_unit(unit).await {
+            Ok(()) => None,
+            Err(error) => Some(error.into_response()),
+        }
+    }
+
+    /// Stores the handler's successful `response` beside its work and commits both, then gives
+    /// it; a refusal ends the unit and is given as it is.
+    async fn store(&self, unit: Arc<Unit>, response: Response) -> Response {
+        let state = &self.state;
+        let (key, method, path, payload_hash) =
+            (self.key.clone(), self.method.clone(), self.path.clone(), self.payload_hash.clone());
+        let (parts, body) = response.into_parts();
+        if !parts.status.is_success() || parts.extensions.get::<CarriesCredentials>().is_some() {
+            // A refusal stores nothing, so a corrected retry with this id runs again; what the
+            // handler chose to write before refusing (a revoked session, say) is kept.
+            // Credentials are never stored either.
+            return answered_early(state, &unit, Response::from_parts(parts, body)).await;
+        }
+        let Ok(answer) = to_bytes(body, MAX_STORED_RESPONSE).await else {
+            // Dropping the unit rolls its work back: an answer that cannot be stored is not given.
+            drop(unit);
+            return AppError::Internal(anyhow::anyhow!("a mutation answered more than can be stored")).into_response();
+        };
+        let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+        // A secret is shown once: a repeat gets the answer without it, and it is never stored.
+        let stored = match parts.extensions.get::<ShowsSecretOnce>() {
+            None => answer.to_vec(),
+            Some(_) => match crate::http::secrets::withheld(&answer) {
+                Some(stored) => stored,
+                None => {
+                    drop(unit);
+                    return AppError::Internal(anyhow::anyhow!("an answer with a secret is not JSON")).into_response();
+                }
+            },
+        };
+        let record = {
+            let status = parts.status.as_u16();
+            move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
+                expire(conn, Some(&key))?;
+                // Nothing reads its answer: on PostgreSQL it travels with the commit (the claim
+                // keeps any other recording of this key out, so it cannot meet one).
+                conn.execute_later(
+                    "INSERT INTO idempotency_keys
+                         (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    crate::db::sql::params![
+                        key.request_id,
+                        key.user_id,
+                        key.session_id,
+                        method,
+                        path,
+                        payload_hash,
+                        status,
+                        content_type,
+                        stored,
+                        now_iso()
+                    ],
+                )?;
+                Ok(())
+            }
+        };
+        match state.db.finish_unit(&unit, Some(record)).await {
+            Ok(()) => Response::from_parts(parts, Body::from(answer)),
+            Err(error) => error.into_response(),
+        }
+    }
+}
+
+/// A copy of a request's head, for a second run of it ([`Idempotent::run_ahead`] gives way to
+/// [`Idempotent::run_checked`]).
+fn copy_of(parts: &axum::http::request::Parts) -> axum::http::request::Parts {
+    let (mut copy, ()) = Request::new(()).into_parts();
+    copy.method = parts.method.clone();
+    copy.uri = parts.uri.clone();
+    copy.version = parts.version;
+    copy.headers = parts.headers.clone();
+    copy.extensions = parts.extensions.clone();
+    copy
 }
 
 /// Ends a request's unit answered before its handler ran: what its admission wrote is kept, and
@@ -283,7 +411,14 @@ enum CallerAhead<'c> {
     Key(KeyHash, ClientAhead<'c>),
 }
 
+/// A [`Caller`]'s check sent ahead and let go of its connection ([`CallerAhead::detach`]).
+enum CallerSent {
+    Session(SessionToken, UserSent),
+    Key(KeyHash, ClientSent),
+}
+
 /// A [`Caller`] with what the database says of it.
+#[derive(Clone)]
 enum Checked {
     Session(SessionToken, Option<CurrentUser>),
     Key(KeyHash, Option<Found>),
@@ -306,6 +441,19 @@ impl Caller {
         }
     }
 
+    /// What the caller's last check found, where that is worth remembering (reads are round
+    /// trips) and it found one (`auth::callers`).
+    fn remembered(&self, state: &AppState) -> Option<Checked> {
+        if !state.db.reads_are_round_trips() {
+            return None;
+        }
+        let callers = state.feature::<RememberedCallers>().ok()?;
+        match self {
+            Caller::Session(token) => Some(Checked::Session(token.clone(), Some(callers.recall(token)?))),
+            Caller::Key(key) => Some(Checked::Key(key.clone(), Some(callers.recall_key(&key.idempotency_owner())?))),
+        }
+    }
+
     fn check_ahead(self, conn: &crate::db::sql::Connection) -> Result<CallerAhead<'_>, AppError> {
         Ok(match self {
             Caller::Session(token) => {
@@ -320,7 +468,27 @@ impl Caller {
     }
 }
 
+impl CallerSent {
+    fn attach(self, conn: &crate::db::sql::Connection) -> CallerAhead<'_> {
+        match self {
+            CallerSent::Session(token, user) => CallerAhead::Session(token, user.attach(conn)),
+            CallerSent::Key(key, client) => CallerAhead::Key(key, client.attach(conn)),
+        }
+    }
+
+    fn read(self, conn: &crate::db::sql::Connection) -> Result<Checked, AppError> {
+        self.attach(conn).read()
+    }
+}
+
 impl CallerAhead<'_> {
+    fn detach(self) -> CallerSent {
+        match self {
+            CallerAhead::Session(token, user) => CallerSent::Session(token, user.detach()),
+            CallerAhead::Key(key, client) => CallerSent::Key(key, client.detach()),
+        }
+    }
+
     fn read(self) -> Result<Checked, AppError> {
         Ok(match self {
             CallerAhead::Session(token, user) => Checked::Session(token, user.user()?),
@@ -330,6 +498,29 @@ impl CallerAhead<'_> {
 }
 
 impl Checked {
+    /// Remembers what this check found, for the caller's next request (where reads are round
+    /// trips: `auth::callers`).
+    fn remember(&self, state: &AppState) {
+        if !state.db.reads_are_round_trips() {
+            return;
+        }
+        let Ok(callers) = state.feature::<RememberedCallers>() else { return };
+        match self {
+            Checked::Session(_, Some(user)) => callers.remember(user),
+            Checked::Session(token, None) => callers.forget(&token.session_id),
+            Checked::Key(key, found) => callers.remember_key(&key.idempotency_owner(), found.as_ref()),
+        }
+    }
+
+    /// Whether this check admits the caller as `remembered`, an earlier one, did.
+    fn admits_as(&self, remembered: &Checked) -> bool {
+        match (self, remembered) {
+            (Checked::Session(_, Some(now)), Checked::Session(_, Some(then))) => now == then,
+            (Checked::Key(_, Some(now)), Checked::Key(_, Some(then))) => then.admits_as(now),
+            _ => false,
+        }
+    }
+
     /// The caller as checked, remembered on the request for its handler; refused as the
     /// extractors refuse it.
     async fn admit(self, parts: &mut axum::http::request::Parts, state: &AppState) -> Result<(), AppError> {
@@ -340,14 +531,32 @@ impl Checked {
     }
 }
 
-fn find(conn: &crate::db::sql::Connection, key: &Key, payload_hash: &str) -> Result<Option<Stored>, AppError> {
-    let since = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
-    let found = conn
-        .prepare_cached(
-            "SELECT payload_hash, status, content_type, body FROM idempotency_keys
-             WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at >= ?4",
-        )?
-        .query_row((&key.request_id, key.user_id, &key.session_id, since), |r| {
+/// The answer stored for `key` in the last day, read ahead of the next exchange on `conn`.
+fn find_ahead<'c>(conn: &'c crate::db::sql::Connection, key: &Key) -> Result<crate::db::sql::ReadAhead<'c>, AppError> {
+    Ok(conn.read_ahead(
+        "SELECT payload_hash, status, content_type, body FROM idempotency_keys
+         WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at >= ?4",
+        crate::db::sql::params_from_iter(key.answered_values()),
+    )?)
+}
+
+/// Whether an answer is stored for a key (`?2` to `?5`: [`Key::answered_values`]), as the claim
+/// taken ahead asks it (`Db::claim_ahead`).
+const ANSWERED: &str = "EXISTS (SELECT 1 FROM idempotency_keys
+                                WHERE request_id = ?2 AND user_id = ?3 AND session_id = ?4 AND created_at >= ?5)";
+
+impl Key {
+    /// The key's request id, user and session, and the oldest moment of an answer still kept.
+    fn answered_values(&self) -> Vec<crate::db::sql::Value> {
+        let since = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
+        vec![self.request_id.clone().into(), self.user_id.into(), self.session_id.clone().into(), since.into()]
+    }
+}
+
+/// What [`find_ahead`] found for a request with `payload_hash`.
+fn stored_answer(found: crate::db::sql::ReadAhead<'_>, payload_hash: &str) -> Result<Option<Stored>, AppError> {
+    let found = found
+        .query_row(|r| {
             Ok((
                 r.get::<String>("payload_hash")?,
                 r.get::<Option<u16>>("status")?,

@@ -150,11 +150,23 @@ impl ClientLimits {
 }
 
 /// An API client as its key's check found it ([`KeyHash::check_ahead`]).
+#[derive(Clone)]
 pub struct Found {
     client: ApiClient,
     per_minute: u32,
     last_used_at: Option<String>,
     revoked: bool,
+}
+
+impl Found {
+    /// Whether `other`, a later check of the same key, admits the request as this one does: the
+    /// same client, kind, rate and standing. Only its last use may differ, a stamp that every
+    /// minute's use moves.
+    pub fn admits_as(&self, other: &Found) -> bool {
+        let (this, that) = (&self.client, &other.client);
+        (this.id, &this.name, this.kind, this.partner_id, self.per_minute, self.revoked)
+            == (that.id, &that.name, that.kind, that.partner_id, other.per_minute, other.revoked)
+    }
 }
 
 impl FromRequestParts<AppState> for ApiClient {
@@ -244,7 +256,23 @@ impl KeyHash {
 /// A key's client read ahead ([`KeyHash::check_ahead`]).
 pub struct ClientAhead<'c>(crate::db::sql::ReadAhead<'c>);
 
+/// A key's check sent ahead and let go of its connection until it is read there
+/// ([`ClientAhead::detach`]).
+pub struct ClientSent(crate::db::sql::Detached);
+
+impl ClientSent {
+    /// The check again on `conn`, the connection it was sent on.
+    pub fn attach(self, conn: &crate::db::sql::Connection) -> ClientAhead<'_> {
+        ClientAhead(self.0.attach(conn))
+    }
+}
+
 impl ClientAhead<'_> {
+    /// This check, let go of its connection (see [`crate::db::sql::Detached`]).
+    pub fn detach(self) -> ClientSent {
+        ClientSent(self.0.detach())
+    }
+
     /// The client the key names, live or revoked; `None` for a key no client has.
     pub fn client(self) -> AppResult<Option<Found>> {
         self.0

@@ -1,19 +1,27 @@
-//! Callers remembered between their requests, so that a read's check of its session can travel
-//! with the read. Where every statement is a round trip to the database server (PostgreSQL), a
-//! list's session check and its page were two exchanges, one after the other. A route that checks
-//! its caller with its first read (`Doc::checks_caller_with_its_read`: the lists) is admitted by
-//! its gate on what the session's last check found, and the handler sends the session's check
-//! ahead of its page, in the same exchange ([`CallerToConfirm::check_ahead`]); its answer goes out
-//! only when that check finds the session live and its user still admitted
-//! ([`Confirming::confirm`]). Memory only chooses the order of the work: nothing is answered on
-//! its strength alone, and a session seen for the first time is checked before the handler runs,
-//! as every other route's caller is.
+//! Callers remembered between their requests, so that a request's check of its caller can travel
+//! with the request's own first exchange. Where every statement is a round trip to the database
+//! server (PostgreSQL), a check and the work after it were two exchanges, one after the other.
+//!
+//! - A route that checks its caller with its first read (`Doc::checks_caller_with_its_read`: the
+//!   lists) is admitted by its gate on what the session's last check found, and the handler sends
+//!   the session's check ahead of its page, in the same exchange
+//!   ([`CallerToConfirm::check_ahead`]); its answer goes out only when that check finds the
+//!   session live and its user still admitted ([`Confirming::confirm`]).
+//! - A write with `x-requestid` (`app::idempotency`) is admitted on what the last check of its
+//!   session or API key found; the check goes with the claim ahead of the handler's first
+//!   exchange, and nothing is committed or answered until it finds the caller admitted as
+//!   remembered (otherwise the work is undone and the request runs again, checked first).
+//!
+//! Memory only chooses the order of the work: nothing is answered on its strength alone, and a
+//! caller seen for the first time is checked before the handler runs, as every other route's
+//! caller is.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::http::request::Parts;
 
+use super::api_keys::Found;
 use super::{CurrentUser, SESSION_ENDED, SET_UP_AUTHENTICATOR_FIRST, SessionToken, UserAhead};
 use crate::core::error::{AppError, AppResult};
 use crate::core::roles::Roles;
@@ -24,29 +32,55 @@ use crate::db::sql::Connection;
 /// forgotten session is checked before its next read, as a new one is).
 const MAX_REMEMBERED: usize = 4096;
 
-/// What each session's last check found: its staff user (`CurrentUser`), by session id.
+/// What each caller's last check found: a session's staff user (`CurrentUser`), by session id,
+/// and an API key's client (`Found`), by the key's owner of stored answers
+/// (`KeyHash::idempotency_owner`).
 #[derive(Clone, Default)]
-pub struct RememberedCallers(Arc<Mutex<HashMap<String, CurrentUser>>>);
+pub struct RememberedCallers(Arc<Mutex<Remembered>>);
+
+#[derive(Default)]
+struct Remembered {
+    sessions: HashMap<String, CurrentUser>,
+    keys: HashMap<String, Found>,
+}
+
+/// Puts `value` under `key` in `memory`, which starts over when full.
+fn bounded_insert<V>(memory: &mut HashMap<String, V>, key: &str, value: V) {
+    if memory.len() >= MAX_REMEMBERED && !memory.contains_key(key) {
+        memory.clear();
+    }
+    memory.insert(key.to_string(), value);
+}
 
 impl RememberedCallers {
     /// The user the last check of `token`'s session found, when there was one.
-    fn recall(&self, token: &SessionToken) -> Option<CurrentUser> {
+    pub fn recall(&self, token: &SessionToken) -> Option<CurrentUser> {
         let remembered = crate::db::lock(&self.0);
-        remembered.get(&token.session_id).filter(|user| user.id == token.user_id).cloned()
+        remembered.sessions.get(&token.session_id).filter(|user| user.id == token.user_id).cloned()
     }
 
     /// Remembers what a check of `user`'s session found.
     pub fn remember(&self, user: &CurrentUser) {
-        let mut remembered = crate::db::lock(&self.0);
-        if remembered.len() >= MAX_REMEMBERED && !remembered.contains_key(&user.session_id) {
-            remembered.clear();
-        }
-        remembered.insert(user.session_id.clone(), user.clone());
+        bounded_insert(&mut crate::db::lock(&self.0).sessions, &user.session_id, user.clone());
     }
 
     /// Forgets a session its check no longer finds.
-    fn forget(&self, session_id: &str) {
-        crate::db::lock(&self.0).remove(session_id);
+    pub fn forget(&self, session_id: &str) {
+        crate::db::lock(&self.0).sessions.remove(session_id);
+    }
+
+    /// The client the last check of the key with `owner` found, when it found one.
+    pub fn recall_key(&self, owner: &str) -> Option<Found> {
+        crate::db::lock(&self.0).keys.get(owner).cloned()
+    }
+
+    /// Remembers what a check of the key with `owner` found (`None`: no client, forgotten).
+    pub fn remember_key(&self, owner: &str, found: Option<&Found>) {
+        let mut remembered = crate::db::lock(&self.0);
+        match found {
+            Some(found) => bounded_insert(&mut remembered.keys, owner, found.clone()),
+            None => drop(remembered.keys.remove(owner)),
+        }
     }
 
     /// Admits the request's caller on what the last check of its session found, when that is

@@ -29,7 +29,7 @@ use crate::http::gate::{KeyGate, RoleGate};
 use crate::http::state::AppState;
 
 /// The signed-in back-office user behind a request, checked against the live session.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentUser {
     pub id: i64,
@@ -220,7 +220,26 @@ pub struct UserAhead<'c> {
     session_id: String,
 }
 
+/// A session's check sent ahead and let go of its connection until it is read there
+/// ([`UserAhead::detach`]).
+pub struct UserSent {
+    found: crate::db::sql::Detached,
+    session_id: String,
+}
+
+impl UserSent {
+    /// The check again on `conn`, the connection it was sent on.
+    pub fn attach(self, conn: &crate::db::sql::Connection) -> UserAhead<'_> {
+        UserAhead { found: self.found.attach(conn), session_id: self.session_id }
+    }
+}
+
 impl UserAhead<'_> {
+    /// This check, let go of its connection (see [`crate::db::sql::Detached`]).
+    pub fn detach(self) -> UserSent {
+        UserSent { found: self.found.detach(), session_id: self.session_id }
+    }
+
     /// The live session's active staff user; `None` when there is none.
     pub fn user(self) -> AppResult<Option<CurrentUser>> {
         let session_id = self.session_id;

@@ -399,6 +399,18 @@ impl Turn {
         }
     }
 
+    /// Rolls back this writer's own transaction whole ([`Queue::solo`]), with what was read and
+    /// locked in it (a request's claim), and ends the turn.
+    pub fn roll_back(mut self) {
+        self.in_savepoint = false;
+        if let Ok(batch) = self.batch()
+            && !batch.conn.is_autocommit()
+            && let Err(error) = batch.conn.rollback()
+        {
+            tracing::error!(%error, "cannot roll back a request's transaction");
+        }
+    }
+
     /// Whether this writer joins a transaction already open: its work then only reads and writes
     /// pages of a transaction that holds the database's write lock, and never waits for the lock.
     pub fn joins_open(&self) -> bool {

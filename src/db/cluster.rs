@@ -125,6 +125,24 @@ pub(super) const CLAIM_FIRST: &str = "SELECT pg_try_advisory_lock(?1)";
 pub(super) const CLAIM_SECOND: &str =
     "SELECT CASE WHEN pg_try_advisory_xact_lock(?1) THEN pg_advisory_unlock(?1) ELSE false END";
 
+/// The setting whose absence fails a claim taken ahead ([`claim_ahead_sql`]): its name says
+/// why in the error, and nothing ever sets it.
+pub(super) const CLAIMED_OR_ANSWERED: &str = "perkdesk.request_claimed_elsewhere_or_answered";
+
+/// A claim's second step for a request whose handler's statements follow it in the same
+/// exchange (`Db::claim_ahead`): as [`CLAIM_SECOND`], but a claim not taken, or a request
+/// `answered` already (a condition on `?2` and after), fails the statement, and with it the
+/// transaction, so nothing the handler sent after it runs. The session's lock is let go either
+/// way (it outlives a transaction). PostgreSQL raises nothing outside PL/pgSQL, so the failure is
+/// the read of a setting that does not exist ([`CLAIMED_OR_ANSWERED`]), in the branch that is
+/// only evaluated when reached (it calls a volatile function, which the planner never folds).
+pub(super) fn claim_ahead_sql(answered: &str) -> String {
+    format!(
+        "SELECT CASE WHEN NOT ({answered}) AND pg_try_advisory_xact_lock(?1) THEN pg_advisory_unlock(?1)
+                ELSE current_setting('{CLAIMED_OR_ANSWERED}', pg_advisory_unlock(?1) IS NULL)::boolean END"
+    )
+}
+
 /// The lock a claim of `name` takes: the first eight bytes of the name's SHA-256, as PostgreSQL's
 /// bigint lock key. The same name is the same lock on every server and every version.
 pub(super) fn claim_key(name: &str) -> i64 {

@@ -60,6 +60,11 @@ const POOL_SIZE: u32 = 8;
 /// How long a held `x-requestid` claim is asked for again before the request is answered as still
 /// running (`Db::claim_then_look_up`), and the first pause between asks (each next one doubles, up
 /// to a quarter of the wait).
+/// A condition on the database under which a request was answered already (an `EXISTS` with
+/// placeholders from `?2` on), with its values: what a claim taken ahead refuses to go on after
+/// ([`Db::claim_ahead`]).
+pub type Answered = (&'static str, Vec<sql::Value>);
+
 const CLAIM_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 const CLAIM_FIRST_PAUSE: std::time::Duration = std::time::Duration::from_millis(2);
 
@@ -244,6 +249,71 @@ impl Db {
             tokio::time::sleep(pause).await;
             pause = (pause * 2).min(CLAIM_WAIT / 4);
         }
+    }
+
+    /// [`Db::claim_then_look_up`] with no exchange of its own, for a request admitted on what
+    /// its caller's last check found (`app::idempotency`, `auth::callers`): the claim, the
+    /// transaction's start and `look`'s reads (the caller's check and the stored-answer look-up,
+    /// sent ahead and detached from the connection) wait for the request's first exchange, and
+    /// travel with it. Answers the claim's answer and what `look` gave, both to be read after
+    /// the handler ([`Db::read_after`]). Until [`Unit::confirm`], nothing of the request's is
+    /// committed: a write that would commit the claim's transaction apart from the request's
+    /// answer asks for the request to run again ([`Unit::must_run_again`]), and
+    /// [`Db::undo_unit`] undoes it all. Only where reads are round trips (PostgreSQL). A claim
+    /// held elsewhere, or a request `answered` already, is not waited for here: the claim's
+    /// statement fails the transaction, so none of the handler's statements after it runs
+    /// (`cluster::claim_ahead_sql`), and the request runs again, claiming as
+    /// [`Db::claim_then_look_up`] does.
+    pub async fn claim_ahead<T, F>(
+        &self,
+        unit: &Unit,
+        name: &str,
+        isolation: dialect::Isolation,
+        answered: Answered,
+        look: F,
+    ) -> AppResult<(sql::Detached, T)>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let key = cluster::claim_key(name);
+        let mut turn = self.writers.turn(isolation).await?;
+        let (turn, sent) = spawn_blocking(move || -> AppResult<(batch::Turn, (sql::Detached, T))> {
+            turn.open_after(|conn| Ok(conn.execute_ahead(cluster::CLAIM_FIRST, [key])?))?;
+            let conn = turn.conn()?;
+            let (condition, values) = answered;
+            let values = std::iter::once(sql::Value::from(key)).chain(values);
+            let claim = cluster::claim_ahead_sql(condition);
+            let taken = conn.read_ahead(&claim, sql::params_from_iter(values))?.detach();
+            let looked = look(conn)?;
+            Ok((turn, (taken, looked)))
+        })
+        .await??;
+        unit.put_claimed(turn);
+        unit.mark_unconfirmed();
+        Ok(sent)
+    }
+
+    /// Runs `read` on the connection of `unit`'s open transaction (a read of what was sent ahead
+    /// on it: [`Db::claim_ahead`]), or on another when none is open any more (what was sent then
+    /// went with its end).
+    pub async fn read_after<T, F>(&self, unit: &Arc<Unit>, read: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
+    {
+        unit.clone().scope(self.run(read)).await
+    }
+
+    /// Undoes a request's unit of work not yet committed: its transaction rolls back (and lets its
+    /// claim go), and its writes set aside are dropped. For a request that runs again
+    /// ([`Db::claim_ahead`]), or whose answer was stored before.
+    pub async fn undo_unit(&self, unit: &Unit) -> AppResult<()> {
+        drop(unit.take_aside());
+        if let Some(turn) = unit.take() {
+            spawn_blocking(move || turn.roll_back()).await?;
+        }
+        Ok(())
     }
 
     /// The app servers sharing the database, as last counted (1 on SQLite): a rate limit is

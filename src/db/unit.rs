@@ -28,6 +28,14 @@ pub struct Unit {
     claimed: AtomicBool,
     /// Writes set aside until the unit has ended (`Db::write_aside`).
     aside: Mutex<Vec<AsideWrite>>,
+    /// The request was admitted on what its caller's last check found, and its claim and check
+    /// travel with its first exchange (`Db::claim_ahead`): until the check confirms it, nothing
+    /// of the request's may be committed.
+    unconfirmed: AtomicBool,
+    /// A write of the unconfirmed request was refused because it would have committed the claim's
+    /// transaction (a second write apart from the first): the request is to run again, checked
+    /// before its handler.
+    run_again: AtomicBool,
 }
 
 /// A write set aside until a unit has ended.
@@ -90,6 +98,29 @@ impl Unit {
     /// The writes set aside, taken to run now that the unit has ended.
     pub(super) fn take_aside(&self) -> Vec<AsideWrite> {
         std::mem::take(&mut *lock(&self.aside))
+    }
+
+    pub(super) fn mark_unconfirmed(&self) {
+        self.unconfirmed.store(true, Ordering::Relaxed);
+    }
+
+    /// The request's caller is confirmed (see [`Unit::unconfirmed`](Unit)): its work may commit.
+    pub fn confirm(&self) {
+        self.unconfirmed.store(false, Ordering::Relaxed);
+    }
+
+    pub(super) fn is_unconfirmed(&self) -> bool {
+        self.unconfirmed.load(Ordering::Relaxed)
+    }
+
+    /// Asks for the request to run again, checked first (see [`Unit::run_again`](Unit)).
+    pub(super) fn ask_to_run_again(&self) {
+        self.run_again.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the request must run again, checked before its handler.
+    pub fn must_run_again(&self) -> bool {
+        self.run_again.load(Ordering::Relaxed)
     }
 
     pub(super) fn is_split(&self) -> bool {

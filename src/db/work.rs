@@ -165,6 +165,12 @@ impl Db {
         if let Some(claimed) = unit.take_claimed(isolation) {
             return Ok(Some((true, claimed)));
         }
+        if unit.is_unconfirmed() && unit.has_open() {
+            // Committing the claim's transaction now would commit work of a caller not yet
+            // confirmed: the request runs again, checked first (`Db::claim_ahead`).
+            unit.ask_to_run_again();
+            return Err(AppError::Contended);
+        }
         if let Some(first) = unit.take() {
             unit.mark_split();
             let committed = crate::db::spawn_blocking(move || keep_and_end(first)).await??;

@@ -56,6 +56,11 @@ enum Answer {
 }
 
 impl ReadAhead<'_> {
+    /// This read, no longer tied to its connection: read it later on the same one.
+    pub fn detach(mut self) -> Detached {
+        Detached(std::mem::replace(&mut self.waiting, Waiting::Done))
+    }
+
     /// The first row, read by `read`; [`Error::NoRows`] when there is none. On PostgreSQL an
     /// exchange is made now if none has carried the query yet.
     pub fn query_row<T>(mut self, read: impl FnOnce(&Row<'_>) -> Result<T>) -> Result<T> {
@@ -91,6 +96,21 @@ impl ReadAhead<'_> {
             })),
             Waiting::Done => Err(Error::Engine("a read sent ahead is read once")),
         }
+    }
+}
+
+/// A read sent ahead, let go of the connection it was sent on ([`ReadAhead::detach`]) while other
+/// work goes on on that connection, and read later on it ([`Detached::attach`]): a request's
+/// check sent ahead of its handler's first exchange (`app::idempotency`). Dropped unread, its
+/// rows are let go; the statement still goes with the connection's next exchange, or is
+/// forgotten with its transaction's rollback.
+pub struct Detached(Waiting);
+
+impl Detached {
+    /// The read again on `conn`, the connection it was sent on: an exchange is made when none has
+    /// carried it yet.
+    pub fn attach(self, conn: &Connection) -> ReadAhead<'_> {
+        ReadAhead { conn, waiting: self.0 }
     }
 }
 

@@ -78,6 +78,19 @@ impl Error {
         }
     }
 
+    /// A claim taken ahead of a request's work failed its transaction: another server holds it,
+    /// or the request was answered already (`db::cluster::claim_ahead_sql`). Nothing of the
+    /// transaction is kept; the request runs again, claiming first.
+    pub fn is_claimed_elsewhere(&self) -> bool {
+        match self {
+            Error::Postgres(error) => error.as_db_error().is_some_and(|db| {
+                db.code() == &tokio_postgres::error::SqlState::UNDEFINED_OBJECT
+                    && db.message().contains(crate::db::cluster::CLAIMED_OR_ANSWERED)
+            }),
+            _ => false,
+        }
+    }
+
     /// The change could not be recorded in the activity log (its triggers' entry or the functions
     /// they call failed), so the statement, and with it the write, failed.
     pub fn is_unrecorded(&self) -> bool {
@@ -125,6 +138,10 @@ impl From<Error> for AppError {
     fn from(error: Error) -> Self {
         if error.is_contended() {
             tracing::info!(error = %error, "a write lost to a concurrent one");
+            return AppError::Contended;
+        }
+        if error.is_claimed_elsewhere() {
+            tracing::debug!("a request's claim taken ahead was held elsewhere, or it was answered already");
             return AppError::Contended;
         }
         if error.is_unrecorded() {

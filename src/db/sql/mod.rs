@@ -16,7 +16,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
-pub use ahead::ReadAhead;
+pub use ahead::{Detached, ReadAhead};
 pub use conn::{Connection, Transaction};
 pub use error::{Error, OptionalExtension, Result, is_foreign_key, on_constraint};
 pub use ids::TakenIds;
