@@ -315,13 +315,13 @@ impl Idempotent {
         let record = {
             let status = parts.status.as_u16();
             move |conn: &crate::db::sql::Connection| -> Result<(), AppError> {
-                expire(conn, Some(&key))?;
-                // Nothing reads its answer: on PostgreSQL it travels with the commit (the claim
-                // keeps any other recording of this key out, so it cannot meet one).
+                if !conn.is_shared() {
+                    expire(conn)?;
+                }
+                // Nothing reads its answer: on PostgreSQL it travels with the commit.
+                let cutoff = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
                 conn.execute_later(
-                    "INSERT INTO idempotency_keys
-                         (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    RECORD,
                     crate::db::sql::params![
                         key.request_id,
                         key.user_id,
@@ -332,7 +332,8 @@ impl Idempotent {
                         status,
                         content_type,
                         stored,
-                        now_iso()
+                        now_iso(),
+                        cutoff
                     ],
                 )?;
                 Ok(())
@@ -371,30 +372,31 @@ async fn answered_early(state: &AppState, unit: &Unit, response: Response) -> Re
     }
 }
 
-/// Removes stored answers older than [`KEEP_FOR`]. On SQLite every recorded answer sweeps them
-/// all (one writer at a time, the sweep is cheap); on PostgreSQL several servers recording at
-/// once would contend for the same expired rows, so a recording removes only an expired answer
-/// of its own key (sent with the commit: nothing reads how many it removed) and the leading
-/// server sweeps the rest ([`expire_all`]). Answers how many were removed, when known (0 for a
-/// recording's).
-fn expire(conn: &crate::db::sql::Connection, recording: Option<&Key>) -> Result<usize, AppError> {
+/// Removes stored answers older than [`KEEP_FOR`]: on SQLite at every recorded answer (one
+/// writer at a time, the sweep is cheap), on PostgreSQL by the leading server's round
+/// ([`expire_all`]), since several servers recording at once would contend for the same expired
+/// rows; there a recording replaces only an expired answer of its own key, in its insert
+/// ([`RECORD`]). Answers how many were removed.
+fn expire(conn: &crate::db::sql::Connection) -> Result<usize, AppError> {
     let cutoff = format_iso(OffsetDateTime::now_utc() - KEEP_FOR);
-    Ok(match recording.filter(|_| conn.is_shared()) {
-        Some(key) => {
-            conn.execute_later(
-                "DELETE FROM idempotency_keys
-                 WHERE request_id = ?1 AND user_id = ?2 AND session_id = ?3 AND created_at < ?4",
-                (&key.request_id, key.user_id, &key.session_id, cutoff),
-            )?;
-            0
-        }
-        None => conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?.execute([cutoff])?,
-    })
+    Ok(conn.prepare_cached("DELETE FROM idempotency_keys WHERE created_at < ?1")?.execute([cutoff])?)
 }
+
+/// A request's answer stored (`?1` to `?10`), over an expired answer of the same key (one older
+/// than `?11`, [`KEEP_FOR`]) if there is one: the claim keeps any live answer of the key out, and
+/// the look-up found none, so nothing else can be there. One statement, sent with the commit.
+const RECORD: &str = "INSERT INTO idempotency_keys
+         (request_id, user_id, session_id, method, path, payload_hash, status, content_type, body, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+     ON CONFLICT (request_id, user_id, session_id) DO UPDATE SET
+         method = excluded.method, path = excluded.path, payload_hash = excluded.payload_hash,
+         status = excluded.status, content_type = excluded.content_type, body = excluded.body,
+         created_at = excluded.created_at
+     WHERE idempotency_keys.created_at < ?11";
 
 /// The leading server's sweep of expired stored answers (see [`expire`]).
 pub async fn expire_all(db: &crate::db::Db) -> Result<usize, AppError> {
-    db.write(|conn| expire(conn, None)).await
+    db.write(expire).await
 }
 
 /// Who a request says it is, read from its credentials without the database: a staff session's

@@ -130,16 +130,22 @@ pub(super) const CLAIM_SECOND: &str =
 pub(super) const CLAIMED_OR_ANSWERED: &str = "perkdesk.request_claimed_elsewhere_or_answered";
 
 /// A claim's second step for a request whose handler's statements follow it in the same
-/// exchange (`Db::claim_ahead`): as [`CLAIM_SECOND`], but a claim not taken, or a request
-/// `answered` already (a condition on `?2` and after), fails the statement, and with it the
-/// transaction, so nothing the handler sent after it runs. The session's lock is let go either
-/// way (it outlives a transaction). PostgreSQL raises nothing outside PL/pgSQL, so the failure is
-/// the read of a setting that does not exist ([`CLAIMED_OR_ANSWERED`]), in the branch that is
-/// only evaluated when reached (it calls a volatile function, which the planner never folds).
+/// exchange (`Db::claim_ahead`): as [`CLAIM_SECOND`], but a request `answered` already (a
+/// condition on `?2` and after), a claim not taken, or one taken in the rare gap where the
+/// session's lock was not this session's (see [`CLAIM_SECOND`]), fails the statement, and with
+/// it the transaction, so nothing the handler sent after it runs; the session's lock is let go on
+/// every path (it outlives a transaction). The branches are tried in order (a `CASE`, unlike an
+/// `AND`, fixes the order): the answer, then the transaction's lock, then the session's let go.
+/// PostgreSQL raises nothing outside PL/pgSQL, so the failure is the read of a setting that does
+/// not exist ([`CLAIMED_OR_ANSWERED`]), whose second argument calls a volatile function: the
+/// planner never evaluates it ahead, so it fails only when its branch is reached.
 pub(super) fn claim_ahead_sql(answered: &str) -> String {
+    let refuse = format!("current_setting('{CLAIMED_OR_ANSWERED}', pg_advisory_unlock(?1) IS NULL)::boolean");
     format!(
-        "SELECT CASE WHEN NOT ({answered}) AND pg_try_advisory_xact_lock(?1) THEN pg_advisory_unlock(?1)
-                ELSE current_setting('{CLAIMED_OR_ANSWERED}', pg_advisory_unlock(?1) IS NULL)::boolean END"
+        "SELECT CASE WHEN {answered} THEN {refuse}
+                     WHEN NOT pg_try_advisory_xact_lock(?1) THEN {refuse}
+                     WHEN pg_advisory_unlock(?1) THEN true
+                     ELSE {refuse} END"
     )
 }
 
