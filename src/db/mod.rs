@@ -57,14 +57,15 @@ pub const POSTGRES_BACKUP: &str = "perkdesk backs up SQLite files; back up Postg
 
 /// Connections in the pool, and so requests that touch the database at the same moment.
 const POOL_SIZE: u32 = 8;
-/// How long a held `x-requestid` claim is asked for again before the request is answered as still
-/// running (`Db::claim_then_look_up`), and the first pause between asks (each next one doubles, up
-/// to a quarter of the wait).
+
 /// A condition on the database under which a request was answered already (an `EXISTS` with
 /// placeholders from `?2` on), with its values: what a claim taken ahead refuses to go on after
 /// ([`Db::claim_ahead`]).
 pub type Answered = (&'static str, Vec<sql::Value>);
 
+/// How long a held `x-requestid` claim is asked for again before the request is answered as still
+/// running (`Db::claim_then_look_up`), and the first pause between asks (each next one doubles, up
+/// to a quarter of the wait).
 const CLAIM_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 const CLAIM_FIRST_PAUSE: std::time::Duration = std::time::Duration::from_millis(2);
 
@@ -253,9 +254,8 @@ impl Db {
 
     /// [`Db::claim_then_look_up`] with no exchange of its own, for a request admitted on what
     /// its caller's last check found (`app::idempotency`, `auth::callers`): the claim, the
-    /// transaction's start and `look`'s reads (the caller's check and the stored-answer look-up,
-    /// sent ahead and detached from the connection) wait for the request's first exchange, and
-    /// travel with it. Answers the claim's answer and what `look` gave, both to be read after
+    /// transaction's start and `look`'s reads (the caller's check, sent ahead and detached from
+    /// the connection) wait for the request's first exchange, and travel with it. Answers the claim's answer and what `look` gave, both to be read after
     /// the handler ([`Db::read_after`]). Until [`Unit::confirm`], nothing of the request's is
     /// committed: a write that would commit the claim's transaction apart from the request's
     /// answer asks for the request to run again ([`Unit::must_run_again`]), and
@@ -306,8 +306,8 @@ impl Db {
     }
 
     /// Undoes a request's unit of work not yet committed: its transaction rolls back (and lets its
-    /// claim go), and its writes set aside are dropped. For a request that runs again
-    /// ([`Db::claim_ahead`]), or whose answer was stored before.
+    /// claim go), and its writes set aside are dropped: a request that runs again, checked first
+    /// ([`Db::claim_ahead`]).
     pub async fn undo_unit(&self, unit: &Unit) -> AppResult<()> {
         drop(unit.take_aside());
         if let Some(turn) = unit.take() {
