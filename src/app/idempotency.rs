@@ -243,9 +243,12 @@ impl Idempotent {
                 Ok(caller.check_ahead(conn)?.detach())
             })
             .await;
-        let (taken, check) = match sent {
-            Ok(sent) => sent,
-            Err(error) => return Some(error.into_response()),
+        // Sending ahead can make an exchange (a statement compiled at its first use on a
+        // connection), which then carries the claim: a claim held elsewhere or an answer stored
+        // fails it here. Like any failure on the way, the request then runs checked, which waits
+        // for the claim, replays a stored answer, or answers the database's own failure.
+        let Ok((taken, check)) = sent else {
+            return self.undone(&unit).await;
         };
         if unit.clone().scope(remembered.clone().admit(&mut parts, state)).await.is_err() {
             // Refused on memory (a rate, an authenticator to set up): answered once checked.
