@@ -143,7 +143,15 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
             return response;
         }
     }
-    request.run_checked(caller, parts, next).await
+    match request.run_checked(caller, parts, next.clone()).await {
+        Ok(response) => response,
+        // A refused caller's request runs as if no id were given, no longer claimed, and its
+        // handler refuses it.
+        Err((parts, bytes)) => {
+            drop(_running);
+            next.run(Request::from_parts(parts, Body::from(bytes))).await
+        }
+    }
 }
 
 /// A request with `x-requestid`, claimed in this server's memory, to run with its claim among
@@ -166,8 +174,14 @@ impl Idempotent {
     }
 
     /// Runs the request with its caller checked before its handler: the claim, the check and the
-    /// look-up of a stored answer in one exchange, then the admission, then the handler.
-    async fn run_checked(self, caller: Caller, mut parts: axum::http::request::Parts, next: Next) -> Response {
+    /// look-up of a stored answer in one exchange, then the admission, then the handler. A caller
+    /// the check refuses gets its request back, to run as if no id were given.
+    async fn run_checked(
+        self,
+        caller: Caller,
+        mut parts: axum::http::request::Parts,
+        next: Next,
+    ) -> Result<Response, (axum::http::request::Parts, Bytes)> {
         let state = &self.state;
         // Other app servers on the same PostgreSQL database are told apart by a claim held by the
         // request's own transaction until its answer is committed with it (on SQLite, this server
@@ -189,24 +203,23 @@ impl Idempotent {
         };
         let (claimed, (checked, stored)) = match claimed {
             Ok(claimed) => claimed,
-            Err(error) => return error.into_response(),
+            Err(error) => return Ok(error.into_response()),
         };
         checked.remember(state);
         // In the unit's scope: while the request's transaction holds its claim, what the admission
         // writes is set aside until that transaction has ended (`Db::write_aside`).
         match unit.clone().scope(checked.admit(&mut parts, state)).await {
             Ok(()) => {}
-            // A refused caller's request runs as if no id were given, and its handler refuses it.
             Err(AppError::Unauthorized(_) | AppError::Forbidden(_)) => {
                 if let Err(error) = end_unanswered(state, &unit).await {
-                    return error.into_response();
+                    return Ok(error.into_response());
                 }
-                return next.run(Request::from_parts(parts, Body::from(self.bytes))).await;
+                return Err((parts, self.bytes));
             }
             // Not a refusal of the caller but a failure on the way (the database, a write that
             // lost to another server's, a rate limit): answered as it is. Running the handler
             // without the store would do the work with no answer kept for its retry.
-            Err(error) => return answered_early(state, &unit, error.into_response()).await,
+            Err(error) => return Ok(answered_early(state, &unit, error.into_response()).await),
         }
         let early = match (claimed, stored) {
             (false, _) => Some(AppError::Conflict(RUNNING.into()).into_response()),
@@ -214,10 +227,10 @@ impl Idempotent {
             (true, None) => None,
         };
         if let Some(response) = early {
-            return answered_early(state, &unit, response).await;
+            return Ok(answered_early(state, &unit, response).await);
         }
         let response = unit.clone().scope(next.run(Request::from_parts(parts, Body::from(self.bytes.clone())))).await;
-        self.store(unit, response).await
+        Ok(self.store(unit, response).await)
     }
 
     /// Runs the request admitted on what its caller's last check found (`remembered`): the claim
