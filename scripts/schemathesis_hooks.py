@@ -14,11 +14,10 @@ or drop no check.
   stateful steps whose path carries a `null` taken from an earlier answer, are not sent as valid
   (schemathesis quirks, see `filter_case`).
 - (filter) The one kind of negative case left out: a multipart form whose only violations are a
-  text field "became" a number, boolean, null or object, or an optional number field given null.
-  Every part of a form is text, so such a value is sent as its own JSON text (`-6.5e+16`, `null`,
-  `{"": {}}`), which is valid text, and an optional number is documented as the number, blank or
-  the text `null`: on the wire it is not negative (see `filter_case`). An array is not among them:
-  its items go as repeated parts of the field, which the check still sends.
+  text field "became" a number, boolean, null or object. Every part of a form is text, so such a
+  value is sent as its own JSON text (`-6.5e+16`, `null`, `{"": {}}`), which is valid text: on the
+  wire it is not negative (see `filter_case`). An array is not among them: its items go as
+  repeated parts of the field, which the check still sends.
 - A webhook endpoint is limited to one partner or one asset, and its URL is made a loopback one
   (the run's server allows them), so no delivery leaves the machine.
 - A partner's branch row is documented as all four fields or none, and promo-code partners as
@@ -268,36 +267,17 @@ _SENT_AS_TEXT = ("number", "integer", "boolean", "null", "object")
 
 def _text_in_disguise(case) -> bool:
     """A negative multipart case whose every violation is a text field turned into a number, a
-    boolean, null or an object, or an optional number field given null: the form sends that value
-    as its JSON text, so the request is a valid one (an optional number is documented as the
-    number, blank, or the text `null`)."""
+    boolean, null or an object: the form sends that value as its JSON text, so the request is a
+    valid one."""
     if not str(case.media_type or "").startswith("multipart/form-data"):
         return False
     data = getattr(getattr(getattr(case, "meta", None), "phase", None), "data", None)
     mutations = tuple(getattr(data, "mutations", ()) or ())
     return bool(mutations) and all(
-        (
-            tuple(mutation.keywords) == ("type",)
-            and mutation.original_value == "string"
-            and mutation.new_value in _SENT_AS_TEXT
-        )
-        or _null_number(case, mutation)
+        tuple(mutation.keywords) == ("type",)
+        and mutation.original_value == "string"
+        and mutation.new_value in _SENT_AS_TEXT
         for mutation in mutations
-    )
-
-
-def _null_number(case, mutation) -> bool:
-    """A negated `anyOf` whose field was given null. In a form only optional numbers have an
-    `anyOf` (the number, or text that is blank or `null`), and null goes on the wire as the text
-    `null`, which the text branch accepts."""
-    path = tuple(getattr(mutation, "path", ()) or ())
-    body = case.body
-    return (
-        tuple(mutation.keywords) == ("anyOf",)
-        and len(path) == 1
-        and isinstance(body, MutableMapping)
-        and path[0] in body
-        and body[path[0]] is None
     )
 
 

@@ -153,35 +153,6 @@ async fn create_validation_messages() {
     assert_eq!(app.count("SELECT COUNT(*) FROM partner_cities"), 0);
 }
 
-/// A browser's `FormData` sends a missing value as the text `null`: a branch row whose id is that
-/// text is a new row, as a blank or 0 one is, and the document says an optional number may be
-/// the number, blank or `null` (schemathesis read the text as a violation while the document did not).
-#[tokio::test]
-async fn a_branch_row_whose_id_is_the_text_null_is_a_new_one_as_documented() {
-    let app = test_app();
-    let admin = app.admin().await;
-    let partner = create(&app, &admin.token).await;
-    let id = partner["id"].to_string();
-    let edit = form(&[
-        ("id", id.as_str()),
-        ("Cities[0].Id", " null "),
-        ("Cities[0].CityId", "6"),
-        ("Cities[0].Address", "M.F. Axundzadə küç. 17"),
-        ("Cities[0].Latitude", "41.1975"),
-        ("Cities[0].Longitude", "47.1706"),
-    ]);
-    let edited = app.send_form(Method::PUT, "/api/partner", &admin.token, &edit, &[]).await;
-    edited.expect(200);
-    assert_eq!(edited.json()["cities"].as_array().map(Vec::len), Some(3), "the two branches and the new one");
-
-    let document = app.call(Method::GET, "/api/openapi.json", None, None).await.json();
-    let row_id = &document["paths"]["/api/partner"]["put"]["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"]
-        ["Cities[0].Id"]["anyOf"];
-    assert_eq!(row_id[0]["type"], "integer");
-    let text = row_id[1]["pattern"].as_str().unwrap_or_default();
-    assert!(text.starts_with('^') && text.contains("*(?:null)?") && text.ends_with("*$"), "{text}");
-}
-
 #[tokio::test]
 async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
     let app = test_app();

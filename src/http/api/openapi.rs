@@ -503,9 +503,8 @@ fn ids_from_one(schema: &mut RefOr<Schema>) -> bool {
     found
 }
 
-/// A form's text is trimmed and an optional number left blank, or sent as the text `null` (what a
-/// browser's `FormData` makes of a missing value, `Form::number`), counts as not sent: such fields
-/// are documented as "the number, or blank, or `null`".
+/// A form's text is trimmed and an optional number left blank counts as not sent: such fields
+/// are documented as "the number, or blank".
 fn blank_means_absent(schema: &mut RefOr<Schema>) {
     let RefOr::T(Schema::Object(object)) = schema else { return };
     // Other fields are ignored, but a part's name travels in a header, where a control character
@@ -522,13 +521,8 @@ fn blank_means_absent(schema: &mut RefOr<Schema>) {
         );
         if numeric && !required.contains(name) {
             let number = std::mem::replace(property, RefOr::T(Schema::Object(Default::default())));
-            let blank = ObjectBuilder::new().schema_type(Type::String).pattern(Some(concat!(
-                "^",
-                white_space!(),
-                "*(?:null)?",
-                white_space!(),
-                "*$"
-            )));
+            let blank =
+                ObjectBuilder::new().schema_type(Type::String).pattern(Some(concat!("^", white_space!(), "*$")));
             *property =
                 RefOr::T(Schema::AnyOf(utoipa::openapi::schema::AnyOfBuilder::new().item(number).item(blank).build()));
         }
