@@ -129,7 +129,8 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
     if !lock(&running.0).insert(key.clone()) {
         return AppError::Conflict(RUNNING.into()).into_response();
     }
-    let _running = RunningGuard { running, key: key.clone() };
+    // Held until the answer is committed, or let go early below.
+    let claim = RunningGuard { running, key: key.clone() };
     let isolation = match parts.extensions.get::<WriteIsolation>() {
         Some(routes) => routes.of(&parts.method, parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str)),
         None => Default::default(),
@@ -148,7 +149,7 @@ pub async fn middleware(State(state): State<AppState>, request: Request, next: N
         // A refused caller's request runs as if no id were given, no longer claimed, and its
         // handler refuses it.
         Err((parts, bytes)) => {
-            drop(_running);
+            drop(claim);
             next.run(Request::from_parts(parts, Body::from(bytes))).await
         }
     }
