@@ -121,6 +121,8 @@ async fn every_message_of_create_and_edit() {
             "Category is required",
         ),
         (with("campaignId", "abc"), "campaignId", "Campaign is required"),
+        // `null` is no number: a form's optional number is the number or blank, on every field.
+        (with("campaignId", "null"), "campaignId", "Campaign is required"),
     ] {
         let response = app.send_form(Method::POST, BASE, &admin.token, &fields, &[]).await;
         response.expect(400);

@@ -182,6 +182,31 @@ async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
     assert_eq!(unchanged["name"], "Dadlı Market");
     assert_eq!(unchanged["cities"].as_array().unwrap().len(), 2);
 
+    // A row's id that is no number (`null`, what a careless client's FormData makes of a missing
+    // value, or any text) names no row: refused on its field, not read as a new branch.
+    for sent in ["null", "abc", "1.5"] {
+        let bad = form(&[
+            ("id", id.as_str()),
+            ("Cities[0].Id", sent),
+            ("Cities[0].CityId", "3"),
+            ("Cities[0].Address", "X"),
+            ("Cities[0].Latitude", "40"),
+            ("Cities[0].Longitude", "49"),
+        ]);
+        let refused = app.send_form(Method::PUT, "/api/partner", &admin.token, &bad, &[]).await;
+        refused.expect(400);
+        assert_eq!(
+            refused.json()["errors"]["cities[0].id"],
+            "A branch's Id must be a whole number: its row's id, or 0 or blank for a new branch.",
+            "{sent}: {}",
+            refused.json()
+        );
+    }
+    assert_eq!(
+        app.get(&format!("/api/partner/{id}"), &admin.token).await.json()["cities"].as_array().unwrap().len(),
+        2
+    );
+
     let edit = form(&[
         ("id", id.as_str()),
         ("isPromoCodeUsing", "false"),

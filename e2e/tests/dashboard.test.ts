@@ -17,10 +17,10 @@ const count = (n: number) => n.toLocaleString('en-US');
 const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 /** A card's data table (the one DataTable inside it) as rows of cell texts. */
 const cardRows = (page: Page, title: string) => tableRows(card(page, title).getByRole('table', { name: title, exact: true }));
-/** The table under the line, as drawn for `year`: a month that has not begun has no figure. */
+/** The table under the line, as drawn for `year`: a month that has not begun (in UTC, as the server's months) has no figure. */
 const monthRows = (values: number[], year: number) => {
   const now = new Date();
-  const begun = year < now.getFullYear() ? 12 : year === now.getFullYear() ? now.getMonth() + 1 : 0;
+  const begun = year < now.getUTCFullYear() ? 12 : year === now.getUTCFullYear() ? now.getUTCMonth() + 1 : 0;
   return MONTHS.map((month, index) => [month, index < begun ? count(values[index]) : '']);
 };
 

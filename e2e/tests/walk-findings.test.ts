@@ -126,11 +126,11 @@ describe('the walk findings', () => {
     const figures = page.locator('main dl > div');
     // The uses were made this month: none last month.
     await until(() => figures.locator('dd').allInnerTexts()).toEqual(['3.000', '0', '3']);
-    const lastMonth = new Date();
-    lastMonth.setDate(1);
-    lastMonth.setMonth(lastMonth.getMonth() - 1);
-    expect(await figures.nth(1).locator('dt').innerText()).toContain(`(${AZ_MONTHS[lastMonth.getMonth()]} ${lastMonth.getFullYear()})`);
-    const line = chartFigure(page, `${new Date().getFullYear()}-ci ildə aylar üzrə istifadə tarixçəsi`);
+    // The previous UTC month and this UTC year, as the server counts them.
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    expect(await figures.nth(1).locator('dt').innerText()).toContain(`(${AZ_MONTHS[lastMonth.getUTCMonth()]} ${lastMonth.getUTCFullYear()})`);
+    const line = chartFigure(page, `${now.getUTCFullYear()}-ci ildə aylar üzrə istifadə tarixçəsi`);
     const months = (await tableRows(fallbackTable(line))).map((row) => row[0]);
     expect(months).toEqual(AZ_MONTHS_SHORT);
     // Top 10 Merchant: the partner's average rating with a decimal comma.

@@ -211,10 +211,9 @@ fn optional_id(v: &mut Validator, form: &Form, field: &str, required: &str) -> O
 /// The type and the id it uses, after the declared fields.
 fn read_target(form: &Form, creating: bool, v: &mut Validator) -> Option<Target> {
     // The id a type does not use is ignored, but one sent must be an id all the same, as the
-    // document says of both.
-    // (A browser's FormData sends a missing value as the text `null`.)
+    // document says of both (the number, or blank for none).
     for (field, message) in [("categoryId", CATEGORY_REQUIRED), ("campaignId", CAMPAIGN_REQUIRED)] {
-        if !matches!(form.text(field).as_str(), "" | "null") {
+        if !form.text(field).is_empty() {
             optional_id(v, form, field, message);
         }
     }

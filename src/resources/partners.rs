@@ -239,7 +239,7 @@ pub fn routes() -> Api {
     const TAG: &str = "Partners";
     writes::write_routes::<PartnerWriter>(crud::routes(&PARTNERS))
         .refuses(Audience::People, REFUSALS)
-        .refuses(Audience::Machines, [DELETED_CITIES])
+        .refuses(Audience::Machines, [DELETED_CITIES, ROW_ID])
         .add(
             Method::GET,
             "/api/partner/cities/{partnerId}",
@@ -267,6 +267,8 @@ struct PartnerInput {
 pub const CITIES_REQUIRED: &str = "Cities is required";
 /// Only a hand-made request sends something else (the panel sends the rows' ids).
 pub const DELETED_CITIES: &str = "deletedCities must be row ids.";
+/// Only a hand-made request sends something else (the panel sends a row's id, or 0 for a new one).
+pub const ROW_ID: &str = "A branch's Id must be a whole number: its row's id, or 0 or blank for a new branch.";
 pub const FOREIGN_ROW: &str = "The city row {id} does not belong to this partner.";
 pub const LATITUDE: &str = "Latitude must be a number between -90 and 90.";
 pub const LONGITUDE: &str = "Longitude must be a number between -180 and 180.";
@@ -302,8 +304,15 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
                 LONGITUDE,
             );
         }
+        // A row's id is a number, or blank for a new branch (as 0 is): like every form number, as
+        // the document says; other text names no row and is refused, not read as a new branch.
+        let id = match field("id") {
+            "" => Some(0),
+            text => text.parse::<i64>().ok(),
+        };
+        v.check(&key("id"), id.is_some(), ROW_ID);
         branches.push(Branch {
-            id: field("id").parse().unwrap_or(0),
+            id: id.unwrap_or(0),
             city_id: city_id.unwrap_or(0),
             address: field("address").to_string(),
             latitude: latitude.unwrap_or(0.0),

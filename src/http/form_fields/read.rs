@@ -185,12 +185,10 @@ impl Source for Form {
         Form::sent_chars(self, name)
     }
 
+    /// The number, or blank for none, as the document says of every form number: the text `null`
+    /// is no number (the panel leaves a missing value out of its form).
     fn number(&self, name: &str) -> Number {
-        match self.text(name).as_str() {
-            // A browser's FormData sends a missing value as the text `null`.
-            "null" => Number::Missing,
-            text => fields::number(Some(&Value::String(text.to_string()))),
-        }
+        fields::number(Some(&Value::String(self.text(name))))
     }
 
     fn decimal(&self, name: &str) -> Decimal {

@@ -105,8 +105,12 @@ describe('dashboard data → charts', () => {
   });
 
   it('ends the line of this year at the current month: months still to come have no point, not a zero', () => {
-    const now = new Date(2026, 10, 25);
+    const now = new Date(Date.UTC(2026, 10, 25));
     expect([monthsSoFar(2025, now), monthsSoFar(2026, now), monthsSoFar(2027, now)]).toEqual([12, 11, 0]);
+    // The months are UTC ones, as the server's: 21:00 UTC on 30 November is 1 December in Baku, still November here,
+    // and 31 December 21:00 UTC is still the old year.
+    expect(monthsSoFar(2026, new Date(Date.UTC(2026, 10, 30, 21)))).toBe(11);
+    expect([monthsSoFar(2026, new Date(Date.UTC(2026, 11, 31, 21))), monthsSoFar(2027, new Date(Date.UTC(2026, 11, 31, 21)))]).toEqual([12, 0]);
     const data = usageChart([{ month: 3, usageCount: 7 }, { month: 12, usageCount: 40 }], monthNames('short'), 'Usage count', monthsSoFar(2026, now));
     expect(data.values).toEqual([0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, null]);
   });

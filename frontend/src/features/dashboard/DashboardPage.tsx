@@ -82,7 +82,8 @@ function EmployeesDoughnut({ summary }: { summary: DashboardSummary }) {
 
 function UsageHistory() {
   useSignals();
-  const thisYear = new Date().getFullYear();
+  // The server's years and months are UTC ones (its default year too).
+  const thisYear = new Date().getUTCFullYear();
   const [year, setYear] = useState(thisYear);
   const pickerId = useId();
   const history = useRemoteValue<MonthUsage[]>('dashboard/usageHistory', { year });

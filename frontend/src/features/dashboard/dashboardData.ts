@@ -52,10 +52,14 @@ export function usageChart(entries: MonthUsage[], months: readonly string[], ser
   return { kind: 'line', labels: [...months], values, seriesLabel, colors: [chartPalette.indigo] };
 }
 
-/** How many months of `year` have begun by `now`: all twelve of a past year, none of a future one. */
+/**
+ * How many months of `year` have begun by `now`: all twelve of a past year, none of a future one. Counted in UTC,
+ * as the server counts the months it groups uses by: in Baku the first hours of a month are still the last UTC
+ * month, whose figure is not yet final.
+ */
 export function monthsSoFar(year: number, now: Date = new Date()): number {
-  if (year < now.getFullYear()) return 12;
-  return year === now.getFullYear() ? now.getMonth() + 1 : 0;
+  if (year < now.getUTCFullYear()) return 12;
+  return year === now.getUTCFullYear() ? now.getUTCMonth() + 1 : 0;
 }
 
 /** The years the picker offers: this one first, then the nine before it. */
