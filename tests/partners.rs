@@ -184,7 +184,7 @@ async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
 
     // A row's id that is no number (`null`, what a careless client's FormData makes of a missing
     // value, or any text) names no row: refused on its field, not read as a new branch.
-    for sent in ["null", "abc", "1.5"] {
+    for sent in ["null", "abc", "1.5", "-1", "17972448773224928378880"] {
         let bad = form(&[
             ("id", id.as_str()),
             ("Cities[0].Id", sent),

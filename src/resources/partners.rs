@@ -200,6 +200,7 @@ impl Writer for PartnerWriter {
         let doc = doc
             .rules("isPromoCodeUsing", &[Note(PROMO_USING)])
             .rules("promoCodeVersion", &[Note(PROMO_VERSION_NOTE), Message("required", PROMO_VERSION)])
+            .rules("Cities[0].Id", &[Range(0, i64::MAX)])
             .rules("Cities[0].CityId", &[Message("required", CITIES_REQUIRED)])
             .rules("Cities[0].Address", &[Message("required", ROW_INCOMPLETE)])
             .rules("Cities[0].Latitude", &[Message("required", ROW_INCOMPLETE), latitude])
@@ -304,11 +305,11 @@ fn read_input(form: &Form, creating: bool, v: &mut Validator) -> PartnerInput {
                 LONGITUDE,
             );
         }
-        // A row's id is a number, or blank for a new branch (as 0 is): like every form number, as
-        // the document says; other text names no row and is refused, not read as a new branch.
+        // A row's id is a row's (a 64-bit number), or 0 or blank for a new branch, as the document
+        // says: anything else names no row and is refused, not read as a new branch.
         let id = match field("id") {
             "" => Some(0),
-            text => text.parse::<i64>().ok(),
+            text => text.parse::<i64>().ok().filter(|id| *id >= 0),
         };
         v.check(&key("id"), id.is_some(), ROW_ID);
         branches.push(Branch {
