@@ -182,8 +182,9 @@ async fn edit_adds_edits_and_removes_branches_in_one_transaction() {
     assert_eq!(unchanged["name"], "Dadlı Market");
     assert_eq!(unchanged["cities"].as_array().unwrap().len(), 2);
 
-    // A row's id that is no number (`null`, what a careless client's FormData makes of a missing
-    // value, or any text) names no row: refused on its field, not read as a new branch.
+    // A row's id that is no 64-bit id, 0 or blank (`null`, what a careless client's FormData makes
+    // of a missing value, other text, a fraction, a negative or a too large number) names no row:
+    // refused on its field, not read as a new branch.
     for sent in ["null", "abc", "1.5", "-1", "17972448773224928378880"] {
         let bad = form(&[
             ("id", id.as_str()),
