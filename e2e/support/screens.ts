@@ -95,12 +95,19 @@ export function screenTexts(page: Page): Promise<string[]> {
   });
 }
 
-/** Opens a screen and waits until it has drawn its data (or its empty state). */
-export async function openScreen(page: Page, path: string): Promise<void> {
+/**
+ * Opens a screen and waits until it has drawn its data (or its empty state). `settled: 'tables'`
+ * waits only for its tables (they are busy from their first drawing until their rows and count are
+ * in) and for its fonts and images, not for half a second without requests: a walk that measures
+ * tables needs no more, and the quiet half second was most of its time (a language's walk took
+ * 40-56 s of the 60 s a test may take in a loaded CI run).
+ */
+export async function openScreen(page: Page, path: string, { settled = 'network' }: { settled?: 'network' | 'tables' } = {}): Promise<void> {
   await page.goto(path);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await page.waitForLoadState('networkidle');
+  if (settled === 'network') await page.waitForLoadState('networkidle');
+  else await page.evaluate(() => document.fonts.ready.then(() => undefined));
   // Lists say how many rows they hold once the count is in; nothing is still loading.
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && [...document.images].every((image) => image.complete));
 }
 

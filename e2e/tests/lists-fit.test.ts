@@ -25,7 +25,7 @@ describe('every list at 1280 px in every interface language', () => {
     await page.evaluate((language) => localStorage.setItem('perkdesk-language', language), code);
     const scrolling: string[] = [];
     for (const path of SCREENS) {
-      await openScreen(page, path);
+      await openScreen(page, path, { settled: 'tables' });
       // The lists' tables (a chart's table of numbers is hidden until asked for).
       const overflow = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLElement>('main table')]
