@@ -63,6 +63,10 @@ async fn list_filters_and_detail() {
     app.get("/api/usageHistory/filter?PartnerId=bravo", &admin.token)
         .await
         .expect_message(400, "PartnerId must be a whole number.");
+    app.get("/api/usageHistory/filter?PartnerId=1.0", &admin.token)
+        .await
+        .expect_message(400, "PartnerId must be a whole number.");
+    app.get("/api/usageHistory/1.0", &admin.token).await.expect_message(400, "'1.0' is not a valid id.");
 
     let detail = app.get(&format!("/api/usageHistory/{}", ids[0]), &admin.token).await;
     detail.expect(200);

@@ -154,20 +154,19 @@ pub fn is_email(value: &str) -> bool {
     !local.is_empty() && !domain.contains('@') && value.chars().all(|c| c.is_ascii_graphic()) && domain_ok
 }
 
-/// A whole number as a query string or form field spells one: `7`, and also `7.0`, which JSON
-/// Schema's `integer` (and so the OpenAPI document) calls the same number. Read as text, so a
-/// value beyond 64 bits is refused rather than rounded into range.
+/// A whole number as a query string, path segment or form field spells one: optional `-`, then
+/// digits (`7`, `-3`). Text carriers send the plain spelling: `7.0` is a different string there,
+/// as the OpenAPI document's readers (schemathesis among them) read it, so the server refuses it
+/// rather than accept what its document calls not an integer. A JSON number `7.0` is still 7
+/// (`http::fields::number`), since JSON has one number type. Read as text, so a value beyond
+/// 64 bits is refused rather than rounded into range.
 pub fn parse_whole(text: &str) -> Option<i64> {
-    let digits = match text.split_once('.') {
-        Some((whole, zeros)) if !whole.is_empty() && zeros.chars().all(|c| c == '0') => whole,
-        Some(_) => return None,
-        None => text,
-    };
-    // Rust's parser takes a leading `+`, which neither JSON nor the document's pattern does.
-    if digits.starts_with('+') {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    // Rust's parser also takes a leading `+`, which neither JSON nor the document's pattern does.
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    digits.parse::<i64>().ok()
+    text.parse::<i64>().ok()
 }
 
 /// An asset's barcode prefix: 1 to 3 letters or digits.
@@ -206,11 +205,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn whole_numbers_as_json_schema_reads_them() {
-        for (text, expected) in [("7", 7), ("-3", -3), ("2.0", 2), ("2.", 2), ("-9223372036854775808", i64::MIN)] {
+    fn whole_numbers_as_text_carriers_spell_them() {
+        for (text, expected) in [("7", 7), ("-3", -3), ("007", 7), ("-9223372036854775808", i64::MIN)] {
             assert_eq!(parse_whole(text), Some(expected), "{text}");
         }
         for text in [
+            "2.0",
+            "2.",
+            "0.0",
+            "-",
+            "--1",
             "2.5",
             "2.01",
             ".0",

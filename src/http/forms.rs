@@ -262,8 +262,11 @@ mod tests {
 
     #[test]
     fn a_textareas_line_breaks_are_stored_as_line_feeds() {
-        let form = form(&[("descriptionAz", "  Birinci sətir\r\nİkinci sətir\r\n\r\nSon  "), ("order", "2.0")]);
-        assert_eq!(form.text("descriptionAz"), "Birinci sətir\nİkinci sətir\n\nSon");
-        assert_eq!(form.int("order", "x").unwrap(), Some(2));
+        let sent = form(&[("descriptionAz", "  Birinci sətir\r\nİkinci sətir\r\n\r\nSon  "), ("order", " 2 ")]);
+        assert_eq!(sent.text("descriptionAz"), "Birinci sətir\nİkinci sətir\n\nSon");
+        assert_eq!(sent.int("order", "x").unwrap(), Some(2));
+        // A form's text is not JSON: `2.0` there is not the whole number 2 (`parse_whole`).
+        let fraction = form(&[("order", "2.0")]);
+        assert!(fraction.int("order", "x").is_err());
     }
 }
