@@ -154,19 +154,42 @@ pub fn is_email(value: &str) -> bool {
     !local.is_empty() && !domain.contains('@') && value.chars().all(|c| c.is_ascii_graphic()) && domain_ok
 }
 
-/// A whole number as a query string, path segment or form field spells one: optional `-`, then
-/// digits (`7`, `-3`). Text carriers send the plain spelling: `7.0` is a different string there,
-/// as the OpenAPI document's readers (schemathesis among them) read it, so the server refuses it
-/// rather than accept what its document calls not an integer. A JSON number `7.0` is still 7
-/// (`http::fields::number`), since JSON has one number type. Read as text, so a value beyond
-/// 64 bits is refused rather than rounded into range.
+/// The digits a whole number written with a fraction of zeros (`7.0`) may have: what a JSON
+/// number spells exactly (below 2^53), and what the document's pattern for that spelling allows.
+pub const FRACTION_SPELLED_DIGITS: usize = 15;
+
+/// A whole number as a query string, path segment or form field spells one: digits with an
+/// optional `-` (`7`, `-3`, `007`), or the same number as a client that holds numbers as floats
+/// writes it, with a fraction of zeros (`7.0`, `-3.00`; no leading zero, no `-0.0`, at most
+/// [`FRACTION_SPELLED_DIGITS`] digits). Exactly what the document's integer and its pattern for the
+/// fraction spelling admit (`http::api::query`): a fuzzer fills an integer parameter with a whole
+/// float it read in an answer (`RoleId=2.0`), and takes `0.0` for a schema violation where the
+/// document had no such pattern. Read as text, so a value beyond 64 bits is refused rather than
+/// rounded into range.
 pub fn parse_whole(text: &str) -> Option<i64> {
-    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (number, fraction) = match text.split_once('.') {
+        Some((number, zeros)) => (number, Some(zeros)),
+        None => (text, None),
+    };
+    let (negative, digits) = match number.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, number),
+    };
     // Rust's parser also takes a leading `+`, which neither JSON nor the document's pattern does.
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    text.parse::<i64>().ok()
+    if let Some(zeros) = fraction {
+        let spelled_as_a_float = !zeros.is_empty()
+            && zeros.bytes().all(|b| b == b'0')
+            && digits.len() <= FRACTION_SPELLED_DIGITS
+            && (digits == "0" || !digits.starts_with('0'))
+            && !(negative && digits == "0");
+        if !spelled_as_a_float {
+            return None;
+        }
+    }
+    number.parse::<i64>().ok()
 }
 
 /// An asset's barcode prefix: 1 to 3 letters or digits.
@@ -206,13 +229,24 @@ mod tests {
 
     #[test]
     fn whole_numbers_as_text_carriers_spell_them() {
-        for (text, expected) in [("7", 7), ("-3", -3), ("007", 7), ("-9223372036854775808", i64::MIN)] {
+        for (text, expected) in [
+            ("7", 7),
+            ("-3", -3),
+            ("007", 7),
+            ("-9223372036854775808", i64::MIN),
+            ("2.0", 2),
+            ("0.0", 0),
+            ("-3.00", -3),
+            ("999999999999999.0", 999_999_999_999_999),
+        ] {
             assert_eq!(parse_whole(text), Some(expected), "{text}");
         }
         for text in [
-            "2.0",
             "2.",
-            "0.0",
+            "02.0",
+            "-0.0",
+            "1000000000000000.0",
+            "2.0 ",
             "-",
             "--1",
             "2.5",

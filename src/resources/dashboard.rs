@@ -229,10 +229,10 @@ async fn asset_employees_call(State(state): State<AppState>) -> AppResult<Json<V
 async fn months_call(State(state): State<AppState>, query: QueryMap) -> AppResult<Json<Vec<MonthUsage>>> {
     let year = match query.get("year") {
         None => today().year(),
-        Some(raw) => raw
-            .parse::<i32>()
-            .ok()
+        // Read as every query integer is (`7.0` too), as the document's `year` says.
+        Some(raw) => crate::core::validation::parse_whole(raw)
             .filter(|y| (1..=9999).contains(y))
+            .and_then(|y| i32::try_from(y).ok())
             .ok_or_else(|| AppError::BadRequest(YEAR_RANGE.into()))?,
     };
     state.db.run(move |conn| usage_by_month(conn, year)).await.map(Json)

@@ -282,8 +282,8 @@ async fn export(
     }
     let partner_id = match query.get("partnerId") {
         None => None,
-        Some(raw) => match raw.parse::<i64>() {
-            Ok(id) if id > 0 => Some(id),
+        Some(raw) => match crate::core::validation::parse_whole(raw) {
+            Some(id) if id > 0 => Some(id),
             _ => return Err(AppError::field("partnerId", PARTNER_REQUIRED)),
         },
     };

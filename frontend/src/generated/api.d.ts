@@ -305,7 +305,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -825,7 +825,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -907,7 +907,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -2316,7 +2316,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -2398,7 +2398,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -3230,7 +3230,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -3312,7 +3312,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -5404,7 +5404,7 @@ export interface paths {
                     /** @description Page size, 1 to 100 (without Skip and Take: up to 1000 rows) */
                     Take?: number | string;
                     /** @description The category */
-                    categoryId: number;
+                    categoryId: number | string;
                 };
                 header?: never;
                 path?: never;
@@ -6140,7 +6140,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -6222,7 +6222,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -6606,7 +6606,7 @@ export interface paths {
             parameters: {
                 query: {
                     /** @description The partner */
-                    partnerId: number;
+                    partnerId: number | string;
                 };
                 header?: never;
                 path?: never;
@@ -6956,7 +6956,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -7250,7 +7250,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -7332,7 +7332,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -7596,7 +7596,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -7678,7 +7678,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -8122,7 +8122,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -8204,7 +8204,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -9741,7 +9741,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -9823,7 +9823,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -10859,7 +10859,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -10941,7 +10941,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -11628,7 +11628,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -11710,7 +11710,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -12529,7 +12529,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -13039,7 +13039,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    partnerId: number;
+                    partnerId: number | string;
                 };
                 cookie?: never;
             };
@@ -13918,7 +13918,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -14000,7 +14000,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -14080,7 +14080,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -14162,7 +14162,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -14657,7 +14657,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    campaignCategoryId: number;
+                    campaignCategoryId: number | string;
                 };
                 cookie?: never;
             };
@@ -14832,7 +14832,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -14914,7 +14914,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -15858,7 +15858,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -16542,7 +16542,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -16624,7 +16624,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -17162,7 +17162,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -17244,7 +17244,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -17351,7 +17351,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -17436,7 +17436,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -18820,7 +18820,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -18902,7 +18902,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -19455,7 +19455,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -19541,7 +19541,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -19737,7 +19737,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -19802,7 +19802,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -19935,7 +19935,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -20049,7 +20049,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -20134,7 +20134,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -20219,7 +20219,7 @@ export interface paths {
                     "x-requestid"?: string;
                 };
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -20730,7 +20730,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };
@@ -20812,7 +20812,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: number;
+                    id: number | string;
                 };
                 cookie?: never;
             };

@@ -2,7 +2,6 @@
 //! body (its rules applied), answers and every refusal it may send, and the components.
 
 use axum::http::Method;
-use utoipa::PartialSchema;
 use utoipa::openapi::encoding::EncodingBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
@@ -159,7 +158,7 @@ pub(super) fn build_openapi(endpoints: Vec<Endpoint>) -> OpenApi {
                 ))
             } else {
                 errors.push((400, "The id is not a whole number"));
-                i64::schema()
+                super::query::path_id()
             };
             op = op.parameter(
                 ParameterBuilder::new()

@@ -12,16 +12,140 @@ fn blank() -> ObjectBuilder {
 
 /// A whole number in `min..=max`, or blank.
 pub fn int(min: i64, max: i64) -> RefOr<Schema> {
-    RefOr::T(Schema::AnyOf(AnyOfBuilder::new().item(whole(min, max)).item(blank()).build()))
+    any_of([Some(integer(min, max)), fraction_spelled(min, max, true), Some(blank())])
 }
 
 /// A whole number in `min..=max` (a required parameter, which cannot be blank).
-pub fn whole(min: i64, max: i64) -> ObjectBuilder {
+pub fn whole(min: i64, max: i64) -> RefOr<Schema> {
+    any_of([Some(integer(min, max)), fraction_spelled(min, max, true)])
+}
+
+/// A numeric id in a path, read untrimmed (`extract::PathId`).
+pub fn path_id() -> RefOr<Schema> {
+    let int64 = utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64);
+    any_of([Some(integer(i64::MIN, i64::MAX).format(Some(int64))), fraction_spelled(i64::MIN, i64::MAX, false)])
+}
+
+fn any_of<const N: usize>(alternatives: [Option<ObjectBuilder>; N]) -> RefOr<Schema> {
+    let any_of = alternatives.into_iter().flatten().fold(AnyOfBuilder::new(), |any_of, item| any_of.item(item));
+    RefOr::T(Schema::AnyOf(any_of.build()))
+}
+
+fn integer(min: i64, max: i64) -> ObjectBuilder {
     // As integers: a float bound (i64::MAX as f64) would round past what the server parses.
     ObjectBuilder::new()
         .schema_type(Type::Integer)
         .minimum(Some(utoipa::Number::Int(min as isize)))
         .maximum(Some(utoipa::Number::Int(max as isize)))
+}
+
+/// The same numbers written as a client that holds numbers as floats writes a whole one (`7.0`),
+/// as `core::validation::parse_whole` reads them: the range's numbers of at most
+/// `FRACTION_SPELLED_DIGITS` digits, without a leading zero, then a point and zeros; around them
+/// white space where the value is trimmed (a query's, not a path's).
+fn fraction_spelled(min: i64, max: i64, trimmed: bool) -> Option<ObjectBuilder> {
+    let number = whole_numbers_pattern(min, max, crate::core::validation::FRACTION_SPELLED_DIGITS)?;
+    let pattern = if trimmed {
+        format!(r"^{ws}*({number})\.0+{ws}*$", ws = patterns::WHITE_SPACE)
+    } else {
+        format!(r"^({number})\.0+$")
+    };
+    Some(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)))
+}
+
+/// A regular expression (alternatives, unanchored) for the whole numbers in `min..=max` with at
+/// most `digits` digits, written without a leading zero, a negative one with `-` (never `-0`);
+/// `None` when there is none.
+pub fn whole_numbers_pattern(min: i64, max: i64, digits: usize) -> Option<String> {
+    let largest = 10u64.saturating_pow(digits as u32).saturating_sub(1);
+    let (min, max) = (i128::from(min), i128::from(max));
+    let mut alternatives = Vec::new();
+    // The negative ones by their magnitude.
+    if min < 0 {
+        let low = (-max.min(-1)) as u128;
+        let high = ((-min) as u128).min(u128::from(largest));
+        alternatives.extend(same_sign(low, high).into_iter().map(|magnitude| format!("-{}", group(&magnitude))));
+    }
+    if max >= 0 {
+        alternatives.extend(same_sign(min.max(0) as u128, (max as u128).min(u128::from(largest))));
+    }
+    (!alternatives.is_empty()).then(|| alternatives.join("|"))
+}
+
+/// The numbers in `low..=high` (none when `low > high`): one alternative per digit count, the
+/// counts whose every number is in the range as one (`[1-9][0-9]{1,14}`).
+fn same_sign(low: u128, high: u128) -> Vec<String> {
+    let mut alternatives = Vec::new();
+    // The digit counts after the first whose numbers are all in, as (first, last) of their rests.
+    let mut whole_run: Option<(u32, u32)> = None;
+    let close_run = |run: &mut Option<(u32, u32)>, alternatives: &mut Vec<String>| {
+        if let Some((first, last)) = run.take() {
+            let rest = if first == last { format!("{{{first}}}") } else { format!("{{{first},{last}}}") };
+            alternatives.push(format!("[1-9][0-9]{rest}"));
+        }
+    };
+    let mut length = low.to_string().len() as u32;
+    while low <= high && length <= high.to_string().len() as u32 {
+        let first = if length == 1 { 0 } else { 10u128.pow(length - 1) };
+        let last = 10u128.pow(length) - 1;
+        let (from, to) = (low.max(first), high.min(last));
+        if length > 1 && from == first && to == last {
+            whole_run = Some(whole_run.map_or((length - 1, length - 1), |(first, _)| (first, length - 1)));
+        } else {
+            close_run(&mut whole_run, &mut alternatives);
+            if from <= to {
+                alternatives.push(same_length(&from.to_string(), &to.to_string()));
+            }
+        }
+        length += 1;
+    }
+    close_run(&mut whole_run, &mut alternatives);
+    alternatives
+}
+
+/// The numbers from `low` to `high`, both written with the same number of digits.
+fn same_length(low: &str, high: &str) -> String {
+    if low == high {
+        return low.to_string();
+    }
+    let (low_first, low_rest) = low.split_at(1);
+    let (high_first, high_rest) = high.split_at(1);
+    if low_rest.is_empty() {
+        return format!("[{low_first}-{high_first}]");
+    }
+    if low_first == high_first {
+        return format!("{low_first}{}", group(&same_length(low_rest, high_rest)));
+    }
+    let rest = low_rest.len();
+    let (low_digit, high_digit) = (digit(low_first), digit(high_first));
+    let mut alternatives = Vec::new();
+    // From `low` to the end of its first digit's run, unless that is the whole run.
+    let middle_from = if low_rest.bytes().all(|b| b == b'0') {
+        low_digit
+    } else {
+        alternatives.push(format!("{low_first}{}", group(&same_length(low_rest, &"9".repeat(rest)))));
+        low_digit + 1
+    };
+    let high_whole = high_rest.bytes().all(|b| b == b'9');
+    let middle_to = if high_whole { high_digit } else { high_digit - 1 };
+    if middle_from <= middle_to {
+        let first =
+            if middle_from == middle_to { middle_from.to_string() } else { format!("[{middle_from}-{middle_to}]") };
+        alternatives.push(format!("{first}[0-9]{{{rest}}}"));
+    }
+    if !high_whole {
+        alternatives.push(format!("{high_first}{}", group(&same_length(&"0".repeat(rest), high_rest))));
+    }
+    alternatives.join("|")
+}
+
+fn digit(text: &str) -> u32 {
+    text.bytes().next().map_or(0, |b| u32::from(b - b'0'))
+}
+
+/// `pattern` as one unit to follow or be followed by more.
+fn group(pattern: &str) -> String {
+    if pattern.contains('|') { format!("({pattern})") } else { pattern.to_string() }
 }
 
 /// `true`, `false`, `1` or `0` in any case, or blank.
@@ -106,4 +230,53 @@ pub fn id_list(description: &'static str) -> RefOr<Schema> {
 
 fn regex_escape(c: char) -> String {
     if r"\.^$|?*+()[]{}-/".contains(c) { format!("\\{c}") } else { c.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_numbers_pattern;
+    use regex_automata::meta::Regex;
+
+    fn within(min: i64, max: i64, n: i64) -> bool {
+        (min..=max).contains(&n) && n.unsigned_abs().to_string().len() <= 15
+    }
+
+    #[test]
+    fn the_whole_numbers_pattern_matches_exactly_the_range() {
+        let edges: Vec<i64> = (0..=15u32)
+            .flat_map(|power| {
+                let ten = 10i64.pow(power);
+                [ten - 2, ten - 1, ten, ten + 1, 2 * ten - 1, 5 * ten, 9 * ten - 1]
+            })
+            .flat_map(|n| [n, -n])
+            .chain(-2_000..=2_000)
+            .chain([i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1, 10_000, 9_999, 999_999_999_999_999])
+            .collect();
+        for (min, max) in [
+            (0, i64::MAX),
+            (1, 100),
+            (i64::MIN, i64::MAX),
+            (1, i64::MAX),
+            (1, 9999),
+            (-57, 1234),
+            (-1234, -57),
+            (190, 2100),
+            (5, 5),
+            (-3, -3),
+            (10, 9),
+        ] {
+            let Some(numbers) = whole_numbers_pattern(min, max, 15) else {
+                assert!(min > max, "{min}..={max} has numbers");
+                continue;
+            };
+            let pattern = format!("^({numbers})$");
+            let regex = Regex::new(&pattern).unwrap();
+            for &n in &edges {
+                assert_eq!(regex.is_match(&n.to_string()), within(min, max, n), "{n} in {min}..={max}: {pattern}");
+            }
+            for spelled in ["007", "-0", "00", "+5", "", "-"] {
+                assert!(!regex.is_match(spelled), "{spelled} in {min}..={max}: {pattern}");
+            }
+        }
+    }
 }
