@@ -183,8 +183,7 @@ pub fn parse_whole(text: &str) -> Option<i64> {
         let spelled_as_a_float = !zeros.is_empty()
             && zeros.bytes().all(|b| b == b'0')
             && digits.len() <= FRACTION_SPELLED_DIGITS
-            && (digits == "0" || !digits.starts_with('0'))
-            && !(negative && digits == "0");
+            && (!digits.starts_with('0') || (digits == "0" && !negative));
         if !spelled_as_a_float {
             return None;
         }

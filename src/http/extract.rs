@@ -293,7 +293,7 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
         let axum::extract::Path(raw) = axum::extract::Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|_| AppError::BadRequest("The id in the address is missing.".into()))?;
-        // Digits only, as queries and forms read whole numbers (`core::validation::parse_whole`).
+        // `7` or `7.0`, as queries and forms read whole numbers (`core::validation::parse_whole`).
         crate::core::validation::parse_whole(&raw)
             .map(PathId)
             .ok_or_else(|| AppError::BadRequest(format!("'{raw}' is not a valid id.")))

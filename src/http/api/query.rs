@@ -56,7 +56,7 @@ fn fraction_spelled(min: i64, max: i64, trimmed: bool) -> Option<ObjectBuilder> 
 /// A regular expression (alternatives, unanchored) for the whole numbers in `min..=max` with at
 /// most `digits` digits, written without a leading zero, a negative one with `-` (never `-0`);
 /// `None` when there is none.
-pub fn whole_numbers_pattern(min: i64, max: i64, digits: usize) -> Option<String> {
+fn whole_numbers_pattern(min: i64, max: i64, digits: usize) -> Option<String> {
     let largest = 10u64.saturating_pow(digits as u32).saturating_sub(1);
     let (min, max) = (i128::from(min), i128::from(max));
     let mut alternatives = Vec::new();
@@ -235,10 +235,11 @@ fn regex_escape(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::whole_numbers_pattern;
+    use crate::core::validation::FRACTION_SPELLED_DIGITS;
     use regex_automata::meta::Regex;
 
     fn within(min: i64, max: i64, n: i64) -> bool {
-        (min..=max).contains(&n) && n.unsigned_abs().to_string().len() <= 15
+        (min..=max).contains(&n) && n.unsigned_abs().to_string().len() <= FRACTION_SPELLED_DIGITS
     }
 
     #[test]
@@ -265,7 +266,7 @@ mod tests {
             (-3, -3),
             (10, 9),
         ] {
-            let Some(numbers) = whole_numbers_pattern(min, max, 15) else {
+            let Some(numbers) = whole_numbers_pattern(min, max, FRACTION_SPELLED_DIGITS) else {
                 assert!(min > max, "{min}..={max} has numbers");
                 continue;
             };
