@@ -95,6 +95,7 @@ pub const REFUSALS: &[&str] = &[
     "The request body is not valid: {problem}.",
     "{name} must be a whole number.",
     "{name} must be true or false.",
+    "The query parameter {name} is given more than once.",
     "The id in the address is missing.",
     "'{raw}' is not a valid id.",
 ];
@@ -187,29 +188,45 @@ fn in_plain_words(serde: &str) -> String {
 }
 
 /// Query parameters with case-insensitive names (`skip`, `Skip` and `SKIP` are one parameter),
-/// as the original back end accepted them.
+/// as the original back end accepted them. Every parameter is one value: a name sent twice is
+/// refused (`repeated`) rather than read as one of its values, which would let `Skip=x&Skip=`
+/// pass as no `Skip` at all.
 #[derive(Debug, Default, Clone)]
-pub struct QueryMap(HashMap<String, String>);
+pub struct QueryMap {
+    values: HashMap<String, String>,
+    /// The first name sent more than once, as the client spelled it.
+    repeated: Option<String>,
+}
 
 impl QueryMap {
     pub fn parse(query: Option<&str>) -> QueryMap {
-        let pairs = query
-            .map(|q| {
-                form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.to_ascii_lowercase(), v.into_owned())).collect()
-            })
-            .unwrap_or_default();
-        QueryMap(pairs)
+        let mut map = QueryMap::default();
+        for (name, value) in query.map(|q| form_urlencoded::parse(q.as_bytes())).into_iter().flatten() {
+            let previous = map.values.insert(name.to_ascii_lowercase(), value.into_owned());
+            if previous.is_some() && map.repeated.is_none() {
+                map.repeated = Some(name.into_owned());
+            }
+        }
+        map
+    }
+
+    /// A 400 naming the first parameter sent more than once, if any.
+    fn refuse_repeated(&self) -> Result<(), AppError> {
+        match &self.repeated {
+            Some(name) => Err(AppError::BadRequest(format!("The query parameter {name} is given more than once."))),
+            None => Ok(()),
+        }
     }
 
     /// The same query with `name` set to `value`, whatever the caller sent for it.
     pub fn with(mut self, name: &str, value: String) -> QueryMap {
-        self.0.insert(name.to_ascii_lowercase(), value);
+        self.values.insert(name.to_ascii_lowercase(), value);
         self
     }
 
     /// The trimmed value, `None` when missing or blank.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(&name.to_ascii_lowercase()).map(|v| v.trim()).filter(|v| !v.is_empty())
+        self.values.get(&name.to_ascii_lowercase()).map(|v| v.trim()).filter(|v| !v.is_empty())
     }
 
     /// A whole number, or a 400 naming the parameter.
@@ -237,7 +254,9 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryMap {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, AppError> {
-        Ok(QueryMap::parse(parts.uri.query()))
+        let query = QueryMap::parse(parts.uri.query());
+        query.refuse_repeated()?;
+        Ok(query)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Query parameter schemas that say exactly what `extract::QueryMap` and the list parser accept:
-//! values are trimmed, and a blank value counts as not given.
+//! values are trimmed (numbers too: `%0D+4` is 4), and a blank value counts as not given.
 use crate::core::patterns::{self, white_space};
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{RefOr, Schema};
@@ -12,12 +12,12 @@ fn blank() -> ObjectBuilder {
 
 /// A whole number in `min..=max`, or blank.
 pub fn int(min: i64, max: i64) -> RefOr<Schema> {
-    any_of([Some(integer(min, max)), fraction_spelled(min, max, true), Some(blank())])
+    any_of([Some(integer(min, max)), padded(min, max), fraction_spelled(min, max, true), Some(blank())])
 }
 
 /// A whole number in `min..=max` (a required parameter, which cannot be blank).
 pub fn whole(min: i64, max: i64) -> RefOr<Schema> {
-    any_of([Some(integer(min, max)), fraction_spelled(min, max, true)])
+    any_of([Some(integer(min, max)), padded(min, max), fraction_spelled(min, max, true)])
 }
 
 /// A numeric id in a path, read untrimmed (`extract::PathId`).
@@ -38,6 +38,17 @@ fn integer(min: i64, max: i64) -> ObjectBuilder {
         .minimum(Some(utoipa::Number::Int(min as isize)))
         .maximum(Some(utoipa::Number::Int(max as isize)))
 }
+
+/// The range's numbers with white space around them, which a query's trimming reads as the number
+/// (`Take=%0D+4` is 4): without it the document would call refused what the server accepts.
+fn padded(min: i64, max: i64) -> Option<ObjectBuilder> {
+    let number = whole_numbers_pattern(min, max, ALL_DIGITS)?;
+    let pattern = format!(r"^{ws}*({number}){ws}*$", ws = patterns::WHITE_SPACE);
+    Some(ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)))
+}
+
+/// Digits enough for every `i64` (`-9223372036854775808`).
+const ALL_DIGITS: usize = 19;
 
 /// The same numbers written as a client that holds numbers as floats writes a whole one (`7.0`),
 /// as `core::validation::parse_whole` reads them: the range's numbers of at most
@@ -234,17 +245,17 @@ fn regex_escape(c: char) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::whole_numbers_pattern;
+    use super::{ALL_DIGITS, whole_numbers_pattern};
     use crate::core::validation::FRACTION_SPELLED_DIGITS;
     use regex_automata::meta::Regex;
 
-    fn within(min: i64, max: i64, n: i64) -> bool {
-        (min..=max).contains(&n) && n.unsigned_abs().to_string().len() <= FRACTION_SPELLED_DIGITS
+    fn within(min: i64, max: i64, n: i64, digits: usize) -> bool {
+        (min..=max).contains(&n) && n.unsigned_abs().to_string().len() <= digits
     }
 
     #[test]
     fn the_whole_numbers_pattern_matches_exactly_the_range() {
-        let edges: Vec<i64> = (0..=15u32)
+        let edges: Vec<i64> = (0..=18u32)
             .flat_map(|power| {
                 let ten = 10i64.pow(power);
                 [ten - 2, ten - 1, ten, ten + 1, 2 * ten - 1, 5 * ten, 9 * ten - 1]
@@ -266,17 +277,20 @@ mod tests {
             (-3, -3),
             (10, 9),
         ] {
-            let Some(numbers) = whole_numbers_pattern(min, max, FRACTION_SPELLED_DIGITS) else {
-                assert!(min > max, "{min}..={max} has numbers");
-                continue;
-            };
-            let pattern = format!("^({numbers})$");
-            let regex = Regex::new(&pattern).unwrap();
-            for &n in &edges {
-                assert_eq!(regex.is_match(&n.to_string()), within(min, max, n), "{n} in {min}..={max}: {pattern}");
-            }
-            for spelled in ["007", "-0", "00", "+5", "", "-"] {
-                assert!(!regex.is_match(spelled), "{spelled} in {min}..={max}: {pattern}");
+            for digits in [FRACTION_SPELLED_DIGITS, ALL_DIGITS] {
+                let Some(numbers) = whole_numbers_pattern(min, max, digits) else {
+                    assert!(min > max, "{min}..={max} has numbers");
+                    continue;
+                };
+                let pattern = format!("^({numbers})$");
+                let regex = Regex::new(&pattern).unwrap();
+                for &n in &edges {
+                    let expected = within(min, max, n, digits);
+                    assert_eq!(regex.is_match(&n.to_string()), expected, "{n} in {min}..={max}: {pattern}");
+                }
+                for spelled in ["007", "-0", "00", "+5", "", "-"] {
+                    assert!(!regex.is_match(spelled), "{spelled} in {min}..={max}: {pattern}");
+                }
             }
         }
     }
