@@ -17,6 +17,14 @@ const CITY = { Baku: 1, Ganja: 2, Sumgait: 3 } as const;
 
 type MerchantRow = Schema<'MerchantRow'>;
 
+/** What the filter test marks in the page: when each key reached the field, when the page asked
+ * for the merchants (and for which name), and the page's own `fetch`, put back after. */
+interface PageMarks {
+  typed: number[];
+  asked: { at: number; name: string | null }[];
+  send: typeof fetch;
+}
+
 const MESSAGES = {
   firstName: 'First name is required',
   lastName: 'Last name is required',
@@ -129,29 +137,36 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
   });
 
   it('filters in the Merchant filter modal, asking once 500 ms after the typing stops', async () => {
-    const asked: { at: number; url: string }[] = [];
-    const onRequest = (request: { url: () => string }) => {
-      if (new URL(request.url()).pathname === '/api/partner/merchant/filter') asked.push({ at: Date.now(), url: request.url() });
-    };
-    page.on('request', onRequest);
+    await screen.filterSwitch().click();
+    const modal = await openedDialog(page, 'Merchant filter');
+    const name = modal.getByLabel('Name', { exact: true });
+    // When each key reached the field and when the page asked for the list, both by the page's
+    // clock on the page's own thread, so their order is the order they happened in: on a busy
+    // machine a key can reach the field much later than the test sent it, and this process can
+    // hear of a request much later than the page sent it (the clean-clone run of c29aeb6 heard
+    // of one after the next key had reached the field).
+    await name.evaluate((field) => {
+      const marks: PageMarks = { typed: [], asked: [], send: window.fetch };
+      (window as unknown as { marks: PageMarks }).marks = marks;
+      field.addEventListener('input', () => marks.typed.push(Date.now()));
+      window.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+        if (url.pathname === '/api/partner/merchant/filter') marks.asked.push({ at: Date.now(), name: url.searchParams.get('name') });
+        return marks.send.call(window, input, init);
+      };
+    });
+    const marks = () => page.evaluate(() => {
+      const { typed, asked } = (window as unknown as { marks: PageMarks }).marks;
+      return { typed: [...typed], asked: [...asked] };
+    });
     try {
-      await screen.filterSwitch().click();
-      const modal = await openedDialog(page, 'Merchant filter');
-      const name = modal.getByLabel('Name', { exact: true });
-      // When each key reached the field, by the page's clock (the same wall clock as this process's):
-      // on a busy machine a key can reach it much later than it was sent.
-      await name.evaluate((field) => {
-        const typed: number[] = [];
-        (window as unknown as { typed: number[] }).typed = typed;
-        field.addEventListener('input', () => typed.push(Date.now()));
-      });
       await name.pressSequentially('gulnar', { delay: 120 });
       await until(namesBehindModal).toEqual(['Gülnar']);
-      await until(() => asked.map((request) => new URL(request.url).searchParams.get('name')).at(-1)).toBe('gulnar');
-      const typed = await page.evaluate(() => (window as unknown as { typed: number[] }).typed);
+      await until(async () => (await marks()).asked.at(-1)?.name).toBe('gulnar');
+      const { typed, asked } = await marks();
       expect(typed.length, 'a key each').toBe(6);
       // A debounce: every request comes 500 ms after the last key before it (a little slack for
-      // the clocks), and no key came within 500 ms before a request (so keys typed in one run ask
+      // timers), and no key came within 500 ms before a request (so keys typed in one run ask
       // once, for the whole word, however slowly the machine delivers them).
       for (const request of asked) {
         const before = typed.filter((at) => at <= request.at);
@@ -160,39 +175,41 @@ describe('Merchants: list, Merchant filter modal, details, partner→branch form
       }
       const quickRun = typed.every((at, index) => index === 0 || at - typed[index - 1] < 480);
       if (quickRun) expect(asked.length, 'one request for the whole word').toBe(1);
-      await expectAccessible(page, 'Merchant filter', modal);
-      await shot(page, 'merchants-filter');
-
-      await name.fill('');
-      await modal.getByLabel('Email', { exact: true }).fill('bulvarkafe');
-      await until(namesBehindModal).toEqual(['Gülnar', 'Rəşad']);
-      await modal.getByLabel('Email', { exact: true }).fill('');
-      // Typed as the table shows it: the spaces are dropped.
-      await modal.getByLabel('Phone number', { exact: true }).fill('55 333 44');
-      expect(await modal.getByLabel('Phone number', { exact: true }).inputValue()).toBe('5533344');
-      await until(namesBehindModal).toEqual(['Orxan']);
-      await modal.getByLabel('Phone number', { exact: true }).fill('');
-      // The partner picker searches partner/filter as the user types.
-      const partnerPicker = modal.getByRole('combobox', { name: 'Partner' });
-      const choose = async (search: string, option: string) => {
-        await partnerPicker.click();
-        await partnerPicker.fill(search);
-        await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
-      };
-      await choose('qala', 'Qala Kafe');
-      await until(namesBehindModal).toEqual(['Orxan']);
-      // Closed at once after a change: the change still applies.
-      await choose('bulv', 'Bulvar Kafe');
-      await modal.getByRole('button', { name: 'Close' }).click();
-      await modal.waitFor({ state: 'detached' });
-      await until(() => page.getByRole('list', { name: 'Applied filters' }).getByRole('button').allInnerTexts()).toEqual(['Partner: Bulvar Kafe']);
-      await screen.shows('First name', ['Gülnar', 'Rəşad']);
-      expect(await screen.filterSwitch().innerText()).toContain('1');
-      await page.getByRole('button', { name: 'Clear filters' }).first().click();
-      await until(() => screen.column('First name')).toEqual(['Orxan', 'Gülnar', 'Rəşad']);
     } finally {
-      page.off('request', onRequest);
+      await page.evaluate(() => {
+        window.fetch = (window as unknown as { marks: PageMarks }).marks.send;
+      });
     }
+    await expectAccessible(page, 'Merchant filter', modal);
+    await shot(page, 'merchants-filter');
+
+    await name.fill('');
+    await modal.getByLabel('Email', { exact: true }).fill('bulvarkafe');
+    await until(namesBehindModal).toEqual(['Gülnar', 'Rəşad']);
+    await modal.getByLabel('Email', { exact: true }).fill('');
+    // Typed as the table shows it: the spaces are dropped.
+    await modal.getByLabel('Phone number', { exact: true }).fill('55 333 44');
+    expect(await modal.getByLabel('Phone number', { exact: true }).inputValue()).toBe('5533344');
+    await until(namesBehindModal).toEqual(['Orxan']);
+    await modal.getByLabel('Phone number', { exact: true }).fill('');
+    // The partner picker searches partner/filter as the user types.
+    const partnerPicker = modal.getByRole('combobox', { name: 'Partner' });
+    const choose = async (search: string, option: string) => {
+      await partnerPicker.click();
+      await partnerPicker.fill(search);
+      await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+    };
+    await choose('qala', 'Qala Kafe');
+    await until(namesBehindModal).toEqual(['Orxan']);
+    // Closed at once after a change: the change still applies.
+    await choose('bulv', 'Bulvar Kafe');
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'detached' });
+    await until(() => page.getByRole('list', { name: 'Applied filters' }).getByRole('button').allInnerTexts()).toEqual(['Partner: Bulvar Kafe']);
+    await screen.shows('First name', ['Gülnar', 'Rəşad']);
+    expect(await screen.filterSwitch().innerText()).toContain('1');
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await until(() => screen.column('First name')).toEqual(['Orxan', 'Gülnar', 'Rəşad']);
   });
 
   it('opens Merchants details', async () => {
