@@ -86,6 +86,10 @@ async fn lists_document_their_paging_ranges_and_deletes_at_least_one_id() {
     assert_eq!(param("Skip")["schema"]["anyOf"][0]["minimum"], 0);
     assert_eq!(param("Take")["schema"]["anyOf"][0]["minimum"], 1);
     assert_eq!(param("Take")["schema"]["anyOf"][0]["maximum"], 100);
+    // A number with white space around it, which the query's trimming reads as the number
+    // (`Take=%0D+4` is 4): the range's plain numbers, no fraction.
+    let padded = param("Take")["schema"]["anyOf"][1]["pattern"].as_str().unwrap_or_default().to_string();
+    assert!(padded.contains("[1-9]") && !padded.contains(r"\.0"), "padded Take pattern: {padded}");
     let sort = param("SortField")["schema"]["pattern"].as_str().unwrap_or_default().to_string();
     assert!(sort.contains("[eE][mM][aA][iI][lL]"), "{sort}");
     let delete = &doc["paths"]["/api/user"]["delete"]["requestBody"]["content"]["application/json"]["schema"];
@@ -102,6 +106,7 @@ async fn lists_document_their_paging_ranges_and_deletes_at_least_one_id() {
     app.get("/api/user/filter?Take=0", &admin.token).await.expect(400);
     app.get("/api/user/filter?Take=100&Skip=0&SortField=EMAIL&OrderBy=TRUE", &admin.token).await.expect(200);
     app.get("/api/user/filter?Skip=&Take=", &admin.token).await.expect(200);
+    app.get("/api/user/filter?Skip=%09&Take=%0D+4", &admin.token).await.expect(200);
     app.call(Method::DELETE, "/api/user", Some(&admin.token), Some(serde_json::json!({"id": []}))).await.expect(400);
 }
 
