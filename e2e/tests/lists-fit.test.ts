@@ -9,6 +9,22 @@ const suite = useSuite();
 
 beforeAll(() => seedScreens(suite));
 
+/** Whether a list's table (a chart's table of numbers is hidden until asked for) is wider than its scroller. */
+function tablesScrolling(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main table')]
+      .filter((table) => table.getClientRects().length > 0 && !table.closest('.sr-only'))
+      .some((table) => {
+        const scroller = table.parentElement as HTMLElement;
+        return scroller.scrollWidth > scroller.clientWidth + 1;
+      }),
+  );
+}
+
+function afterTwoFrames(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 describe('every list at 1280 px in every interface language', () => {
   let page: Page;
 
@@ -26,15 +42,15 @@ describe('every list at 1280 px in every interface language', () => {
     const scrolling: string[] = [];
     for (const path of SCREENS) {
       await openScreen(page, path, { settled: 'tables' });
-      // The lists' tables (a chart's table of numbers is hidden until asked for).
-      const overflow = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLElement>('main table')]
-          .filter((table) => table.getClientRects().length > 0 && !table.closest('.sr-only'))
-          .some((table) => {
-            const scroller = table.parentElement as HTMLElement;
-            return scroller.scrollWidth > scroller.clientWidth + 1;
-          }),
-      );
+      // A table wider than its card squeezes once its size is observed (DataTable's ResizeObserver,
+      // after a layout): what scrolls is what still scrolls once the next frames are drawn. A loaded
+      // CI run once read the French dashboard as scrolling, whose tables are at most 391 px wide in
+      // their 476 px cards: a moment of a layout, not what stays on the screen.
+      let overflow = await tablesScrolling(page);
+      if (overflow) {
+        await afterTwoFrames(page);
+        overflow = await tablesScrolling(page);
+      }
       if (overflow) {
         scrolling.push(path);
         await shot(page, `fit-${code}-${nameOf(path)}`);
