@@ -40,8 +40,10 @@ describe('every list at 1280 px in every interface language', () => {
   it.each(['en', 'az', 'ru', 'de', 'es', 'fr', 'ja', 'zh'])('%s: no list scrolls sideways, every column in view', async (code) => {
     await page.evaluate((language) => localStorage.setItem('perkdesk-language', language), code);
     const scrolling: string[] = [];
-    for (const path of SCREENS) {
-      await openScreen(page, path, { settled: 'tables' });
+    for (const [index, path] of SCREENS.entries()) {
+      // The language is read when the panel starts: the first screen is loaded from the address,
+      // the others are reached inside the page, as a person moves between them.
+      await openScreen(page, path, { settled: 'tables', inApp: index > 0 });
       // A table wider than its card squeezes once its size is observed (DataTable's ResizeObserver,
       // after a layout): what scrolls is what still scrolls once the next frames are drawn. A loaded
       // CI run once read the French dashboard as scrolling, whose tables are at most 391 px wide in
