@@ -107,7 +107,8 @@ export function screenTexts(page: Page): Promise<string[]> {
  * person does between screens, and a quarter of a new page's work for Chromium (0.08 s of CPU a
  * screen against 0.3 s on this host: a new page runs the panel's code again, restores the session
  * and fetches every screen's code ahead once idle). A choice the panel reads only when it starts
- * (a language or scheme written to localStorage) needs the address.
+ * (a language or scheme written to localStorage) needs the address. Settled on the network, a
+ * move inside the page waits as a new page's `networkidle` does: no request open for 500 ms.
  */
 export async function openScreen(
   page: Page,
@@ -115,20 +116,58 @@ export async function openScreen(
   { settled = 'network', inApp = false }: { settled?: 'network' | 'tables'; inApp?: boolean } = {},
 ): Promise<void> {
   if (inApp) {
-    if (settled === 'network') throw new Error("openScreen: a move inside the page has no load state to wait for; use settled: 'tables'");
-    await page.evaluate((target) => {
-      history.pushState(null, '', target);
-      dispatchEvent(new PopStateEvent('popstate'));
-      // Two frames: the router's render, then the new screen's first requests and busy tables.
-      return new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
-    }, path);
-    await page.waitForFunction((target) => location.pathname === target, path);
+    const requests = settled === 'network' ? watchRequests(page) : undefined;
+    try {
+      await page.evaluate((target) => {
+        history.pushState(null, '', target);
+        dispatchEvent(new PopStateEvent('popstate'));
+        // Two frames: the router's render, then the new screen's first requests and busy tables.
+        return new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+      }, path);
+      await page.waitForFunction((target) => location.pathname === target, path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await requests?.quiet();
+    } finally {
+      requests?.stop();
+    }
   } else {
     await page.goto(path);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    if (settled === 'network') await page.waitForLoadState('networkidle');
   }
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  if (settled === 'network') await page.waitForLoadState('networkidle');
-  else await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  if (settled === 'tables') await page.evaluate(() => document.fonts.ready.then(() => undefined));
   // Lists say how many rows they hold once the count is in; nothing is still loading.
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && [...document.images].every((image) => image.complete));
+}
+
+/** The page's requests as they start and end, to wait for the quiet a new page's `networkidle` waits for. */
+function watchRequests(page: Page): { quiet: () => Promise<void>; stop: () => void } {
+  let open = 0;
+  let changed = Date.now();
+  const started = () => {
+    open += 1;
+    changed = Date.now();
+  };
+  const ended = () => {
+    open -= 1;
+    changed = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    // Playwright's networkidle: no request open for 500 ms.
+    quiet: async () => {
+      const deadline = Date.now() + 15_000;
+      while (open > 0 || Date.now() - changed < 500) {
+        if (Date.now() > deadline) throw new Error(`the page's requests did not settle within 15 s (${open} open)`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    },
+    stop: () => {
+      page.off('request', started);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', ended);
+    },
+  };
 }
