@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { afterTwoFrames } from './browser';
 
 // axe-core from npm, read once; evaluated in the page through the DevTools protocol, so the
 // panel's Content-Security-Policy (no inline scripts) stays as the server sends it.
@@ -43,7 +44,7 @@ export async function seriousAxeFindings(page: Page, scope?: Locator): Promise<A
  */
 export async function expectAccessible(page: Page, where: string, scope?: Locator): Promise<void> {
   // Let pending renders settle (a dialog's transition, a loaded list) before judging.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await afterTwoFrames(page);
   const findings = await seriousAxeFindings(page, scope);
   expect(findings, `axe-core: serious or critical violations on ${where}`).toEqual([]);
 }

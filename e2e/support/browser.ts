@@ -30,6 +30,14 @@ export function launchChromium(): Promise<Browser> {
 
 export const SCREENSHOT_DIR = path.join(E2E_DIR, 'screenshots');
 
+/**
+ * Waits for the page's next two frames: a render the page had scheduled is drawn, and what that
+ * drawing set off (a ResizeObserver's report, an effect's first requests) has happened too.
+ */
+export function afterTwoFrames(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 /** Saves what the user sees to `e2e/screenshots/<name>.png`. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

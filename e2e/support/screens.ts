@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { afterTwoFrames } from './browser';
 import type { NewPartner } from './api';
 import { createCampaign, createCategory } from './campaignsApi';
 import { en } from '../../frontend/src/lib/i18n/en';
@@ -121,10 +122,9 @@ export async function openScreen(
       await page.evaluate((target) => {
         history.pushState(null, '', target);
         dispatchEvent(new PopStateEvent('popstate'));
-        // Two frames: the router's render, then the new screen's first requests and busy tables.
-        return new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
       }, path);
-      await page.waitForFunction((target) => location.pathname === target, path);
+      // The router's render, then the new screen's first requests and busy tables.
+      await afterTwoFrames(page);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await requests?.quiet();
     } finally {

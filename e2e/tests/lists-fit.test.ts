@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shot } from '../support/browser';
+import { afterTwoFrames, shot } from '../support/browser';
 import { nameOf, openScreen, SCREENS, seedScreens } from '../support/screens';
 import { useSuite } from '../support/suite';
 
@@ -19,10 +19,6 @@ function tablesScrolling(page: Page): Promise<boolean> {
         return scroller.scrollWidth > scroller.clientWidth + 1;
       }),
   );
-}
-
-function afterTwoFrames(page: Page): Promise<void> {
-  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 
 describe('every list at 1280 px in every interface language', () => {
